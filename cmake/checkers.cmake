@@ -1,0 +1,60 @@
+# checkers.cmake — every checker of the project, declared once; each runs
+# against every subject (see runqcheck.cmake). RUNQCHECK_CHECKERS picks the
+# families a build configures (presets set it): unit, mutants, relacy.
+include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/runqcheck.cmake")
+
+if(NOT DEFINED RUNQCHECK_CHECKERS)
+  set(RUNQCHECK_CHECKERS unit)
+endif()
+find_package(Threads REQUIRED)
+
+# Iteration scale for threaded tests (qemu and TSan presets lower it).
+set(RUNQCHECK_TEST_SCALE "" CACHE STRING "RUNQCHECK_SCALE for threaded tests (empty: 1)")
+set(_rq_env)
+if(RUNQCHECK_TEST_SCALE)
+  set(_rq_env RUNQCHECK_SCALE=${RUNQCHECK_TEST_SCALE})
+endif()
+
+file(GLOB _rq_subject_tests CONFIGURE_DEPENDS "${RUNQCHECK_ROOT}/tests/unit/subject_*.cpp")
+file(GLOB _rq_core_tests CONFIGURE_DEPENDS "${RUNQCHECK_ROOT}/tests/unit/core_*.cpp")
+
+if("unit" IN_LIST RUNQCHECK_CHECKERS OR "mutants" IN_LIST RUNQCHECK_CHECKERS)
+  find_package(GTest REQUIRED)
+endif()
+
+if("unit" IN_LIST RUNQCHECK_CHECKERS)
+  runqcheck_add_checker(NAME unit SOURCES ${_rq_subject_tests}
+    LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
+  runqcheck_add_checker(NAME unit_core CORE_ONLY SOURCES ${_rq_core_tests}
+    LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
+endif()
+
+# The same unit tests, built on a backend that injects one selected bug.
+# Run by ci/mutants (the kill matrix) and by the mutant/* tests below.
+if("mutants" IN_LIST RUNQCHECK_CHECKERS)
+  runqcheck_add_checker(NAME unit_mutant CORE_ONLY SOURCES ${_rq_subject_tests} ${_rq_core_tests}
+    LIBS GTest::gtest_main Threads::Threads LABELS mutant_binary
+    DEFINITIONS "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>"
+    OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
+endif()
+
+if("relacy" IN_LIST RUNQCHECK_CHECKERS)
+  runqcheck_find_relacy(_rq_relacy_dir)
+  if(NOT TARGET runqcheck_relacy)
+    add_library(runqcheck_relacy INTERFACE)
+    target_include_directories(runqcheck_relacy SYSTEM INTERFACE "${_rq_relacy_dir}")
+    # Relacy runs fibers: never with TSan; with ASan only without use-after-return.
+    # Relacy replaces operator new/delete but not the sized delete that C++14+
+    # containers call: without -fno-sized-deallocation a std::deque in a
+    # scenario frees relacy memory with free() and aborts.
+    target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
+  endif()
+  runqcheck_add_checker(NAME relacy_smoke SOURCES "${RUNQCHECK_ROOT}/tests/relacy/smoke.cpp"
+    LIBS runqcheck_relacy LABELS gate relacy ARGS random 20000 TIMEOUT 300)
+  # The scenario on the bug-injecting backend, for ci/mutants.
+  runqcheck_add_checker(NAME relacy_smoke_mutant CORE_ONLY SOURCES "${RUNQCHECK_ROOT}/tests/relacy/smoke.cpp"
+    LIBS runqcheck_relacy LABELS mutant_binary ARGS random 20000
+    DEFINITIONS "RUNQCHECK_RELACY_BACKEND=runqcheck::mutant_backend<runqcheck::relacy>"
+    OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
+endif()

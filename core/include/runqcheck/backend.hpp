@@ -1,0 +1,57 @@
+// runqcheck/backend.hpp — the one seam between the queue code and the world.
+//
+// Every queue function is a template on a backend B. The backend supplies the
+// memory model (atomics, plain shared variables, mutex, fence), threads, the
+// scheduling hooks Go hard-wires (runqgrab's usleep(3), spin-wait pauses) and
+// the reporting of a failed check. Backends shipped:
+//   native  — std::atomic, std::mutex, std::thread        (backend/native.hpp)
+//   relacy  — rl::atomic, rl::var, rl::mutex, dyn_thread   (backend/relacy.hpp)
+// Sanitizer and aarch64 builds use native; only the compiler flags differ.
+//
+// Call sites pass std::memory_order and nothing else: the relacy backend
+// converts the order and captures the caller's std::source_location (its `$`)
+// through a defaulted argument, so the core never mentions a checker.
+#pragma once
+
+#include <atomic>
+#include <concepts>
+#include <cstdint>
+#include <source_location>
+
+#include "check.hpp"
+
+namespace runqcheck {
+
+using loc = std::source_location;
+
+// What the core needs of B::atomic<T>.
+template <class A, class T>
+concept backend_atomic = requires(A& a, const A& ca, T v, T& expected, std::memory_order mo) {
+  { ca.load(mo) } -> std::same_as<T>;
+  a.store(v, mo);
+  { a.compare_exchange_strong(expected, v, mo, mo) } -> std::same_as<bool>;
+};
+
+// What the core needs of B::var<T>: a plain (non-atomic) shared variable.
+// Natively a bare T; under relacy every access is race-checked.
+template <class V, class T>
+concept backend_var = requires(V& x, const V& cx, T v) {
+  { cx.load() } -> std::same_as<T>;
+  x.store(v);
+};
+
+// The backend seam, as a concept. See backend/native.hpp for a complete,
+// commented implementation.
+template <class B>
+concept backend = requires(const fatal_info& f) {
+  requires backend_atomic<typename B::template atomic<std::uint32_t>, std::uint32_t>;
+  requires backend_var<typename B::template var<std::uint32_t>, std::uint32_t>;
+  typename B::mutex;            // lock() / unlock()
+  typename B::thread;           // B::thread t(fn); t.join();
+  B::fence(std::memory_order::seq_cst);
+  B::runqgrab_backoff();        // Go: usleep(3) before stealing a running P's runnext
+  B::spin_pause();              // a spin-wait iteration (relacy: yield, else livelock)
+  B::fatal(f);                  // a failed RQ_CHECK
+};
+
+}  // namespace runqcheck

@@ -1,0 +1,78 @@
+// runqcheck/go125.hpp — the bundled subjects: the go1.25 port, and the same
+// port with the pre-1.25 global-queue batch (globrunqget(pp, max) under
+// sched.lock), the two production versions of findRunnable's global step.
+#pragma once
+
+#include "globrunq.hpp"
+#include "roles.hpp"
+#include "runq.hpp"
+#include "steal_order.hpp"
+#include "subject.hpp"
+
+namespace runqcheck {
+
+template <class B, std::uint32_t Cap = 256>
+struct go125 {
+  using p = runqcheck::p<B, Cap>;
+  using schedt = runqcheck::schedt<B>;
+  using G = g<B>;
+  static constexpr const char* name = "go1.25";
+  static constexpr std::uint32_t capacity = Cap;
+
+  static bool runqempty(p& pp) { return runqcheck::runqempty(pp); }
+  static void runqput(p& pp, G* gp, bool next) { runqcheck::runqput(pp, gp, next); }
+  static void runqputbatch(p& pp, gQueue<B>& q) { runqcheck::runqputbatch(pp, q); }
+  static runqget_result<B> runqget(p& pp) { return runqcheck::runqget(pp); }
+  static gQueue<B> runqdrain(p& pp) { return runqcheck::runqdrain(pp); }
+  static G* runqsteal(p& pp, p& p2, bool stealRunNextG) { return runqcheck::runqsteal(pp, p2, stealRunNextG); }
+
+  static void globrunqput(schedt& s, G* gp) {
+    auto sched = lock(s);
+    runqcheck::globrunqput(sched, gp);
+  }
+  static G* globrunqget(schedt& s) {
+    auto sched = lock(s);
+    return runqcheck::globrunqget(sched);
+  }
+  static std::int32_t globrunqsize(schedt& s) {
+    auto sched = lock(s);
+    return sched.runq().size();
+  }
+
+  // findRunnable's "global runq" step (go1.25): a batch of up to Cap/2 under
+  // the lock, then runqputbatch outside it. Go first peeks at
+  // sched.runq.empty() without the lock; that racy read is a data race in
+  // C++, so the port always locks.
+  static G* findRunnable_globrunq(p& pp) {
+    globrunq_batch<B> r;
+    {
+      auto sched = lock(*pp.sched);
+      r = runqcheck::globrunqgetbatch(sched, static_cast<std::int32_t>(Cap) / 2);
+    }
+    if (r.gp != nullptr) {
+      runqcheck::runqputbatch(pp, r.q);
+      RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+    }
+    return r.gp;
+  }
+
+  static void destroy(p& pp) {
+    auto sched = lock(*pp.sched);
+    runqcheck::destroy(sched, pp);
+  }
+};
+
+// go1.3 … go1.24: findRunnable's global step is globrunqget(pp, 0), which
+// runqput()s the batch while holding sched.lock.
+template <class B, std::uint32_t Cap = 256>
+struct go124 : go125<B, Cap> {
+  using base = go125<B, Cap>;
+  static constexpr const char* name = "go1.24";
+  static typename base::G* findRunnable_globrunq(typename base::p& pp) {
+    auto sched = lock(*pp.sched);
+    return runqcheck::pre125::globrunqget(sched, pp, 0);
+  }
+};
+
+
+}  // namespace runqcheck
