@@ -57,7 +57,8 @@ rq_preset() {
   rq_log "preset $preset: test $*"
   local junit="$RQ_ROOT/build/$preset/junit.xml"
   rm -f "$junit"
-  ctest --preset "$preset" --output-junit "$junit" "$@" 2>&1 | tee "build/$preset/ctest.log"
+  ctest --preset "$preset" --output-junit "$junit" --test-output-size-passed 400000 \
+    --test-output-size-failed 4000000 "$@" 2>&1 | tee "build/$preset/ctest.log"
   return "${PIPESTATUS[0]}"
 }
 

@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 COUNTERS = [
+    (re.compile(r"(\d+) scenarios, (\d+) executions"), "{} scenarios, {} executions"),
     (re.compile(r"\[  PASSED  \] (\d+) tests?"), "{} test cases"),
     (re.compile(r"(\d+) passed, (\d+) failed"), "{} passed"),
     (re.compile(r"after (\d+) executions"), "{} executions"),
@@ -25,8 +26,8 @@ def count_of(out: str) -> str:
     for rx, fmt in COUNTERS:
         m = rx.findall(out)
         if m:
-            first = m[-1][0] if isinstance(m[-1], tuple) else m[-1]
-            return fmt.format(first)
+            last = m[-1] if isinstance(m[-1], tuple) else (m[-1],)
+            return fmt.format(*last)
     return ""
 
 

@@ -39,6 +39,11 @@ if("mutants" IN_LIST RUNQCHECK_CHECKERS)
     OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
 endif()
 
+if(NOT TARGET runqcheck_models)
+  add_library(runqcheck_models INTERFACE)
+  target_include_directories(runqcheck_models INTERFACE "${RUNQCHECK_ROOT}/models/scenarios")
+endif()
+
 if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   runqcheck_find_relacy(_rq_relacy_dir)
   if(NOT TARGET runqcheck_relacy)
@@ -50,11 +55,24 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     # scenario frees relacy memory with free() and aborts.
     target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
   endif()
-  runqcheck_add_checker(NAME relacy_smoke SOURCES "${RUNQCHECK_ROOT}/tests/relacy/smoke.cpp"
-    LIBS runqcheck_relacy LABELS gate relacy ARGS random 20000 TIMEOUT 300)
-  # The scenario on the bug-injecting backend, for ci/mutants.
-  runqcheck_add_checker(NAME relacy_smoke_mutant CORE_ONLY SOURCES "${RUNQCHECK_ROOT}/tests/relacy/smoke.cpp"
-    LIBS runqcheck_relacy LABELS mutant_binary ARGS random 20000
+  # The scenario catalog (models/scenarios) under Relacy, for every subject.
+  # Gate budget (one core): 100k random executions and context bound 2 per
+  # scenario for every subject (go125 ~6 s, locked_runq ~20 s), context bound
+  # 3 for the bundled port (~18 s). Nightly: 10M random and context bound 5.
+  runqcheck_add_checker(NAME relacy_scenarios SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
+    LIBS runqcheck_relacy runqcheck_models LABELS gate relacy ARGS random 100000 TIMEOUT 600)
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _bound2
+    LABELS gate relacy ARGS bound 2 TIMEOUT 600)
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _bound3 CORE_ONLY
+    LABELS gate relacy ARGS bound 3 TIMEOUT 600)
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_random
+    LABELS nightly relacy ARGS random 10000000 TIMEOUT 7200)
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_bound
+    LABELS nightly relacy ARGS bound 5 TIMEOUT 7200)
+  # The same scenarios on the bug-injecting backend, for ci/mutants.
+  runqcheck_add_checker(NAME relacy_scenarios_mutant CORE_ONLY
+    SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
+    LIBS runqcheck_relacy runqcheck_models LABELS mutant_binary ARGS random 20000
     DEFINITIONS "RUNQCHECK_RELACY_BACKEND=runqcheck::mutant_backend<runqcheck::relacy>"
     OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
 endif()

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "runqcheck/backend.hpp"
 #include "runqcheck/mutation.hpp"
 
 namespace runqcheck {
@@ -37,6 +38,8 @@ inline constexpr mutant_info mutant_catalog[] = {
     {mutant::runqgrab_no_torn_guard, "runqgrab_no_torn_guard", "runqgrab accepts n > cap/2 from an inconsistent (h, t) pair"},
     {mutant::runqgrab_cas_as_load_store, "runqgrab_cas_as_load_store", "runqgrab's head CAS replaced by load + store"},
     {mutant::runqgrab_runnext_no_retry, "runqgrab_runnext_no_retry", "runqgrab gives up after a failed runnext CAS instead of retrying"},
+    {mutant::runqgrab_runnext_load_store, "runqgrab_runnext_load_store", "runqgrab takes runnext by load + store instead of CAS: owner and thief both run it"},
+    {mutant::runqget_runnext_retry, "runqget_runnext_retry", "runqget retries its runnext CAS where Go does not (an equivalent mutant: only a thief can clear runnext, so the retry never succeeds)"},
     {mutant::runqsteal_no_overflow_check, "runqsteal_no_overflow_check", "runqsteal's 'runq overflow' throw removed"},
     {mutant::globrunqgetbatch_off_by_one, "globrunqgetbatch_off_by_one", "globrunqgetbatch takes one G more than n"},
     {mutant::globrunqgetbatch_no_size_cap, "globrunqgetbatch_no_size_cap", "globrunqgetbatch's n not capped by the queue size"},
@@ -46,9 +49,31 @@ inline constexpr mutant_info mutant_catalog[] = {
 
 template <class Base>
 struct mutant_backend : Base {
+  // Ring slots stay atomics unless RUNQCHECK_MUTANT=plain_slots: then they
+  // are plain variables with an atomic-shaped API, as in Go (orders
+  // ignored), so the checker sees the thief-read vs owner-overwrite race.
+  template <class T>
+  class slot {
+   public:
+    slot() = default;
+    slot(const slot&) = delete;
+    slot& operator=(const slot&) = delete;
+    T load(std::memory_order mo, loc l = loc::current()) const { return plain() ? v_.load(l) : a_.load(mo, l); }
+    void store(T v, std::memory_order mo, loc l = loc::current()) {
+      if (plain()) v_.store(v, l);
+      else a_.store(v, mo, l);
+    }
+
+   private:
+    static bool plain() { return active().plain_slots; }
+    typename Base::template atomic<T> a_;
+    typename Base::template var<T> v_;
+  };
+
   struct selection {
     mutant logic = mutant::none;
     int site = -1;  // weakened site, or -1
+    bool plain_slots = false;
     std::string label = "none";
   };
 
@@ -58,6 +83,10 @@ struct mutant_backend : Base {
     if (env == nullptr || *env == '\0' || std::string_view(env) == "none") return s;
     std::string_view v(env);
     s.label = std::string(v);
+    if (v == "plain_slots") {
+      s.plain_slots = true;
+      return s;
+    }
     if (v.rfind("order:", 0) == 0) {
       std::string_view name = v.substr(6);
       for (std::size_t i = 0; i < site_names.size(); i++) {

@@ -70,6 +70,8 @@ enum class mutant : std::uint8_t {
   runqgrab_no_torn_guard,       // runqgrab accepts n > cap/2 from inconsistent h/t
   runqgrab_cas_as_load_store,   // head CAS replaced by load + store
   runqgrab_runnext_no_retry,    // runqgrab gives up when runnext CAS fails instead of retrying
+  runqgrab_runnext_load_store,  // runqgrab takes runnext by load + store instead of CAS
+  runqget_runnext_retry,        // runqget retries its runnext CAS (Go does not; equivalent)
   runqsteal_no_overflow_check,  // "runqsteal: runq overflow" throw removed
   globrunqgetbatch_off_by_one,  // the batch loop takes one G more than n
   globrunqgetbatch_no_size_cap, // n not capped by the queue size
@@ -87,7 +89,21 @@ template <class B>
 concept has_mutated = requires(mutant m) {
   { B::mutated(m) } -> std::same_as<bool>;
 };
+template <class B, class T>
+struct slot_of {
+  using type = typename B::template atomic<T>;
+};
+template <class B, class T>
+  requires requires { typename B::template slot<T>; }
+struct slot_of<B, T> {
+  using type = typename B::template slot<T>;
+};
 }  // namespace detail
+
+// The type of a ring slot: B::atomic<T>, unless a test backend replaces it
+// (the plain-slot mutant: Go's plain slots, a data race in C++).
+template <class B, class T>
+using slot_t = typename detail::slot_of<B, T>::type;
 
 // The order to use at site s, normally `mo` itself.
 template <class B>

@@ -51,7 +51,7 @@ struct p {
   static_assert(std::has_single_bit(Cap) && Cap >= 2, "ring capacity must be a power of two >= 2");
   static constexpr std::uint32_t capacity = Cap;
   using G = g<B>;
-  using ring = std::array<typename B::template atomic<G*>, Cap>;
+  using ring = std::array<slot_t<B, G*>, Cap>;
 
   explicit p(schedt<B>& s, std::int32_t pid = 0) : sched(&s), id(pid) {}
   p(const p&) = delete;
@@ -232,6 +232,10 @@ runqget_result<B> runqget(p<B, Cap>& pp) {
     if (pp.runnext.compare_exchange_strong(expect, nullptr, order<B>(site::runqget_runnext_cas, release), relaxed)) {  // release: pairs with runqempty's acquire load of runnext (a ring put before it must be seen)
       return {next, true};
     }
+    if (mutated<B>(mutant::runqget_runnext_retry) && expect != nullptr) {
+      next = expect;
+      if (pp.runnext.compare_exchange_strong(expect, nullptr, release, relaxed)) return {next, true};
+    }
   }
 
   for (;;) {
@@ -322,6 +326,12 @@ std::uint32_t runqgrab(p<B, Cap>& pp, typename p<B, Cap>::ring& batch, std::uint
             // a G that ready()s another and then blocks would otherwise see it
             // stolen). A backend hook: usleep natively, a yield under relacy.
             B::runqgrab_backoff();
+          }
+          if (mutated<B>(mutant::runqgrab_runnext_load_store)) {
+            if (pp.runnext.load(acquire) != next) continue;
+            pp.runnext.store(nullptr, relaxed);
+            batch[batchHead % Cap].store(next, relaxed);
+            return 1;
           }
           g<B>* expect = next;
           if (!pp.runnext.compare_exchange_strong(expect, nullptr, order<B>(site::runqgrab_runnext_cas, acquire), relaxed)) {  // acquire: pairs with the owner's release CAS in runqput, so gp's state is ours

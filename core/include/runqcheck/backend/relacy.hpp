@@ -129,12 +129,13 @@ struct relacy {
   // Under the model checker the 3µs sleep is a scheduling point.
   static void runqgrab_backoff(loc l = loc::current()) { rl::yield(1, info(l)); }
   static void spin_pause(loc l = loc::current()) { rl::yield(1, info(l)); }
+  // The last failed check's text (a static buffer, not a std::string:
+  // memory allocated inside a simulation belongs to Relacy's heap).
+  static inline char fatal_text[512] = {};
   static void fatal(const fatal_info& f) {
-    // A static buffer, not a std::string: memory allocated inside a
-    // simulation belongs to Relacy's heap.
-    static char text[512];
-    std::snprintf(text, sizeof text, "fatal error: %s%s%s", f.msg, f.values.empty() ? "" : " ", f.values.c_str());
-    rl::ctx().fail_test(text, rl::test_result_user_assert_failed, info(f.where));
+    std::snprintf(fatal_text, sizeof fatal_text, "fatal error: %s%s%s", f.msg, f.values.empty() ? "" : " ",
+                  f.values.c_str());
+    rl::ctx().fail_test(fatal_text, rl::test_result_user_assert_failed, info(f.where));
   }
 };
 

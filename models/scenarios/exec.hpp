@@ -1,0 +1,180 @@
+// models/scenarios/exec.hpp — runs a scenario against a subject S on a
+// backend B, and checks the invariants after the execution.
+//
+// Invariants (each failure is reported through B::fatal, so Relacy prints
+// the execution and its replay line, and native runs print and abort):
+//  - conservation: every G put is delivered exactly once, counting what is
+//    left on the Ps and the global queue at the end;
+//  - FIFO: a P's owner gets the Gs it put with next=false in put order
+//    (kicked runnext Gs, stolen and batched Gs may interleave);
+//  - runqempty is never spuriously true (expect_nonempty ops);
+//  - a G handed from one thread to another carries its plain state with it
+//    (its status, written by the putter, read by the receiver: a data race
+//    under Relacy if the hand-off lacks a happens-before edge);
+//  - the global queue's size equals what can be popped from it;
+//  - under Relacy also: no data race on plain variables (schedlink, the
+//    global queue, plain slots), and every RQ_CHECK of the port.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "runqcheck/backend.hpp"
+#include "runqcheck/g.hpp"
+#include "runqcheck/gqueue.hpp"
+#include "scenario.hpp"
+
+namespace runqcheck::model {
+
+inline constexpr int kMaxP = 4;
+inline constexpr int kMaxG = 24;
+inline constexpr int kMaxThreads = 4;
+
+template <class S, class B>
+class world {
+ public:
+  using G = g<B>;
+
+  explicit world(const scenario& sc) : sc_(sc), sched_(sc.nprocs) {
+    for (int i = 0; i < sc.nprocs; i++) ps_[i].emplace(sched_, i);
+    for (int i = 0; i < kMaxG; i++) gs_[i].goid = static_cast<std::uint64_t>(i);
+  }
+
+  // Sequential set-up (Relacy: before()).
+  void init() {
+    if (sc_.start_counter != 0) {
+      if constexpr (requires(typename S::p& pp) { pp.runqhead.store(0u, std::memory_order::relaxed); }) {
+        for (int i = 0; i < sc_.nprocs; i++) {
+          ps_[i]->runqhead.store(sc_.start_counter, std::memory_order::relaxed);
+          ps_[i]->runqtail.store(sc_.start_counter, std::memory_order::relaxed);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < sc_.initial.size(); i++) {
+      for (int gid : sc_.initial[i].ring) put(static_cast<int>(i), gid, false);
+      if (sc_.initial[i].runnext >= 0) put(static_cast<int>(i), sc_.initial[i].runnext, true);
+    }
+    for (int gid : sc_.global) {
+      introduced_[gid]++;
+      hand_off(&gs_[gid]);
+      S::globrunqput(sched_, &gs_[gid]);
+    }
+  }
+
+  // Thread t's script (Relacy: thread(t)).
+  void run(int t) {
+    for (const op& o : sc_.threads[static_cast<std::size_t>(t)]) step(t, o);
+    done_[t].store(1, std::memory_order::release);  // release: pairs with wait_done's acquire
+  }
+
+  // Invariants at the end (Relacy: after()).
+  void check() {
+    int left[kMaxG] = {};
+    for (int i = 0; i < sc_.nprocs; i++)
+      for (G* gp; (gp = S::runqget(*ps_[i]).gp) != nullptr;) count(left, gp);
+    std::int32_t gsize = S::globrunqsize(sched_);
+    std::int32_t popped = 0;
+    for (G* gp; (gp = S::globrunqget(sched_)) != nullptr; popped++) count(left, gp);
+    RQ_CHECK(B, gsize == popped, "invariant: global queue size disagrees with its contents", "size", gsize, "popped",
+             popped);
+    for (int gid = 0; gid < kMaxG; gid++) {
+      int n = left[gid];
+      for (int t = 0; t < kMaxThreads; t++) n += delivered_[t][gid];
+      RQ_CHECK(B, n == introduced_[gid], "invariant: conservation (each G delivered exactly once)", "g", gid,
+               "delivered", n, "put", introduced_[gid]);
+    }
+    for (int i = 0; i < sc_.nprocs; i++) check_fifo(i);
+  }
+
+ private:
+  // A G's plain state travels with it: whoever puts it writes its status,
+  // whoever receives it reads and rewrites it. Under Relacy the status is a
+  // race-checked variable, so a missing happens-before edge on any path a G
+  // takes between threads (tail publication, runnext CAS, the global queue's
+  // lock, a steal's republication) is a reported data race.
+  void hand_off(G* gp) { gp->status.store(static_cast<std::uint32_t>(gstatus::runnable)); }
+
+  void put(int p, int gid, bool next) {
+    introduced_[gid]++;
+    hand_off(&gs_[gid]);
+    if (!next) put_order_[p][nput_[p]++] = gid;
+    S::runqput(*ps_[p], &gs_[gid], next);
+  }
+
+  void deliver(int t, G* gp) {
+    if (gp == nullptr) return;
+    RQ_CHECK(B, gp->goid < static_cast<std::uint64_t>(kMaxG), "invariant: delivered a G that was never put", "goid",
+             gp->goid);
+    delivered_[t][gp->goid]++;
+    RQ_CHECK(B, gp->status.load() == static_cast<std::uint32_t>(gstatus::runnable),
+             "invariant: delivered G is not runnable", "goid", gp->goid);
+    gp->status.store(static_cast<std::uint32_t>(gstatus::running));
+  }
+
+  static void count(int* left, G* gp) { left[gp->goid]++; }
+
+  void step(int t, const op& o) {
+    auto& pp = *ps_[o.p];
+    switch (o.kind) {
+      case op_kind::put: put(o.p, o.g, false); break;
+      case op_kind::put_next: put(o.p, o.g, true); break;
+      case op_kind::get: {
+        auto r = S::runqget(pp);
+        deliver(t, r.gp);
+        if (r.gp != nullptr && !r.inheritTime) got_ring_[o.p][ngot_[o.p]++] = static_cast<int>(r.gp->goid);
+        break;
+      }
+      case op_kind::steal: deliver(t, S::runqsteal(pp, *ps_[o.victim], false)); break;
+      case op_kind::steal_next: deliver(t, S::runqsteal(pp, *ps_[o.victim], true)); break;
+      case op_kind::drain: {
+        gQueue<B> q = S::runqdrain(pp);
+        for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);
+        break;
+      }
+      case op_kind::glob_batch: deliver(t, S::findRunnable_globrunq(pp)); break;
+      case op_kind::glob_put:
+        introduced_[o.g]++;
+        hand_off(&gs_[o.g]);
+        S::globrunqput(sched_, &gs_[o.g]);
+        break;
+      case op_kind::glob_get: deliver(t, S::globrunqget(sched_)); break;
+      case op_kind::expect_nonempty:
+        RQ_CHECK(B, !S::runqempty(*ps_[o.victim]), "invariant: runqempty spuriously true", "p", o.victim);
+        break;
+      case op_kind::wait_done:
+        while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
+        break;
+      case op_kind::destroy: S::destroy(pp); break;
+    }
+  }
+
+  // The owner's ring gets, restricted to its own next=false puts, come in
+  // put order.
+  void check_fifo(int p) {
+    int last = -1;
+    for (int i = 0; i < ngot_[p]; i++) {
+      int idx = -1;
+      for (int j = 0; j < nput_[p]; j++)
+        if (put_order_[p][j] == got_ring_[p][i]) idx = j;
+      if (idx < 0) continue;
+      RQ_CHECK(B, idx > last, "invariant: owner's runqget out of FIFO order", "p", p, "g", got_ring_[p][i]);
+      last = idx;
+    }
+  }
+
+  const scenario& sc_;
+  typename S::schedt sched_;
+  std::optional<typename S::p> ps_[kMaxP];
+  G gs_[kMaxG];
+  typename B::template atomic<int> done_[kMaxThreads];
+  // Bookkeeping: each array is written by one thread (or before/after).
+  int introduced_[kMaxG] = {};
+  int delivered_[kMaxThreads][kMaxG] = {};
+  int put_order_[kMaxP][kMaxG * 2] = {};
+  int nput_[kMaxP] = {};
+  int got_ring_[kMaxP][kMaxG * 2] = {};
+  int ngot_[kMaxP] = {};
+};
+
+}  // namespace runqcheck::model

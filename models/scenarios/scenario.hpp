@@ -1,0 +1,73 @@
+// models/scenarios/scenario.hpp — a scenario, written once as data: Ps and
+// their initial queues, one operation script per thread, the ring capacity.
+// Every checker runs the same catalog: the Relacy harness (tests/relacy),
+// and later the fuzzer and the stress scheduler. Nothing here names a
+// backend or a subject.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+namespace runqcheck::model {
+
+// One operation, executed by a thread as the owner of P `p` (thieves own the
+// P they steal into, as in Go: runqsteal(pp=own, p2=victim)).
+enum class op_kind : std::uint8_t {
+  put,           // runqput(p, g, next=false)
+  put_next,      // runqput(p, g, next=true)
+  get,           // runqget(p)
+  steal,         // runqsteal(p, victim, stealRunNextG=false)
+  steal_next,    // runqsteal(p, victim, stealRunNextG=true)
+  drain,         // runqdrain(p)
+  glob_batch,    // findRunnable's global step: globrunqgetbatch + runqputbatch
+  glob_put,      // globrunqput(g)
+  glob_get,      // globrunqget()
+  expect_nonempty,  // runqempty(victim) must be false (checked in the run)
+  wait_done,     // spin until thread `victim` finished its script (a world stop)
+  destroy,       // procresize: (*p).destroy moves p's Gs to the global head
+};
+
+struct op {
+  op_kind kind;
+  std::uint8_t p = 0;       // the P this thread acts as the owner of
+  std::uint8_t victim = 0;  // steal / expect_nonempty: the other P; wait_done: a thread
+  std::int8_t g = -1;       // put / glob_put: the G's id
+};
+
+constexpr op put(int p, int g) { return {op_kind::put, std::uint8_t(p), 0, std::int8_t(g)}; }
+constexpr op put_next(int p, int g) { return {op_kind::put_next, std::uint8_t(p), 0, std::int8_t(g)}; }
+constexpr op get(int p) { return {op_kind::get, std::uint8_t(p)}; }
+constexpr op steal(int p, int victim) { return {op_kind::steal, std::uint8_t(p), std::uint8_t(victim)}; }
+constexpr op steal_next(int p, int victim) { return {op_kind::steal_next, std::uint8_t(p), std::uint8_t(victim)}; }
+constexpr op drain(int p) { return {op_kind::drain, std::uint8_t(p)}; }
+constexpr op glob_batch(int p) { return {op_kind::glob_batch, std::uint8_t(p)}; }
+constexpr op glob_put(int g) { return {op_kind::glob_put, 0, 0, std::int8_t(g)}; }
+constexpr op glob_get() { return {op_kind::glob_get}; }
+constexpr op expect_nonempty(int victim) { return {op_kind::expect_nonempty, 0, std::uint8_t(victim)}; }
+constexpr op wait_done(int thread) { return {op_kind::wait_done, 0, std::uint8_t(thread)}; }
+constexpr op destroy(int p) { return {op_kind::destroy, std::uint8_t(p)}; }
+
+// Initial contents of one P (put by its owner before the threads start).
+struct initial_p {
+  std::vector<int> ring;  // put in this order with next=false
+  int runnext = -1;       // then put with next=true (-1: none)
+};
+
+struct scenario {
+  std::string_view name;
+  std::string_view targets;  // the race or rule it exists for
+  std::uint32_t cap = 4;     // 4 or 8
+  int nprocs = 2;
+  int ngs = 0;               // Gs are ids 0 .. ngs-1
+  std::vector<initial_p> initial;   // per P (may be shorter than nprocs)
+  std::vector<int> global;          // initial global queue, in order
+  std::uint32_t start_counter = 0;  // runqhead = runqtail = this (wrap tests; core subjects only)
+  std::vector<std::vector<op>> threads;
+  // The failure a scenario provokes on purpose (a broken precondition):
+  // it passes only if the run fails with a message containing this text.
+  std::string_view expect_fatal = {};
+};
+
+}  // namespace runqcheck::model

@@ -1,0 +1,141 @@
+// tests/relacy/driver.hpp — the command line shared by the Relacy scenarios:
+//
+//   <scenario> [random N | bound K | full]      search (default: random 20000)
+//   <scenario> replay MODE STATE                 re-run one execution, printing
+//                                                its full history
+//
+// On failure Relacy prints the execution history; the driver adds the one
+// line that replays exactly that execution. Include after std headers and
+// runqcheck_subject.hpp, as the last include (it pulls in relacy.hpp).
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ostream>
+#include <streambuf>
+#include <string>
+#include <string_view>
+
+#include "runqcheck/backend/relacy.hpp"
+
+namespace rqtest {
+
+// Output captured without allocating: Relacy writes the failing history
+// while its allocator is active, so a growing std::string would be freed by
+// the wrong heap. Text past the buffer's end is dropped.
+class fixed_buffer : public std::streambuf {
+ public:
+  fixed_buffer() { reset(); }
+  void reset() { setp(buf_, buf_ + sizeof buf_ - 1); }
+  std::string_view view() const { return {pbase(), static_cast<std::size_t>(pptr() - pbase())}; }
+
+ protected:
+  int_type overflow(int_type c) override { return c; }  // full: drop
+
+ private:
+  static inline char buf_[1 << 20];
+};
+
+struct search {
+  rl::test_params params;
+  std::string mode = "random";
+};
+
+inline const char* mode_name(rl::scheduler_type_e t) {
+  return t == rl::random_scheduler_type ? "random" : t == rl::fair_context_bound_scheduler_type ? "bound" : "full";
+}
+
+// Parses argv into relacy parameters; returns false (after printing usage)
+// on bad arguments.
+inline bool parse(int argc, char** argv, search& s) {
+  auto usage = [&] {
+    std::fprintf(stderr, "usage: %s [random N | bound K | full | replay random|bound|full STATE]\n", argv[0]);
+    return false;
+  };
+  s.params.search_type = rl::random_scheduler_type;
+  s.params.iteration_count = 20000;
+  s.mode = argc > 1 ? argv[1] : "random";
+  if (s.mode == "random" || s.mode == "bound") {
+    if (argc > 3) return usage();
+    if (s.mode == "bound") {
+      s.params.search_type = rl::fair_context_bound_scheduler_type;
+      s.params.context_bound = 3;
+    }
+    if (argc == 3) {
+      char* end = nullptr;
+      long v = std::strtol(argv[2], &end, 10);
+      if (*end != '\0' || v <= 0) return usage();
+      if (s.mode == "random") s.params.iteration_count = static_cast<rl::iteration_t>(v);
+      else s.params.context_bound = static_cast<unsigned>(v);
+    }
+  } else if (s.mode == "full") {
+    if (argc != 2) return usage();
+    s.params.search_type = rl::fair_full_search_scheduler_type;
+  } else if (s.mode == "replay") {
+    if (argc != 4) return usage();
+    std::string m = argv[2];
+    if (m == "random") s.params.search_type = rl::random_scheduler_type;
+    else if (m == "bound") s.params.search_type = rl::fair_context_bound_scheduler_type;
+    else if (m == "full") s.params.search_type = rl::fair_full_search_scheduler_type;
+    else return usage();
+    s.params.initial_state = argv[3];
+    s.params.iteration_count = 1;
+  } else {
+    return usage();
+  }
+  return true;
+}
+
+inline unsigned long long& total_executions() {
+  static unsigned long long n = 0;
+  return n;
+}
+
+// A scenario binary may hold several cases; RUNQCHECK_CASE=<name> runs one.
+inline bool selected(const char* name) {
+  const char* only = std::getenv("RUNQCHECK_CASE");
+  return only == nullptr || *only == '\0' || std::string(only) == name;
+}
+
+// Runs test suite T under the search; prints the verdict, the executions
+// explored, executions/s and, on failure, the replay command. Returns true
+// if it passed (or was not selected). With expect_fatal set, the run passes
+// only if it fails with a check whose message contains that text.
+template <class T>
+bool run(const char* prog, const char* name, const char* what, search& s, std::string_view expect_fatal = {}) {
+  if (!selected(name)) return true;
+  rl::test_params p = s.params;  // each suite starts from the same settings
+  static fixed_buffer captured_buf;
+  static std::ostream captured(&captured_buf);
+  captured_buf.reset();
+  if (!expect_fatal.empty()) p.output_stream = p.progress_stream = &captured;
+  std::printf("%s: %s [%s], mode %s\n", prog, name, what, s.mode.c_str());
+  std::fflush(stdout);
+  runqcheck::relacy::fatal_text[0] = '\0';
+  auto t0 = std::chrono::steady_clock::now();
+  bool ok = rl::simulate<T>(p);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  auto execs = static_cast<unsigned long long>(p.stop_iteration);
+  total_executions() += execs;
+  if (!expect_fatal.empty()) {
+    bool seen = !ok && std::string_view(runqcheck::relacy::fatal_text).find(expect_fatal) != std::string_view::npos;
+    if (!seen) std::fwrite(captured_buf.view().data(), 1, captured_buf.view().size(), stdout);
+    std::printf("%s: %s: %s (expected failure \"%.*s\" %s) after %llu executions\n", prog, name,
+                seen ? "passed" : "FAILED", static_cast<int>(expect_fatal.size()), expect_fatal.data(),
+                seen ? "seen" : "NOT seen", execs);
+    std::fflush(stdout);
+    return seen;
+  }
+  std::printf("%s: %s: %s after %llu executions, %.2fs, %.0f executions/s\n", prog, name, ok ? "passed" : "FAILED",
+              execs, secs, secs > 0 ? static_cast<double>(execs) / secs : 0.0);
+  if (!ok) {
+    const char* mut = std::getenv("RUNQCHECK_MUTANT");
+    std::printf("replay: RUNQCHECK_CASE=%s %s%s%s%s replay %s '%s'\n", name, mut ? "RUNQCHECK_MUTANT=" : "",
+                mut ? mut : "", mut ? " " : "", prog, mode_name(p.search_type), p.final_state.c_str());
+  }
+  std::fflush(stdout);
+  return ok;
+}
+
+}  // namespace rqtest

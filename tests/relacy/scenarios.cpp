@@ -1,0 +1,75 @@
+// Relacy harness for the scenario catalog (models/scenarios): every scenario,
+// run against the subject under test with ring capacity 4, its invariants
+// checked after each execution (exec.hpp).
+//
+// Usage: relacy_scenarios [random N | bound K | full | replay MODE STATE]
+//        RUNQCHECK_CASE=<scenario> runs one; `relacy_scenarios list` lists;
+//        RUNQCHECK_STOP_ON_FAIL=1 stops at the first failing scenario.
+#include <chrono>
+#include <cstring>
+#include <string>
+
+#include "catalog.hpp"
+#include "exec.hpp"
+#include "runqcheck_subject.hpp"
+#include "driver.hpp"
+
+namespace {
+
+#ifndef RUNQCHECK_RELACY_BACKEND
+#define RUNQCHECK_RELACY_BACKEND runqcheck::relacy
+#endif
+using B = RUNQCHECK_RELACY_BACKEND;
+namespace model = runqcheck::model;
+
+const model::scenario* current = nullptr;
+
+template <unsigned N, std::uint32_t Cap>
+struct suite : rl::test_suite<suite<N, Cap>, N> {
+  model::world<subject_under_test<B, Cap>, B> w{*current};
+  void before() { w.init(); }
+  void thread(unsigned idx) { w.run(static_cast<int>(idx)); }
+  void after() { w.check(); }
+};
+
+template <std::uint32_t Cap>
+bool run_cap(const char* prog, const model::scenario& sc, rqtest::search& s) {
+  std::string what = std::string(subject_name) + ": " + std::string(sc.targets);
+  std::string name(sc.name);
+  switch (sc.threads.size()) {
+    case 2: return rqtest::run<suite<2, Cap>>(prog, name.c_str(), what.c_str(), s, sc.expect_fatal);
+    case 3: return rqtest::run<suite<3, Cap>>(prog, name.c_str(), what.c_str(), s, sc.expect_fatal);
+    case 4: return rqtest::run<suite<4, Cap>>(prog, name.c_str(), what.c_str(), s, sc.expect_fatal);
+  }
+  std::fprintf(stderr, "%s: scenario %s: %zu threads not supported\n", prog, name.c_str(), sc.threads.size());
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
+    for (const auto& sc : model::catalog)
+      std::printf("%-32s %zu threads, cap %u: %.*s\n", std::string(sc.name).c_str(), sc.threads.size(), sc.cap,
+                  static_cast<int>(sc.targets.size()), sc.targets.data());
+    return 0;
+  }
+  rqtest::search search;
+  if (!rqtest::parse(argc, argv, search)) return 2;
+  bool ok = true;
+  int ran = 0;
+  for (const auto& sc : model::catalog) {
+    if (!rqtest::selected(std::string(sc.name).c_str())) continue;
+    current = &sc;
+    ran++;
+    ok &= sc.cap == 8 ? run_cap<8>(argv[0], sc, search) : run_cap<4>(argv[0], sc, search);
+    if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
+  }
+  if (ran == 0) {
+    std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0], std::getenv("RUNQCHECK_CASE"), argv[0]);
+    return 2;
+  }
+  std::printf("%s: %d scenarios, %llu executions, %s\n", argv[0], ran, rqtest::total_executions(),
+              ok ? "all passed" : "FAILED");
+  return ok ? 0 : 1;
+}
