@@ -56,15 +56,24 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
   endif()
   # The scenario catalog (models/scenarios) under Relacy, for every subject.
-  # Gate budget (one core): 100k random executions and context bound 2 per
-  # scenario for every subject (go125 ~6 s, locked_runq ~20 s), context bound
-  # 3 for the bundled port (~18 s). Nightly: 10M random and context bound 5.
+  # Gate budget (one core, measured): 100k random executions per scenario
+  # (~5 s a subject), context bound 2 (go125 ~5 s, locked_runq ~15 s), and
+  # full search of the micro scenarios for the bundled port (~2 s).
+  # Nightly: 10M random, context bound 3 and 5, full search of larger ones.
   runqcheck_add_checker(NAME relacy_scenarios SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
     LIBS runqcheck_relacy runqcheck_models LABELS gate relacy ARGS random 100000 TIMEOUT 600)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _bound2
     LABELS gate relacy ARGS bound 2 TIMEOUT 600)
-  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _bound3 CORE_ONLY
-    LABELS gate relacy ARGS bound 3 TIMEOUT 600)
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_bound3
+    LABELS nightly relacy ARGS bound 3 TIMEOUT 7200)
+  # Full search (every interleaving and every store each load may read) of
+  # the micro scenarios: 2 threads, 1-2 Gs, ~2 s in all.
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _full CORE_ONLY
+    LABELS gate relacy ARGS full TIMEOUT 600
+    ENV "RUNQCHECK_CASE=steal_runnext_vs_runqget,empty_next1_next1,empty_next1_next0,empty_next0_next1,empty_next0_next0")
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_full CORE_ONLY
+    LABELS nightly relacy ARGS full TIMEOUT 7200
+    ENV "RUNQCHECK_CASE=drain_vs_thief,put_kicks_runnext_during_steal,steal_overflow")
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_random
     LABELS nightly relacy ARGS random 10000000 TIMEOUT 7200)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_bound

@@ -85,19 +85,20 @@ function(_runqcheck_add_run subject checker run)
   endif()
   set(name "${checker}${suffix}/${subject}")
   add_test(NAME ${name} COMMAND ${target} ${args})
+  get_property(env GLOBAL PROPERTY RUNQCHECK_RUN_${run}_ENV)
   set_tests_properties(${name} PROPERTIES LABELS "${labels}"
-    ENVIRONMENT "GTEST_OUTPUT=xml:${CMAKE_BINARY_DIR}/results/${checker}${suffix}__${subject}.xml")
+    ENVIRONMENT "GTEST_OUTPUT=xml:${CMAKE_BINARY_DIR}/results/${checker}${suffix}__${subject}.xml;${env}")
   if(timeout)
     set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout})
   endif()
 endfunction()
 
 # runqcheck_add_checker_run(CHECKER <checker> SUFFIX <s> [ARGS ...] [LABELS ...]
-#                           [TIMEOUT <s>] [CORE_ONLY]): one more way to run a
+#                           [TIMEOUT <s>] [ENV <var=value>...] [CORE_ONLY]): one more way to run a
 # checker, registered for every subject (or the core one) as
 # <checker><s>/<subject>.
 function(runqcheck_add_checker_run)
-  cmake_parse_arguments(A "CORE_ONLY" "CHECKER;SUFFIX;TIMEOUT" "ARGS;LABELS" ${ARGN})
+  cmake_parse_arguments(A "CORE_ONLY" "CHECKER;SUFFIX;TIMEOUT" "ARGS;LABELS;ENV" ${ARGN})
   get_property(checkers GLOBAL PROPERTY RUNQCHECK_CHECKERS)
   if(NOT A_CHECKER IN_LIST checkers)
     message(FATAL_ERROR "runqcheck_add_checker_run: unknown checker '${A_CHECKER}'")
@@ -109,6 +110,7 @@ function(runqcheck_add_checker_run)
   set_property(GLOBAL PROPERTY RUNQCHECK_RUN_${run}_LABELS "${A_LABELS}")
   set_property(GLOBAL PROPERTY RUNQCHECK_RUN_${run}_TIMEOUT "${A_TIMEOUT}")
   set_property(GLOBAL PROPERTY RUNQCHECK_RUN_${run}_CORE_ONLY ${A_CORE_ONLY})
+  set_property(GLOBAL PROPERTY RUNQCHECK_RUN_${run}_ENV "${A_ENV}")
   set_property(GLOBAL APPEND PROPERTY RUNQCHECK_CHECKER_${A_CHECKER}_RUNS ${run})
   get_property(subjects GLOBAL PROPERTY RUNQCHECK_SUBJECTS)
   foreach(subject IN LISTS subjects)

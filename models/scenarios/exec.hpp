@@ -7,6 +7,8 @@
 //    left on the Ps and the global queue at the end;
 //  - FIFO: a P's owner gets the Gs it put with next=false in put order
 //    (kicked runnext Gs, stolen and batched Gs may interleave);
+//  - a steal takes ceil(n/2) of the n queued Gs (checked whenever the
+//    victim's ring was left alone during the steal; ports with Go's counters);
 //  - runqempty is never spuriously true (expect_nonempty ops);
 //  - a G handed from one thread to another carries its plain state with it
 //    (its status, written by the putter, read by the receiver: a data race
@@ -125,8 +127,8 @@ class world {
         if (r.gp != nullptr && !r.inheritTime) got_ring_[o.p][ngot_[o.p]++] = static_cast<int>(r.gp->goid);
         break;
       }
-      case op_kind::steal: deliver(t, S::runqsteal(pp, *ps_[o.victim], false)); break;
-      case op_kind::steal_next: deliver(t, S::runqsteal(pp, *ps_[o.victim], true)); break;
+      case op_kind::steal:
+      case op_kind::steal_next: deliver(t, steal(pp, *ps_[o.victim], o.kind == op_kind::steal_next)); break;
       case op_kind::drain: {
         gQueue<B> q = S::runqdrain(pp);
         for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);
@@ -146,6 +148,30 @@ class world {
         while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
         break;
       case op_kind::destroy: S::destroy(pp); break;
+    }
+  }
+
+  // runqsteal, plus (for ports with Go's counters) the steal-size rule: when
+  // nothing but this steal touched the victim's ring meanwhile, the steal saw
+  // exactly the (head, tail) read around it, so it must have taken
+  // ceil(n/2) of n queued Gs, or 1 from runnext when the ring was empty.
+  // (Read-read coherence: its reads lie between ours.) The extra loads are
+  // relaxed, so they add no happens-before edge that could hide a bug.
+  G* steal(typename S::p& pp, typename S::p& victim, bool next) {
+    if constexpr (requires { victim.runqhead.load(std::memory_order::relaxed); }) {
+      constexpr auto rlx = std::memory_order::relaxed;
+      std::uint32_t h0 = victim.runqhead.load(rlx), t0 = victim.runqtail.load(rlx);
+      std::uint32_t own0 = pp.runqtail.load(rlx);
+      G* gp = S::runqsteal(pp, victim, next);
+      std::uint32_t h1 = victim.runqhead.load(rlx), t1 = victim.runqtail.load(rlx);
+      std::uint32_t took = gp == nullptr ? 0 : pp.runqtail.load(rlx) - own0 + 1;
+      std::uint32_t n = t0 - h0;
+      if (t1 == t0 && h1 - h0 == took && n != 0) {
+        RQ_CHECK(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n", n, "took", took);
+      }
+      return gp;
+    } else {
+      return S::runqsteal(pp, victim, next);
     }
   }
 

@@ -92,10 +92,19 @@ inline unsigned long long& total_executions() {
   return n;
 }
 
-// A scenario binary may hold several cases; RUNQCHECK_CASE=<name> runs one.
+// A scenario binary may hold several cases; RUNQCHECK_CASE=<name>[,<name>…]
+// runs those.
 inline bool selected(const char* name) {
   const char* only = std::getenv("RUNQCHECK_CASE");
-  return only == nullptr || *only == '\0' || std::string(only) == name;
+  if (only == nullptr || *only == '\0') return true;
+  std::string_view list(only), want(name);
+  for (std::size_t pos = 0; pos <= list.size();) {
+    std::size_t end = list.find(',', pos);
+    if (end == std::string_view::npos) end = list.size();
+    if (list.substr(pos, end - pos) == want) return true;
+    pos = end + 1;
+  }
+  return false;
 }
 
 // Runs test suite T under the search; prints the verdict, the executions

@@ -67,6 +67,13 @@ locked_sched<B> lock(schedt<B>& s, loc l = loc::current()) {
   return locked_sched<B>(s, l);
 }
 
+// x+1 with Go's int32 wraparound: at size = 2^31-1 and gomaxprocs = 1, Go's
+// `size/gomaxprocs + 1` wraps to -2^31 (proofs/z3, twin *.int32_max); in C++
+// signed overflow is undefined, so the port wraps explicitly, as Go does.
+constexpr std::int32_t go_add1(std::int32_t x) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) + 1u);
+}
+
 // Put gp on the global runnable queue.
 // sched.lock must be held.  Go: globrunqput
 template <class B>
@@ -114,8 +121,8 @@ globrunq_batch<B> globrunqgetbatch(locked_sched<B>& sched, std::int32_t n) {
     return r;
   }
 
-  n = std::min({n, size, size / sched.gomaxprocs() + 1});
-  if (mutated<B>(mutant::globrunqgetbatch_no_size_cap)) n = std::min(n + 1, size / sched.gomaxprocs() + 2);
+  n = std::min({n, size, go_add1(size / sched.gomaxprocs())});
+  if (mutated<B>(mutant::globrunqgetbatch_no_size_cap)) n = std::min(n + 1, go_add1(go_add1(size / sched.gomaxprocs())));
 
   r.gp = sched.runq().pop();
   n--;
@@ -140,7 +147,7 @@ g<B>* globrunqget(locked_sched<B>& sched, p<B, Cap>& pp, std::int32_t max) {
     return nullptr;
   }
 
-  std::int32_t n = size / sched.gomaxprocs() + 1;
+  std::int32_t n = go_add1(size / sched.gomaxprocs());
   if (n > size) {
     n = size;
   }
