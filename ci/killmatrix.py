@@ -1,16 +1,18 @@
 #!/usr/bin/python3
-"""Run each checker once per mutant and write the kill matrix.
+"""Run each checker once per mutant: the kill matrix, and the order audit.
 
-Mutants: the logic mutants of models/mutants/mutant_backend.hpp, plus every
-atomic site of core/ weakened one step (order:<site>). A column is a checker
-binary built on the mutant backend; a mutant is killed in a column when the
-binary exits non-zero (a failed assertion, a fatal check, a Relacy failure).
-The matrix names what caught it.
+Mutants: the logic mutants of models/mutants/mutant_backend.hpp, plain_slots,
+and every atomic site of core/ weakened one step (order:<site>). A column is
+a checker binary built on the mutant backend; a mutant is killed in a column
+when the binary exits non-zero (a failed assertion, a fatal check, a Relacy
+failure). The matrix names what caught it, how long it took and, for Relacy,
+after how many executions.
 
 usage: killmatrix.py --col NAME BIN [ARG...] [--col ...] --out FILE
-                     --expected FILE [--check]
+                     --expected FILE --notes FILE [--audit FILE] [--check]
 """
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -22,14 +24,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def catalog():
     hdr = (ROOT / "models/mutants/mutant_backend.hpp").read_text()
     logic = re.findall(r'\{mutant::(\w+), "(\w+)", "([^"]*)"\}', hdr)
+    runq = (ROOT / "core/include/runqcheck/runq.hpp").read_text()
     sites = re.findall(r"^\s*X\((\w+)\)", (ROOT / "core/include/runqcheck/mutation.hpp").read_text(), re.M)
-    # A site already relaxed has no weaker order: no mutant.
-    relaxed = set(re.findall(r"order<B>\(site::(\w+), relaxed\)", (ROOT / "core/include/runqcheck/runq.hpp").read_text()))
-    sites = [x for x in sites if x not in relaxed]
-    rows = [(name, desc) for _, name, desc in logic]
-    rows.append(("plain_slots", "ring slots as plain variables, as Go writes them: a thief reads a slot the owner may overwrite"))
-    rows += [(f"order:{s}", f"{s} weakened one step") for s in sites]
-    return rows
+    orders = dict(re.findall(r"order<B>\(site::(\w+), (\w+)\)", runq))
+    rows = [(name, desc, "logic") for _, name, desc in logic]
+    rows.append(("plain_slots", "ring slots as plain variables, as Go writes them: a thief reads a slot the owner may overwrite", "logic"))
+    for s in sites:
+        if orders.get(s, "relaxed") != "relaxed":  # a relaxed site has no weaker order
+            rows.append((f"order:{s}", f"{s}: {orders[s]} weakened one step", "order"))
+    return rows, orders
 
 
 def run(cmd, mutant, timeout):
@@ -45,85 +48,146 @@ def run(cmd, mutant, timeout):
     dt = time.monotonic() - t0
     failed = sorted(set(re.findall(r"\[  FAILED  \] ([A-Za-z_][\w/]*\.[\w/]+)", out)))
     fatal = re.findall(r"fatal error: ([^\n]*?)(?: at |\n|$)", out)
-    relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC|fatal error)[^\n]*)", out, re.M)
+    relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
+    replay = re.findall(r"^replay: (.*)$", out, re.M)
+    execs = int(scen[0][1]) if scen else None
     if rc == 0:
         how = ""
     elif failed:
         how = ", ".join(failed[:2]) + (f" (+{len(failed) - 2})" if len(failed) > 2 else "")
     elif relacy:
-        how = (f"{scen[0][0]} @{scen[0][1]}: " if scen else "") + relacy[0].strip()[:60]
+        what = relacy[0].strip()
+        what = re.sub(r"USER ASSERT FAILED \(fatal error: (.*?)\)?$", r"\1", what)[:70]
+        how = (f"{scen[0][0]}: " if scen else "") + what
     elif fatal:
         how = f"fatal: {fatal[0]}"
     elif rc == "timeout":
         how = "hang (timeout)"
     else:
         how = f"exit {rc}"
-    return rc != 0, how, dt
+    return {"killed": rc != 0, "how": how, "dt": dt, "execs": execs, "replay": replay[0] if replay else None}
 
 
-def main():
-    args = sys.argv[1:]
-    cols, out, expected_file, check = [], None, None, False
+def parse_args(args):
+    o = {"cols": [], "check": False, "audit": None}
     i = 0
+    flags = ("--out", "--expected", "--notes", "--audit", "--check", "--col")
     while i < len(args):
         a = args[i]
         if a == "--col":
-            j = i + 1
-            while j < len(args) and not args[j].startswith("--col") and args[j] not in ("--out", "--expected", "--check"):
+            j = i + 3
+            while j < len(args) and args[j] not in flags:
                 j += 1
-            cols.append((args[i + 1], args[i + 2:j]))
+            o["cols"].append((args[i + 1], args[i + 2:j]))
             i = j
-            continue
-        if a == "--out":
-            out = args[i + 1]; i += 2; continue
-        if a == "--expected":
-            expected_file = args[i + 1]; i += 2; continue
-        if a == "--check":
-            check = True; i += 1; continue
-        print(f"killmatrix: unknown argument {a}", file=sys.stderr)
-        return 2
-    if not cols or not out or not expected_file:
-        print(__doc__, file=sys.stderr)
-        return 2
+        elif a == "--check":
+            o["check"] = True
+            i += 1
+        elif a in ("--out", "--expected", "--notes", "--audit"):
+            o[a[2:]] = args[i + 1]
+            i += 2
+        else:
+            raise SystemExit(f"killmatrix: unknown argument '{a}'")
+    for k in ("out", "expected", "notes"):
+        if k not in o:
+            raise SystemExit(__doc__)
+    return o
+
+
+def cell(c):
+    if not c["killed"]:
+        return "survived"
+    extra = f", {c['execs']} executions" if c["execs"] is not None else ""
+    return f"killed ({c['dt']:.1f}s{extra}): {c['how']}"
+
+
+def main():
+    o = parse_args(sys.argv[1:])
+    rows, orders = catalog()
     expected = {}
-    for line in Path(expected_file).read_text().splitlines():
-        line = line.split("#", 1)[0].split()
-        if len(line) >= 2:
-            expected.setdefault(line[0], set()).update(line[1].split(","))
-    rows, survivors = [], []
-    for name, desc in catalog():
-        cells = {}
-        for col, cmd in cols:
-            killed, how, dt = run(cmd, name, 300)
-            cells[col] = (killed, how, dt)
-            if col in expected.get(name, ()) and not killed:
-                survivors.append(f"{name} ({col})")
-        any_kill = any(c[0] for c in cells.values())
-        print(f"{name:36s} " + "  ".join(f"{c}:{'killed' if cells[c][0] else 'survived'}({cells[c][2]:.1f}s)" for c, _ in cols), flush=True)
-        rows.append((name, desc, cells, any_kill))
-    names = [c for c, _ in cols]
+    for line in Path(o["expected"]).read_text().splitlines():
+        f = line.split("#", 1)[0].split()
+        if len(f) >= 2:
+            expected.setdefault(f[0], set()).update(f[1].split(","))
+    notes = {}
+    for line in Path(o["notes"]).read_text().splitlines():
+        if line.strip() and not line.startswith("#") and ":" in line:
+            site, why = line.split(":", 1)
+            notes[site.strip()] = why.strip()
+    names = [c for c, _ in o["cols"]]
+    results, problems = [], []
+    for name, desc, kind in rows:
+        cells = {c: run(cmd, name, 300) for c, cmd in o["cols"]}
+        killed = any(x["killed"] for x in cells.values())
+        equivalent = desc.startswith("equivalent:")
+        print(f"{name:36s} " + "  ".join(f"{c}:{'killed' if cells[c]['killed'] else 'survived'}({cells[c]['dt']:.1f}s)" for c in names), flush=True)
+        for c in expected.get(name, ()):
+            if c in cells and not cells[c]["killed"]:
+                problems.append(f"{name} survived {c}, which models/mutants/expected.txt says kills it")
+        if not killed:
+            if kind == "logic" and not equivalent:
+                problems.append(f"{name} survived every checker")
+            if kind == "order" and name[6:] not in notes:
+                problems.append(f"{name} survived every checker and models/mutants/order-notes.txt does not explain it")
+        results.append((name, desc, kind, cells, killed, equivalent))
+
+    bugs = [r for r in results if not r[5] and (r[2] == "logic" or r[4])]
+    killed_bugs = [r for r in bugs if r[4]]
+    ttk = [min(c["dt"] for c in r[3].values() if c["killed"]) for r in killed_bugs]
+    median = statistics.median(ttk) if ttk else 0.0
     md = ["# Kill matrix", "",
           "Generated by `ci/mutants`; do not edit. Each row is one bug injected into core/ through",
-          "models/mutants/mutant_backend.hpp (a logic mutant, or one atomic's order weakened one",
-          "step); each column is a checker run on the mutated go1.25 port, and a cell says what",
-          "caught the bug, with the checker's time.", "",
-          "Columns: " + "; ".join(f"`{c}`: `{' '.join(Path(cmd[0]).name if k == 0 else x for k, x in enumerate(cmd))}`" for c, cmd in cols), "",
-          "| mutant | models | " + " | ".join(names) + " |",
-          "|---|---|" + "---|" * len(names)]
-    for name, desc, cells, _ in rows:
-        md.append(f"| `{name}` | {desc} | " + " | ".join(
-            (f"killed: {cells[c][1]} ({cells[c][2]:.1f}s)" if cells[c][0] else "survived") for c in names) + " |")
-    killed = sum(1 for r in rows if r[3])
-    md += ["", f"{killed} of {len(rows)} mutants killed by at least one checker; " +
-           ", ".join(f"`{c}` {sum(1 for r in rows if r[2][c][0])}" for c in names) + ".",
-           "A survivor is a bug no current checker sees: the model-checking scenarios of",
-           "models/ are meant to close those gaps."]
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    Path(out).write_text("\n".join(md) + "\n")
-    print(f"mutants: {killed} killed, {len(rows) - killed} survived; matrix written to {out}")
-    if check and survivors:
-        print("expected kills that survived: " + ", ".join(survivors))
+          "models/mutants/mutant_backend.hpp; each column is a checker run on the mutated go1.25 port.",
+          "A cell gives the time to kill, the Relacy executions to kill, and what failed.", "",
+          "Columns: " + "; ".join(f"`{c}` = `{Path(cmd[0]).name} {' '.join(cmd[1:])}`" for c, cmd in o["cols"]), "",
+          f"**{len(killed_bugs)} of {len(bugs)} bugs killed by at least one checker; median time to kill "
+          f"{median:.2f}s.** Equivalent mutants and over-strong orders are listed below the table.", "",
+          "| mutant | models | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for name, desc, kind, cells, killed, equivalent in results:
+        if equivalent or (kind == "order" and not killed):
+            continue
+        md.append(f"| `{name}` | {desc} | " + " | ".join(cell(cells[c]) for c in names) + " |")
+    md += ["", "## Equivalent mutants (no execution can tell them from the port)", ""]
+    md += [f"- `{r[0]}`: {r[1][len('equivalent: '):]}" for r in results if r[5]]
+    md += ["", "## Weakened orders no checker catches", "",
+           "Not bugs the checkers can see; each is explained in docs/order-audit.md (`ci/audit`).", ""]
+    md += [f"- `{r[0]}`: {notes.get(r[0][6:], 'UNEXPLAINED')}" for r in results if r[2] == "order" and not r[4]]
+    Path(o["out"]).parent.mkdir(parents=True, exist_ok=True)
+    Path(o["out"]).write_text("\n".join(md) + "\n")
+    print(f"mutants: {len(killed_bugs)} of {len(bugs)} bugs killed, median time to kill {median:.2f}s; "
+          f"{sum(1 for r in results if r[5])} equivalent; matrix written to {o['out']}")
+
+    if o.get("audit"):
+        a = ["# Memory-order audit", "",
+             "Generated by `ci/audit`; do not edit. Every atomic operation of core/include/runqcheck/runq.hpp",
+             "that is not already relaxed is weakened one step (acquire/release → relaxed, acq_rel → acquire)",
+             "and run against every checker. *Necessary*: some scenario fails; the replay command",
+             "reproduces that execution. *Not shown necessary*: no checker fails; the reason we keep the",
+             "order (over-strong, or needed by the C++ model in a way Relacy cannot show) is given.",
+             "The relaxed accesses (slots, the owner's own tail, runnext reads before a CAS) have no",
+             "weaker order; their safety rests on the orders listed here.", "",
+             "| site | C++ order | verdict | evidence |", "|---|---|---|---|"]
+        nec = 0
+        for name, desc, kind, cells, killed, _ in results:
+            if kind != "order":
+                continue
+            site = name[6:]
+            if killed:
+                nec += 1
+                first = next(c for c in names if cells[c]["killed"])
+                c = cells[first]
+                ev = f"{first}: {c['how']}" + (f"; replay: `{c['replay']}`" if c["replay"] else "")
+                a.append(f"| {site} | {orders[site]} | necessary | {ev} |")
+            else:
+                a.append(f"| {site} | {orders[site]} | not shown necessary | {notes.get(site, 'UNEXPLAINED')} |")
+        a += ["", f"{nec} of {sum(1 for r in results if r[2] == 'order')} orders shown necessary.",
+              "See docs/memory-order-audit.md for the reasoning behind each order and the load-buffering gap."]
+        Path(o["audit"]).write_text("\n".join(a) + "\n")
+        print(f"audit: {nec} orders shown necessary; written to {o['audit']}")
+
+    if o["check"] and problems:
+        print("\n".join("mutants: " + p for p in problems))
         return 1
     return 0
 

@@ -34,8 +34,9 @@ def count_of(out: str) -> str:
 def reproducers(preset: str, name: str, out: str):
     cmds = [f"ctest --preset {preset} -R '^{re.escape(name)}$' --output-on-failure"]
     failed = sorted(set(re.findall(r"\[  FAILED  \] ([A-Za-z_][\w/]*\.[\w/]+)", out)))
-    if failed:
-        cmds.append(f"  gtest cases: {' '.join(failed[:8])}" + (" ..." if len(failed) > 8 else ""))
+    if failed and "/" in name:
+        checker, subject = name.split("/", 1)
+        cmds.append(f"build/{preset}/bin/{checker}__{subject} --gtest_filter='{':'.join(failed[:8])}'")
     for line in out.splitlines():
         if line.startswith("replay:") or "reproduce:" in line:
             cmds.append("  " + line.strip())

@@ -18,7 +18,10 @@
 
 namespace runqcheck {
 
-// The catalog: name and the real bug each mutant models.
+// The catalog: name and the real bug each mutant models. A mutant that is
+// provably equivalent to the port (no execution can tell them apart) says
+// so in `models`, starting with "equivalent:"; ci/mutants reports those
+// apart and does not require them killed.
 struct mutant_info {
   mutant id;
   const char* name;
@@ -32,14 +35,14 @@ inline constexpr mutant_info mutant_catalog[] = {
     {mutant::runqputslow_move_129, "runqputslow_move_129", "runqputslow moves 129 Gs: off by one, above"},
     {mutant::runqputslow_no_full_check, "runqputslow_no_full_check", "runqputslow's 'queue is not full' throw removed"},
     {mutant::runqget_runnext_no_cas, "runqget_runnext_no_cas", "runqget clears runnext with a plain store: a thief and the owner both take it"},
-    {mutant::runqdrain_no_torn_guard, "runqdrain_no_torn_guard", "runqdrain accepts an inconsistent (h, t) pair"},
+    {mutant::runqdrain_no_torn_guard, "runqdrain_no_torn_guard", "equivalent: runqdrain without its torn-read guard; the owner reads head then its own tail, and read-read coherence keeps t-h <= cap, so the guard never fires (Go keeps it defensively)"},
     {mutant::runqdrain_link_before_cas, "runqdrain_link_before_cas", "runqdrain writes schedlink before its CAS (the reverted Go 1.17 version)"},
     {mutant::runqgrab_floor_half, "runqgrab_floor_half", "a steal takes floor(n/2): one queued G is never stolen"},
     {mutant::runqgrab_no_torn_guard, "runqgrab_no_torn_guard", "runqgrab accepts n > cap/2 from an inconsistent (h, t) pair"},
     {mutant::runqgrab_cas_as_load_store, "runqgrab_cas_as_load_store", "runqgrab's head CAS replaced by load + store"},
     {mutant::runqgrab_runnext_no_retry, "runqgrab_runnext_no_retry", "runqgrab gives up after a failed runnext CAS instead of retrying"},
     {mutant::runqgrab_runnext_load_store, "runqgrab_runnext_load_store", "runqgrab takes runnext by load + store instead of CAS: owner and thief both run it"},
-    {mutant::runqget_runnext_retry, "runqget_runnext_retry", "runqget retries its runnext CAS where Go does not (an equivalent mutant: only a thief can clear runnext, so the retry never succeeds)"},
+    {mutant::runqget_runnext_retry, "runqget_runnext_retry", "equivalent: runqget retries its runnext CAS where Go does not; only a thief can clear runnext, so a retry always finds nil"},
     {mutant::runqsteal_no_overflow_check, "runqsteal_no_overflow_check", "runqsteal's 'runq overflow' throw removed"},
     {mutant::globrunqgetbatch_off_by_one, "globrunqgetbatch_off_by_one", "globrunqgetbatch takes one G more than n"},
     {mutant::globrunqgetbatch_no_size_cap, "globrunqgetbatch_no_size_cap", "globrunqgetbatch's n not capped by the queue size"},

@@ -129,6 +129,12 @@ class world {
       }
       case op_kind::steal:
       case op_kind::steal_next: deliver(t, steal(pp, *ps_[o.victim], o.kind == op_kind::steal_next)); break;
+      case op_kind::steal_next_must: {
+        G* gp = steal(pp, *ps_[o.victim], true);
+        RQ_CHECK(B, gp != nullptr, "invariant: a steal found nothing though the victim always had a G", "p", o.victim);
+        deliver(t, gp);
+        break;
+      }
       case op_kind::drain: {
         gQueue<B> q = S::runqdrain(pp);
         for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);

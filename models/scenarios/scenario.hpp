@@ -20,6 +20,7 @@ enum class op_kind : std::uint8_t {
   get,           // runqget(p)
   steal,         // runqsteal(p, victim, stealRunNextG=false)
   steal_next,    // runqsteal(p, victim, stealRunNextG=true)
+  steal_next_must,  // as steal_next, and it must find a G (the victim is never empty meanwhile)
   drain,         // runqdrain(p)
   glob_batch,    // findRunnable's global step: globrunqgetbatch + runqputbatch
   glob_put,      // globrunqput(g)
@@ -41,6 +42,7 @@ constexpr op put_next(int p, int g) { return {op_kind::put_next, std::uint8_t(p)
 constexpr op get(int p) { return {op_kind::get, std::uint8_t(p)}; }
 constexpr op steal(int p, int victim) { return {op_kind::steal, std::uint8_t(p), std::uint8_t(victim)}; }
 constexpr op steal_next(int p, int victim) { return {op_kind::steal_next, std::uint8_t(p), std::uint8_t(victim)}; }
+constexpr op steal_next_must(int p, int victim) { return {op_kind::steal_next_must, std::uint8_t(p), std::uint8_t(victim)}; }
 constexpr op drain(int p) { return {op_kind::drain, std::uint8_t(p)}; }
 constexpr op glob_batch(int p) { return {op_kind::glob_batch, std::uint8_t(p)}; }
 constexpr op glob_put(int g) { return {op_kind::glob_put, 0, 0, std::int8_t(g)}; }

@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""A replay command reproduces a failure with an identical history, twice.
+
+Runs the Relacy scenario binary on a mutant until it fails, takes the
+`replay:` line it prints, runs that command twice, and checks that both
+replays fail again with the same execution history as the original (object
+addresses, which ASLR moves, are numbered in order of appearance).
+
+usage: replay_test.py BINARY MUTANT MODE...
+"""
+import re
+import shlex
+import subprocess
+import sys
+
+
+def history(out: str) -> list:
+    m = re.search(r"execution history \(\d+\):\n(.*?)(?:\n\n|\Z)", out, re.S)
+    if not m:
+        return []
+    ids = {}
+    def norm(a):
+        return ids.setdefault(a.group(0), f"@{len(ids)}")
+    return [re.sub(r"0x[0-9a-f]+", norm, line) for line in m.group(1).splitlines()]
+
+
+def run(env, argv):
+    p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    binary, mutant, mode = sys.argv[1], sys.argv[2], sys.argv[3:]
+    env = {"PATH": "/usr/bin:/bin", "RUNQCHECK_MUTANT": mutant, "RUNQCHECK_STOP_ON_FAIL": "1"}
+    rc, out = run(env, [binary, *mode])
+    lines = re.findall(r"^replay: (.*)$", out, re.M)
+    if rc != 1 or not lines:
+        print(f"replay_test: the mutant {mutant} did not fail with a replay line (exit {rc})")
+        return 1
+    print("failure:", lines[0])
+    original = history(out)
+    words = shlex.split(lines[0])
+    renv = dict(env)
+    while words and "=" in words[0] and not words[0].startswith("/"):
+        k, v = words.pop(0).split("=", 1)
+        renv[k] = v
+    for attempt in (1, 2):
+        rrc, rout = run(renv, words)
+        h = history(rout)
+        if rrc != 1:
+            print(f"replay_test: replay {attempt} did not fail (exit {rrc})")
+            return 1
+        if not h or h != original:
+            print(f"replay_test: replay {attempt} history differs from the original "
+                  f"({len(h)} vs {len(original)} steps)")
+            return 1
+        print(f"replay {attempt}: same failure, identical history of {len(h)} steps")
+    print("1 passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
