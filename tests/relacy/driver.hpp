@@ -80,7 +80,11 @@ inline bool parse(int argc, char** argv, search& s) {
     else if (m == "full") s.params.search_type = rl::fair_full_search_scheduler_type;
     else return usage();
     s.params.initial_state = argv[3];
-    s.params.iteration_count = 1;
+    // The random scheduler's state is the iteration to run; it stops when
+    // the iteration count is reached, so stop right after that one (a state
+    // that no longer fails must not start an endless search). Bounded and
+    // full searches resume from the state and end with the search.
+    s.params.iteration_count = std::strtoull(argv[3], nullptr, 10) + 1;
   } else {
     return usage();
   }

@@ -1,0 +1,459 @@
+// models/lincheck/runqcheck_lincheck/lincheck.hpp — a linearizability
+// checker for concurrent histories of run-queue operations against the
+// reference model (models/reference).
+//
+// Input: a history, i.e. operations with the thread that ran them, their
+// arguments, their observed result and two timestamps (invocation,
+// response; a pending operation has no response). Output: whether some
+// order of the operations' effects, each inside its own interval, makes
+// every observed result one the reference model allows; if not, the
+// shortest non-linearizable prefix of the history, printed event by event.
+//
+// Algorithm: Wing & Gong's search with memoization (Lowe's "just in time"
+// form): walk the events in time order; at a response, the responding
+// operation must have taken effect, so try every order of effects of the
+// operations invoked so far until it has; memoize (event index, state of
+// every operation, model state) so that a state is explored once.
+//
+// Two-step operations. Go performs some operations in two visible steps
+// with other threads running between them, and real executions show the
+// intermediate state (a thief can see runqput's new runnext before the
+// kicked old one reaches the ring). The checker therefore lets an
+// operation take effect in up to three steps, each its own linearization
+// point, with the Gs in between held by the operation ("in flight", on no
+// queue):
+//   runqput(next)      swap runnext | the old runnext to the ring tail
+//   runqput (full)     cap/2 oldest + g leave the ring | go to the global tail
+//                      (runqputslow: the CAS on runqhead, then sched.lock)
+//   runqsteal          grab from the victim | publish to the thief's ring;
+//                      with stealRunNext and an empty ring: see the ring
+//                      empty | take runnext (runqgrab reads runnext after h/t)
+//   runqdrain          take runnext | take the ring
+//   global batch       globrunqgetbatch under the lock | runqputbatch
+// Every other operation takes effect at one point.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "runqcheck_ref/reference.hpp"
+
+namespace runqcheck::lincheck {
+
+using ref::gid;
+using ref::nil;
+
+enum class opkind : std::uint8_t {
+  put,         // runqput(p, g, false)
+  put_next,    // runqput(p, g, true)
+  get,         // runqget(p) -> g, inheritTime
+  steal,       // runqsteal(p, victim, false) -> g
+  steal_next,  // runqsteal(p, victim, true) -> g
+  drain,       // runqdrain(p) -> list
+  glob_batch,  // findRunnable's global step on p -> g
+  glob_put,    // globrunqput(g)
+  glob_get,    // globrunqget() -> g
+  empty,       // runqempty(victim) -> bool
+  destroy,     // (*p).destroy (world stopped)
+};
+
+inline constexpr std::uint64_t pending = std::numeric_limits<std::uint64_t>::max();
+
+struct operation {
+  int thread = 0;
+  opkind kind{};
+  int p = 0;
+  int victim = 0;
+  gid g = nil;
+  // observed result
+  gid res = nil;
+  bool inheritTime = false;
+  bool flag = false;  // empty: runqempty's answer
+  std::vector<gid> list;
+  // timestamps: invocation and response (pending: no response)
+  std::uint64_t call = 0;
+  std::uint64_t ret = pending;
+};
+
+struct history {
+  ref::queues initial;
+  std::vector<operation> ops;
+};
+
+inline std::string describe_call(const operation& o) {
+  std::ostringstream os;
+  switch (o.kind) {
+    case opkind::put: os << "runqput(P" << o.p << ", G" << o.g << ", next=false)"; break;
+    case opkind::put_next: os << "runqput(P" << o.p << ", G" << o.g << ", next=true)"; break;
+    case opkind::get: os << "runqget(P" << o.p << ")"; break;
+    case opkind::steal: os << "runqsteal(P" << o.p << " <- P" << o.victim << ", runnext=false)"; break;
+    case opkind::steal_next: os << "runqsteal(P" << o.p << " <- P" << o.victim << ", runnext=true)"; break;
+    case opkind::drain: os << "runqdrain(P" << o.p << ")"; break;
+    case opkind::glob_batch: os << "globrunqgetbatch+runqputbatch(P" << o.p << ")"; break;
+    case opkind::glob_put: os << "globrunqput(G" << o.g << ")"; break;
+    case opkind::glob_get: os << "globrunqget()"; break;
+    case opkind::empty: os << "runqempty(P" << o.victim << ")"; break;
+    case opkind::destroy: os << "destroy(P" << o.p << ")"; break;
+  }
+  return os.str();
+}
+
+inline std::string describe_result(const operation& o) {
+  auto g = [](gid x) { return x == nil ? std::string("nil") : "G" + std::to_string(x); };
+  switch (o.kind) {
+    case opkind::get: return g(o.res) + (o.inheritTime ? " (runnext, inheritTime)" : "");
+    case opkind::steal:
+    case opkind::steal_next:
+    case opkind::glob_batch:
+    case opkind::glob_get: return g(o.res);
+    case opkind::drain: return ref::show(o.list);
+    case opkind::empty: return o.flag ? "true" : "false";
+    default: return "ok";
+  }
+}
+
+struct result {
+  bool linearizable = true;
+  std::size_t prefix_events = 0;  // length of the shortest failing prefix
+  std::string report;             // the prefix, readably
+  std::size_t states = 0;         // explored (for the full history)
+};
+
+namespace detail {
+
+// An operation's progress: not invoked, in progress at step k, done.
+struct opstate {
+  std::int8_t phase = -1;  // -1 not invoked; 0.. steps taken; 100 done
+  std::vector<gid> inflight;
+  bool operator==(const opstate&) const = default;
+};
+inline constexpr std::int8_t done = 100;
+
+struct state {
+  ref::queues q;
+  std::vector<opstate> ops;
+};
+
+inline void key_of(const state& s, std::size_t ev, std::string& k) {
+  k.clear();
+  auto put = [&](std::int64_t v) {
+    k += std::to_string(v);
+    k += ',';
+  };
+  put(static_cast<std::int64_t>(ev));
+  for (const auto& o : s.ops) {
+    put(o.phase);
+    for (gid g : o.inflight) put(g);
+    k += ';';
+  }
+  for (const auto& l : s.q.ps) {
+    put(l.runnext);
+    for (gid g : l.ring) put(g);
+    k += '|';
+  }
+  for (gid g : s.q.global) put(g);
+}
+
+// runqput's ring part, as steps: returns false when the ring was full and
+// the spill is now in flight (a second step appends it to the global queue).
+inline bool ring_put_or_spill(ref::queues& q, int p, gid g, std::vector<gid>& inflight) {
+  ref::local& l = q.ps[p];
+  if (l.ring.size() < q.cap) {
+    l.ring.push_back(g);
+    return true;
+  }
+  inflight.assign(l.ring.begin(), l.ring.begin() + q.cap / 2);
+  l.ring.erase(l.ring.begin(), l.ring.begin() + q.cap / 2);
+  inflight.push_back(g);
+  return false;
+}
+
+// Take one step of operation o (observed result checked when complete).
+// Returns false if the step is not allowed in this state.
+inline bool step(state& s, const operation& o, std::size_t i) {
+  opstate& st = s.ops[i];
+  ref::queues& q = s.q;
+  const bool check = o.ret != pending;
+  switch (o.kind) {
+    case opkind::put:
+      // step 0: ring or spill; step 1: spill to the global tail
+      if (st.phase == 0) {
+        if (ring_put_or_spill(q, o.p, o.g, st.inflight)) st.phase = done;
+        else st.phase = 1;
+      } else {
+        q.global.insert(q.global.end(), st.inflight.begin(), st.inflight.end());
+        st.inflight.clear();
+        st.phase = done;
+      }
+      return true;
+    case opkind::put_next:
+      // step 0: swap runnext; step 1: old runnext to the ring (or spill);
+      // step 2: spill to the global tail
+      if (st.phase == 0) {
+        gid old = q.ps[o.p].runnext;
+        q.ps[o.p].runnext = o.g;
+        if (old == nil) st.phase = done;
+        else {
+          st.inflight = {old};
+          st.phase = 1;
+        }
+      } else if (st.phase == 1) {
+        gid old = st.inflight[0];
+        st.inflight.clear();
+        st.phase = ring_put_or_spill(q, o.p, old, st.inflight) ? done : 2;
+      } else {
+        q.global.insert(q.global.end(), st.inflight.begin(), st.inflight.end());
+        st.inflight.clear();
+        st.phase = done;
+      }
+      return true;
+    case opkind::get: {
+      ref::runqget_outcome r = q.allowed_runqget(o.p).front();
+      if (check && (r.gp != o.res || r.inheritTime != o.inheritTime)) return false;
+      q.runqget(o.p);
+      st.phase = done;
+      return true;
+    }
+    case opkind::steal:
+    case opkind::steal_next: {
+      bool next = o.kind == opkind::steal_next;
+      if (st.phase == 0) {
+        ref::local& v = q.ps[o.victim];
+        if (!v.ring.empty()) {
+          ref::steal_outcome r = q.allowed_steal(o.victim, false).front();
+          if (check && r.gp() != o.res) return false;
+          v.ring.erase(v.ring.begin(), v.ring.begin() + static_cast<std::ptrdiff_t>(r.taken.size()));
+          st.inflight = r.taken;
+          st.phase = 1;
+          if (r.taken.size() == 1) st.phase = done;
+          return true;
+        }
+        if (!next) {  // saw nothing to steal
+          if (check && o.res != nil) return false;
+          st.phase = done;
+          return true;
+        }
+        st.phase = 2;  // saw an empty ring; runnext next
+        return true;
+      }
+      if (st.phase == 2) {  // runqgrab: runnext after h/t
+        gid rn = q.ps[o.victim].runnext;
+        if (check && rn != o.res) return false;
+        q.ps[o.victim].runnext = nil;
+        st.phase = done;
+        return true;
+      }
+      // phase 1: publish all but the returned one to the thief's ring
+      for (std::size_t k = 0; k + 1 < st.inflight.size(); k++) q.ps[o.p].ring.push_back(st.inflight[k]);
+      st.inflight.clear();
+      st.phase = done;
+      return true;
+    }
+    case opkind::drain:
+      if (st.phase == 0) {
+        if (q.ps[o.p].runnext != nil) st.inflight = {q.ps[o.p].runnext};
+        q.ps[o.p].runnext = nil;
+        st.phase = 1;
+        return true;
+      } else {
+        std::vector<gid> all = st.inflight;
+        all.insert(all.end(), q.ps[o.p].ring.begin(), q.ps[o.p].ring.end());
+        if (check && all != o.list) return false;
+        q.ps[o.p].ring.clear();
+        st.inflight.clear();
+        st.phase = done;
+        return true;
+      }
+    case opkind::glob_batch:
+      if (st.phase == 0) {
+        ref::batch_outcome b = q.globrunqgetbatch(static_cast<std::int32_t>(q.cap / 2));
+        if (check && b.gp != o.res) return false;
+        st.inflight = b.rest;
+        st.phase = b.rest.empty() ? done : 1;
+        return true;
+      } else {
+        std::vector<gid> left = q.runqputbatch(o.p, st.inflight);
+        if (!left.empty()) return false;  // Go throws: "Couldn't put Gs into empty local runq"
+        st.inflight.clear();
+        st.phase = done;
+        return true;
+      }
+    case opkind::glob_put:
+      q.globrunqput(o.g);
+      st.phase = done;
+      return true;
+    case opkind::glob_get: {
+      gid want = q.global.empty() ? nil : q.global.front();
+      if (check && want != o.res) return false;
+      q.globrunqget();
+      st.phase = done;
+      return true;
+    }
+    case opkind::empty:
+      if (check && q.runqempty(o.victim) != o.flag) return false;
+      st.phase = done;
+      return true;
+    case opkind::destroy:
+      q.destroy(o.p);
+      st.phase = done;
+      return true;
+  }
+  return false;
+}
+
+struct event {
+  std::uint64_t t;
+  std::size_t op;
+  bool call;
+};
+
+class search {
+ public:
+  search(const history& h, std::size_t nevents, std::vector<event> evs) : h_(h), evs_(std::move(evs)), n_(nevents) {}
+
+  bool run() {
+    state s{h_.initial, std::vector<opstate>(h_.ops.size())};
+    return dfs(s, 0);
+  }
+  std::size_t states() const { return seen_.size(); }
+
+ private:
+  bool dfs(state& s, std::size_t ev) {
+    // Skip invocations; stop at a response that is not yet satisfied.
+    while (ev < n_) {
+      const event& e = evs_[ev];
+      if (e.call) {
+        s.ops[e.op].phase = 0;
+        ev++;
+      } else if (s.ops[e.op].phase == done) {
+        ev++;
+      } else {
+        break;
+      }
+    }
+    if (ev == n_) return true;
+    key_of(s, ev, key_);
+    if (!seen_.insert(key_).second) return false;
+    for (std::size_t i = 0; i < s.ops.size(); i++) {
+      if (s.ops[i].phase < 0 || s.ops[i].phase == done) continue;
+      state s2 = s;
+      if (!step(s2, op_in_prefix(i), i)) continue;
+      if (dfs(s2, ev)) return true;
+    }
+    return false;
+  }
+
+  // Within the prefix, an operation whose response lies beyond it is pending.
+  const operation& op_in_prefix(std::size_t i) {
+    if (!ret_in_prefix_.empty()) return ret_in_prefix_[i] ? h_.ops[i] : pending_copy(i);
+    ret_in_prefix_.assign(h_.ops.size(), false);
+    for (std::size_t k = 0; k < n_; k++)
+      if (!evs_[k].call) ret_in_prefix_[evs_[k].op] = true;
+    return op_in_prefix(i);
+  }
+  const operation& pending_copy(std::size_t i) {
+    if (copies_.empty()) copies_ = h_.ops;
+    copies_[i].ret = pending;
+    return copies_[i];
+  }
+
+  const history& h_;
+  std::vector<event> evs_;
+  std::size_t n_;
+  std::unordered_set<std::string> seen_;
+  std::string key_;
+  std::vector<bool> ret_in_prefix_;
+  std::vector<operation> copies_;
+};
+
+inline std::vector<event> events_of(const history& h) {
+  std::vector<event> evs;
+  for (std::size_t i = 0; i < h.ops.size(); i++) {
+    evs.push_back({h.ops[i].call, i, true});
+    if (h.ops[i].ret != pending) evs.push_back({h.ops[i].ret, i, false});
+  }
+  std::sort(evs.begin(), evs.end(), [](const event& a, const event& b) { return a.t < b.t; });
+  return evs;
+}
+
+inline std::string print_events(const history& h, const std::vector<event>& evs, std::size_t n) {
+  std::ostringstream os;
+  os << "  initial: " << h.initial.describe() << "\n";
+  for (std::size_t k = 0; k < n; k++) {
+    const operation& o = h.ops[evs[k].op];
+    os << "  " << (k < 10 ? " " : "") << k << "  T" << o.thread << (evs[k].call ? "  call " : "  ret  ")
+       << describe_call(o);
+    if (!evs[k].call) os << " = " << describe_result(o);
+    os << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace detail
+
+// Is h linearizable w.r.t. the reference model? On failure, the report
+// shows the shortest prefix of events that is already not linearizable
+// (operations that have not returned within it may or may not have taken
+// effect).
+inline result check(const history& h) {
+  std::vector<detail::event> evs = detail::events_of(h);
+  result r;
+  {
+    detail::search s(h, evs.size(), evs);
+    r.linearizable = s.run();
+    r.states = s.states();
+  }
+  if (r.linearizable) return r;
+  // Shortest failing prefix: non-linearizability is kept by extension, so
+  // the first failing prefix ending in a response is the shortest.
+  for (std::size_t n = 1; n <= evs.size(); n++) {
+    if (evs[n - 1].call) continue;
+    detail::search s(h, n, evs);
+    if (!s.run()) {
+      r.prefix_events = n;
+      break;
+    }
+  }
+  std::ostringstream os;
+  os << "not linearizable w.r.t. the reference model; shortest failing prefix (" << r.prefix_events << " of "
+     << evs.size() << " events):\n"
+     << detail::print_events(h, evs, r.prefix_events)
+     << "  (no order of the effects, each within its call/ret interval, gives the results after 'ret')\n";
+  r.report = os.str();
+  return r;
+}
+
+// Records a history on real threads: one global atomic clock stamps every
+// invocation and response. Each thread appends to its own log (no sharing);
+// merge() after the threads joined.
+class recorder {
+ public:
+  explicit recorder(int nthreads) : logs_(static_cast<std::size_t>(nthreads)) {}
+  std::uint64_t tick() { return clock_.fetch_add(1, std::memory_order_seq_cst); }
+  // call: returns the index of the new operation in thread t's log.
+  operation& begin(int t, operation o) {
+    o.thread = t;
+    o.call = tick();
+    logs_[static_cast<std::size_t>(t)].push_back(std::move(o));
+    return logs_[static_cast<std::size_t>(t)].back();
+  }
+  void end(operation& o) { o.ret = tick(); }
+  history merge(ref::queues initial) {
+    history h{std::move(initial), {}};
+    for (auto& l : logs_)
+      for (auto& o : l) h.ops.push_back(o);
+    return h;
+  }
+
+ private:
+  std::atomic<std::uint64_t> clock_{0};
+  std::vector<std::vector<operation>> logs_;
+};
+
+}  // namespace runqcheck::lincheck

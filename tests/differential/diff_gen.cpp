@@ -1,0 +1,222 @@
+// tests/differential/diff_gen.cpp — the C++ half of the differential test
+// against production Go: writes N random (seeded) sequences of local
+// run-queue operations, runs them through the subject (ring capacity 256,
+// Go's), and writes what they returned and the final queues. The Go half
+// (runqcheck_diff_test.go, in package runtime) runs the same sequences
+// through Go 1.19's runqput/runqget/runqsteal/runqdrain (runqputslow
+// reached through runqput on a full ring) and writes the same format;
+// run_diff.sh compares the two files.
+//
+// Usage: diff_gen <sequences> <seed> <seqs-out> <cpp-out>
+//        diff_gen --check-model <sequences> <seed>   (the subject vs the
+//        reference model on the same sequences; no Go needed)
+//
+// Sequence file:          Outcome file:
+//   seq <id> <nprocs> <ngs>   seq <id>
+//   put <p> <g> <next>        <i> get <g> <inheritTime>
+//   putn <p> <g0> <k>         <i> steal <g>
+//   get <p>                   <i> drain <g>...
+//   steal <thief> <victim> <next>   P<p> runnext <g> ring <g>...
+//   drain <p>                 global <g>...
+//   end
+// Steals are generated only when the thief's ring has room for what it can
+// take (Go throws "runqsteal: runq overflow" otherwise); puts may fill a ring
+// and reach runqputslow, so the global queue is part of the outcome.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runqcheck_subject.hpp"
+#include "runqcheck_ref/reference.hpp"
+
+#ifndef RUNQCHECK_TEST_BACKEND
+#define RUNQCHECK_TEST_BACKEND runqcheck::native
+#endif
+
+namespace {
+
+using B = RUNQCHECK_TEST_BACKEND;
+constexpr std::uint32_t Cap = 256;  // Go's ring
+using S = subject_under_test<B, Cap>;
+using G = runqcheck::g<B>;
+
+struct dop {
+  std::string kind;
+  int a = 0, b = 0, c = 0;
+};
+
+struct sequence {
+  int nprocs = 2;
+  int ngs = 0;
+  std::vector<dop> ops;
+};
+
+sequence generate(std::mt19937_64& rng) {
+  sequence s;
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  s.nprocs = rnd(2, 4);
+  runqcheck::ref::queues m(Cap, s.nprocs);  // only to keep steals legal
+  int len = rnd(1, 200);
+  for (int i = 0; i < len; i++) {
+    int roll = rnd(0, 99);
+    int p = rnd(0, s.nprocs - 1);
+    dop o;
+    if (roll < 40) {
+      o = {"put", p, s.ngs++, rnd(0, 1)};
+      m.runqput(p, o.b, o.c != 0);
+    } else if (roll < 45) {
+      int k = rnd(1, 300);
+      o = {"putn", p, s.ngs, k};
+      for (int j = 0; j < k; j++) m.runqput(p, s.ngs + j, false);
+      s.ngs += k;
+    } else if (roll < 70) {
+      o = {"get", p};
+      m.runqget(p);
+    } else if (roll < 93) {
+      int v = rnd(0, s.nprocs - 2);
+      if (v >= p) v++;
+      if (m.ps[p].ring.size() + Cap / 2 >= Cap) {  // no room: do a get instead
+        o = {"get", p};
+        m.runqget(p);
+      } else {
+        o = {"steal", p, v, rnd(0, 1)};
+        m.runqsteal(p, v, o.c != 0);
+      }
+    } else {
+      o = {"drain", p};
+      m.runqdrain(p);
+    }
+    s.ops.push_back(o);
+  }
+  return s;
+}
+
+std::string gname(const G* gp) { return gp == nullptr ? "-1" : std::to_string(gp->goid); }
+
+void run(const sequence& s, int id, std::ostream& out) {
+  typename S::schedt sched(s.nprocs);
+  std::vector<std::unique_ptr<typename S::p>> ps;
+  for (int i = 0; i < s.nprocs; i++) ps.push_back(std::make_unique<typename S::p>(sched, i));
+  std::unique_ptr<G[]> gs(new G[static_cast<std::size_t>(s.ngs) + 1]);
+  for (int i = 0; i < s.ngs; i++) gs[i].goid = static_cast<std::uint64_t>(i);
+  out << "seq " << id << "\n";
+  for (std::size_t i = 0; i < s.ops.size(); i++) {
+    const dop& o = s.ops[i];
+    if (o.kind == "put") {
+      S::runqput(*ps[o.a], &gs[o.b], o.c != 0);
+    } else if (o.kind == "putn") {
+      for (int j = 0; j < o.c; j++) S::runqput(*ps[o.a], &gs[o.b + j], false);
+    } else if (o.kind == "get") {
+      auto r = S::runqget(*ps[o.a]);
+      out << i << " get " << gname(r.gp) << " " << (r.inheritTime ? 1 : 0) << "\n";
+    } else if (o.kind == "steal") {
+      G* gp = S::runqsteal(*ps[o.a], *ps[o.b], o.c != 0);
+      out << i << " steal " << gname(gp) << "\n";
+    } else if (o.kind == "drain") {
+      runqcheck::gQueue<B> q = S::runqdrain(*ps[o.a]);
+      out << i << " drain";
+      while (G* gp = q.pop()) out << " " << gname(gp);
+      out << "\n";
+    }
+  }
+  for (int p = 0; p < s.nprocs; p++) {
+    auto first = S::runqget(*ps[p]);
+    runqcheck::gQueue<B> rest = S::runqdrain(*ps[p]);
+    out << "P" << p << " runnext " << (first.inheritTime ? gname(first.gp) : "-1") << " ring";
+    if (first.gp != nullptr && !first.inheritTime) out << " " << gname(first.gp);
+    while (G* gp = rest.pop()) out << " " << gname(gp);
+    out << "\n";
+  }
+  out << "global";
+  while (G* gp = S::globrunqget(sched)) out << " " << gname(gp);
+  out << "\n";
+}
+
+// The same sequence on the reference model, in the same format.
+void run_model(const sequence& s, int id, std::ostream& out) {
+  runqcheck::ref::queues m(Cap, s.nprocs);
+  out << "seq " << id << "\n";
+  for (std::size_t i = 0; i < s.ops.size(); i++) {
+    const dop& o = s.ops[i];
+    if (o.kind == "put") {
+      m.runqput(o.a, o.b, o.c != 0);
+    } else if (o.kind == "putn") {
+      for (int j = 0; j < o.c; j++) m.runqput(o.a, o.b + j, false);
+    } else if (o.kind == "get") {
+      auto r = m.runqget(o.a);
+      out << i << " get " << r.gp << " " << (r.inheritTime ? 1 : 0) << "\n";
+    } else if (o.kind == "steal") {
+      out << i << " steal " << m.runqsteal(o.a, o.b, o.c != 0).gp() << "\n";
+    } else if (o.kind == "drain") {
+      out << i << " drain";
+      for (int g : m.runqdrain(o.a)) out << " " << g;
+      out << "\n";
+    }
+  }
+  for (int p = 0; p < s.nprocs; p++) {
+    out << "P" << p << " runnext " << m.ps[p].runnext << " ring";
+    for (int g : m.ps[p].ring) out << " " << g;
+    out << "\n";
+  }
+  out << "global";
+  for (int g : m.global) out << " " << g;
+  out << "\n";
+}
+
+// --check-model N SEED: no Go; the subject must agree with the reference
+// model on N sequences (the test registered for every subject).
+int check_model(long n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (long id = 0; id < n; id++) {
+    sequence s = generate(rng);
+    std::ostringstream a, b;
+    run(s, static_cast<int>(id), a);
+    run_model(s, static_cast<int>(id), b);
+    if (a.str() != b.str()) {
+      std::istringstream x(a.str()), y(b.str());
+      std::string lx, ly;
+      while (std::getline(x, lx) && std::getline(y, ly) && lx == ly) {
+      }
+      std::printf("FAIL: sequence %ld: subject %s says '%s', reference model says '%s'\n", id, subject_name, lx.c_str(),
+                  ly.c_str());
+      return 1;
+    }
+  }
+  std::printf("PASS: %ld sequences, subject %s agrees with the reference model\n", n, subject_name);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--check-model")
+    return check_model(std::strtol(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10));
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s <sequences> <seed> <seqs-out> <cpp-out> | --check-model <sequences> <seed>\n",
+                 argv[0]);
+    return 2;
+  }
+  long n = std::strtol(argv[1], nullptr, 10);
+  std::mt19937_64 rng(std::strtoull(argv[2], nullptr, 10));
+  std::ofstream seqs(argv[3]), outs(argv[4]);
+  if (!seqs || !outs) {
+    std::fprintf(stderr, "diff_gen: cannot write %s or %s\n", argv[3], argv[4]);
+    return 2;
+  }
+  long nops = 0;
+  for (long id = 0; id < n; id++) {
+    sequence s = generate(rng);
+    seqs << "seq " << id << " " << s.nprocs << " " << s.ngs << "\n";
+    for (const dop& o : s.ops) seqs << o.kind << " " << o.a << " " << o.b << " " << o.c << "\n";
+    seqs << "end\n";
+    run(s, static_cast<int>(id), outs);
+    nops += static_cast<long>(s.ops.size());
+  }
+  std::printf("diff_gen (%s): %ld sequences, %ld operations\n", subject_name, n, nops);
+  return 0;
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# tests/differential/run_diff.sh — the differential test against production
+# Go: diff_gen writes N seeded op sequences and the C++ subject's outcomes;
+# Go 1.19's own runtime runs the same sequences (runqcheck_export_test.go and
+# runqcheck_diff_test.go added to package runtime with `go test -overlay`); the two outcome files must be
+# identical.
+#
+# Usage: run_diff.sh <diff_gen> <workdir> <sequences> <seed> [<gocache>]
+# Exit: 0 equal, 1 different (first difference printed), 77 skipped (no Go
+# 1.19 toolchain; CTest SKIP_RETURN_CODE), 2 setup error.
+# RUNQCHECK_DIFF_EXPECT=differ inverts the verdict (a mutant build of
+# diff_gen must be told apart from Go): 0 only if the Go side ran and the
+# outcomes differ.
+set -u
+gen=$1 work=$2 n=$3 seed=$4 gocache=${5:-$2/gocache}
+expect=${RUNQCHECK_DIFF_EXPECT:-same}
+here=$(cd "$(dirname "$0")" && pwd)
+GO=${RUNQCHECK_GO:-/usr/lib/go-1.19/bin/go}
+if [ ! -x "$GO" ]; then
+  echo "SKIP: $GO not found (apt-get install golang-1.19-go); differential test against Go not run"
+  exit 77
+fi
+goroot=$("$GO" env GOROOT) || exit 2
+mkdir -p "$gocache" "$work/home" || exit 2
+cp "$here/runqcheck_diff_test.go" "$here/runqcheck_export_test.go" "$work/" || exit 2
+cat > "$work/overlay.json" <<JSON
+{"Replace": {
+  "$goroot/src/runtime/runqcheck_diff_test.go": "$work/runqcheck_diff_test.go",
+  "$goroot/src/runtime/runqcheck_export_test.go": "$work/runqcheck_export_test.go"}}
+JSON
+
+"$gen" "$n" "$seed" "$work/seqs.txt" "$work/cpp.txt" || { echo "FAIL: diff_gen failed"; exit 1; }
+
+start=$(date +%s)
+# GOMAXPROCS=1: no other P can pick the fake Gs from the global queue
+# (see runqcheck_diff_test.go). cd: `go test runtime` needs no module.
+( cd "$work" && env GOCACHE="$gocache" HOME="$work/home" GOPROXY=off GOFLAGS= GO111MODULE=off \
+    GOMAXPROCS=1 RUNQCHECK_DIFF_IN="$work/seqs.txt" RUNQCHECK_DIFF_OUT="$work/go.txt" \
+    "$GO" test -vet=off -count=1 -overlay "$work/overlay.json" runtime -run '^TestRunqcheckDiff$' ) \
+    > "$work/go-test.log" 2>&1
+rc=$?
+end=$(date +%s)
+echo "go test runtime (Go $("$GO" env GOVERSION)): exit $rc in $((end - start)) s (log: $work/go-test.log)"
+if [ $rc -ne 0 ] || [ ! -s "$work/go.txt" ]; then
+  tail -30 "$work/go-test.log"
+  echo "FAIL: the Go side did not run"
+  exit 1
+fi
+if cmp -s "$work/cpp.txt" "$work/go.txt"; then
+  if [ "$expect" = differ ]; then
+    echo "FAIL (inverted test): the mutant diff_gen agrees with Go on $n sequences: the comparison has no teeth"
+    exit 1
+  fi
+  echo "PASS: $n sequences, C++ subject and Go 1.19 runtime agree on every result and final queue ($(wc -l < "$work/cpp.txt") outcome lines)"
+  exit 0
+fi
+line=$(cmp "$work/cpp.txt" "$work/go.txt" | sed -n 's/.* line \([0-9]*\).*/\1/p')
+seqline=$(head -n "$line" "$work/cpp.txt" | grep -n '^seq ' | tail -1)
+echo "FAIL: outcomes differ at line $line of $work/cpp.txt vs $work/go.txt (in ${seqline#*:})"
+echo "  C++: $(sed -n "${line}p" "$work/cpp.txt")"
+echo "  Go:  $(sed -n "${line}p" "$work/go.txt")"
+id=$(echo "${seqline#*:}" | awk '{print $2}')
+echo "  the sequence (from $work/seqs.txt):"
+awk -v id="$id" '$1=="seq" && $2==id {p=1} p {print "    " $0} p && $1=="end" {exit}' "$work/seqs.txt" | head -60
+if [ "$expect" = differ ]; then
+  echo "PASS (inverted test): the mutant ${RUNQCHECK_MUTANT:-?} was told apart from Go 1.19, as it must be"
+  exit 0
+fi
+exit 1
