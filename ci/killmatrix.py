@@ -37,7 +37,7 @@ def catalog():
 
 def run(cmd, mutant, timeout):
     env = {"RUNQCHECK_MUTANT": mutant, "RUNQCHECK_SCALE": "0.2", "RUNQCHECK_STOP_ON_FAIL": "1",
-           "PATH": "/usr/bin:/bin"}
+           "RC_PARAMS": "seed=1", "PATH": "/usr/bin:/bin"}  # rapidcheck: a fixed seed, deterministic kills
     t0 = time.monotonic()
     try:
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -47,6 +47,8 @@ def run(cmd, mutant, timeout):
         rc = "timeout"
     dt = time.monotonic() - t0
     failed = sorted(set(re.findall(r"\[  FAILED  \] ([A-Za-z_][\w/]*\.[\w/]+)", out)))
+    prop = re.findall(r"^Falsifiable after (\d+) tests?", out, re.M) or re.findall(r"Falsifiable after (\d+) tests?", out)
+    prop_name = re.findall(r"^- (.+)$", out, re.M)
     fatal = re.findall(r"fatal error: ([^\n]*?)(?: at |\n|$)", out)
     relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
@@ -56,6 +58,8 @@ def run(cmd, mutant, timeout):
         how = ""
     elif failed:
         how = ", ".join(failed[:2]) + (f" (+{len(failed) - 2})" if len(failed) > 2 else "")
+    elif prop:
+        how = f"property falsified after {prop[0]} sequences" + (f" ({prop_name[0][:50]})" if prop_name else "")
     elif relacy:
         what = relacy[0].strip()
         what = re.sub(r"USER ASSERT FAILED \(fatal error: (.*?)\)?$", r"\1", what)[:70]

@@ -47,6 +47,7 @@ inline constexpr mutant_info mutant_catalog[] = {
     {mutant::globrunqgetbatch_off_by_one, "globrunqgetbatch_off_by_one", "globrunqgetbatch takes one G more than n"},
     {mutant::globrunqgetbatch_no_size_cap, "globrunqgetbatch_no_size_cap", "globrunqgetbatch's n not capped by the queue size"},
     {mutant::globrunq_without_lock, "globrunq_without_lock", "runqputslow pushes its batch on the global queue without sched.lock"},
+    {mutant::findRunnable_no_fairness, "findRunnable_no_fairness", "findRunnable without the schedtick%61 check: two Gs respawning each other starve the global queue (Go 1.2)"},
     {mutant::destroy_runnext_last, "destroy_runnext_last", "procresize puts runnext behind the ring at the global head"},
 };
 

@@ -77,6 +77,7 @@ enum class mutant : std::uint8_t {
   globrunqgetbatch_no_size_cap, // n not capped by the queue size
   globrunq_without_lock,        // runqputslow pushes its batch without sched.lock
   destroy_runnext_last,         // procresize puts runnext behind the ring at the global head
+  findRunnable_no_fairness,     // findRunnable without the schedtick%61 global-queue check (sched_policy.hpp)
   count_
 };
 

@@ -28,6 +28,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "g.hpp"
+#include "mutation.hpp"
 #include "steal_order.hpp"
 
 namespace runqcheck {
@@ -49,13 +51,21 @@ struct [[nodiscard]] sched_found {
 // to ensure fairness" to "global runq" (proc.go). Executed by pp's owner;
 // schedtick is pp.schedtick. Returns {nullptr} when the caller should go on
 // to stealWork.
+template <class G>
+struct backend_of;
+template <class B>
+struct backend_of<g<B>> {
+  using type = B;
+};
+
 template <class S, bool skip_fairness_check = false>
 sched_found<S> findRunnable_queues(typename S::schedt& sched, typename S::p& pp, std::uint32_t schedtick) {
+  using B = typename backend_of<subject_g_t<S>>::type;
   // Check the global runnable queue once in a while to ensure fairness.
   // Otherwise two goroutines can completely occupy the local runqueue
   // by constantly respawning each other.
   if constexpr (!skip_fairness_check) {
-    if (schedtick % 61 == 0 && S::globrunqsize(sched) != 0) {
+    if (schedtick % 61 == 0 && S::globrunqsize(sched) != 0 && !mutated<B>(mutant::findRunnable_no_fairness)) {
       if (auto* gp = S::globrunqget(sched); gp != nullptr) {
         return {gp, false, found_in::fairness};
       }
