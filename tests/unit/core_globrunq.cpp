@@ -112,14 +112,7 @@ class CorePre125 : public rqtest::fatal_guarded {
  protected:
   static constexpr std::uint32_t Cap = C::value;
   using P = runqcheck::p<B, Cap>;
-  static idx get_all(const gpool& gs, P& pp) {
-    idx out;
-    while (G* gp = runqcheck::runqget(pp).gp) {
-      out.push_back(gs.index(gp));
-      if (out.size() > 4 * Cap) break;
-    }
-    return out;
-  }
+  static idx get_all(const gpool& gs, P& pp) { return rqtest::runqget_all(gs, pp); }
 };
 using Caps = ::testing::Types<rqtest::cap<4>, rqtest::cap<8>, rqtest::cap<256>>;
 TYPED_TEST_SUITE(CorePre125, Caps);

@@ -24,14 +24,7 @@ class CoreRunq : public rqtest::fatal_guarded {
   static constexpr std::uint32_t Cap = C::value;
   using P = runqcheck::p<B, Cap>;
   using Sched = runqcheck::schedt<B>;
-  static idx get_all(const gpool& gs, P& pp) {
-    idx out;
-    while (G* gp = runqcheck::runqget(pp).gp) {
-      out.push_back(gs.index(gp));
-      if (out.size() > 4 * Cap) break;
-    }
-    return out;
-  }
+  static idx get_all(const gpool& gs, P& pp) { return rqtest::runqget_all(gs, pp); }
   static idx glob_all(const gpool& gs, Sched& sched) {
     auto l = runqcheck::lock(sched);
     return rqtest::pop_all(gs, l.runq());

@@ -36,16 +36,7 @@ class CoreWrap : public rqtest::fatal_guarded {
   }
   static std::uint32_t head(const P& pp) { return pp.runqhead.load(relaxed); }
   static std::uint32_t tail(const P& pp) { return pp.runqtail.load(relaxed); }
-  static idx get_all(const gpool& gs, P& pp) {
-    idx out;
-    for (std::size_t guard = 0; guard < 4 * Cap + 8; guard++) {
-      auto r = runqcheck::runqget(pp);
-      if (r.gp == nullptr) return out;
-      out.push_back(gs.index(r.gp));
-    }
-    ADD_FAILURE() << "runqget never returned nil";
-    return out;
-  }
+  static idx get_all(const gpool& gs, P& pp) { return rqtest::runqget_all(gs, pp); }
   static idx glob_all(const gpool& gs, Sched& sched) {
     auto l = runqcheck::lock(sched);
     return rqtest::pop_all(gs, l.runq());

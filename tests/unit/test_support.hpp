@@ -237,4 +237,18 @@ class watchdog {
   std::thread t_;  // last: starts once the members above exist
 };
 
+// The bundled port's runqget until nil, as pool indices; fails the test if
+// the queue never empties (a corrupted ring can loop).
+template <class P>
+std::vector<std::size_t> runqget_all(const gpool& pool, P& pp) {
+  std::vector<std::size_t> out;
+  for (std::size_t guard = 0; guard < 4 * P::capacity + 8; guard++) {
+    auto r = runqget(pp);  // found by ADL: the core's runqget for runqcheck::p
+    if (r.gp == nullptr) return out;
+    out.push_back(pool.index(r.gp));
+  }
+  ADD_FAILURE() << "runqget never returned nil";
+  return out;
+}
+
 }  // namespace rqtest
