@@ -267,3 +267,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     endforeach()
   endif()
 endif()
+
+# --- issue #5: fuzzing (fuzz/, cli/) ---
+if("fuzz" IN_LIST RUNQCHECK_CHECKERS)
+  include("${CMAKE_CURRENT_LIST_DIR}/fuzz.cmake")
+endif()

@@ -33,14 +33,38 @@ inline constexpr int kMaxP = 4;
 inline constexpr int kMaxG = 24;
 inline constexpr int kMaxThreads = 4;
 
-template <class S, class B>
+// An optional observer of the operations a world runs: the fuzzer records
+// histories (for the linearizability check) and traces with it. Called by
+// the thread running the operation; must not allocate (under Relacy, memory
+// allocated during an execution belongs to Relacy's heap). Thread -1 is the
+// final check, which empties every P and the global queue with get and
+// glob_get operations.
+struct op_observer {
+  virtual void op_begin(int thread, int index, const op& o) = 0;
+  // The Gs the operation delivered, in order; runqget's inheritTime;
+  // runqempty's answer (expect_nonempty).
+  virtual void op_end(int thread, int index, const op& o, const std::uint64_t* gs, int n, bool inheritTime,
+                      bool empty) = 0;
+  virtual ~op_observer() = default;
+};
+inline op_observer* observer = nullptr;
+
+// MaxG: the Gs a scenario may use (ids 0 .. MaxG-1).
+template <class S, class B, int MaxG = kMaxG>
 class world {
  public:
   using G = g<B>;
+  using P = typename S::p;
+  static constexpr int max_g = MaxG;
+
+  // For observers that name what they see (the fuzzer's trace).
+  P* proc(int i) { return i < sc_.nprocs ? &*ps_[i] : nullptr; }
+  G* goroutine(int i) { return &gs_[i]; }
+  typename S::schedt& sched() { return sched_; }
 
   explicit world(const scenario& sc) : sc_(sc), sched_(sc.nprocs) {
     for (int i = 0; i < sc.nprocs; i++) ps_[i].emplace(sched_, i);
-    for (int i = 0; i < kMaxG; i++) gs_[i].goid = static_cast<std::uint64_t>(i);
+    for (int i = 0; i < MaxG; i++) gs_[i].goid = static_cast<std::uint64_t>(i);
   }
 
   // Sequential set-up (Relacy: before()).
@@ -66,21 +90,48 @@ class world {
 
   // Thread t's script (Relacy: thread(t)).
   void run(int t) {
-    for (const op& o : sc_.threads[static_cast<std::size_t>(t)]) step(t, o);
+    int index = 0;
+    for (const op& o : sc_.threads[static_cast<std::size_t>(t)]) {
+      nstep_[t] = 0;
+      inherit_[t] = empty_[t] = false;
+      if (observer != nullptr) observer->op_begin(t, index, o);
+      step(t, o);
+      if (observer != nullptr) observer->op_end(t, index, o, step_gs_[t], nstep_[t], inherit_[t], empty_[t]);
+      index++;
+    }
     done_[t].store(1, std::memory_order::release);  // release: pairs with wait_done's acquire
   }
 
   // Invariants at the end (Relacy: after()).
   void check() {
-    int left[kMaxG] = {};
-    for (int i = 0; i < sc_.nprocs; i++)
-      for (G* gp; (gp = S::runqget(*ps_[i]).gp) != nullptr;) count(left, gp);
+    int left[MaxG] = {};
+    int index = 0;
+    for (int i = 0; i < sc_.nprocs; i++) {
+      for (;;) {
+        op o = get(i);
+        if (observer != nullptr) observer->op_begin(-1, index, o);
+        auto r = S::runqget(*ps_[i]);
+        std::uint64_t id = r.gp != nullptr ? r.gp->goid : 0;
+        if (observer != nullptr) observer->op_end(-1, index++, o, &id, r.gp != nullptr, r.inheritTime, false);
+        if (r.gp == nullptr) break;
+        count(left, r.gp);
+      }
+    }
     std::int32_t gsize = S::globrunqsize(sched_);
     std::int32_t popped = 0;
-    for (G* gp; (gp = S::globrunqget(sched_)) != nullptr; popped++) count(left, gp);
+    for (;;) {
+      op o = glob_get();
+      if (observer != nullptr) observer->op_begin(-1, index, o);
+      G* gp = S::globrunqget(sched_);
+      std::uint64_t id = gp != nullptr ? gp->goid : 0;
+      if (observer != nullptr) observer->op_end(-1, index++, o, &id, gp != nullptr, false, false);
+      if (gp == nullptr) break;
+      popped++;
+      count(left, gp);
+    }
     RQ_CHECK(B, gsize == popped, "invariant: global queue size disagrees with its contents", "size", gsize, "popped",
              popped);
-    for (int gid = 0; gid < kMaxG; gid++) {
+    for (int gid = 0; gid < MaxG; gid++) {
       int n = left[gid];
       for (int t = 0; t < kMaxThreads; t++) n += delivered_[t][gid];
       RQ_CHECK(B, n == introduced_[gid], "invariant: conservation (each G delivered exactly once)", "g", gid,
@@ -106,9 +157,10 @@ class world {
 
   void deliver(int t, G* gp) {
     if (gp == nullptr) return;
-    RQ_CHECK(B, gp->goid < static_cast<std::uint64_t>(kMaxG), "invariant: delivered a G that was never put", "goid",
+    RQ_CHECK(B, gp->goid < static_cast<std::uint64_t>(MaxG), "invariant: delivered a G that was never put", "goid",
              gp->goid);
     delivered_[t][gp->goid]++;
+    if (nstep_[t] < MaxG) step_gs_[t][nstep_[t]++] = gp->goid;
     RQ_CHECK(B, gp->status.load() == static_cast<std::uint32_t>(gstatus::runnable),
              "invariant: delivered G is not runnable", "goid", gp->goid);
     gp->status.store(static_cast<std::uint32_t>(gstatus::running));
@@ -123,6 +175,7 @@ class world {
       case op_kind::put_next: put(o.p, o.g, true); break;
       case op_kind::get: {
         auto r = S::runqget(pp);
+        inherit_[t] = r.inheritTime;
         deliver(t, r.gp);
         if (r.gp != nullptr && !r.inheritTime) got_ring_[o.p][ngot_[o.p]++] = static_cast<int>(r.gp->goid);
         break;
@@ -148,7 +201,8 @@ class world {
         break;
       case op_kind::glob_get: deliver(t, S::globrunqget(sched_)); break;
       case op_kind::expect_nonempty:
-        RQ_CHECK(B, !S::runqempty(*ps_[o.victim]), "invariant: runqempty spuriously true", "p", o.victim);
+        empty_[t] = S::runqempty(*ps_[o.victim]);
+        RQ_CHECK(B, !empty_[t], "invariant: runqempty spuriously true", "p", o.victim);
         break;
       case op_kind::wait_done:
         while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
@@ -198,15 +252,20 @@ class world {
   const scenario& sc_;
   typename S::schedt sched_;
   std::optional<typename S::p> ps_[kMaxP];
-  G gs_[kMaxG];
+  G gs_[MaxG];
   typename B::template atomic<int> done_[kMaxThreads];
   // Bookkeeping: each array is written by one thread (or before/after).
-  int introduced_[kMaxG] = {};
-  int delivered_[kMaxThreads][kMaxG] = {};
-  int put_order_[kMaxP][kMaxG * 2] = {};
+  int introduced_[MaxG] = {};
+  int delivered_[kMaxThreads][MaxG] = {};
+  int put_order_[kMaxP][MaxG * 2] = {};
   int nput_[kMaxP] = {};
-  int got_ring_[kMaxP][kMaxG * 2] = {};
+  int got_ring_[kMaxP][MaxG * 2] = {};
   int ngot_[kMaxP] = {};
+  // What the current operation of each thread delivered (for the observer).
+  std::uint64_t step_gs_[kMaxThreads][MaxG] = {};
+  int nstep_[kMaxThreads] = {};
+  bool inherit_[kMaxThreads] = {};
+  bool empty_[kMaxThreads] = {};
 };
 
 }  // namespace runqcheck::model

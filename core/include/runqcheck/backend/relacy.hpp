@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 
 #include <relacy/relacy.hpp>
 
@@ -27,8 +28,53 @@
 
 namespace runqcheck {
 
+// An optional observer of every access made through the relacy backend (the
+// fuzzer's trace, fuzz/). Null by default: one predictable branch per access.
+// Called by the accessing thread right after the access, before the next
+// scheduling point, so calls arrive in execution order. Must not allocate.
+struct access_observer {
+  enum class kind : std::uint8_t { load, store, rmw, cas_fail, fence, read, write, lock, unlock, yield, check };
+  // value: what was read or written (rmw: the new value); old: what a store
+  // or rmw replaced ("" if unknown). Texts are valid during the call only.
+  virtual void on_access(kind k, const void* obj, const char* value, const char* old, std::memory_order mo,
+                         const loc& l) = 0;
+  // Called before an atomic load's scheduling point.
+  virtual void before_load(const void* obj) = 0;
+  // Called before a plain access (Relacy may stop the execution inside it
+  // with a data race; the observer then knows which access it was).
+  virtual void before_plain(kind k, const void* obj, const loc& l) = 0;
+  virtual ~access_observer() = default;
+};
+
+namespace detail {
+// A value as text for the trace: Gs by goid ("G3", "nil"), numbers in decimal.
+template <class T>
+void format_value(const T& v, char* buf, std::size_t n) {
+  if constexpr (std::is_pointer_v<T>) {
+    if (v == nullptr) std::snprintf(buf, n, "nil");
+    else if constexpr (requires { v->goid; }) std::snprintf(buf, n, "G%llu", static_cast<unsigned long long>(v->goid));
+    else std::snprintf(buf, n, "%p", static_cast<const void*>(v));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    std::snprintf(buf, n, "%s", v ? "true" : "false");
+  } else if constexpr (std::is_signed_v<T>) {
+    std::snprintf(buf, n, "%lld", static_cast<long long>(v));
+  } else {
+    std::snprintf(buf, n, "%llu", static_cast<unsigned long long>(v));
+  }
+}
+}  // namespace detail
+
 struct relacy {
   static constexpr const char* name = "relacy";
+  static inline access_observer* observer = nullptr;
+  template <class T>
+  static void note(access_observer::kind k, const void* obj, const T& value, const T* old, std::memory_order mo,
+                   const loc& l) {
+    char v[32], o[32] = "";
+    detail::format_value(value, v, sizeof v);
+    if (old != nullptr) detail::format_value(*old, o, sizeof o);
+    observer->on_access(k, obj, v, o, mo, l);
+  }
 
   // Relacy's history names the function of each access. GCC's
   // source_location gives the whole signature; keep the bare name
@@ -70,13 +116,33 @@ struct relacy {
     explicit atomic(T v) : a_(v) {}
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
-    T load(std::memory_order mo, loc l = loc::current()) const { return a_.load(to_rl(mo), info(l)); }
-    void store(T v, std::memory_order mo, loc l = loc::current()) { a_.store(v, to_rl(mo), info(l)); }
+    T load(std::memory_order mo, loc l = loc::current()) const {
+      if (observer == nullptr) return a_.load(to_rl(mo), info(l));
+      observer->before_load(this);
+      T v = a_.load(to_rl(mo), info(l));
+      note<T>(access_observer::kind::load, this, v, nullptr, mo, l);
+      return v;
+    }
+    void store(T v, std::memory_order mo, loc l = loc::current()) {
+      if (observer == nullptr) return a_.store(v, to_rl(mo), info(l));
+      a_.store(v, to_rl(mo), info(l));
+      note<T>(access_observer::kind::store, this, v, nullptr, mo, l);
+    }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                  std::memory_order failure, loc l = loc::current()) {
-      return a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+      if (observer == nullptr)
+        return a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+      T want = expected;
+      bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+      if (ok) note<T>(access_observer::kind::rmw, this, desired, &want, success, l);
+      else note<T>(access_observer::kind::cas_fail, this, expected, &want, failure, l);
+      return ok;
     }
-    T fetch_add(T d, std::memory_order mo, loc l = loc::current()) { return a_.fetch_add(d, to_rl(mo), info(l)); }
+    T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
+      T old = a_.fetch_add(d, to_rl(mo), info(l));
+      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, static_cast<T>(old + d), &old, mo, l);
+      return old;
+    }
 
    private:
     mutable rl::atomic<T> a_;
@@ -89,8 +155,17 @@ struct relacy {
     explicit var(T v) : v_(v) {}
     var(const var&) = delete;
     var& operator=(const var&) = delete;
-    T load(loc l = loc::current()) const { return v_(info(l)); }
-    void store(T v, loc l = loc::current()) { v_(info(l)) = v; }
+    T load(loc l = loc::current()) const {
+      if (observer != nullptr) observer->before_plain(access_observer::kind::read, this, l);
+      T v = v_(info(l));
+      if (observer != nullptr) note<T>(access_observer::kind::read, this, v, nullptr, std::memory_order::relaxed, l);
+      return v;
+    }
+    void store(T v, loc l = loc::current()) {
+      if (observer != nullptr) observer->before_plain(access_observer::kind::write, this, l);
+      v_(info(l)) = v;
+      if (observer != nullptr) note<T>(access_observer::kind::write, this, v, nullptr, std::memory_order::relaxed, l);
+    }
 
    private:
     rl::var<T> v_;
@@ -98,8 +173,14 @@ struct relacy {
 
   class mutex {
    public:
-    void lock(loc l = loc::current()) { m_.lock(info(l)); }
-    void unlock(loc l = loc::current()) { m_.unlock(info(l)); }
+    void lock(loc l = loc::current()) {
+      m_.lock(info(l));
+      if (observer != nullptr) note<int>(access_observer::kind::lock, this, 1, nullptr, std::memory_order::acquire, l);
+    }
+    void unlock(loc l = loc::current()) {
+      m_.unlock(info(l));
+      if (observer != nullptr) note<int>(access_observer::kind::unlock, this, 0, nullptr, std::memory_order::release, l);
+    }
     bool held_by_me() const { return true; }  // relacy reports misuse itself
 
    private:
@@ -125,16 +206,24 @@ struct relacy {
     rl::dyn_thread t_;
   };
 
-  static void fence(std::memory_order mo, loc l = loc::current()) { rl::atomic_thread_fence(to_rl(mo), info(l)); }
+  static void fence(std::memory_order mo, loc l = loc::current()) {
+    rl::atomic_thread_fence(to_rl(mo), info(l));
+    if (observer != nullptr) note<int>(access_observer::kind::fence, nullptr, 0, nullptr, mo, l);
+  }
   // Under the model checker the 3µs sleep is a scheduling point.
-  static void runqgrab_backoff(loc l = loc::current()) { rl::yield(1, info(l)); }
-  static void spin_pause(loc l = loc::current()) { rl::yield(1, info(l)); }
+  static void runqgrab_backoff(loc l = loc::current()) { yield(l); }
+  static void spin_pause(loc l = loc::current()) { yield(l); }
+  static void yield(const loc& l) {
+    if (observer != nullptr) note<int>(access_observer::kind::yield, nullptr, 0, nullptr, std::memory_order::relaxed, l);
+    rl::yield(1, info(l));
+  }
   // The last failed check's text (a static buffer, not a std::string:
   // memory allocated inside a simulation belongs to Relacy's heap).
   static inline char fatal_text[512] = {};
   static void fatal(const fatal_info& f) {
     std::snprintf(fatal_text, sizeof fatal_text, "fatal error: %s%s%s", f.msg, f.values.empty() ? "" : " ",
                   f.values.c_str());
+    if (observer != nullptr) observer->on_access(access_observer::kind::check, nullptr, fatal_text, "", std::memory_order::relaxed, f.where);
     rl::ctx().fail_test(fatal_text, rl::test_result_user_assert_failed, info(f.where));
   }
 };

@@ -1,0 +1,387 @@
+// runqcheck_fuzz/trace.hpp — the record of one execution under Relacy: every
+// operation a thread runs (begin, end, what it delivered) and every access
+// inside it (atomic loads, stores, RMWs, plain reads and writes, lock,
+// fences), each with its value, its memory order, the Go function it is in,
+// and for loads the store it read from. Printed step by step by `runqcheck
+// replay`, drawn as a swimlane by `runqcheck explain`, turned into a
+// history for the linearizability check.
+//
+// Recording happens inside the simulation, so nothing here allocates while
+// recording: fixed tables, reset before each execution. Reads-from is exact:
+// Relacy keeps each atomic's stores in modification order and a load reads
+// the latest or one of the few before it; the scheduler counts how many
+// stores back (choices::stale), the recorder keeps each object's last stores.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "exec.hpp"
+#include "schedulers.hpp"
+
+namespace runqcheck::fuzz {
+
+enum class ev : std::uint8_t { op_begin, op_end, load, store, rmw, cas_fail, fence, read, write, lock, unlock, yield, check };
+
+inline const char* name_of(ev k) {
+  static const char* const n[] = {"op_begin", "op_end", "load", "store", "rmw", "cas_fail", "fence",
+                                  "read",     "write",  "lock", "unlock", "yield", "check"};
+  return n[static_cast<int>(k)];
+}
+
+inline const char* name_of(std::memory_order mo) {
+  switch (mo) {
+    case std::memory_order::relaxed: return "relaxed";
+    case std::memory_order::consume: return "consume";
+    case std::memory_order::acquire: return "acquire";
+    case std::memory_order::release: return "release";
+    case std::memory_order::acq_rel: return "acq_rel";
+    default: return "seq_cst";
+  }
+}
+
+struct event {
+  int thread = -1;  // -1: set-up or final check
+  int op = -1;      // index in the thread's script (final check: its own count)
+  ev kind{};
+  int obj = -1;     // object table index
+  std::memory_order mo = std::memory_order::relaxed;
+  bool ordered = false;  // an atomic access, fence, or lock (has an order)
+  char value[24] = {};
+  char old[24] = {};
+  int rf = -1;           // load/rmw/cas_fail: the event of the store read; -1: the initial value
+  unsigned stale = 0;    // load: stores back from the latest
+  const char* func = "";
+  const char* file = "";
+  unsigned line = 0;
+  int text = -1;         // op_begin/op_end/check: offset in the text pool
+};
+
+// One operation as the linearizability check needs it.
+struct op_record {
+  int thread = 0;
+  model::op o{};
+  int call = 0, ret = -1;  // event indices; ret -1: never returned
+  int res = 0, nres = 0;   // offset and count in the result pool
+  bool inheritTime = false, empty = false;
+};
+
+class recorder final : public access_observer, public model::op_observer {
+ public:
+  static constexpr int kMaxEvents = 1 << 15;
+  static constexpr int kMaxObjects = 4096;
+  static constexpr int kMaxOps = 4096;
+
+  // Before an execution: forget everything.
+  void reset() {
+    nevents_ = nobjs_ = nops_ = ntext_ = nres_ = 0;
+    truncated_ = false;
+    pending_.obj = nullptr;
+    phase_ = phase::setup;
+    for (int& c : cur_op_) c = -1;
+    for (auto& h : hash_) h = -1;
+  }
+
+  // Names the variables of a world (ports with Go's field names get them;
+  // other objects are named by the function that first touches them).
+  template <class W>
+  void name_world(W& w, int nprocs, int ngs) {
+    for (int i = 0; i < nprocs; i++) {
+      auto* pp = w.proc(i);
+      if constexpr (requires { pp->runqhead; pp->runqtail; pp->runnext; pp->runq; }) {
+        name(&pp->runqhead, "P.runqhead", i);
+        name(&pp->runqtail, "P.runqtail", i);
+        name(&pp->runnext, "P.runnext", i);
+        for (std::size_t k = 0; k < pp->runq.size(); k++) name(&pp->runq[k], "runq", i, k);
+      }
+      if constexpr (requires { pp->status; }) name(&pp->status, "P.status", i);
+    }
+    for (int i = 0; i < ngs; i++) {
+      name(&w.goroutine(i)->status, "G.status", i);
+      name(&w.goroutine(i)->schedlink, "G.schedlink", i);
+    }
+    if constexpr (requires { w.sched().lock; }) name(&w.sched().lock, "sched.lock");
+  }
+
+  enum class phase { setup, run, final };
+  void set_phase(phase p) { phase_ = p; }
+
+  // --- op_observer ---
+  void op_begin(int thread, int index, const model::op& o) override {
+    if (thread >= 0) cur_op_[thread] = index;
+    if (nops_ < kMaxOps) {
+      op_record& r = ops_[nops_++];
+      r = op_record{};
+      r.thread = thread;
+      r.o = o;
+      r.call = nevents_;
+      if (thread >= 0) open_[thread] = nops_ - 1;
+      else open_final_ = nops_ - 1;
+    }
+    event& e = push(ev::op_begin, thread, index);
+    if (&e != &spare_) e.text = text_op(o);
+    if (&e != &spare_) e.func = go_function(o.kind);
+  }
+  void op_end(int thread, int index, const model::op& o, const std::uint64_t* gs, int n, bool inheritTime,
+              bool empty) override {
+    int ri = thread >= 0 ? open_[thread] : open_final_;
+    if (ri >= 0 && ri < nops_) {
+      op_record& r = ops_[ri];
+      r.ret = nevents_;
+      r.res = nres_;
+      for (int i = 0; i < n && nres_ < kMaxRes; i++) res_[nres_++] = gs[i];
+      r.nres = nres_ - r.res;
+      r.inheritTime = inheritTime;
+      r.empty = empty;
+    }
+    event& e = push(ev::op_end, thread, index);
+    if (&e != &spare_) {
+      e.text = text_result(o, gs, n, inheritTime, empty);
+      e.func = go_function(o.kind);
+    }
+    if (thread >= 0) cur_op_[thread] = -1;
+  }
+
+  // --- access_observer ---
+  void before_load(const void*) override {
+    int t = rl::thread_index();
+    if (t >= 0 && t < static_cast<int>(kMaxThreads)) current_choices().stale[t] = 0;
+  }
+  void before_plain(access_observer::kind k, const void* obj, const loc& l) override {
+    pending_ = {k, obj, l.function_name(), l.file_name(), l.line(), phase_ == phase::run ? static_cast<int>(rl::thread_index()) : -1};
+  }
+  void on_access(access_observer::kind k, const void* obj, const char* value, const char* old, std::memory_order mo,
+                 const loc& l) override {
+    pending_.obj = nullptr;
+    int th = phase_ == phase::run ? static_cast<int>(rl::thread_index()) : -1;
+    ev kind = static_cast<ev>(static_cast<int>(k) + 2);
+    event& e = push(kind, th, th >= 0 ? cur_op_[th] : -1);
+    if (&e == &spare_) return;
+    e.mo = mo;
+    e.ordered = kind != ev::read && kind != ev::write && kind != ev::yield && kind != ev::check;
+    std::snprintf(e.value, sizeof e.value, "%s", kind == ev::check ? "" : value);
+    std::snprintf(e.old, sizeof e.old, "%s", old);
+    e.func = relacy::short_name(l.function_name());
+    e.file = base_name(l.file_name());
+    e.line = l.line();
+    if (kind == ev::check) {
+      e.text = add_text(value);
+      return;
+    }
+    if (obj == nullptr) return;
+    int o = object(obj, e.func, kind);
+    e.obj = o;
+    obj_t& ob = objs_[o];
+    bool reads = kind == ev::load || kind == ev::rmw || kind == ev::cas_fail || kind == ev::read;
+    bool writes = kind == ev::store || kind == ev::rmw || kind == ev::write;
+    if (reads) {
+      unsigned back = kind == ev::load && th >= 0 && th < static_cast<int>(kMaxThreads) ? current_choices().stale[th] : 0;
+      e.stale = back;
+      e.rf = back < ob.nstores && back < kStoreLog ? ob.stores[(ob.nstores - 1 - back) % kStoreLog] : -1;
+    }
+    if (writes) ob.stores[ob.nstores++ % kStoreLog] = nevents_ - 1;
+  }
+
+  // A failure Relacy found itself (data race, deadlock, livelock...), or a
+  // check that fired: the last row.
+  // A plain access Relacy stopped inside (a data race) is named, with the
+  // last write to that variable.
+  void failure(const char* text, int thread) {
+    if (nevents_ > 0 && events_[nevents_ - 1].kind == ev::check) return;  // the check already said it
+    char b[512];
+    std::snprintf(b, sizeof b, "%s", text);
+    if (pending_.obj != nullptr) {
+      thread = pending_.thread;
+      int o = object(pending_.obj, relacy::short_name(pending_.func), static_cast<ev>(static_cast<int>(pending_.kind) + 2));
+      const obj_t& ob = objs_[o];
+      int last = ob.nstores > 0 ? ob.stores[(ob.nstores - 1) % kStoreLog] : -1;
+      char w[96] = "its initial value";
+      if (last >= 0) std::snprintf(w, sizeof w, "the write #%d by %s%d", last, events_[last].thread < 0 ? "set-up " : "T",
+                                   events_[last].thread);
+      std::snprintf(b, sizeof b, "%s: %s of %s in %s (%s:%u) races with %s (no happens-before edge)", text,
+                    pending_.kind == access_observer::kind::write ? "write" : "read", ob.name,
+                    relacy::short_name(pending_.func), base_name(pending_.file), pending_.line, w);
+    }
+    event& e = push(ev::check, thread, thread >= 0 && thread < static_cast<int>(kMaxThreads) ? cur_op_[thread] : -1);
+    if (&e != &spare_) {
+      e.text = add_text(b);
+      if (pending_.obj != nullptr) e.obj = object(pending_.obj, nullptr, ev::read);
+    }
+  }
+  // The failure line as recorded (with the racing access named).
+  const char* failure_text() const {
+    return nevents_ > 0 && events_[nevents_ - 1].kind == ev::check ? text(events_[nevents_ - 1].text) : "";
+  }
+
+  int nevents() const { return nevents_; }
+  const event& at(int i) const { return events_[i]; }
+  const char* text(int off) const { return off < 0 ? "" : text_ + off; }
+  const char* object_name(int o) const { return o < 0 ? "" : objs_[o].name; }
+  bool truncated() const { return truncated_; }
+  int nops() const { return nops_; }
+  const op_record& op_at(int i) const { return ops_[i]; }
+  const std::uint64_t* results(const op_record& r) const { return res_ + r.res; }
+
+  static const char* go_function(model::op_kind k) {
+    switch (k) {
+      case model::op_kind::put:
+      case model::op_kind::put_next: return "runqput";
+      case model::op_kind::get: return "runqget";
+      case model::op_kind::steal:
+      case model::op_kind::steal_next:
+      case model::op_kind::steal_next_must: return "runqsteal";
+      case model::op_kind::drain: return "runqdrain";
+      case model::op_kind::glob_batch: return "globrunqgetbatch";
+      case model::op_kind::glob_put: return "globrunqput";
+      case model::op_kind::glob_get: return "globrunqget";
+      case model::op_kind::expect_nonempty: return "runqempty";
+      case model::op_kind::wait_done: return "wait";
+      case model::op_kind::destroy: return "destroy";
+    }
+    return "?";
+  }
+
+ private:
+  static constexpr unsigned kStoreLog = 8;
+  static constexpr int kHash = 8192;
+  static constexpr int kTextPool = 1 << 20;
+  static constexpr int kMaxRes = 1 << 16;
+  struct obj_t {
+    const void* addr = nullptr;
+    char name[48] = {};
+    int stores[kStoreLog] = {};
+    unsigned nstores = 0;
+  };
+
+  event& push(ev kind, int thread, int op) {
+    if (nevents_ >= kMaxEvents) {
+      truncated_ = true;
+      spare_ = event{};
+      return spare_;
+    }
+    event& e = events_[nevents_++];
+    e = event{};
+    e.kind = kind;
+    e.thread = thread;
+    e.op = op;
+    return e;
+  }
+
+  void name(const void* addr, const char* base, int i = -1, std::size_t k = static_cast<std::size_t>(-1)) {
+    int o = object(addr, nullptr, ev::load);
+    char* n = objs_[o].name;
+    if (i < 0) std::snprintf(n, sizeof objs_[o].name, "%s", base);
+    else if (k == static_cast<std::size_t>(-1)) std::snprintf(n, sizeof objs_[o].name, base[0] == 'G' ? "G%d.%s" : "P%d.%s", i, base + 2);
+    else std::snprintf(n, sizeof objs_[o].name, "P%d.runq[%zu]", i, k);
+  }
+
+  // The object table entry of addr (open addressing on the address: only a
+  // lookup key, names come in first-touch order, so runs are reproducible).
+  int object(const void* addr, const char* func, ev kind) {
+    auto h = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(addr) >> 3) % kHash;
+    for (int i = 0; i < kHash; i++, h = (h + 1) % kHash) {
+      if (hash_[h] < 0) break;
+      if (objs_[hash_[h]].addr == addr) return hash_[h];
+    }
+    if (nobjs_ >= kMaxObjects) return kMaxObjects - 1;
+    int o = nobjs_++;
+    objs_[o] = obj_t{};
+    objs_[o].addr = addr;
+    bool plain = kind == ev::read || kind == ev::write;
+    bool mutex = kind == ev::lock || kind == ev::unlock;
+    std::snprintf(objs_[o].name, sizeof objs_[o].name, "%s#%d@%s", plain ? "var" : mutex ? "mutex" : "atomic", o,
+                  func != nullptr ? func : "?");
+    hash_[h] = o;
+    return o;
+  }
+
+  static const char* base_name(const char* path) {
+    const char* s = std::strrchr(path, '/');
+    return s != nullptr ? s + 1 : path;
+  }
+
+  int add_text(const char* s) {
+    std::size_t n = std::strlen(s);
+    if (ntext_ + static_cast<int>(n) + 1 >= kTextPool) return -1;
+    int off = ntext_;
+    std::memcpy(text_ + off, s, n + 1);
+    ntext_ += static_cast<int>(n) + 1;
+    return off;
+  }
+
+  int text_op(const model::op& o) {
+    char b[96];
+    switch (o.kind) {
+      case model::op_kind::put: std::snprintf(b, sizeof b, "runqput(P%d, G%d, next=false)", o.p, o.g); break;
+      case model::op_kind::put_next: std::snprintf(b, sizeof b, "runqput(P%d, G%d, next=true)", o.p, o.g); break;
+      case model::op_kind::get: std::snprintf(b, sizeof b, "runqget(P%d)", o.p); break;
+      case model::op_kind::steal: std::snprintf(b, sizeof b, "runqsteal(P%d, P%d, stealRunNextG=false)", o.p, o.victim); break;
+      case model::op_kind::steal_next:
+      case model::op_kind::steal_next_must:
+        std::snprintf(b, sizeof b, "runqsteal(P%d, P%d, stealRunNextG=true)", o.p, o.victim);
+        break;
+      case model::op_kind::drain: std::snprintf(b, sizeof b, "runqdrain(P%d)", o.p); break;
+      case model::op_kind::glob_batch: std::snprintf(b, sizeof b, "findRunnable: globrunqgetbatch into P%d", o.p); break;
+      case model::op_kind::glob_put: std::snprintf(b, sizeof b, "globrunqput(G%d)", o.g); break;
+      case model::op_kind::glob_get: std::snprintf(b, sizeof b, "globrunqget()"); break;
+      case model::op_kind::expect_nonempty: std::snprintf(b, sizeof b, "runqempty(P%d) must be false", o.victim); break;
+      case model::op_kind::wait_done: std::snprintf(b, sizeof b, "wait until T%d is done", o.victim); break;
+      case model::op_kind::destroy: std::snprintf(b, sizeof b, "destroy(P%d)", o.p); break;
+    }
+    return add_text(b);
+  }
+
+  int text_result(const model::op& o, const std::uint64_t* gs, int n, bool inheritTime, bool empty) {
+    char b[256];
+    int len = 0;
+    auto add = [&](const char* s, unsigned long long g = ~0ull) {
+      if (len >= static_cast<int>(sizeof b) - 1) return;
+      std::size_t room = sizeof b - static_cast<std::size_t>(len);
+      len += g == ~0ull ? std::snprintf(b + len, room, "%s", s) : std::snprintf(b + len, room, "%sG%llu", s, g);
+    };
+    switch (o.kind) {
+      case model::op_kind::put:
+      case model::op_kind::put_next:
+      case model::op_kind::glob_put:
+      case model::op_kind::wait_done:
+      case model::op_kind::destroy: add("done"); break;
+      case model::op_kind::expect_nonempty: add(empty ? "true" : "false"); break;
+      case model::op_kind::drain:
+        add("[");
+        for (int i = 0; i < n; i++) add(i ? " " : "", gs[i]);
+        add("]");
+        break;
+      default:
+        if (n == 0) add("nil");
+        else add("", gs[0]);
+        if (n > 0 && inheritTime) add(" (inheritTime)");
+    }
+    return add_text(b);
+  }
+
+  event events_[kMaxEvents];
+  event spare_;
+  obj_t objs_[kMaxObjects];
+  int hash_[kHash];
+  op_record ops_[kMaxOps];
+  std::uint64_t res_[kMaxRes];
+  char text_[kTextPool];
+  int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0;
+  bool truncated_ = false;
+  phase phase_ = phase::setup;
+  struct {
+    access_observer::kind kind{};
+    const void* obj = nullptr;
+    const char* func = "";
+    const char* file = "";
+    unsigned line = 0;
+    int thread = -1;
+  } pending_;
+  int cur_op_[kMaxThreads] = {};
+  int open_[kMaxThreads] = {};
+  int open_final_ = -1;
+};
+
+}  // namespace runqcheck::fuzz
