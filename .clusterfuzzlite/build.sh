@@ -14,7 +14,7 @@
 # RUNQCHECK_FUZZ_TARGETS overrides the list (space-separated).
 root="$SRC/runqcheck"
 [ -d "$root" ] || root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-targets=(${RUNQCHECK_FUZZ_TARGETS:-fuzz_interleave fuzz_sequential fuzz_seedfile})
+read -r -a targets <<<"${RUNQCHECK_FUZZ_TARGETS:-fuzz_interleave fuzz_sequential fuzz_seedfile}"
 
 flags="$CXXFLAGS"
 # Relacy switches fibers on every step: ASan's fake stacks make that ~280x
