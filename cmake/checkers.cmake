@@ -267,3 +267,6 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     endforeach()
   endif()
 endif()
+
+# Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.
+include("${CMAKE_CURRENT_LIST_DIR}/bench.cmake" OPTIONAL)
