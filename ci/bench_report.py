@@ -141,7 +141,10 @@ def main():
     w("")
     w("- Read the ratios, not the absolute times: this is a small shared (virtual) machine and"
       " its noise is of the order of the differences; compare only numbers from one run of"
-      " `ci/bench` (C++ and Go alternate so that they share the noise).")
+      " `ci/bench` (C++ and Go alternate so that they share the noise). Calibration: an A/A"
+      " run on the 2-core box (the Go program in both columns, `RQ_BENCH_STRESS` pointing at a"
+      " wrapper) gave ratios of 0.90-1.16 by default and 0.70-1.28 with --quick: a ratio inside"
+      " that band says nothing.")
     w("- The two schedulers are not the same program. Go has asynchronous preemption, sysmon,"
       " timers, a netpoller, a garbage collector running during the rounds and a tuned allocator"
       " for Gs and stacks; the C++ scheduler has none of these (no preemption: a G runs until it"
