@@ -36,7 +36,7 @@ def fmt_ms(ns):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ("raw", "micro", "out", "cpu", "nproc", "cxx", "go", "rounds", "reps",
+    for a in ("raw", "micro", "out", "cpu", "nproc", "load", "cxx", "go", "rounds", "reps",
               "micro-reps", "micro-time", "command"):
         ap.add_argument("--" + a, required=True)
     a = ap.parse_args()
@@ -70,6 +70,7 @@ def main():
     w("| date | %s |" % datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
     w("| CPU | %s |" % a.cpu)
     w("| nproc | %s |" % a.nproc)
+    w("| load average (1, 5, 15 min) | %s at the start, %s at the end |" % tuple(a.load.split("|")))
     w("| C++ compiler | %s (native preset: -O2 -g, assertions on) |" % a.cxx)
     w("| Go | %s |" % a.go)
     w("| command | `%s` |" % a.command)
