@@ -272,3 +272,6 @@ endif()
 if("fuzz" IN_LIST RUNQCHECK_CHECKERS)
   include("${CMAKE_CURRENT_LIST_DIR}/fuzz.cmake")
 endif()
+
+# Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.
+include("${CMAKE_CURRENT_LIST_DIR}/bench.cmake" OPTIONAL)

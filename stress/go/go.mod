@@ -1,0 +1,3 @@
+module runqcheck/stress/go
+
+go 1.19
