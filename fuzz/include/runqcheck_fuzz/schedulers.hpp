@@ -43,6 +43,7 @@ struct choices {
   std::size_t nout = 0;
   std::size_t steps = 0;  // scheduling points seen
   int current_thread = -1;  // the thread running now
+  std::size_t stale_loads = 0;  // loads that read an older store than the latest
   // Stores back each thread's current load read (reset by the tracer before a load).
   unsigned stale[kMaxThreads] = {};
 
@@ -51,6 +52,7 @@ struct choices {
     in_size = size;
     pos = nout = steps = 0;
     current_thread = -1;
+    stale_loads = 0;
     std::memset(stale, 0, sizeof stale);
   }
   int next() { return pos < in_size ? in[pos++] : -1; }
@@ -137,7 +139,10 @@ class choice_scheduler : public rl::scheduler<Derived, rl::scheduler_thread_info
     choices& ch = current_choices();
     unsigned v = static_cast<Derived*>(this)->choose(limit, t);
     ch.record(v);
-    if (t == rl::sched_type_atomic_load && v == 1 && current_ >= 0) ch.stale[current_]++;
+    if (t == rl::sched_type_atomic_load && v == 1) {
+      ch.stale_loads++;
+      if (current_ >= 0) ch.stale[current_]++;
+    }
     return v;
   }
 
