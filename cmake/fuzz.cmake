@@ -31,6 +31,7 @@ foreach(s IN LISTS _rq_subjects)
   string(APPEND _rq_names "\"${s}\", ")
   string(APPEND _rq_at "template <> struct runqcheck_subject_at<${_i}> { template <class B, std::uint32_t Cap> using type = ${t}<B, Cap>; };\n")
   if(c)
+    set(_rq_core_name "${s}")
     set(_rq_core "template <> struct runqcheck_subject_at<0> { template <class B, std::uint32_t Cap> using type = ${t}<B, Cap>; };\ninline constexpr const char* runqcheck_subject_names[] = {\"${s}\"};\n")
   endif()
   list(APPEND _rq_dirs ${d})
@@ -96,4 +97,50 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   target_compile_options(fuzz_interleave_mutant PRIVATE ${_rq_mutant_opts})
   target_link_options(fuzz_interleave_mutant PRIVATE -fsanitize=fuzzer)
   set_target_properties(fuzz_interleave_mutant PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+endif()
+
+# fuzz_sequential (clang only): long sequential runs of the scheduler-level
+# ops (tests/property/sched_ops.hpp) on the core subject, ring 256, against
+# the reference model; no relacy. Its _mutant twin (mutant_backend<native>,
+# like property_sched_mutant) is the fuzz column's sequential kill check.
+# Tests: the checked-in seeds + regressions on the production port, a short
+# bounded fuzz from a copy of the corpus, and each regression file
+# fuzz/regress/sequential/<mutant>.rqs on its mutant (it must crash).
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
+  runqcheck_subject_header(${_rq_core_name} _rq_seq_gen)
+  get_property(_rq_seq_incs GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_core_name}_INCLUDE_DIRS)
+  foreach(t IN ITEMS fuzz_sequential fuzz_sequential_mutant)
+    add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_sequential.cpp")
+    target_include_directories(${t} PRIVATE "${_rq_seq_gen}" ${_rq_seq_incs} "${RUNQCHECK_ROOT}/tests/property"
+      "${RUNQCHECK_ROOT}/models/reference")
+    target_link_libraries(${t} PRIVATE runqcheck::core)
+    # No comparison tracing: input bytes are indices taken modulo the
+    # candidate lists, so CMP hints buy nothing, and tracing every compare of
+    # compare()'s O(Gs) walks cost ~70% of the time (a 500-op seed: 315 -> 92 ms).
+    target_compile_options(${t} PRIVATE -fno-sanitize-coverage=trace-cmp)
+    target_link_options(${t} PRIVATE -fsanitize=fuzzer)
+    set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  endforeach()
+  target_compile_definitions(fuzz_sequential_mutant PRIVATE RUNQCHECK_FUZZ_MUTANT=1
+    "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>")
+  target_compile_options(fuzz_sequential_mutant PRIVATE ${_rq_mutant_opts})
+
+  set(_rq_seq_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_sequential")
+  set(_rq_seq_regress "${RUNQCHECK_ROOT}/fuzz/regress/sequential")
+  set(_rq_seq_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/sequential/")
+  file(MAKE_DIRECTORY "${_rq_seq_art}")
+  add_test(NAME fuzz_sequential_corpus
+    COMMAND fuzz_sequential "${_rq_seq_corpus}" "${_rq_seq_regress}" -runs=0 "-artifact_prefix=${_rq_seq_art}")
+  set(_rq_seq_copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/fuzz_sequential")
+  add_test(NAME fuzz_sequential_short
+    COMMAND sh -c "rm -rf '${_rq_seq_copy}' && mkdir -p '${_rq_seq_copy}' && cp '${_rq_seq_corpus}'/* '${_rq_seq_copy}'/ && exec \"$0\" '${_rq_seq_copy}' -max_total_time=20 -seed=1 -print_final_stats=1 '-dict=${RUNQCHECK_ROOT}/fuzz/dict/fuzz_sequential.dict' '-artifact_prefix=${_rq_seq_art}'"
+      $<TARGET_FILE:fuzz_sequential>)
+  set_tests_properties(fuzz_sequential_corpus fuzz_sequential_short PROPERTIES LABELS "gate;fuzz" TIMEOUT 120)
+  file(GLOB _rq_seq_files CONFIGURE_DEPENDS "${_rq_seq_regress}/*.rqs")
+  foreach(f IN LISTS _rq_seq_files)
+    get_filename_component(m "${f}" NAME_WE)
+    add_test(NAME fuzz_sequential_regress/${m} COMMAND fuzz_sequential_mutant "${f}" "-artifact_prefix=${_rq_seq_art}")
+    set_tests_properties(fuzz_sequential_regress/${m} PROPERTIES LABELS "gate;fuzz;mutant" TIMEOUT 60 WILL_FAIL TRUE
+      ENVIRONMENT "RUNQCHECK_MUTANT=${m}")
+  endforeach()
 endif()

@@ -1,0 +1,519 @@
+// tests/property/sched_ops.hpp — the scheduler-level operations of the
+// stateful tests, without rapidcheck: the op vocabulary, when an op is valid
+// in the reference model (`valid`), running it on the model (`model_do`) and
+// on the subject (`sut<Cap>::apply`), and comparing the two states
+// (`sut<Cap>::compare`). Used by tests/property/sched_props.cpp (rapidcheck
+// draws and shrinks the ops) and fuzz/targets/fuzz_sequential.cpp (libFuzzer
+// bytes pick them).
+//
+// Include after "runqcheck_subject.hpp" (the per-subject generated header:
+// subject_under_test<B, Cap>, subject_name). Macros read here:
+//   RUNQCHECK_TEST_BACKEND   the backend B (default runqcheck::native; the
+//                            mutant twins use mutant_backend<native>)
+//   RUNQCHECK_SKIP_FAIRNESS  1: findRunnable without the schedtick%61 check
+//   RQ_SCHED_ASSERT(cond)    an internal check of the subject-side harness
+//                            (sched_props: RC_ASSERT); by default a failed
+//                            check throws std::logic_error.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runqcheck/check.hpp"
+#include "runqcheck/sched_policy.hpp"
+#include "runqcheck/steal_order.hpp"
+#include "runqcheck_ref/reference.hpp"
+
+#ifndef RUNQCHECK_SKIP_FAIRNESS
+#define RUNQCHECK_SKIP_FAIRNESS 0
+#endif
+#ifndef RUNQCHECK_TEST_BACKEND
+#define RUNQCHECK_TEST_BACKEND runqcheck::native
+#endif
+#ifndef RQ_SCHED_ASSERT
+#define RQ_SCHED_ASSERT(cond) \
+  ((cond) ? void(0) : throw std::logic_error("sched_ops: check failed: " #cond " (" __FILE__ ")"))
+#endif
+
+namespace runqcheck::schedops {
+
+using B = RUNQCHECK_TEST_BACKEND;
+using runqcheck::ref::gid;
+using runqcheck::ref::nil;
+namespace ref = runqcheck::ref;
+
+inline constexpr bool kSkipFairness = RUNQCHECK_SKIP_FAIRNESS != 0;
+inline constexpr int kMaxP = 4;
+inline constexpr int kMaxG = 2048;
+
+// ---------------------------------------------------------------------------
+// Operations, as data: what rapidcheck generates, shrinks, prints and what a
+// counterexample file holds (one op a line: "<kind> a b seed [list...]").
+
+enum class opk : std::uint8_t {
+  spawn,        // a: P. The running G does newproc: runqput(next=true)
+  spawn_many,   // a: P, b: count. b spawns in a row (fills a 256 ring)
+  park,         // a: P. The running G waits (gopark)
+  ready,        // a: P, b: G. P's running G readies a waiting G: runqput(next=true)
+  gosched,      // a: P. The running G yields to the global tail (goschedImpl)
+  goexit,       // a: P. The running G exits
+  schedule,     // a: P, seed. findRunnable (fairness, local, global batch, stealWork) + execute
+  steal,        // a: P, seed. stealWork only (P's queue empty) + execute
+  globbatch,    // a: P. findRunnable's global step (P's queue empty) + execute
+  entersyscall, // a: P. The running G enters a syscall; P handed off
+  exitsyscall,  // b: G. The G leaves its syscall: old P, any free P, or the global queue
+  procresize,   // a: new gomaxprocs
+  drain,        // a: P. runqdrain, the Gs appended to the global queue
+  inject,       // a: P, list: waiting Gs. injectglist: runqputbatch, leftovers global
+};
+
+inline constexpr const char* kNames[] = {"spawn",     "spawn_many",   "park",        "ready",      "gosched",
+                                  "goexit",    "schedule",     "steal",       "globbatch",  "entersyscall",
+                                  "exitsyscall", "procresize", "drain",       "inject"};
+
+struct op {
+  opk k{};
+  int a = 0;
+  int b = 0;
+  std::uint32_t seed = 0;
+  std::vector<int> list;
+};
+
+inline std::string show_op(const op& o) {
+  std::ostringstream os;
+  os << kNames[static_cast<int>(o.k)] << ' ' << o.a << ' ' << o.b << ' ' << o.seed;
+  for (int g : o.list) os << ' ' << g;
+  return os.str();
+}
+
+inline std::optional<op> parse_op(const std::string& line) {
+  std::istringstream is(line);
+  std::string name;
+  op o;
+  if (!(is >> name >> o.a >> o.b >> o.seed)) return std::nullopt;
+  bool found = false;
+  for (int i = 0; i < static_cast<int>(std::size(kNames)); i++)
+    if (name == kNames[i]) {
+      o.k = static_cast<opk>(i);
+      found = true;
+    }
+  if (!found) return std::nullopt;
+  for (int g; is >> g;) o.list.push_back(g);
+  return o;
+}
+
+// cheaprand(), replayable: the same sequence on the model and the subject.
+struct splitmix {
+  std::uint64_t s;
+  std::uint32_t operator()() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return static_cast<std::uint32_t>(z ^ (z >> 31));
+  }
+};
+
+// What an operation returned (compared between model and subject).
+struct outcome {
+  gid gp = nil;
+  bool inheritTime = false;
+  int where = -1;  // exitsyscall: the P; schedule: the source
+  std::vector<gid> list;
+  bool operator==(const outcome&) const = default;
+};
+
+inline std::string show_outcome(const outcome& r) {
+  std::ostringstream os;
+  os << "gp=" << r.gp << " inheritTime=" << r.inheritTime << " where=" << r.where << " list=" << ref::show(r.list);
+  return os.str();
+}
+
+// ---------------------------------------------------------------------------
+// The model side.
+
+// Whether o is valid in m (rapidcheck discards it otherwise; shrinking can
+// make an op invalid).
+inline bool valid(const ref::world& m, const op& o) {
+  auto isP = [&](int p) { return p >= 0 && p < m.nprocs(); };
+  auto isG = [&](int g) { return g >= 0 && static_cast<std::size_t>(g) < m.gs.size(); };
+  auto running = [&](int p) { return isP(p) && m.current[p] != nil; };
+  auto idle_empty = [&](int p) { return isP(p) && m.current[p] == nil && m.q.runqempty(p); };
+  switch (o.k) {
+    case opk::spawn: return running(o.a) && m.gs.size() < kMaxG;
+    case opk::spawn_many: return running(o.a) && o.b >= 1 && m.gs.size() + static_cast<std::size_t>(o.b) <= kMaxG;
+    case opk::park:
+    case opk::gosched:
+    case opk::goexit:
+    case opk::entersyscall: return running(o.a);
+    case opk::ready: return running(o.a) && isG(o.b) && m.gs[o.b] == ref::gstate::waiting;
+    case opk::schedule: return isP(o.a) && m.current[o.a] == nil;
+    case opk::steal: return idle_empty(o.a);
+    case opk::globbatch: return idle_empty(o.a) && !m.q.global.empty();
+    case opk::exitsyscall: return isG(o.b) && m.gs[o.b] == ref::gstate::syscall;
+    case opk::procresize: return o.a >= 1 && o.a <= m.maxprocs && o.a != m.nprocs();
+    case opk::drain: return isP(o.a);
+    case opk::inject: {
+      if (!isP(o.a) || o.list.empty()) return false;
+      std::vector<bool> seen(m.gs.size(), false);
+      for (int g : o.list) {
+        if (!isG(g) || m.gs[g] != ref::gstate::waiting || seen[g]) return false;
+        seen[g] = true;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+inline outcome model_do(ref::world& m, const op& o) {
+  outcome r;
+  switch (o.k) {
+    case opk::spawn: r.gp = m.spawn(o.a); break;
+    case opk::spawn_many:
+      for (int i = 0; i < o.b; i++) r.gp = m.spawn(o.a);
+      break;
+    case opk::park: m.park(o.a); break;
+    case opk::ready: m.ready(o.a, o.b); break;
+    case opk::gosched: m.gosched(o.a); break;
+    case opk::goexit: m.goexit(o.a); break;
+    case opk::schedule: {
+      ref::found f = m.findRunnable(o.a, splitmix{o.seed}, kSkipFairness);
+      m.execute(o.a, f);
+      r = {f.gp, f.inheritTime, static_cast<int>(f.from), {}};
+      break;
+    }
+    case opk::steal: {
+      ref::found f = m.stealWork(o.a, splitmix{o.seed});
+      m.execute(o.a, f);
+      r = {f.gp, f.inheritTime, static_cast<int>(f.from), {}};
+      break;
+    }
+    case opk::globbatch: {
+      ref::found f{m.q.findRunnable_globrunq(o.a), false, ref::source::global};
+      m.execute(o.a, f);
+      r = {f.gp, false, static_cast<int>(f.from), {}};
+      r.list = std::vector<gid>(m.q.ps[o.a].ring.begin(), m.q.ps[o.a].ring.end());
+      break;
+    }
+    case opk::entersyscall: m.entersyscall(o.a); break;
+    case opk::exitsyscall: r.where = m.exitsyscall(o.b); break;
+    case opk::procresize: m.procresize(o.a); break;
+    case opk::drain: r.list = m.drain_to_global(o.a); break;
+    case opk::inject: m.inject(o.a, o.list); break;
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// The subject side: the subject's queues plus the scheduler's bookkeeping
+// (who runs where, schedtick), kept independently of the model.
+
+template <std::uint32_t Cap>
+struct sut {
+  using S = subject_under_test<B, Cap>;
+  using G = runqcheck::g<B>;
+  static constexpr bool can_resize =
+      requires(typename S::schedt& s) { runqcheck::lock(s).set_gomaxprocs(1); };
+
+  typename S::schedt sched;
+  std::unique_ptr<typename S::p> ps[kMaxP];
+  typename S::p* allp[kMaxP];
+  std::unique_ptr<G[]> gs;
+  int ngs = 0;
+  int nprocs;
+  runqcheck::randomOrder stealOrder;
+  std::vector<gid> current;
+  std::vector<std::uint32_t> schedtick;
+  std::vector<ref::gstate> state;  // waiting/syscall/dead bookkeeping (not queue state)
+  std::vector<int> syscall_from;
+  std::vector<op> log;             // the ops run so far (a counterexample)
+  // Coverage, reported by rapidcheck's classification after each property.
+  struct {
+    bool putslow = false, fairness = false, global_batch = false, steal = false, steal_runnext = false,
+         resize_down = false, exitsyscall_global = false, inject_leftover = false;
+  } seen;
+
+  explicit sut(int n) : sched(n), gs(new G[kMaxG]), nprocs(n), current(kMaxP, nil), schedtick(kMaxP, 0) {
+    for (int i = 0; i < kMaxP; i++) {
+      ps[i] = std::make_unique<typename S::p>(sched, i);
+      allp[i] = ps[i].get();
+    }
+    for (int i = 0; i < kMaxG; i++) gs[i].goid = static_cast<std::uint64_t>(i);
+    stealOrder.reset(static_cast<std::uint32_t>(n));
+  }
+
+  G* g(gid id) { return id == nil ? nullptr : &gs[id]; }
+  static gid id(const G* gp) { return gp == nullptr ? nil : static_cast<gid>(gp->goid); }
+  gid newg() {
+    state.push_back(ref::gstate::runnable);
+    syscall_from.push_back(-1);
+    return ngs++;
+  }
+  void run_on(int p, gid g, bool inheritTime) {
+    if (g == nil) return;
+    current[p] = g;
+    state[g] = ref::gstate::running;
+    if (!inheritTime) schedtick[p]++;  // Go: execute
+  }
+  std::span<typename S::p* const> allps() { return {allp, static_cast<std::size_t>(nprocs)}; }
+
+  outcome apply(const op& o) {
+    log.push_back(o);
+    std::int32_t glob_before = S::globrunqsize(sched);
+    outcome r = apply_(o);
+    std::int32_t glob_after = S::globrunqsize(sched);
+    bool puts = o.k == opk::spawn || o.k == opk::spawn_many || o.k == opk::ready;
+    if (puts && glob_after > glob_before) seen.putslow = true;
+    if (o.k == opk::inject && glob_after > glob_before) seen.inject_leftover = true;
+    if (o.k == opk::schedule || o.k == opk::steal) {
+      if (r.where == static_cast<int>(runqcheck::found_in::fairness)) seen.fairness = true;
+      if (r.where == static_cast<int>(runqcheck::found_in::global)) seen.global_batch = true;
+      if (r.where == static_cast<int>(runqcheck::found_in::steal)) seen.steal = true;
+    }
+    if (o.k == opk::exitsyscall && r.where < 0) seen.exitsyscall_global = true;
+    if (o.k == opk::procresize && o.a < nprocs_before_) seen.resize_down = true;
+    nprocs_before_ = nprocs;
+    return r;
+  }
+  int nprocs_before_ = 0;
+
+  outcome apply_(const op& o) {
+    nprocs_before_ = nprocs;
+    outcome r;
+    auto& pp = *ps[o.a < kMaxP ? o.a : 0];
+    switch (o.k) {
+      case opk::spawn: {
+        r.gp = newg();
+        S::runqput(pp, g(r.gp), true);
+        break;
+      }
+      case opk::spawn_many:
+        for (int i = 0; i < o.b; i++) {
+          r.gp = newg();
+          S::runqput(pp, g(r.gp), true);
+        }
+        break;
+      case opk::park:
+        state[current[o.a]] = ref::gstate::waiting;
+        current[o.a] = nil;
+        break;
+      case opk::ready:
+        state[o.b] = ref::gstate::runnable;
+        S::runqput(pp, g(o.b), true);
+        break;
+      case opk::gosched:
+        state[current[o.a]] = ref::gstate::runnable;
+        S::globrunqput(sched, g(current[o.a]));
+        current[o.a] = nil;
+        break;
+      case opk::goexit:
+        state[current[o.a]] = ref::gstate::dead;
+        current[o.a] = nil;
+        break;
+      case opk::schedule: {
+        auto f = runqcheck::findRunnable<S, kSkipFairness>(sched, pp, schedtick[o.a], allps(), stealOrder,
+                                                           splitmix{o.seed});
+        run_on(o.a, id(f.gp), f.inheritTime);
+        r = {id(f.gp), f.inheritTime, static_cast<int>(f.from), {}};
+        break;
+      }
+      case opk::steal: {
+        auto f = runqcheck::stealWork<S>(pp, allps(), stealOrder, splitmix{o.seed});
+        run_on(o.a, id(f.gp), f.inheritTime);
+        r = {id(f.gp), f.inheritTime, static_cast<int>(f.from), {}};
+        break;
+      }
+      case opk::globbatch: {
+        std::int32_t before = S::globrunqsize(sched);
+        gid gp = id(S::findRunnable_globrunq(pp));
+        run_on(o.a, gp, false);
+        r = {gp, false, static_cast<int>(runqcheck::found_in::global), {}};
+        observe_local(o.a, r.list);
+        // Batch bounds: 1 + the ring ≤ min(cap/2, size, size/gomaxprocs + 1).
+        std::int32_t n = 1 + static_cast<std::int32_t>(r.list.size());
+        std::int32_t bound = std::min({static_cast<std::int32_t>(Cap / 2), before, before / nprocs + 1});
+        RQ_SCHED_ASSERT(n <= bound);
+        RQ_SCHED_ASSERT(S::globrunqsize(sched) == before - n);
+        break;
+      }
+      case opk::entersyscall:
+        state[current[o.a]] = ref::gstate::syscall;
+        syscall_from[current[o.a]] = o.a;
+        current[o.a] = nil;
+        break;
+      case opk::exitsyscall: {
+        int from = syscall_from[o.b], to = -1;
+        syscall_from[o.b] = -1;
+        if (from >= 0 && from < nprocs && current[from] == nil) to = from;
+        for (int p = 0; to < 0 && p < nprocs; p++)
+          if (current[p] == nil) to = p;
+        if (to < 0) {
+          state[o.b] = ref::gstate::runnable;
+          S::globrunqput(sched, g(o.b));  // Go: exitsyscall0 with no idle P
+        } else {
+          current[to] = o.b;
+          state[o.b] = ref::gstate::running;
+        }
+        r.where = to;
+        break;
+      }
+      case opk::procresize: {
+        if constexpr (can_resize) {
+          int old = nprocs;
+          for (int p = o.a; p < old; p++)
+            if (current[p] != nil) {  // preempted by the world stop
+              state[current[p]] = ref::gstate::runnable;
+              S::globrunqput(sched, g(current[p]));
+              current[p] = nil;
+            }
+          for (int p = o.a; p < old; p++) S::destroy(*ps[p]);  // Go: allp[i].destroy()
+          for (int p = o.a; p < kMaxP; p++) schedtick[p] = 0;
+          runqcheck::lock(sched).set_gomaxprocs(o.a);
+          nprocs = o.a;
+          stealOrder.reset(static_cast<std::uint32_t>(nprocs));
+        }
+        break;
+      }
+      case opk::drain: {
+        runqcheck::gQueue<B> q = S::runqdrain(pp);
+        for (G* gp = q.head(); gp != nullptr; gp = gp->schedlink.load()) r.list.push_back(id(gp));
+        while (G* gp = q.pop()) S::globrunqput(sched, gp);
+        break;
+      }
+      case opk::inject: {
+        runqcheck::gQueue<B> q;
+        for (int gi : o.list) {
+          state[gi] = ref::gstate::runnable;
+          q.pushBack(g(gi));
+        }
+        S::runqputbatch(pp, q);
+        while (G* gp = q.pop()) S::globrunqput(sched, gp);  // Go: injectglist's leftovers
+        break;
+      }
+    }
+    return r;
+  }
+
+  // The ring of P p, observed without changing what it holds: runqget tells
+  // runnext apart (inheritTime), runqdrain gives the ring; both are put back
+  // (runqputbatch, runqput next=true).
+  gid observe_local(int p, std::vector<gid>& ring) {
+    auto& pp = *ps[p];
+    auto first = S::runqget(pp);
+    gid runnext = nil;
+    runqcheck::gQueue<B> rest = S::runqdrain(pp);
+    runqcheck::gQueue<B> back;
+    ring.clear();
+    if (first.gp != nullptr && first.inheritTime) runnext = id(first.gp);
+    else if (first.gp != nullptr) {
+      ring.push_back(id(first.gp));
+      back.pushBack(first.gp);
+    }
+    while (G* gp = rest.pop()) {
+      ring.push_back(id(gp));
+      back.pushBack(gp);
+    }
+    S::runqputbatch(pp, back);
+    RQ_SCHED_ASSERT(back.empty());
+    if (runnext != nil) S::runqput(pp, g(runnext), true);
+    return runnext;
+  }
+
+  std::vector<gid> observe_global() {
+    std::vector<gid> out;
+    std::int32_t size = S::globrunqsize(sched);
+    while (G* gp = S::globrunqget(sched)) out.push_back(id(gp));
+    for (gid x : out) S::globrunqput(sched, g(x));
+    RQ_SCHED_ASSERT(static_cast<std::size_t>(size) == out.size());
+    return out;
+  }
+
+  // "" if the subject's state equals the model's, else what differs.
+  std::string compare(const ref::world& m) {
+    std::ostringstream err;
+    if (m.nprocs() != nprocs) err << "gomaxprocs " << nprocs << " vs model " << m.nprocs() << "; ";
+    std::vector<int> where(static_cast<std::size_t>(ngs), 0);
+    for (int p = 0; p < m.nprocs(); p++) {
+      std::vector<gid> ring;
+      gid rn = observe_local(p, ring);
+      for (gid x : ring) where[x]++;
+      if (rn != nil) where[rn]++;
+      const ref::local& l = m.q.ps[p];
+      if (rn != l.runnext) err << "P" << p << " runnext " << rn << " vs model " << l.runnext << "; ";
+      if (ring != std::vector<gid>(l.ring.begin(), l.ring.end()))
+        err << "P" << p << " ring " << ref::show(ring) << " vs model " << ref::show(l.ring) << " (FIFO); ";
+      if (current[p] != m.current[p]) err << "P" << p << " runs " << current[p] << " vs model " << m.current[p] << "; ";
+      if (schedtick[p] != m.schedtick[p]) err << "P" << p << " schedtick " << schedtick[p] << " vs model " << m.schedtick[p] << "; ";
+      if (current[p] != nil) where[current[p]]++;
+    }
+    std::vector<gid> glob = observe_global();
+    for (gid x : glob) where[x]++;
+    if (glob != std::vector<gid>(m.q.global.begin(), m.q.global.end()))
+      err << "global " << ref::show(glob) << " vs model " << ref::show(m.q.global) << "; ";
+    // Conservation and one location per G: runnable and running Gs are in
+    // exactly one place, the others in none.
+    for (int x = 0; x < ngs; x++) {
+      int want = (state[x] == ref::gstate::runnable || state[x] == ref::gstate::running) ? 1 : 0;
+      if (where[x] != want)
+        err << "conservation: G" << x << " (" << ref::to_string(state[x]) << ") found in " << where[x] << " places; ";
+    }
+    if (ngs != static_cast<int>(m.gs.size())) err << ngs << " Gs vs model " << m.gs.size() << "; ";
+    if (std::string e = m.check(); !e.empty()) err << "model invariant: " << e << "; ";
+    return err.str();
+  }
+};
+// The initial state: nprocs Ps, G0 running on P0.
+inline ref::world initial_world(std::uint32_t cap, int nprocs) {
+  ref::world m(cap, nprocs, kMaxP);
+  m.spawn(0);
+  m.execute(0, m.findRunnable(0, splitmix{0}));
+  return m;
+}
+template <std::uint32_t Cap>
+void initial_sut(sut<Cap>& s) {
+  s.apply(op{opk::spawn, 0, 0, 0, {}});
+  s.apply(op{opk::schedule, 0, 0, 0, {}});
+  s.log.clear();
+}
+
+// The op kinds valid in m, with the weights gen_op draws them by (the fuzz
+// target picks by byte among the same menu), and the candidates for their
+// arguments.
+struct menu_t {
+  std::vector<int> running, free, waiting, insys;
+  std::vector<std::pair<int, opk>> menu;  // weight, kind
+  int total = 0;
+};
+
+inline menu_t menu_for(const ref::world& m) {
+  menu_t c;
+  auto& [running, free, waiting, insys, menu, total] = c;
+  for (int p = 0; p < m.nprocs(); p++) (m.current[p] != nil ? running : free).push_back(p);
+  for (std::size_t g = 0; g < m.gs.size(); g++) {
+    if (m.gs[g] == ref::gstate::waiting) waiting.push_back(static_cast<int>(g));
+    if (m.gs[g] == ref::gstate::syscall) insys.push_back(static_cast<int>(g));
+  }
+  if (!running.empty()) {
+    menu.insert(menu.end(), {{12, opk::spawn}, {2, opk::spawn_many}, {4, opk::park}, {2, opk::gosched},
+                             {2, opk::goexit}, {2, opk::entersyscall}});
+    if (!waiting.empty()) menu.push_back({5, opk::ready});
+  }
+  if (!free.empty()) menu.insert(menu.end(), {{10, opk::schedule}, {2, opk::steal}, {2, opk::globbatch}});
+  if (!insys.empty()) menu.push_back({3, opk::exitsyscall});
+  if (!waiting.empty()) menu.push_back({2, opk::inject});
+  menu.push_back({1, opk::drain});
+  if (sut<8>::can_resize) menu.push_back({1, opk::procresize});
+  for (auto& [w, k] : menu) total += w;
+  return c;
+}
+
+
+}  // namespace runqcheck::schedops
