@@ -6,6 +6,7 @@ RQ_PY=/usr/bin/python3   # Debian's python: python3-z3 is installed for it
 
 # Debian packages the project needs (Debian 12). See docs/ARCHITECTURE.md.
 RQ_PACKAGES=(
+  chromium
   build-essential cmake ninja-build ccache git python3 python3-z3
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev relacy-dev
   clang-16 libfuzzer-16-dev libclang-rt-16-dev

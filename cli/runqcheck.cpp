@@ -66,6 +66,13 @@ std::optional<seed> load(const std::string& path) {
   return s;
 }
 
+// Output files may name folders that do not exist yet.
+void make_parent(const std::string& file) {
+  std::error_code ec;
+  fs::path parent = fs::path(file).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+}
+
 const char* mutant_env() {
   const char* m = std::getenv("RUNQCHECK_MUTANT");
   return m != nullptr && *m != '\0' ? m : nullptr;
@@ -88,6 +95,7 @@ int do_replay(const std::string& path, bool quiet, const std::string& json_out) 
     fz::print_trace(stdout, s->d, r);
   }
   if (!json_out.empty()) {
+    make_parent(json_out);
     std::ofstream j(json_out);
     j << fz::trace_json(s->d, o, r, path, replay_command(path), mutant_env());
     if (!j) {
@@ -109,6 +117,7 @@ int do_explain(const std::string& path, const std::string& html_out, const std::
   fz::outcome o = fz::run(s->d, fz::sched_kind::input, true);
   std::string json = fz::trace_json(s->d, o, fz::the_recorder(), path, replay_command(path), mutant_env());
   if (!json_out.empty()) {
+    make_parent(json_out);
     std::ofstream j(json_out);
     j << json;
   }
@@ -120,6 +129,7 @@ int do_explain(const std::string& path, const std::string& html_out, const std::
     return kBad;
   }
   page.replace(at, token.size(), json);
+  make_parent(html_out);
   std::ofstream h(html_out);
   h << page;
   if (!h) {

@@ -82,6 +82,50 @@ if(TARGET runqcheck_stress_lib)
   target_compile_definitions(runqcheck PRIVATE RUNQCHECK_WITH_STRESS=1)
 endif()
 
+# Tests of the command line (any compiler). Gate: the seed corpus and every
+# regression seed on the faithful port (all must pass); each regression on
+# the mutant it was found on (must fail); one crash seed replayed 100 times
+# with byte-identical traces; bad input exits 2 with one line; explain's page
+# checked in headless Chromium (skipped, exit 77, without it); PCT passes on
+# the port and finds a memory-order mutant.
+set(_rq_py /usr/bin/python3)
+set(_rq_il_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_interleave")
+set(_rq_il_regress "${RUNQCHECK_ROOT}/fuzz/regress/interleave")
+add_test(NAME fuzz_corpus_replay COMMAND runqcheck corpus "${_rq_il_corpus}" "${_rq_il_regress}" --expect pass)
+file(GLOB _rq_il_files CONFIGURE_DEPENDS "${_rq_il_regress}/*.rqf")
+foreach(f IN LISTS _rq_il_files)
+  get_filename_component(m "${f}" NAME_WLE)
+  string(REGEX REPLACE "^order[.]" "order:" mname "${m}")
+  add_test(NAME fuzz_regress/${mname} COMMAND runqcheck corpus "${f}" --expect fail)
+  set_tests_properties(fuzz_regress/${mname} PROPERTIES ENVIRONMENT "RUNQCHECK_MUTANT=${mname}")
+endforeach()
+set(_rq_det_seed "${_rq_il_regress}/order.runqput_tail_store.rqf")
+add_test(NAME fuzz_replay_determinism
+  COMMAND "${_rq_py}" "${RUNQCHECK_ROOT}/fuzz/tests/replay_determinism.py" $<TARGET_FILE:runqcheck> "${_rq_det_seed}" 100 1
+    order:runqput_tail_store)
+add_test(NAME fuzz_bad_input
+  COMMAND "${_rq_py}" "${RUNQCHECK_ROOT}/fuzz/tests/bad_input.py" $<TARGET_FILE:runqcheck> "${CMAKE_BINARY_DIR}/bad_input"
+    "${_rq_il_corpus}/seed-owner_vs_thief.rqf")
+add_test(NAME fuzz_explain_dom
+  COMMAND sh -c "command -v chromium >/dev/null || { echo 'chromium not installed: skipped'; exit 77; }; RUNQCHECK_MUTANT=order:runqput_tail_store \"$0\" explain '${_rq_det_seed}' --html '${CMAKE_BINARY_DIR}/explain/lost-g.html' --json '${CMAKE_BINARY_DIR}/explain/lost-g.json' && '${_rq_py}' '${RUNQCHECK_ROOT}/fuzz/explain/check_dom.py' '${CMAKE_BINARY_DIR}/explain/lost-g.json' '${CMAKE_BINARY_DIR}/explain/lost-g.html'"
+    $<TARGET_FILE:runqcheck>)
+set_tests_properties(fuzz_explain_dom PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME fuzz_pct COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_vs_two_thieves.rqf" --runs 20000 --depth 3
+  --out "${CMAKE_BINARY_DIR}/pct")
+add_test(NAME fuzz_pct_finds_mutant COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_vs_thief.rqf" --runs 2000
+  --out "${CMAKE_BINARY_DIR}/pct-mutant")
+set_tests_properties(fuzz_pct_finds_mutant PROPERTIES WILL_FAIL TRUE ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
+set_tests_properties(fuzz_corpus_replay fuzz_replay_determinism fuzz_bad_input fuzz_explain_dom fuzz_pct
+  fuzz_pct_finds_mutant PROPERTIES LABELS "gate;fuzz" TIMEOUT 300)
+foreach(f IN LISTS _rq_il_files)
+  get_filename_component(m "${f}" NAME_WLE)
+  string(REGEX REPLACE "^order[.]" "order:" mname "${m}")
+  set_tests_properties(fuzz_regress/${mname} PROPERTIES LABELS "gate;fuzz;mutant" TIMEOUT 60)
+endforeach()
+add_test(NAME fuzz_pct_deep COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_vs_two_thieves.rqf" --runs 2000000
+  --depth 3 --out "${CMAKE_BINARY_DIR}/pct")
+set_tests_properties(fuzz_pct_deep PROPERTIES LABELS "nightly;fuzz" TIMEOUT 7200)
+
 # libFuzzer targets (clang only): the production backend, every subject;
 # the _mutant twins: core subject on the bug-injecting backend (ci/mutants).
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
@@ -91,6 +135,29 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
+  # Gate: each target over its checked-in corpus (and regressions), then a
+  # short bounded fuzz from a copy of it (fixed seed); nightly: an hour each.
+  set(_rq_fz_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/")
+  file(MAKE_DIRECTORY "${_rq_fz_art}")
+  add_test(NAME fuzz_interleave_corpus COMMAND fuzz_interleave "${_rq_il_corpus}" "${_rq_il_regress}" -runs=0
+    "-artifact_prefix=${_rq_fz_art}")
+  foreach(t IN ITEMS fuzz_interleave fuzz_seedfile)
+    set(copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/${t}")
+    foreach(kind IN ITEMS short deep)
+      if(kind STREQUAL "short")
+        set(secs 20)
+        set(lab "gate;fuzz")
+      else()
+        set(secs 3600)
+        set(lab "nightly;fuzz")
+      endif()
+      add_test(NAME ${t}_${kind}
+        COMMAND sh -c "rm -rf '${copy}_${kind}' && mkdir -p '${copy}_${kind}' && cp '${_rq_il_corpus}'/* '${copy}_${kind}'/ && exec \"$0\" '${copy}_${kind}' -max_total_time=${secs} -seed=1 -print_final_stats=1 '-dict=${RUNQCHECK_ROOT}/fuzz/dict/fuzz_interleave.dict' '-artifact_prefix=${_rq_fz_art}'"
+          $<TARGET_FILE:${t}>)
+      set_tests_properties(${t}_${kind} PROPERTIES LABELS "${lab}" TIMEOUT 7200)
+    endforeach()
+  endforeach()
+  set_tests_properties(fuzz_interleave_corpus PROPERTIES LABELS "gate;fuzz" TIMEOUT 300)
   add_executable(fuzz_interleave_mutant "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_interleave.cpp")
   target_link_libraries(fuzz_interleave_mutant PRIVATE runqcheck_fuzz_common)
   target_compile_definitions(fuzz_interleave_mutant PRIVATE ${_rq_mutant_defs} RUNQCHECK_FUZZ_CORE_ONLY=1)

@@ -61,6 +61,7 @@ class world {
   P* proc(int i) { return i < sc_.nprocs ? &*ps_[i] : nullptr; }
   G* goroutine(int i) { return &gs_[i]; }
   typename S::schedt& sched() { return sched_; }
+  const void* done_flag(int t) const { return &done_[t]; }
 
   explicit world(const scenario& sc) : sc_(sc), sched_(sc.nprocs) {
     for (int i = 0; i < sc.nprocs; i++) ps_[i].emplace(sched_, i);

@@ -103,6 +103,7 @@ class recorder final : public access_observer, public model::op_observer {
       name(&w.goroutine(i)->schedlink, "G.schedlink", i);
     }
     if constexpr (requires { w.sched().lock; }) name(&w.sched().lock, "sched.lock");
+    for (int t = 0; t < static_cast<int>(kMaxThreads) && t < model::kMaxThreads; t++) name(w.done_flag(t), "T.done", t);
   }
 
   enum class phase { setup, run, final };
@@ -273,7 +274,7 @@ class recorder final : public access_observer, public model::op_observer {
     int o = object(addr, nullptr, ev::load);
     char* n = objs_[o].name;
     if (i < 0) std::snprintf(n, sizeof objs_[o].name, "%s", base);
-    else if (k == static_cast<std::size_t>(-1)) std::snprintf(n, sizeof objs_[o].name, base[0] == 'G' ? "G%d.%s" : "P%d.%s", i, base + 2);
+    else if (k == static_cast<std::size_t>(-1)) std::snprintf(n, sizeof objs_[o].name, "%c%d.%s", base[0], i, base + 2);
     else std::snprintf(n, sizeof objs_[o].name, "P%d.runq[%zu]", i, k);
   }
 
