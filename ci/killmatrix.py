@@ -54,8 +54,13 @@ def run(cmd, mutant, timeout):
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
     replay = re.findall(r"^replay: (.*)$", out, re.M)
     execs = int(scen[0][1]) if scen else None
+    fz = re.findall(r"^fuzz: killed after (\d+) executions \(([\d?]+) exec/s\): (.*)$", out, re.M)
+    if fz:
+        execs = int(fz[0][0])
     if rc == 0:
         how = ""
+    elif fz:
+        how = fz[0][2][:90] + (f" ({fz[0][1]} exec/s)" if fz[0][1] not in ("0", "?") else "")
     elif failed:
         how = ", ".join(failed[:2]) + (f" (+{len(failed) - 2})" if len(failed) > 2 else "")
     elif prop:
