@@ -267,3 +267,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     endforeach()
   endif()
 endif()
+
+# --- issue #6: the stress scheduler (stress/, cmake/stress.cmake) ---
+if("stress" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/stress/src/proc.cpp")
+  include("${CMAKE_CURRENT_LIST_DIR}/stress.cmake")
+endif()
