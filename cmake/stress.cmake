@@ -56,17 +56,17 @@ endif()
 # under TSan (presets that set RUNQCHECK_TEST_SCALE get the small column).
 # workload | native K | small K
 set(_rq_stress_gate
-  "CreateGoroutines|100000|5000"
-  "CreateGoroutinesParallel|100000|5000"
-  "CreateGoroutinesSingle|100000|5000"
-  "PingPongHog|50000|2000"
-  "WakeupParallelSpinning|5000|500"
-  "WakeupParallelSyscall|5000|500"
-  "Matmult|128|32"
-  "ChanProdCons|50000|5000"
-  "skynet|100000|5000"
-  "GoroutineParallelism2|20|3"
-  "chaos|2000|300")
+  "CreateGoroutines|1000000|20000"
+  "CreateGoroutinesParallel|1000000|20000"
+  "CreateGoroutinesSingle|1000000|20000"
+  "PingPongHog|500000|10000"
+  "WakeupParallelSpinning|20000|1000"
+  "WakeupParallelSyscall|2000|300"
+  "Matmult|256|64"
+  "ChanProdCons|1000000|20000"
+  "skynet|1000000|20000"
+  "GoroutineParallelism2|10|3"
+  "chaos|20000|1000")
 set(_rq_stress_bin $<TARGET_FILE:runqcheck_stress>)
 # The watchdog deadline in tests: a hang detector, generous on purpose.
 set(_rq_stress_common --procs 4 --watchdog-ms 30000)
@@ -85,22 +85,22 @@ foreach(_rq_e IN LISTS _rq_stress_gate)
   set_tests_properties(stress_deep/${_rq_w} PROPERTIES LABELS "nightly;stress" TIMEOUT 900)
 endforeach()
 if(RUNQCHECK_TEST_SCALE)
-  set(_rq_chaos_k 300)
+  set(_rq_chaos_k 1000)
 else()
-  set(_rq_chaos_k 2000)
+  set(_rq_chaos_k 10000)
 endif()
 # chaos: more seeds, and with sysmon's retake.
-foreach(_rq_seed 2 3)
+foreach(_rq_seed 2 3 4 5 6)
   add_test(NAME stress/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k}
            --rounds 2 --seed ${_rq_seed} ${_rq_stress_common})
   set_tests_properties(stress/chaos_seed${_rq_seed} PROPERTIES LABELS "gate;stress" TIMEOUT 300)
 endforeach()
 add_test(NAME stress/chaos_sysmon COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
-         --seed 4 --sysmon ${_rq_stress_common})
+         --seed 7 --sysmon ${_rq_stress_common})
 add_test(NAME stress/WakeupParallelSyscall_sysmon COMMAND ${_rq_stress_bin} --workload WakeupParallelSyscall
-         --size 500 --rounds 2 --sysmon ${_rq_stress_common})
+         --size 300 --rounds 2 --sysmon ${_rq_stress_common})
 add_test(NAME stress/chaos_procs2 COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
-         --seed 5 --procs 2 --watchdog-ms 30000)
+         --seed 8 --procs 2 --watchdog-ms 30000)
 set_tests_properties(stress/chaos_sysmon stress/WakeupParallelSyscall_sysmon stress/chaos_procs2
                      PROPERTIES LABELS "gate;stress" TIMEOUT 300)
 # The command line: a bad flag and a missing bound are one-line errors, exit 2.

@@ -49,7 +49,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <mutex>
-#include <optional>
 #include <span>
 #include <thread>
 
@@ -64,8 +63,7 @@ constexpr auto relaxed = std::memory_order_relaxed;
 constexpr auto acquire = std::memory_order_acquire;
 constexpr auto release = std::memory_order_release;
 constexpr auto acq_rel = std::memory_order_acq_rel;
-using locked = runqcheck::locked_sched<B>;
-using ulock = std::optional<locked>;  // a sched.lock that may be dropped early (Go: unlock in the middle)
+using locked = runqcheck::locked_sched<B>;  // sched.lock held: unlocked when it goes out of scope (also by goto/return)
 
 schedt* the_sched = nullptr;
 thread_local M* tls_m = nullptr;
@@ -252,14 +250,16 @@ bool stopm(M* mp) {
 // without a P, sysmon, the driver). Runs pp (or an idle P if pp is null) on
 // an idle M, or a new one. spinning: the caller incremented nmspinning.
 void startm(P* pp, bool spinning) {
-  ulock l(std::in_place, the_sched->core);
-  if (pp == nullptr) {
-    RQ_CHECK(B, !spinning, "startm: P required for spinning=true");
-    pp = pidleget(*l);
-    if (pp == nullptr) return;
+  M* nmp;
+  {
+    auto l = lock_sched();
+    if (pp == nullptr) {
+      RQ_CHECK(B, !spinning, "startm: P required for spinning=true");
+      pp = pidleget(l);
+      if (pp == nullptr) return;
+    }
+    nmp = mget(l);
   }
-  M* nmp = mget(*l);
-  l.reset();
   if (nmp == nullptr) {
     newm(pp, spinning);
     return;
@@ -328,18 +328,19 @@ void handoffp(P* pp) {
       return;
     }
   }
-  ulock l(std::in_place, s.core);
-  if (s.gcwaiting.load(seq_cst)) {
-    pp->status.store(st(pstatus::gcstop), relaxed);
-    stopwait_dec(*l);
-    return;
+  {
+    auto l = lock_sched();
+    if (s.gcwaiting.load(seq_cst)) {
+      pp->status.store(st(pstatus::gcstop), relaxed);
+      stopwait_dec(l);
+      return;
+    }
+    if (l.runq().size() == 0) {
+      pidleput(l, pp);
+      return;
+    }
   }
-  if ((*l).runq().size() != 0) {
-    l.reset();
-    startm(pp, false);
-    return;
-  }
-  pidleput(*l, pp);
+  startm(pp, false);
 }
 
 // Go: gcstopm. The M itself, holding a P, when the world is stopping.
@@ -383,12 +384,15 @@ P* checkRunqsNoP(const std::array<core_p*, max_procs>& snap, std::int32_t n) {
 // The Delicate dance's global-queue recheck (Go: inline in findRunnable). An
 // M without a P that just stopped spinning.
 next_g recheck_global(M* mp) {
-  ulock l(std::in_place, the_sched->core);
-  if ((*l).runq().size() == 0) return {};
-  P* pp = pidlegetSpinning(*l);
-  if (pp == nullptr) return {};
-  auto r = runqcheck::globrunqgetbatch(*l, static_cast<std::int32_t>(runq_cap) / 2);
-  l.reset();
+  P* pp;
+  runqcheck::globrunq_batch<B> r;
+  {
+    auto l = lock_sched();
+    if (l.runq().size() == 0) return {};
+    pp = pidlegetSpinning(l);
+    if (pp == nullptr) return {};
+    r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(runq_cap) / 2);
+  }
   RQ_CHECK(B, r.gp != nullptr, "global runq empty with non-zero runqsize");
   // Go calls runqputbatch before acquirep; the P is ours either way (from
   // pidle), and acquiring first lets the owner check hold.
@@ -453,28 +457,25 @@ top:
   }
   // We have nothing to do: return P and block.
   std::int32_t n = snapshotAllp(snap);
+  runqcheck::globrunq_batch<B> r;
   {
-    ulock l(std::in_place, s.core);
-    if (s.gcwaiting.load(seq_cst)) {
-      l.reset();
-      goto top;
-    }
-    if ((*l).runq().size() != 0) {
-      auto r = runqcheck::globrunqgetbatch(*l, static_cast<std::int32_t>(runq_cap) / 2);
-      l.reset();
-      RQ_CHECK(B, r.gp != nullptr, "global runq empty with non-zero runqsize");
-      runqcheck::runqputbatch(owner(pp), r.q);
-      RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
-      return {asG(r.gp), false};
-    }
-    if (!mp->spinning.load(relaxed) && s.needspinning.load(seq_cst) == 1) {
+    auto l = lock_sched();
+    if (s.gcwaiting.load(seq_cst)) goto top;  // unlocks
+    if (l.runq().size() != 0) {
+      r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(runq_cap) / 2);
+    } else if (!mp->spinning.load(relaxed) && s.needspinning.load(seq_cst) == 1) {
       // See "Delicate dance" comment below.
       becomeSpinning(mp);
-      l.reset();
-      goto top;
+      goto top;  // unlocks
+    } else {
+      RQ_CHECK(B, releasep(mp) == pp, "findrunnable: wrong p");
+      pidleput(l, pp);
     }
-    RQ_CHECK(B, releasep(mp) == pp, "findrunnable: wrong p");
-    pidleput(*l, pp);
+  }
+  if (r.gp != nullptr) {  // the global batch, outside the lock
+    runqcheck::runqputbatch(owner(pp), r.q);
+    RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+    return {asG(r.gp), false};
   }
   // Delicate dance: the M goes from spinning to non-spinning, concurrently
   // with submissions. Drop nmspinning first, #StoreLoad, then check every
