@@ -268,6 +268,11 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   endif()
 endif()
 
+# --- issue #6: the stress scheduler (stress/, cmake/stress.cmake) ---
+if("stress" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/stress/src/proc.cpp")
+  include("${CMAKE_CURRENT_LIST_DIR}/stress.cmake")
+endif()
+
 # --- issue #5: fuzzing (fuzz/, cli/) ---
 if("fuzz" IN_LIST RUNQCHECK_CHECKERS)
   include("${CMAKE_CURRENT_LIST_DIR}/fuzz.cmake")

@@ -49,6 +49,12 @@ inline constexpr mutant_info mutant_catalog[] = {
     {mutant::globrunq_without_lock, "globrunq_without_lock", "runqputslow pushes its batch on the global queue without sched.lock"},
     {mutant::findRunnable_no_fairness, "findRunnable_no_fairness", "findRunnable without the schedtick%61 check: two Gs respawning each other starve the global queue (Go 1.2)"},
     {mutant::destroy_runnext_last, "destroy_runnext_last", "procresize puts runnext behind the ring at the global head"},
+    // Protocol mutants: only the stress scheduler (stress/) reaches them.
+    {mutant::submit_no_wakep, "submit_no_wakep", "newproc and goready put the G in runnext without wakep: no idle P is woken for new work (work conservation lost)"},
+    {mutant::spinning_drop_no_recheck, "spinning_drop_no_recheck", "an M leaving the spinning state skips the Delicate-dance recheck of every queue and resetspinning's wakep (the lost wakeup of Go's 'Worker thread parking/unparking')"},
+    {mutant::wakep_no_storeload, "wakep_no_storeload", "weak-memory: the seq_cst fences between publishing a G and reading nmspinning, and between dropping nmspinning and rechecking the queues, removed; a store-load reordering (x86 store buffer) can then lose a wakeup, a window of nanoseconds that a run rarely hits"},
+    {mutant::exitsyscall_loses_g, "exitsyscall_loses_g", "exitsyscall0 finds no idle P and forgets to put its G on the global queue: the G is lost"},
+    {mutant::procresize_drops_runnext, "procresize_drops_runnext", "procresize clears a dying P's runnext instead of moving it to the global queue: that G is lost"},
 };
 
 template <class Base>

@@ -78,6 +78,13 @@ enum class mutant : std::uint8_t {
   globrunq_without_lock,        // runqputslow pushes its batch without sched.lock
   destroy_runnext_last,         // procresize puts runnext behind the ring at the global head
   findRunnable_no_fairness,     // findRunnable without the schedtick%61 global-queue check (sched_policy.hpp)
+  // Protocol mutants of the stress scheduler (stress/src/proc.cpp), which is
+  // the only code that asks for them: the wakeup protocol around the queues.
+  submit_no_wakep,              // newproc/goready publish a G without wakep
+  spinning_drop_no_recheck,     // an M leaving the spinning state neither rechecks the queues nor wakes a replacement
+  wakep_no_storeload,           // no #StoreLoad between publishing work and reading nmspinning (and in the spinner's recheck)
+  exitsyscall_loses_g,          // exitsyscall0 finds no idle P and drops its G instead of globrunqput
+  procresize_drops_runnext,     // procresize clears a dying P's runnext instead of moving it to the global queue
   count_
 };
 

@@ -1,0 +1,119 @@
+# stress.cmake — the `stress` checker family (RUNQCHECK_CHECKERS): the M:N
+# scheduler of stress/ on the core's queues (native backend), its CLI, and
+# its ctest runs. With the `mutants` family too, the same scheduler on the
+# bug-injecting backend (runqcheck_stress_mutant), the kill matrix's `stress`
+# column (ci/mutants).
+#
+# Targets: runqcheck_stress_lib (static: the scheduler, the workloads and
+# runqcheck::stress::add_command for the main CLI), runqcheck_stress (its
+# own executable), runqcheck_stress_mutant.
+# Tests: stress/<workload> (gate: every workload briefly), stress/chaos_*
+# (gate: more seeds, --sysmon), stress/cli_* (gate), stress_deep/* (nightly).
+include_guard(GLOBAL)
+
+find_package(Boost 1.66 REQUIRED COMPONENTS context)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(Threads REQUIRED)
+include(CheckCXXCompilerFlag)
+check_cxx_compiler_flag(-Wno-tsan RUNQCHECK_HAVE_WNO_TSAN)
+
+set(_rq_stress_dir "${RUNQCHECK_ROOT}/stress")
+set(_rq_stress_src
+  "${_rq_stress_dir}/src/proc.cpp" "${_rq_stress_dir}/src/fiber.cpp" "${_rq_stress_dir}/src/watchdog.cpp"
+  "${_rq_stress_dir}/src/workloads.cpp" "${_rq_stress_dir}/src/command.cpp")
+
+# One scheduler library per backend; `backend` empty = native.
+function(_rq_stress_lib name backend)
+  add_library(${name} STATIC ${_rq_stress_src})
+  target_include_directories(${name} PUBLIC "${_rq_stress_dir}/include")
+  target_link_libraries(${name} PUBLIC runqcheck::core Boost::context CLI11::CLI11 Threads::Threads)
+  target_compile_features(${name} PUBLIC cxx_std_20)
+  if(backend)
+    target_compile_definitions(${name} PRIVATE "RUNQCHECK_STRESS_BACKEND=${backend}")
+    target_compile_options(${name} PRIVATE -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
+  endif()
+  # The wakeup protocol's seq_cst fences (proc.cpp's top comment explains
+  # why TSan not modelling them is harmless here).
+  if(RUNQCHECK_HAVE_WNO_TSAN)
+    target_compile_options(${name} PRIVATE -Wno-tsan)
+  endif()
+endfunction()
+
+if(NOT TARGET runqcheck_stress_lib)
+  _rq_stress_lib(runqcheck_stress_lib "")
+  add_executable(runqcheck_stress "${_rq_stress_dir}/main.cpp")
+  target_link_libraries(runqcheck_stress PRIVATE runqcheck_stress_lib)
+  set_target_properties(runqcheck_stress PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  if("mutants" IN_LIST RUNQCHECK_CHECKERS)
+    _rq_stress_lib(runqcheck_stress_mutant_lib "runqcheck::mutant_backend<runqcheck::native>")
+    add_executable(runqcheck_stress_mutant "${_rq_stress_dir}/main.cpp")
+    target_link_libraries(runqcheck_stress_mutant PRIVATE runqcheck_stress_mutant_lib)
+    set_target_properties(runqcheck_stress_mutant PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  endif()
+endif()
+
+# Gate sizes: a few seconds at most per workload natively (2 cores), less
+# under TSan (presets that set RUNQCHECK_TEST_SCALE get the small column).
+# workload | native K | small K
+set(_rq_stress_gate
+  "CreateGoroutines|1000000|20000"
+  "CreateGoroutinesParallel|1000000|20000"
+  "CreateGoroutinesSingle|1000000|20000"
+  "PingPongHog|500000|10000"
+  "WakeupParallelSpinning|20000|1000"
+  "WakeupParallelSyscall|2000|300"
+  "Matmult|256|64"
+  "ChanProdCons|1000000|20000"
+  "skynet|1000000|20000"
+  "GoroutineParallelism2|10|3"
+  "chaos|20000|1000")
+set(_rq_stress_bin $<TARGET_FILE:runqcheck_stress>)
+# The watchdog deadline in tests: a hang detector, generous on purpose.
+set(_rq_stress_common --procs 4 --watchdog-ms 30000)
+foreach(_rq_e IN LISTS _rq_stress_gate)
+  string(REPLACE "|" ";" _rq_f "${_rq_e}")
+  list(GET _rq_f 0 _rq_w)
+  if(RUNQCHECK_TEST_SCALE)
+    list(GET _rq_f 2 _rq_k)
+  else()
+    list(GET _rq_f 1 _rq_k)
+  endif()
+  add_test(NAME stress/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --size ${_rq_k} --rounds 2 ${_rq_stress_common})
+  set_tests_properties(stress/${_rq_w} PROPERTIES LABELS "gate;stress" TIMEOUT 300)
+  # nightly: minutes of each workload at full size
+  add_test(NAME stress_deep/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --seconds 60 ${_rq_stress_common})
+  set_tests_properties(stress_deep/${_rq_w} PROPERTIES LABELS "nightly;stress" TIMEOUT 900)
+endforeach()
+if(RUNQCHECK_TEST_SCALE)
+  set(_rq_chaos_k 1000)
+else()
+  set(_rq_chaos_k 10000)
+endif()
+# chaos: more seeds, and with sysmon's retake.
+foreach(_rq_seed 2 3 4 5 6)
+  add_test(NAME stress/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k}
+           --rounds 2 --seed ${_rq_seed} ${_rq_stress_common})
+  set_tests_properties(stress/chaos_seed${_rq_seed} PROPERTIES LABELS "gate;stress" TIMEOUT 300)
+endforeach()
+add_test(NAME stress/chaos_sysmon COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
+         --seed 7 --sysmon ${_rq_stress_common})
+add_test(NAME stress/WakeupParallelSyscall_sysmon COMMAND ${_rq_stress_bin} --workload WakeupParallelSyscall
+         --size 300 --rounds 2 --sysmon ${_rq_stress_common})
+add_test(NAME stress/chaos_procs2 COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
+         --seed 8 --procs 2 --watchdog-ms 30000)
+set_tests_properties(stress/chaos_sysmon stress/WakeupParallelSyscall_sysmon stress/chaos_procs2
+                     PROPERTIES LABELS "gate;stress" TIMEOUT 300)
+# The command line: a bad flag and a missing bound are one-line errors, exit 2.
+add_test(NAME stress/cli_bad_flag COMMAND sh -c "\"$0\" --workload chaos --rounds 1 --bogus; test $? -eq 2"
+         ${_rq_stress_bin})
+add_test(NAME stress/cli_unbounded COMMAND sh -c "\"$0\" --workload chaos; test $? -eq 2" ${_rq_stress_bin})
+set_tests_properties(stress/cli_bad_flag stress/cli_unbounded PROPERTIES LABELS "gate;stress" TIMEOUT 60)
+# nightly: chaos over many seeds, each a minute, with and without sysmon.
+foreach(_rq_seed RANGE 10 19)
+  add_test(NAME stress_deep/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --seconds 60
+           --seed ${_rq_seed} ${_rq_stress_common})
+  add_test(NAME stress_deep/chaos_sysmon_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --seconds 60
+           --seed ${_rq_seed} --sysmon ${_rq_stress_common})
+  set_tests_properties(stress_deep/chaos_seed${_rq_seed} stress_deep/chaos_sysmon_seed${_rq_seed}
+                       PROPERTIES LABELS "nightly;stress" TIMEOUT 900)
+endforeach()

@@ -1,0 +1,86 @@
+// runqcheck/stress/proc.hpp — the scheduler's functions, named as in
+// go1.25 proc.go. The design comment (wakeup protocol, orders) is at the top
+// of stress/src/proc.cpp.
+//
+// Callable from a G (the workload API): newproc, gosched, gopark, goready,
+// entersyscall / exitsyscall / entersyscallblock, gomaxprocs (stop the world +
+// procresize). Callable from the driver thread (not an M): runtime_start,
+// run_main, runtime_stop. Everything else is internal to the scheduler and
+// says who may call it in proc.cpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "sched.hpp"
+
+namespace runqcheck::stress {
+
+struct runtime_config {
+  int procs = 1;
+  std::uint64_t seed = 1;
+  bool sysmon = false;
+  int watchdog_ms = 10000;
+  std::string reproduce;  // the command line printed on every failure
+};
+
+// Driver thread: bring up procs Ps (all idle) and the watchdog (and sysmon).
+void runtime_start(const runtime_config& cfg);
+// Driver thread: run fn as a new G (Go: the main goroutine of one round) and
+// wait until it returns; then wait until every G created so far has exited.
+void run_main(std::function<void()> fn);
+// Driver thread: stop every M, check the run's invariants, free everything.
+// Returns false (after printing) if an invariant failed.
+bool runtime_stop();
+
+// From a G: the calling G, its M.
+G* getg();
+M* getm();
+
+// Go: newproc. From a G: start fn as a new G, put in runnext of this P, wakep.
+void newproc(std::function<void()> fn);
+// Go: Gosched. From a G: yield; the G goes to the global queue.
+void gosched();
+// Go: gopark. From a G: park; unlockf(gp, lock) runs on g0 after the G is
+// off its stack (returning false resumes the G at once).
+void gopark(bool (*unlockf)(G*, void*), void* lock);
+// Go: goready (ready with next=true). From a G with a P: gp must be waiting.
+void goready(G* gp);
+// Go: entersyscall / exitsyscall (P kept in _Psyscall; sysmon may retake it)
+// and entersyscallblock (P handed off at once). From a G.
+void entersyscall();
+void entersyscallblock();
+void exitsyscall();
+// Go: GOMAXPROCS(n): stopTheWorld, procresize, startTheWorld. From a G.
+void gomaxprocs(int n);
+
+// A spin-lock for channels and semaphores (Go: runtime mutex). Held only by
+// one G or g0 for a few instructions, and released on the same thread that
+// took it (gopark's unlockf runs on g0 of the parking G's M). An atomic, not
+// a std::mutex, because TSan treats a G and its g0 as different fibers and a
+// mutex taken on one and released on the other would be reported.
+class spinlock {
+ public:
+  void lock() {
+    while (f_.exchange(true, std::memory_order_acquire)) {  // acquire: pairs with unlock's release
+      while (f_.load(std::memory_order_relaxed)) std::this_thread::yield();
+    }
+  }
+  void unlock() { f_.store(false, std::memory_order_release); }  // release: publishes the critical section
+  static bool unlockf(G*, void* l) {  // gopark's unlock function (Go: parkunlock_c)
+    static_cast<spinlock*>(l)->unlock();
+    return true;
+  }
+
+ private:
+  std::atomic<bool> f_{false};
+};
+
+// Stats printed at the end of a run.
+std::string stats_line();
+// Prints every P, M, the global queue and the counters to stderr (watchdog,
+// failed checks). Reads concurrently with the Ms; values may be in flux.
+void dump_sched(const char* why);
+
+}  // namespace runqcheck::stress

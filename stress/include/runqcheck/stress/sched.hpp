@@ -1,0 +1,153 @@
+// runqcheck/stress/sched.hpp — the data of the stress scheduler: G, M, P and
+// schedt, with Go's names (runtime2.go), built on the core's queues.
+//
+// A compact M:N scheduler on OS threads that runs the core run queues
+// (core/include/runqcheck, the go125 subject on the native backend) the way
+// proc.go runs them: Gs are Boost.Context fibers, Ms are std::threads, Ps own
+// the core's ring + runnext; the global queue is the core's sched.runq.
+// proc.hpp holds the functions (schedule, findRunnable, wakep, ...).
+//
+// Who touches what (the rules proc.go states, checked where cheap):
+//  - P's ring and runnext: put/get by the owner M only (P::m == the calling
+//    M, checked on every owner operation, see owner()); steal/runqempty by any.
+//  - sched.lock (core schedt::lock) guards: the global runq, pidle, midle,
+//    nmidle, stopwait, allm, and P::link.
+//  - Fields read by the watchdog from another thread are atomics even where
+//    Go uses plain fields (m.spinning, m.p, m.curg): relaxed, for dumps only.
+//
+// Rejected designs: one mutex around all scheduler state (hides exactly the
+// races this harness exists to find); a G-to-G switch (Go always goes through
+// g0; mcall here switches to the M's scheduler context, so a G's context is
+// saved before anything can publish it); stackful Gs allocated at newproc
+// (1M skynet Gs would each hold a stack: a G gets its stack on first run).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include <boost/context/fiber.hpp>
+
+#include <runqcheck/backend/native.hpp>
+#include <runqcheck/go125.hpp>
+#include <runqcheck/sched_policy.hpp>
+
+// The backend the stress scheduler is compiled on: native, or the
+// bug-injecting mutant backend for the kill matrix (cmake/stress.cmake).
+#ifndef RUNQCHECK_STRESS_BACKEND
+#define RUNQCHECK_STRESS_BACKEND ::runqcheck::native
+#endif
+
+namespace runqcheck::stress {
+
+using B = RUNQCHECK_STRESS_BACKEND;
+inline constexpr std::uint32_t runq_cap = 256;  // Go: len(pp.runq)
+using S = runqcheck::go125<B, runq_cap>;        // the subject the scheduler runs
+using core_p = S::p;
+using core_g = runqcheck::g<B>;
+inline constexpr int max_procs = 256;
+
+struct M;
+struct P;
+
+// What a G asks its M's g0 to do after mcall (Go: mcall(fn)); returns the G
+// to run next without going through findRunnable, or nullptr to schedule.
+struct next_g {
+  struct G* gp = nullptr;
+  bool inheritTime = false;
+};
+using mcall_fn = next_g (*)(M* mp, struct G* gp);
+
+// Go: type g. The core's g<B> (goid, schedlink) plus the fiber.
+struct G : core_g {
+  std::function<void()> fn;           // the G's function; reset when it returns
+  boost::context::fiber ctx;          // saved context while not running; empty before the first run
+  void* tsan_fiber = nullptr;         // TSan's fiber for this G (sanitizer builds only)
+  // Go: gp.atomicstatus (gstatus values of core g.hpp). Every transition is a
+  // CAS from the expected state: the exactly-once checks (casgstatus).
+  std::atomic<std::uint32_t> atomicstatus{static_cast<std::uint32_t>(gstatus::idle)};
+  std::atomic<M*> m{nullptr};         // the M running it (dumps only; relaxed)
+  std::uint32_t nparks = 0;           // gopark calls; the G itself only
+  std::atomic<std::uint32_t> nreadies{0};  // goready calls (relaxed: published with the G by runqput)
+  std::uint64_t rng = 0;              // per-G seeded random state (workloads)
+  // Go: sudog, reduced: a channel waiter's element and result.
+  void* elem = nullptr;
+  bool success = false;
+  G* waitlink = nullptr;
+};
+
+// Go: type p, the scheduler part around the core's ring.
+struct P : core_p {
+  P(runqcheck::schedt<B>& s, std::int32_t pid) : core_p(s, pid) {}
+  std::uint32_t schedtick = 0;                  // owner only: incremented on every non-inherited execute
+  std::atomic<std::uint32_t> syscalltick{0};    // owner writes; sysmon reads (relaxed: a hint)
+  P* link = nullptr;                            // pidle list; sched.lock
+  std::atomic<M*> m{nullptr};                   // Go: pp.m. Written by acquirep/releasep (the owning M); read by owner checks (relaxed: a P is handed over with release/acquire elsewhere)
+  std::atomic<bool> idle{false};                // Go: idlepMask bit; relaxed hint for stealWork
+  std::vector<stress::G*> gfree;                // Go: pp.gFree; owner only (stress::G: core_p::G is the core g)
+  std::uint32_t sysmontick = 0;                 // sysmon's last seen syscalltick; sysmon only
+};
+
+// M states for the watchdog dump.
+enum class mstate : std::uint8_t { idle, running, findrunnable, spinning, parked, syscall, stw, exited };
+
+// Go: type m.
+struct M {
+  std::int64_t id = 0;
+  std::thread thread;
+  std::atomic<P*> p{nullptr};          // Go: mp.p; owner M writes, dumps read (relaxed)
+  std::atomic<P*> nextp{nullptr};      // Go: mp.nextp; written by startm before notewakeup (published by the note's release)
+  P* oldp = nullptr;                   // Go: mp.oldp; the P left by entersyscall; this M only
+  std::atomic<bool> spinning{false};   // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
+  std::atomic<G*> curg{nullptr};       // Go: mp.curg; dumps read (relaxed)
+  std::atomic<std::uint32_t> park{0};  // Go: mp.park note: 1 = woken. release by notewakeup, acquire by mPark
+  M* schedlink = nullptr;              // midle list; sched.lock
+  boost::context::fiber g0;            // while a G runs on this M: the M's scheduler context (Go: g0)
+  void* tsan_g0 = nullptr;             // TSan's fiber of the thread itself
+  mcall_fn fn = nullptr;               // set by the G before mcall, run on g0
+  bool (*waitunlockf)(G*, void*) = nullptr;  // Go: mp.waitunlockf (gopark)
+  void* waitlock = nullptr;                  // Go: mp.waitlock
+  std::atomic<mstate> state{mstate::idle};   // dumps only (relaxed)
+  std::uint64_t fastrand = 0;                // Go: cheaprand state; this M only
+};
+
+// Go: type schedt, the scheduler part around the core's (lock, runq, gomaxprocs).
+struct schedt {
+  runqcheck::schedt<B> core{1};
+  // guarded by core.lock
+  M* midle = nullptr;
+  std::int32_t nmidle = 0;
+  P* pidle = nullptr;
+  std::int32_t stopwait = 0;
+  std::vector<M*> allm;
+  // The wakeup protocol counters: seq_cst everywhere (see proc.cpp's top
+  // comment and docs/go-cpp-order-mapping.md, wakeup rows).
+  std::atomic<std::int32_t> npidle{0};
+  std::atomic<std::int32_t> nmspinning{0};
+  std::atomic<std::uint32_t> needspinning{0};
+  std::atomic<bool> gcwaiting{false};           // Go: sched.gcwaiting (stop the world)
+  std::atomic<std::uint32_t> stopnote{0};       // generation, bumped when stopwait reaches 0
+  std::atomic<std::int32_t> gomaxprocs{0};      // copy of core.gomaxprocs for lock-free reads (Go reads it racily)
+  std::array<std::atomic<P*>, max_procs> allp{};  // Ps never freed during a run, so a stale read is safe
+  runqcheck::randomOrder stealOrder;            // reset under stop-the-world only
+  std::atomic<bool> shutdown{false};
+  // Go: sched.gFree, under its own lock.
+  std::mutex gfree_lock;
+  std::vector<G*> gfree;
+  // Counters (relaxed; the invariants compare them once the run is quiet).
+  std::atomic<std::uint64_t> goidgen{0}, ngcreated{0}, ngdone{0}, nexecute{0}, nsteal{0}, nglobal{0};
+  std::atomic<std::uint64_t> nstopm{0}, nwakep{0}, nhandoff{0}, nretake{0}, nprocresize{0};
+  std::atomic<std::int32_t> mcount{0};
+  // Configuration, fixed before the first M starts.
+  std::uint64_t seed = 1;
+  bool sysmon = false;
+};
+
+// The one scheduler of the process (Go: the global sched); valid between
+// runtime_start and runtime_stop.
+schedt& sched();
+
+}  // namespace runqcheck::stress

@@ -1,0 +1,1040 @@
+// stress/src/proc.cpp — schedule, findRunnable, wakep, startm, stopm,
+// resetspinning, handoffp, the syscall paths and procresize: the M:N
+// scheduler of go1.25 proc.go, reduced to what moves Gs through the queues.
+//
+// Wakeup protocol (proc.go, "Worker thread parking/unparking"; the step
+// numbers are Go's and the SPIN model's):
+//   submission (newproc, goready):           1. publish the G (runqput: a
+//     release store of runqtail, or a release CAS of runnext)
+//                                            2. #StoreLoad  (storeload())
+//                                            3. read nmspinning (wakep)
+//   spinning -> non-spinning (findRunnable): 1. nmspinning -= 1
+//                                            2. #StoreLoad  (storeload())
+//                                            3. recheck the global queue and
+//                                               every P's runq (runqempty)
+// If both sides skipped step 2, the submitter could read a stale
+// nmspinning = 1 while the spinner reads a stale empty queue, and nobody
+// would wake an M for the G. Go gets the StoreLoad for free: its atomic
+// store is XCHG on amd64 and STLR followed by LDAR on arm64 is ordered. In
+// C++, a release store followed by an acquire load of another variable may be
+// reordered (and is, on x86, through the store buffer), and the core's queue
+// publication is a release store, not seq_cst. So each side issues a seq_cst
+// fence between its store and its load: by [atomics.fences] the two fences
+// are ordered in the single total order S, and whichever comes second makes
+// its thread see the other's store — the submitter sees the decrement and
+// wakes an M, or the spinner sees the G. nmspinning, npidle and needspinning
+// are themselves seq_cst (Go: full Load/Add/Cas), so that their mutual order
+// (handoffp's nmspinning+npidle read, wakep's CAS, pidlegetSpinning's
+// needspinning) is the one total order Go's reasoning assumes. The mutant
+// wakep_no_storeload drops both fences.
+// TSan does not model fences (GCC warns, -Wtsan); no plain data depends on
+// these two, only the wakeup decision, which TSan does not check anyway.
+//
+// Changes from Go (each also noted where it happens):
+//  - No preemption, no netpoll, no timers, no GC, no locked Ms. sysmon only
+//    retakes Ps from syscalls, and only with --sysmon (preemption and retake
+//    have hidden lost wakeups in Go: issues 45867, 55160).
+//  - A G gets its fiber stack at its first execute, not at newproc.
+//  - mcall: a G switches to its M's g0 (the M's own thread stack) with a
+//    function for g0 to run (park_m, gosched_m, goexit0, exitsyscall0), which
+//    returns the G to run next or nullptr for findRunnable; Go's schedule()
+//    "never returns", here it is the loop in schedule_loop.
+//  - The global queue is never read without sched.lock (sched_policy.hpp).
+//  - Gosched puts the G on the global queue, as Go does.
+#include "runqcheck/stress/proc.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <mutex>
+#include <span>
+#include <thread>
+
+#include "fiber.hpp"
+#include "runqcheck/stress/watchdog.hpp"
+
+namespace runqcheck::stress {
+namespace {
+
+constexpr auto seq_cst = std::memory_order_seq_cst;
+constexpr auto relaxed = std::memory_order_relaxed;
+constexpr auto acquire = std::memory_order_acquire;
+constexpr auto release = std::memory_order_release;
+constexpr auto acq_rel = std::memory_order_acq_rel;
+using locked = runqcheck::locked_sched<B>;  // sched.lock held: unlocked when it goes out of scope (also by goto/return)
+
+schedt* the_sched = nullptr;
+thread_local M* tls_m = nullptr;
+std::thread sysmon_thread;
+std::mutex worldsema;  // Go: worldsema; one stop-the-world at a time
+
+constexpr std::uint32_t st(gstatus s) { return static_cast<std::uint32_t>(s); }
+constexpr std::uint32_t st(pstatus s) { return static_cast<std::uint32_t>(s); }
+G* asG(core_g* g) { return static_cast<G*>(g); }
+
+// The #StoreLoad barrier of the wakeup protocol (top comment).
+inline void storeload() {
+  if (mutated<B>(mutant::wakep_no_storeload)) return;
+  std::atomic_thread_fence(seq_cst);  // seq_cst fence: pairs with the other side's fence (submitter vs spinner)
+}
+
+// Go: cheaprand. This M only.
+std::uint32_t cheaprand(M* mp) {
+  mp->fastrand += 0x9e3779b97f4a7c15ull;
+  std::uint64_t z = mp->fastrand;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return static_cast<std::uint32_t>(z ^ (z >> 31));
+}
+
+// Go: casgstatus. Any M. Every G state change goes through a CAS from the
+// state the caller expects; a failure means a G was run, readied or finished
+// twice (or was lost and found in the wrong state): the exactly-once checks.
+void casgstatus(G* gp, gstatus from, gstatus to) {
+  std::uint32_t old = st(from);
+  bool ok = gp->atomicstatus.compare_exchange_strong(old, st(to), acq_rel, relaxed);  // acq_rel: orders the G's state with its previous owner's (the queues already do; this is the check)
+  RQ_CHECK(B, ok, "casgstatus: bad g status (a G run, readied or finished twice?)", "goid", gp->goid, "have", old,
+           "want", st(from));
+}
+
+// The owner-P check: runq put/get/drain only by the M that holds the P
+// (proc.go: "Executed only by the owner P"). Cheap: one relaxed load.
+core_p& owner(P* pp) {
+  RQ_CHECK(B, pp->m.load(relaxed) == tls_m, "runq owner operation by an M that does not hold the P", "p", pp->id);
+  return *pp;
+}
+
+locked lock_sched() { return runqcheck::lock(the_sched->core); }
+
+// --- P ownership (Go: acquirep, wirep, releasep) ---
+
+// Go: acquirep/wirep. The calling M, which must hold no P; pp must be idle
+// and unowned (taken from pidle, handed over by startm, or CAS'd out of
+// _Psyscall).
+void acquirep(M* mp, P* pp) {
+  RQ_CHECK(B, mp->p.load(relaxed) == nullptr, "wirep: already in go", "m", mp->id);
+  RQ_CHECK(B, pp->m.load(relaxed) == nullptr && pp->status.load(relaxed) == st(pstatus::idle), "wirep: invalid p state",
+           "p", pp->id, "status", pp->status.load(relaxed));
+  pp->m.store(mp, relaxed);    // relaxed: read by owner checks on this thread, dumps elsewhere
+  mp->p.store(pp, relaxed);    // relaxed: this M only (dumps read it)
+  pp->status.store(st(pstatus::running), relaxed);  // relaxed: runqgrab's hint only
+}
+
+// Go: releasep. The M holding the P.
+P* releasep(M* mp) {
+  P* pp = mp->p.load(relaxed);
+  RQ_CHECK(B, pp != nullptr && pp->m.load(relaxed) == mp && pp->status.load(relaxed) == st(pstatus::running),
+           "releasep: invalid p state", "m", mp->id);
+  pp->m.store(nullptr, relaxed);
+  mp->p.store(nullptr, relaxed);
+  pp->status.store(st(pstatus::idle), relaxed);  // the hand-over is published by sched.lock or the note
+  return pp;
+}
+
+// --- idle P and M lists (sched.lock must be held: the locked& argument) ---
+
+// Go: pidleput. sched.lock must be held; pp must have an empty runq.
+void pidleput(locked&, P* pp) {
+  RQ_CHECK(B, S::runqempty(*pp), "pidleput: P has non-empty run queue", "p", pp->id);
+  pp->idle.store(true, relaxed);  // relaxed: Go's idlepMask is a hint for stealWork
+  pp->link = the_sched->pidle;
+  the_sched->pidle = pp;
+  the_sched->npidle.fetch_add(1, seq_cst);  // seq_cst: wakeup protocol counter (top comment)
+}
+
+// Go: pidleget. sched.lock must be held.
+P* pidleget(locked&) {
+  P* pp = the_sched->pidle;
+  if (pp != nullptr) {
+    pp->idle.store(false, relaxed);
+    the_sched->pidle = pp->link;
+    the_sched->npidle.fetch_sub(1, seq_cst);  // seq_cst: wakeup protocol counter
+  }
+  return pp;
+}
+
+// Go: pidlegetSpinning. sched.lock must be held. A caller that found work
+// but no P tells non-spinning Ms about to drop their P (Delicate dance).
+P* pidlegetSpinning(locked& l) {
+  P* pp = pidleget(l);
+  if (pp == nullptr) {
+    the_sched->needspinning.store(1, seq_cst);  // seq_cst: read under the same lock by findRunnable; Go: full Store
+  }
+  return pp;
+}
+
+// Go: mput / mget. sched.lock must be held.
+void mput(locked&, M* mp) {
+  mp->schedlink = the_sched->midle;
+  the_sched->midle = mp;
+  the_sched->nmidle++;
+}
+M* mget(locked&) {
+  M* mp = the_sched->midle;
+  if (mp != nullptr) {
+    the_sched->midle = mp->schedlink;
+    the_sched->nmidle--;
+  }
+  return mp;
+}
+
+// sched.lock must be held. Go: "sched.stopwait--; if sched.stopwait == 0 { notewakeup(&sched.stopnote) }"
+void stopwait_dec(locked&) {
+  if (--the_sched->stopwait == 0) {
+    the_sched->stopnote.fetch_add(1, release);  // release: pairs with the stopper's acquire load of the generation
+    the_sched->stopnote.notify_all();
+  }
+}
+
+// --- parking (Go: notes; futex-style waits on an atomic) ---
+
+// Go: notewakeup(&mp.park). Any thread, after giving mp its nextp.
+void notewakeup(M* mp) {
+  mp->park.store(1, release);  // release: publishes nextp/spinning written before it to the woken M
+  mp->park.notify_one();       // futex wake; a wake before the wait is not lost: wait() rechecks the value
+}
+
+// Go: mPark (notesleep + noteclear). The M itself.
+void mPark(M* mp) {
+  mp->state.store(mstate::parked, relaxed);
+  while (mp->park.load(acquire) == 0) {  // acquire: pairs with notewakeup's release
+    mp->park.wait(0, acquire);           // futex wait while the value is 0
+  }
+  mp->park.store(0, relaxed);  // relaxed: the next wakeup comes after mput under sched.lock
+}
+
+void becomeSpinning(M* mp) {  // Go: (*m).becomeSpinning. The M itself.
+  mp->spinning.store(true, relaxed);
+  the_sched->nmspinning.fetch_add(1, seq_cst);  // seq_cst: wakeup protocol counter
+  the_sched->needspinning.store(0, seq_cst);    // seq_cst: Go's full Store; a new spinning M serves the request
+}
+
+void mstart(M* mp);
+
+// Go: newm. Any thread: a new M that will run pp (spinning if the caller
+// incremented nmspinning for it; Go: mspinning).
+void newm(P* pp, bool spinning) {
+  M* mp = new M;
+  mp->nextp.store(pp, relaxed);         // published by the thread start
+  mp->spinning.store(spinning, relaxed);
+  int n = the_sched->mcount.fetch_add(1, relaxed) + 1;
+  RQ_CHECK(B, n < 10000, "newm: too many Ms", "mcount", n);
+  mp->id = n - 1;
+  mp->fastrand = the_sched->seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(mp->id);
+  mp->thread = std::thread(mstart, mp);
+  auto l = lock_sched();
+  the_sched->allm.push_back(mp);
+}
+
+// Go: stopm. The M itself, holding no P. Parks until startm hands it a P;
+// false when woken for shutdown.
+bool stopm(M* mp) {
+  RQ_CHECK(B, mp->p.load(relaxed) == nullptr, "stopm holding p", "m", mp->id);
+  RQ_CHECK(B, !mp->spinning.load(relaxed), "stopm spinning", "m", mp->id);
+  {
+    auto l = lock_sched();
+    if (the_sched->shutdown.load(relaxed)) return false;  // relaxed: set under this lock
+    mput(l, mp);
+  }
+  the_sched->nstopm.fetch_add(1, relaxed);
+  mPark(mp);
+  P* pp = mp->nextp.exchange(nullptr, relaxed);  // relaxed: published by the note's release/acquire
+  if (pp == nullptr) return false;              // woken by runtime_stop
+  acquirep(mp, pp);
+  return true;
+}
+
+// Go: startm(pp, spinning, lockheld=false). Any thread (an M with or
+// without a P, sysmon, the driver). Runs pp (or an idle P if pp is null) on
+// an idle M, or a new one. spinning: the caller incremented nmspinning.
+void startm(P* pp, bool spinning) {
+  M* nmp;
+  {
+    auto l = lock_sched();
+    if (pp == nullptr) {
+      RQ_CHECK(B, !spinning, "startm: P required for spinning=true");
+      pp = pidleget(l);
+      if (pp == nullptr) return;
+    }
+    nmp = mget(l);
+  }
+  if (nmp == nullptr) {
+    newm(pp, spinning);
+    return;
+  }
+  RQ_CHECK(B, !nmp->spinning.load(relaxed), "startm: m is spinning", "m", nmp->id);
+  RQ_CHECK(B, nmp->nextp.load(relaxed) == nullptr, "startm: m has p", "m", nmp->id);
+  if (spinning) {
+    // "A spinning M's P has an empty local queue" (Go's throw).
+    RQ_CHECK(B, S::runqempty(*pp), "startm: p has runnable gs", "p", pp->id);
+  }
+  nmp->spinning.store(spinning, relaxed);  // published by notewakeup
+  nmp->nextp.store(pp, relaxed);           // published by notewakeup
+  notewakeup(nmp);
+}
+
+// Go: wakep. An M holding a P (or without one, from handoffp's paths): start
+// a spinning M if there is an idle P and no spinning M.
+void wakep() {
+  auto& s = *the_sched;
+  // Be conservative about spinning threads, only start one if none exist already.
+  if (s.nmspinning.load(seq_cst) != 0) return;  // seq_cst: step 3 of submission
+  std::int32_t zero = 0;
+  if (!s.nmspinning.compare_exchange_strong(zero, 1, seq_cst)) return;  // seq_cst: the wakeup counter
+  s.nwakep.fetch_add(1, relaxed);
+  P* pp;
+  {
+    auto l = lock_sched();
+    pp = pidlegetSpinning(l);
+    if (pp == nullptr) {
+      RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "wakep: negative nmspinning");
+      return;
+    }
+  }
+  startm(pp, true);
+}
+
+// Go: resetspinning. The M itself, spinning, that found work.
+void resetspinning(M* mp) {
+  RQ_CHECK(B, mp->spinning.load(relaxed), "resetspinning: not a spinning m", "m", mp->id);
+  mp->spinning.store(false, relaxed);
+  std::int32_t n = the_sched->nmspinning.fetch_sub(1, seq_cst) - 1;  // seq_cst: wakeup counter
+  RQ_CHECK(B, n >= 0, "findrunnable: negative nmspinning", "nmspinning", n);
+  // M wakeup policy is deliberately somewhat conservative, so check if we
+  // need to wakeup another P here.
+  if (mutated<B>(mutant::spinning_drop_no_recheck)) return;
+  wakep();
+}
+
+// Go: handoffp. Any thread, for a P nobody owns (released from a syscall,
+// retaken by sysmon): start an M for it whenever findRunnable would find work.
+void handoffp(P* pp) {
+  auto& s = *the_sched;
+  s.nhandoff.fetch_add(1, relaxed);
+  // if it has local work, start it straight away
+  if (!S::runqempty(*pp) || S::globrunqsize(s.core) != 0) {
+    startm(pp, false);
+    return;
+  }
+  // no local work, check that there are no spinning/idle M's,
+  // otherwise our help is not required
+  if (s.nmspinning.load(seq_cst) + s.npidle.load(seq_cst) == 0) {
+    std::int32_t zero = 0;
+    if (s.nmspinning.compare_exchange_strong(zero, 1, seq_cst)) {
+      s.needspinning.store(0, seq_cst);
+      startm(pp, true);
+      return;
+    }
+  }
+  {
+    auto l = lock_sched();
+    if (s.gcwaiting.load(seq_cst)) {
+      pp->status.store(st(pstatus::gcstop), relaxed);
+      stopwait_dec(l);
+      return;
+    }
+    if (l.runq().size() == 0) {
+      pidleput(l, pp);
+      return;
+    }
+  }
+  startm(pp, false);
+}
+
+// Go: gcstopm. The M itself, holding a P, when the world is stopping.
+bool gcstopm(M* mp) {
+  RQ_CHECK(B, the_sched->gcwaiting.load(seq_cst), "gcstopm: not waiting for gc");
+  if (mp->spinning.load(relaxed)) {
+    mp->spinning.store(false, relaxed);
+    // OK to just drop nmspinning here, startTheWorld will unpark threads as necessary.
+    RQ_CHECK(B, the_sched->nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "gcstopm: negative nmspinning");
+  }
+  P* pp = releasep(mp);
+  {
+    auto l = lock_sched();
+    pp->status.store(st(pstatus::gcstop), relaxed);
+    stopwait_dec(l);
+  }
+  return stopm(mp);
+}
+
+// Go: mp.snapshotAllp. Any M: the Ps that exist now (Ps are never freed
+// during a run, so the pointers stay valid after a procresize).
+std::int32_t snapshotAllp(std::array<core_p*, max_procs>& snap) {
+  std::int32_t n = the_sched->gomaxprocs.load(acquire);  // acquire: pairs with procresize's release, so allp[0..n) are set
+  for (std::int32_t i = 0; i < n; i++) snap[i] = the_sched->allp[i].load(acquire);  // acquire: a new P's fields
+  return n;
+}
+
+// Go: checkRunqsNoP. An M without a P: if some P has work and a P is idle,
+// return that idle P for the caller to acquire.
+P* checkRunqsNoP(const std::array<core_p*, max_procs>& snap, std::int32_t n) {
+  for (std::int32_t id = 0; id < n; id++) {
+    P* p2 = static_cast<P*>(snap[id]);
+    if (!p2->idle.load(relaxed) && !S::runqempty(*p2)) {
+      auto l = lock_sched();
+      return pidlegetSpinning(l);  // null: can't get a P, don't bother checking remaining Ps
+    }
+  }
+  return nullptr;
+}
+
+// The Delicate dance's global-queue recheck (Go: inline in findRunnable). An
+// M without a P that just stopped spinning.
+next_g recheck_global(M* mp) {
+  P* pp;
+  runqcheck::globrunq_batch<B> r;
+  {
+    auto l = lock_sched();
+    if (l.runq().size() == 0) return {};
+    pp = pidlegetSpinning(l);
+    if (pp == nullptr) return {};
+    r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(runq_cap) / 2);
+  }
+  RQ_CHECK(B, r.gp != nullptr, "global runq empty with non-zero runqsize");
+  // Go calls runqputbatch before acquirep; the P is ours either way (from
+  // pidle), and acquiring first lets the owner check hold.
+  acquirep(mp, pp);
+  runqcheck::runqputbatch(owner(pp), r.q);
+  RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+  becomeSpinning(mp);
+  return {asG(r.gp), false};
+}
+
+// Leaves the run at shutdown: the M gives its P back and exits.
+void dropP_for_exit(M* mp) {
+  if (mp->spinning.load(relaxed)) {
+    mp->spinning.store(false, relaxed);
+    the_sched->nmspinning.fetch_sub(1, seq_cst);
+  }
+  P* pp = releasep(mp);
+  auto l = lock_sched();
+  pidleput(l, pp);
+}
+
+// Go: findRunnable (queues only: no timers, netpoll, GC). The M itself,
+// holding a P. Blocks (stopm) until there is work; {nullptr} only at shutdown.
+next_g findRunnable(M* mp) {
+  auto& s = *the_sched;
+  std::array<core_p*, max_procs> snap;
+top:
+  P* pp = mp->p.load(relaxed);
+  // "A spinning M's P has an empty local queue" (Go: schedule's throw; here
+  // at findRunnable's top, which every spinning M passes through).
+  RQ_CHECK(B, !mp->spinning.load(relaxed) || (pp->runnext.load(relaxed) == nullptr &&
+                                               pp->runqhead.load(relaxed) == pp->runqtail.load(relaxed)),
+           "schedule: spinning with local work", "p", pp->id);
+  if (s.shutdown.load(acquire)) {  // acquire: pairs with runtime_stop's store
+    dropP_for_exit(mp);
+    return {};
+  }
+  if (s.gcwaiting.load(seq_cst)) {
+    if (!gcstopm(mp)) return {};
+    goto top;
+  }
+  mp->state.store(mstate::findrunnable, relaxed);
+  // schedtick%61 fairness, local runq, global batch (sched_policy.hpp).
+  if (auto f = runqcheck::findRunnable_queues<S>(s.core, owner(pp), pp->schedtick); f.gp != nullptr) {
+    if (f.from != found_in::local) s.nglobal.fetch_add(1, relaxed);
+    return {asG(f.gp), f.inheritTime};
+  }
+  // Spinning Ms: steal work from other Ps. Limit the number of spinning Ms
+  // to half the number of busy Ps.
+  std::int32_t procs = s.gomaxprocs.load(relaxed);
+  if (mp->spinning.load(relaxed) || 2 * s.nmspinning.load(seq_cst) < procs - s.npidle.load(seq_cst)) {
+    if (!mp->spinning.load(relaxed)) becomeSpinning(mp);
+    mp->state.store(mstate::spinning, relaxed);
+    std::int32_t n = snapshotAllp(snap);
+    auto f = runqcheck::stealWork<S>(
+        owner(pp), std::span<core_p* const>(snap.data(), static_cast<std::size_t>(n)), s.stealOrder,
+        [mp] { return cheaprand(mp); }, [&snap](std::uint32_t i) { return static_cast<P*>(snap[i])->idle.load(relaxed); });
+    if (f.gp != nullptr) {
+      s.nsteal.fetch_add(1, relaxed);
+      return {asG(f.gp), false};
+    }
+  }
+  // We have nothing to do: return P and block.
+  std::int32_t n = snapshotAllp(snap);
+  runqcheck::globrunq_batch<B> r;
+  {
+    auto l = lock_sched();
+    if (s.gcwaiting.load(seq_cst)) goto top;  // unlocks
+    if (l.runq().size() != 0) {
+      r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(runq_cap) / 2);
+    } else if (!mp->spinning.load(relaxed) && s.needspinning.load(seq_cst) == 1) {
+      // See "Delicate dance" comment below.
+      becomeSpinning(mp);
+      goto top;  // unlocks
+    } else {
+      RQ_CHECK(B, releasep(mp) == pp, "findrunnable: wrong p");
+      pidleput(l, pp);
+    }
+  }
+  if (r.gp != nullptr) {  // the global batch, outside the lock
+    runqcheck::runqputbatch(owner(pp), r.q);
+    RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+    return {asG(r.gp), false};
+  }
+  // Delicate dance: the M goes from spinning to non-spinning, concurrently
+  // with submissions. Drop nmspinning first, #StoreLoad, then check every
+  // source again; the other order lets a G submitted in between go unseen by
+  // everyone. needspinning (set by pidlegetSpinning) covers the case where
+  // work is found but no P is idle.
+  if (mp->spinning.load(relaxed)) {
+    mp->spinning.store(false, relaxed);
+    RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "findrunnable: negative nmspinning");  // step 1
+    storeload();                                                                                   // step 2
+    if (!mutated<B>(mutant::spinning_drop_no_recheck)) {                                           // step 3
+      if (next_g r = recheck_global(mp); r.gp != nullptr) return r;
+      if (P* pp2 = checkRunqsNoP(snap, n); pp2 != nullptr) {
+        acquirep(mp, pp2);
+        becomeSpinning(mp);
+        goto top;
+      }
+    }
+  }
+  if (!stopm(mp)) return {};
+  goto top;
+}
+
+// --- fibers: execute, mcall and the g0 continuations ---
+
+next_g goexit0(M* mp, G* gp);
+
+// The body of every G's fiber. Runs on the G's stack.
+boost::context::fiber gentry(G* gp, boost::context::fiber&& g0) {
+  tls_m->g0 = std::move(g0);
+  {
+    std::function<void()> fn = std::move(gp->fn);
+    gp->fn = nullptr;
+    fn();
+  }
+  // Go: goexit1 -> mcall(goexit0). The fiber ends by resuming g0; Boost
+  // then frees its stack on g0.
+  M* mp = getm();
+  mp->fn = goexit0;
+  tsan_switch_to(mp->tsan_g0);
+  return std::move(mp->g0);
+}
+
+// Go: mcall. The running G: switch to this M's g0, which runs fn(mp, gp).
+// Returns when some M executes the G again.
+void mcall(mcall_fn fn) {
+  M* mp = getm();
+  mp->fn = fn;
+  tsan_switch_to(mp->tsan_g0);
+  boost::context::fiber from = std::move(mp->g0).resume();
+  getm()->g0 = std::move(from);  // getm(): possibly another M (thread) now
+}
+
+void dropg(M* mp, G* gp) {  // Go: dropg. g0 of the M that ran gp.
+  mp->curg.store(nullptr, relaxed);
+  gp->m.store(nullptr, relaxed);
+}
+
+// Go: execute + gogo. g0 of mp, holding a P: run gp until it mcalls, then
+// run the mcall function.
+next_g execute(M* mp, G* gp, bool inheritTime) {
+  P* pp = mp->p.load(relaxed);
+  mp->curg.store(gp, relaxed);
+  gp->m.store(mp, relaxed);
+  casgstatus(gp, gstatus::runnable, gstatus::running);
+  if (!inheritTime) pp->schedtick++;
+  the_sched->nexecute.fetch_add(1, relaxed);
+  mp->state.store(mstate::running, relaxed);
+  if (!gp->ctx) {  // first run: the stack comes from the pool now
+    gp->ctx = boost::context::fiber(std::allocator_arg, pooled_stack{},
+                                    [gp](boost::context::fiber&& g0) { return gentry(gp, std::move(g0)); });
+    gp->tsan_fiber = tsan_create_fiber();
+  }
+  tsan_switch_to(gp->tsan_fiber);
+  boost::context::fiber back = std::move(gp->ctx).resume();
+  // Back on g0: save the G's context before fn can publish the G.
+  gp->ctx = std::move(back);
+  mcall_fn fn = mp->fn;
+  mp->fn = nullptr;
+  return fn(mp, gp);
+}
+
+// Go: gfput / gfget. The owner of pp. A dead G goes to pp's free list; half
+// of a long list moves to the global one (sched.gFree, its own lock).
+void gfput(P* pp, G* gp) {
+  pp->gfree.push_back(gp);
+  if (pp->gfree.size() >= 64) {
+    std::lock_guard l(the_sched->gfree_lock);
+    the_sched->gfree.insert(the_sched->gfree.end(), pp->gfree.end() - 32, pp->gfree.end());
+    pp->gfree.resize(pp->gfree.size() - 32);
+  }
+}
+G* gfget(P* pp) {
+  if (pp->gfree.empty()) {
+    std::lock_guard l(the_sched->gfree_lock);
+    auto& g = the_sched->gfree;
+    std::size_t k = std::min<std::size_t>(32, g.size());
+    pp->gfree.insert(pp->gfree.end(), g.end() - static_cast<std::ptrdiff_t>(k), g.end());
+    g.resize(g.size() - k);
+  }
+  if (pp->gfree.empty()) {
+    G* gp = new G;
+    gp->atomicstatus.store(st(gstatus::dead), relaxed);
+    return gp;
+  }
+  G* gp = pp->gfree.back();
+  pp->gfree.pop_back();
+  return gp;
+}
+
+// Go: goexit0 + gdestroy. g0, after gp's function returned (its stack is
+// already back in the pool).
+next_g goexit0(M* mp, G* gp) {
+  casgstatus(gp, gstatus::running, gstatus::dead);
+  dropg(mp, gp);
+  tsan_destroy_fiber(gp->tsan_fiber);
+  gp->tsan_fiber = nullptr;
+  the_sched->ngdone.fetch_add(1, release);  // release: the driver's acquire sees everything the G did
+  gfput(mp->p.load(relaxed), gp);
+  return {};
+}
+
+// Go: park_m. g0, after gopark's mcall.
+next_g park_m(M* mp, G* gp) {
+  casgstatus(gp, gstatus::running, gstatus::waiting);
+  dropg(mp, gp);
+  if (auto* f = mp->waitunlockf; f != nullptr) {
+    void* lk = mp->waitlock;
+    mp->waitunlockf = nullptr;
+    mp->waitlock = nullptr;
+    if (!f(gp, lk)) {  // the G stays: as if readied by itself
+      gp->nreadies.fetch_add(1, relaxed);
+      casgstatus(gp, gstatus::waiting, gstatus::runnable);
+      return {gp, true};
+    }
+  }
+  return {};
+}
+
+// Go: gosched_m / goschedImpl. g0.
+next_g gosched_m(M* mp, G* gp) {
+  casgstatus(gp, gstatus::running, gstatus::runnable);
+  dropg(mp, gp);
+  {
+    auto l = lock_sched();
+    runqcheck::globrunqput(l, gp);
+  }
+  wakep();  // Go: if mainStarted { wakep() }; no #StoreLoad needed: the global queue is under sched.lock
+  return {};
+}
+
+// Go: exitsyscall0. g0 of an M without a P: the fast path found no P.
+next_g exitsyscall0(M* mp, G* gp) {
+  casgstatus(gp, gstatus::syscall, gstatus::runnable);
+  dropg(mp, gp);
+  P* pp;
+  {
+    auto l = lock_sched();
+    pp = pidleget(l);
+    if (pp == nullptr && !mutated<B>(mutant::exitsyscall_loses_g)) {
+      runqcheck::globrunqput(l, gp);
+    }
+  }
+  if (pp != nullptr) {
+    acquirep(mp, pp);
+    return {gp, false};
+  }
+  stopm(mp);
+  return {};
+}
+
+// Go: schedule (the loop around it: Go's never returns). g0 of mp.
+void schedule_loop(M* mp) {
+  next_g nx;
+  for (;;) {
+    if (nx.gp == nullptr) {
+      if (mp->p.load(relaxed) == nullptr) return;  // stopm was woken for shutdown
+      nx = findRunnable(mp);
+      if (nx.gp == nullptr) return;  // shutdown
+      // This thread is going to run a goroutine and is not spinning anymore,
+      // so if it was marked as spinning we need to reset it now and
+      // potentially start a new spinning M.
+      if (mp->spinning.load(relaxed)) resetspinning(mp);
+    }
+    nx = execute(mp, nx.gp, nx.inheritTime);
+  }
+}
+
+// Go: mstart. The new M's thread.
+void mstart(M* mp) {
+  tls_m = mp;
+  mp->tsan_g0 = tsan_current_fiber();
+  P* pp = mp->nextp.exchange(nullptr, relaxed);  // published by thread creation
+  acquirep(mp, pp);
+  schedule_loop(mp);
+  mp->state.store(mstate::exited, relaxed);
+}
+
+// Go: exitsyscallfast. The G's M, without a P: take back the old P if it
+// is still in _Psyscall, else any idle P.
+bool exitsyscallfast(M* mp, P* oldp) {
+  if (oldp != nullptr) {
+    std::uint32_t s = st(pstatus::syscall);
+    if (oldp->status.compare_exchange_strong(s, st(pstatus::idle), acq_rel, relaxed)) {  // acquire: pairs with entersyscall's store (and retake/STW compete for the same CAS)
+      acquirep(mp, oldp);
+      return true;
+    }
+  }
+  if (the_sched->npidle.load(seq_cst) > 0) {  // Go: sched.pidle != 0, a racy read
+    P* pp;
+    {
+      auto l = lock_sched();
+      pp = pidleget(l);
+    }
+    if (pp != nullptr) {
+      acquirep(mp, pp);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Go: sysmon's retake, syscall part only. The sysmon thread: a P in
+// _Psyscall for a whole sysmon tick is taken back and handed off if there is
+// work or nobody else to take it.
+void retake() {
+  auto& s = *the_sched;
+  std::int32_t n = s.gomaxprocs.load(acquire);
+  for (std::int32_t i = 0; i < n; i++) {
+    P* pp = s.allp[i].load(acquire);
+    if (pp->status.load(relaxed) != st(pstatus::syscall)) continue;
+    std::uint32_t t = pp->syscalltick.load(relaxed);
+    if (pp->sysmontick != t) {
+      pp->sysmontick = t;
+      continue;
+    }
+    // On the one hand we don't want to retake Ps if there is no other work
+    // to do, but on the other hand we want to retake them eventually.
+    if (S::runqempty(*pp) && s.nmspinning.load(seq_cst) + s.npidle.load(seq_cst) > 0) continue;
+    std::uint32_t want = st(pstatus::syscall);
+    if (pp->status.compare_exchange_strong(want, st(pstatus::idle), acq_rel, relaxed)) {  // acq_rel: takes the P over from the syscall M
+      s.nretake.fetch_add(1, relaxed);
+      handoffp(pp);
+    }
+  }
+}
+
+void sysmon() {
+  while (!the_sched->shutdown.load(acquire)) {
+    ::usleep(1000);  // Go: 20µs growing to 10ms; a fixed 1ms tick here
+    retake();
+  }
+}
+
+// --- stop the world and procresize ---
+
+// Go: stopTheWorldWithSema. A G (with its P): stop every other P.
+void stopTheWorld(M* mp) {
+  auto& s = *the_sched;
+  {
+    auto l = lock_sched();
+    s.stopwait = s.gomaxprocs.load(relaxed);
+    s.gcwaiting.store(true, seq_cst);  // seq_cst: read by every M at findRunnable's top
+    P* me = mp->p.load(relaxed);
+    me->status.store(st(pstatus::gcstop), relaxed);
+    s.stopwait--;
+    // stop current P and those in syscalls
+    for (std::int32_t i = 0; i < s.gomaxprocs.load(relaxed); i++) {
+      std::uint32_t want = st(pstatus::syscall);
+      if (s.allp[i].load(relaxed)->status.compare_exchange_strong(want, st(pstatus::gcstop), acq_rel, relaxed)) {
+        s.stopwait--;
+      }
+    }
+    // stop idle P's
+    while (P* pp = pidleget(l)) {
+      pp->status.store(st(pstatus::gcstop), relaxed);
+      s.stopwait--;
+    }
+  }
+  // wait for remaining P's to stop voluntarily
+  for (;;) {
+    std::uint32_t gen = s.stopnote.load(acquire);  // acquire: pairs with stopwait_dec's release
+    {
+      auto l = lock_sched();
+      RQ_CHECK(B, s.stopwait >= 0, "stopTheWorld: negative stopwait", "stopwait", s.stopwait);
+      if (s.stopwait == 0) break;
+    }
+    s.stopnote.wait(gen, acquire);
+  }
+}
+
+// The run-queue part of (*p).destroy (the core's destroy) plus the G free
+// list. sched.lock held, world stopped.
+void destroyP(locked& l, P* pp) {
+  if (mutated<B>(mutant::procresize_drops_runnext)) {
+    pp->runnext.store(nullptr, relaxed);  // the bug: runnext's G is lost
+  }
+  runqcheck::destroy(l, static_cast<core_p&>(*pp));  // ring to the global head, runnext first
+  {
+    std::lock_guard g(the_sched->gfree_lock);
+    the_sched->gfree.insert(the_sched->gfree.end(), pp->gfree.begin(), pp->gfree.end());
+  }
+  pp->gfree.clear();
+  pp->idle.store(true, relaxed);
+  pp->status.store(st(pstatus::dead), relaxed);
+}
+
+// Go: procresize. sched.lock held, world stopped, by the G that stopped it.
+// Returns the Ps with local work, for startTheWorld.
+std::vector<P*> procresize(locked& l, std::int32_t nprocs, M* mp) {
+  auto& s = *the_sched;
+  std::int32_t old = s.gomaxprocs.load(relaxed);
+  s.nprocresize.fetch_add(1, relaxed);
+  // initialize new P's
+  for (std::int32_t i = old; i < nprocs; i++) {
+    P* pp = s.allp[i].load(relaxed);
+    if (pp == nullptr) {
+      pp = new P(s.core, i);
+      s.allp[i].store(pp, release);  // release: a P's fields before its pointer (snapshotAllp's acquire)
+    }
+    pp->status.store(st(pstatus::gcstop), relaxed);
+  }
+  // the current P: keep it if it survives, else move to allp[0]
+  P* cur = mp->p.load(relaxed);
+  if (cur->id < nprocs) {
+    cur->status.store(st(pstatus::running), relaxed);
+  } else {
+    cur->m.store(nullptr, relaxed);
+    mp->p.store(nullptr, relaxed);
+    P* p0 = s.allp[0].load(relaxed);
+    p0->m.store(nullptr, relaxed);
+    p0->status.store(st(pstatus::idle), relaxed);
+    acquirep(mp, p0);
+  }
+  // release resources from unused P's
+  for (std::int32_t i = nprocs; i < old; i++) destroyP(l, s.allp[i].load(relaxed));
+  l.set_gomaxprocs(nprocs);
+  s.stealOrder.reset(static_cast<std::uint32_t>(nprocs));
+  s.gomaxprocs.store(nprocs, release);  // release: pairs with snapshotAllp
+  std::vector<P*> runnable;
+  for (std::int32_t i = nprocs - 1; i >= 0; i--) {
+    P* pp = s.allp[i].load(relaxed);
+    if (pp == mp->p.load(relaxed)) continue;
+    pp->status.store(st(pstatus::idle), relaxed);
+    if (S::runqempty(*pp)) pidleput(l, pp);
+    else runnable.push_back(pp);
+  }
+  return runnable;
+}
+
+}  // namespace
+
+schedt& sched() { return *the_sched; }
+
+[[gnu::noipa]] M* getm() { return tls_m; }  // noipa: never cache the TLS address across a fiber switch
+G* getg() { return getm()->curg.load(relaxed); }
+
+void newproc(std::function<void()> fn) {
+  auto& s = *the_sched;
+  M* mp = getm();
+  P* pp = mp->p.load(relaxed);
+  G* newg = gfget(pp);
+  newg->goid = s.goidgen.fetch_add(1, relaxed) + 1;
+  newg->fn = std::move(fn);
+  newg->nparks = 0;
+  newg->nreadies.store(0, relaxed);
+  newg->rng = s.seed * 0x2545f4914f6cdd1dull + newg->goid;
+  casgstatus(newg, gstatus::dead, gstatus::runnable);
+  s.ngcreated.fetch_add(1, relaxed);
+  S::runqput(owner(pp), newg, true);  // step 1: publish (runnext)
+  if (mutated<B>(mutant::submit_no_wakep)) return;
+  storeload();                        // step 2
+  wakep();                            // step 3
+}
+
+void gosched() { mcall(gosched_m); }
+
+void gopark(bool (*unlockf)(G*, void*), void* lock) {
+  M* mp = getm();
+  G* gp = mp->curg.load(relaxed);
+  gp->nparks++;
+  mp->waitunlockf = unlockf;
+  mp->waitlock = lock;
+  mcall(park_m);
+  // Each ready resumes exactly once: as many readies as parks.
+  RQ_CHECK(B, gp->nreadies.load(relaxed) == gp->nparks, "gopark: resumed without exactly one goready", "goid",
+           gp->goid, "parks", gp->nparks, "readies", gp->nreadies.load(relaxed));
+}
+
+void goready(G* gp) {
+  M* mp = getm();
+  P* pp = mp->p.load(relaxed);
+  casgstatus(gp, gstatus::waiting, gstatus::runnable);  // Go: "bad g->status in ready"
+  gp->nreadies.fetch_add(1, relaxed);
+  S::runqput(owner(pp), gp, true);  // step 1
+  if (mutated<B>(mutant::submit_no_wakep)) return;
+  storeload();  // step 2
+  wakep();      // step 3
+}
+
+void entersyscall() {
+  M* mp = getm();
+  G* gp = mp->curg.load(relaxed);
+  P* pp = mp->p.load(relaxed);
+  casgstatus(gp, gstatus::running, gstatus::syscall);
+  pp->syscalltick.fetch_add(1, relaxed);  // Go counts at exitsyscall; here each syscall gets its own tick for retake
+  mp->oldp = pp;
+  pp->m.store(nullptr, relaxed);
+  mp->p.store(nullptr, relaxed);
+  mp->state.store(mstate::syscall, relaxed);
+  pp->status.store(st(pstatus::syscall), release);  // release: the P's state before it, for whoever CASes it out of _Psyscall
+}
+
+void entersyscallblock() {
+  M* mp = getm();
+  G* gp = mp->curg.load(relaxed);
+  casgstatus(gp, gstatus::running, gstatus::syscall);
+  mp->oldp = nullptr;
+  mp->state.store(mstate::syscall, relaxed);
+  handoffp(releasep(mp));  // Go: entersyscallblock_handoff
+}
+
+void exitsyscall() {
+  M* mp = getm();
+  G* gp = mp->curg.load(relaxed);
+  P* oldp = mp->oldp;
+  mp->oldp = nullptr;
+  if (exitsyscallfast(mp, oldp)) {
+    casgstatus(gp, gstatus::syscall, gstatus::running);
+    mp->state.store(mstate::running, relaxed);
+    return;
+  }
+  mcall(exitsyscall0);  // returns when an M executes this G again
+}
+
+void gomaxprocs(int n) {
+  RQ_CHECK(B, n >= 1 && n <= max_procs, "GOMAXPROCS out of range", "n", n);
+  std::lock_guard w(worldsema);
+  M* mp = getm();
+  mp->state.store(mstate::stw, relaxed);
+  stopTheWorld(mp);
+  std::vector<P*> runnable;
+  {
+    auto l = lock_sched();
+    runnable = procresize(l, n, mp);
+    the_sched->gcwaiting.store(false, seq_cst);
+  }
+  // Go: startTheWorldWithSema: an M for every P with work, then wakep for
+  // the global queue.
+  for (P* pp : runnable) startm(pp, false);
+  wakep();
+  mp->state.store(mstate::running, relaxed);
+}
+
+// --- the driver (not an M) ---
+
+void runtime_start(const runtime_config& cfg) {
+  the_sched = new schedt;
+  auto& s = *the_sched;
+  s.seed = cfg.seed;
+  s.sysmon = cfg.sysmon;
+  {
+    auto l = lock_sched();
+    for (int i = 0; i < cfg.procs; i++) s.allp[i].store(new P(s.core, i), release);
+    l.set_gomaxprocs(cfg.procs);
+    s.gomaxprocs.store(cfg.procs, release);
+    s.stealOrder.reset(static_cast<std::uint32_t>(cfg.procs));
+    for (int i = cfg.procs - 1; i >= 0; i--) pidleput(l, s.allp[i].load(relaxed));
+  }
+  watchdog_start(cfg.watchdog_ms);
+  if (cfg.sysmon) sysmon_thread = std::thread(sysmon);
+}
+
+void run_main(std::function<void()> fn) {
+  auto& s = *the_sched;
+  std::atomic<std::uint32_t> done{0};
+  G* gp = new G;
+  gp->goid = s.goidgen.fetch_add(1, relaxed) + 1;
+  gp->fn = [&fn, &done] {
+    fn();
+    done.store(1, release);  // release: the round's results, for the driver's acquire
+    done.notify_one();
+  };
+  gp->atomicstatus.store(st(gstatus::runnable), relaxed);
+  s.ngcreated.fetch_add(1, relaxed);
+  watchdog_round(true);
+  {
+    auto l = lock_sched();
+    runqcheck::globrunqput(l, gp);
+  }
+  startm(nullptr, false);  // Go: injectglist without a P: start an M for an idle P
+  while (done.load(acquire) == 0) done.wait(0, acquire);
+  // The stragglers (a G that sent its last message) finish on their own.
+  while (s.ngdone.load(acquire) != s.ngcreated.load(relaxed)) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  watchdog_round(false);
+}
+
+bool runtime_stop() {
+  auto& s = *the_sched;
+  {
+    auto l = lock_sched();
+    s.shutdown.store(true, release);
+    while (M* mp = mget(l)) notewakeup(mp);  // nextp stays null: stopm returns false
+  }
+  std::vector<M*> ms;
+  {
+    auto l = lock_sched();
+    ms = s.allm;
+  }
+  for (M* mp : ms) mp->thread.join();
+  {
+    auto l = lock_sched();
+    ms = s.allm;  // Ms started while we joined (none expected)
+  }
+  for (std::size_t i = 0; i < ms.size(); i++)
+    if (ms[i]->thread.joinable()) ms[i]->thread.join();
+  if (sysmon_thread.joinable()) sysmon_thread.join();
+  watchdog_stop();
+  bool ok = true;
+  auto fail = [&ok](const char* what, std::uint64_t a, std::uint64_t b) {
+    std::fprintf(stderr, "fatal error: %s (%" PRIu64 " vs %" PRIu64 ")\n", what, a, b);
+    ok = false;
+  };
+  std::uint64_t created = s.ngcreated.load(acquire), finished = s.ngdone.load(acquire);
+  if (created != finished) fail("every G runs to completion exactly once: created vs finished", created, finished);
+  if (s.nmspinning.load(seq_cst) != 0) fail("nmspinning after shutdown", s.nmspinning.load(seq_cst), 0);
+  {
+    auto l = lock_sched();
+    if (l.runq().size() != 0) fail("global runq not empty after shutdown", l.runq().size(), 0);
+  }
+  std::int32_t n = s.gomaxprocs.load(relaxed);
+  for (std::int32_t i = 0; i < n; i++) {
+    if (!S::runqempty(*s.allp[i].load(relaxed))) fail("a P's runq not empty after shutdown: P", i, 0);
+  }
+  // Free everything: dead Gs are on free lists, Ps and Ms are idle.
+  std::vector<G*> gs = std::move(s.gfree);
+  for (auto& a : s.allp) {
+    if (P* pp = a.load(relaxed)) {
+      gs.insert(gs.end(), pp->gfree.begin(), pp->gfree.end());
+      delete pp;
+    }
+  }
+  for (G* gp : gs) delete gp;
+  for (M* mp : ms) delete mp;
+  delete the_sched;
+  the_sched = nullptr;
+  return ok;
+}
+
+std::string stats_line() {
+  auto& s = *the_sched;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "stats: gs=%" PRIu64 " executes=%" PRIu64 " steals=%" PRIu64 " global=%" PRIu64 " wakep=%" PRIu64
+                " stopm=%" PRIu64 " handoffp=%" PRIu64 " retake=%" PRIu64 " procresize=%" PRIu64 " ms=%d stack_mapped_mib=%zu",
+                s.ngcreated.load(relaxed), s.nexecute.load(relaxed), s.nsteal.load(relaxed), s.nglobal.load(relaxed),
+                s.nwakep.load(relaxed), s.nstopm.load(relaxed), s.nhandoff.load(relaxed), s.nretake.load(relaxed),
+                s.nprocresize.load(relaxed), s.mcount.load(relaxed), stack_bytes_mapped() >> 20);
+  return buf;
+}
+
+}  // namespace runqcheck::stress

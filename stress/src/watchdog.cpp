@@ -1,0 +1,177 @@
+// stress/src/watchdog.cpp — the watchdog thread, the state dump and the
+// fatal handler (see watchdog.hpp).
+#include "runqcheck/stress/watchdog.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "runqcheck/stress/proc.hpp"
+
+namespace runqcheck::stress {
+namespace {
+
+constexpr auto relaxed = std::memory_order_relaxed;
+
+std::string repro;
+std::thread wd_thread;
+std::atomic<bool> wd_stop{false};
+std::atomic<bool> wd_round{false};
+std::atomic<bool> dying{false};  // the first failure wins; later ones just exit
+
+const char* pstatus_name(std::uint32_t s) {
+  static const char* n[] = {"idle", "running", "syscall", "gcstop", "dead"};
+  return s < 5 ? n[s] : "?";
+}
+const char* gstatus_name(std::uint32_t s) {
+  switch (s) {
+    case 0: return "idle";
+    case 1: return "runnable";
+    case 2: return "running";
+    case 3: return "syscall";
+    case 4: return "waiting";
+    case 6: return "dead";
+    default: return "?";
+  }
+}
+const char* mstate_name(mstate s) {
+  static const char* n[] = {"idle", "running", "findrunnable", "spinning", "parked", "syscall", "stw", "exited"};
+  return n[static_cast<int>(s)];
+}
+
+void print_g(const core_g* g) {
+  const G* gp = static_cast<const G*>(g);
+  std::fprintf(stderr, " g%" PRIu64 "(%s)", gp->goid, gstatus_name(gp->atomicstatus.load(relaxed)));
+}
+
+// A backstop: if the dump blocks (sched.lock held by a stuck thread), exit anyway.
+void arm_alarm(int code) {
+  std::thread([code] {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    std::fprintf(stderr, "(dump did not finish in 5 s; sched.lock held?)\nreproduce: %s\n", repro.c_str());
+    std::fflush(stderr);
+    std::_Exit(code);
+  }).detach();
+}
+
+[[noreturn]] void die(int code) {
+  std::fprintf(stderr, "reproduce: %s\n", repro.c_str());
+  std::fflush(stderr);
+  std::fflush(stdout);
+  std::_Exit(code);
+}
+
+void stress_fatal(const runqcheck::fatal_info& f) {
+  if (dying.exchange(true)) {
+    std::this_thread::sleep_for(std::chrono::seconds(10));  // the first reporter exits the process
+    std::_Exit(exit_invariant);
+  }
+  std::fprintf(stderr, "fatal error: %s%s%s at %s:%u\n", f.msg, f.values.empty() ? "" : " ", f.values.c_str(),
+               f.where.file_name(), static_cast<unsigned>(f.where.line()));
+  arm_alarm(exit_invariant);
+  dump_sched(f.msg);
+  die(exit_invariant);
+}
+
+void watchdog_loop(int ms) {
+  auto& s = sched();
+  auto tick = std::chrono::milliseconds(std::max(1, std::min(50, ms / 10)));
+  std::uint64_t last = s.nexecute.load(relaxed);
+  auto last_t = std::chrono::steady_clock::now();
+  while (!wd_stop.load(std::memory_order_acquire)) {
+    std::this_thread::sleep_for(tick);
+    auto now = std::chrono::steady_clock::now();
+    std::uint64_t cur = s.nexecute.load(relaxed);
+    std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(relaxed);
+    if (cur != last || (!wd_round.load(relaxed) && alive == 0)) {
+      last = cur;
+      last_t = now;
+      continue;
+    }
+    auto idle_ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_t).count();
+    if (idle_ms < ms) continue;
+    if (dying.exchange(true)) return;
+    std::fprintf(stderr,
+                 "fatal error: watchdog: no G was scheduled for %lld ms while %" PRIu64
+                 " Gs are alive (work not conserved: a lost wakeup, a lost G, or a deadlock)\n",
+                 static_cast<long long>(idle_ms), alive);
+    arm_alarm(exit_watchdog);
+    dump_sched("watchdog");
+    die(exit_watchdog);
+  }
+}
+
+}  // namespace
+
+void set_reproducer(std::string cmd) { repro = std::move(cmd); }
+const std::string& reproducer() { return repro; }
+void install_fatal_handler() { runqcheck::fatal_handler() = &stress_fatal; }
+
+void watchdog_start(int ms) {
+  wd_stop.store(false, relaxed);
+  wd_round.store(false, relaxed);
+  wd_thread = std::thread(watchdog_loop, ms);
+}
+void watchdog_round(bool active) { wd_round.store(active, relaxed); }
+void watchdog_stop() {
+  wd_stop.store(true, std::memory_order_release);
+  if (wd_thread.joinable()) wd_thread.join();
+}
+
+void dump_sched(const char* why) {
+  auto& s = sched();
+  std::fprintf(stderr, "=== scheduler state (%s) ===\n", why);
+  std::fprintf(stderr,
+               "sched: gomaxprocs=%d npidle=%d nmspinning=%d needspinning=%u gcwaiting=%d mcount=%d created=%" PRIu64
+               " finished=%" PRIu64 " executes=%" PRIu64 "\n",
+               s.gomaxprocs.load(relaxed), s.npidle.load(relaxed), s.nmspinning.load(relaxed),
+               s.needspinning.load(relaxed), s.gcwaiting.load(relaxed) ? 1 : 0, s.mcount.load(relaxed),
+               s.ngcreated.load(relaxed), s.ngdone.load(relaxed), s.nexecute.load(relaxed));
+  for (int i = 0; i < max_procs; i++) {
+    P* pp = s.allp[i].load(std::memory_order_acquire);
+    if (pp == nullptr) break;
+    std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
+    M* m = pp->m.load(relaxed);
+    std::fprintf(stderr, "P%d: status=%s m=%lld idle=%d schedtick=%u runqhead=%u runqtail=%u len=%u runnext=", i,
+                 pstatus_name(pp->status.load(relaxed)), m ? static_cast<long long>(m->id) : -1LL,
+                 pp->idle.load(relaxed) ? 1 : 0, pp->schedtick, h, t, t - h);
+    if (core_g* n = pp->runnext.load(relaxed)) print_g(n);
+    else std::fprintf(stderr, " -");
+    std::fprintf(stderr, " runq=[");
+    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++) print_g(pp->runq[k % runq_cap].load(relaxed));
+    std::fprintf(stderr, " ]\n");
+  }
+  if (s.core.lock.held_by_me()) {
+    std::fprintf(stderr, "(sched.lock held by the failing thread: Ms and the global runq not printed)\n");
+  } else {
+    auto l = runqcheck::lock(s.core);
+    std::fprintf(stderr, "M: %zu Ms, %d idle\n", s.allm.size(), s.nmidle);
+    for (M* mp : s.allm) {
+      P* p = mp->p.load(relaxed);
+      P* np = mp->nextp.load(relaxed);
+      G* g = mp->curg.load(relaxed);
+      std::fprintf(stderr, "M%lld: state=%s p=%d nextp=%d spinning=%d curg=", static_cast<long long>(mp->id),
+                   mstate_name(mp->state.load(relaxed)), p ? p->id : -1, np ? np->id : -1,
+                   mp->spinning.load(relaxed) ? 1 : 0);
+      if (g) print_g(g);
+      else std::fprintf(stderr, " -");
+      std::fprintf(stderr, "\n");
+    }
+    std::fprintf(stderr, "global runq: size=%d [", l.runq().size());
+    int k = 0;
+    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++) print_g(g);
+    std::fprintf(stderr, "%s ]\n", l.runq().size() > 64 ? " ..." : "");
+    int np = 0;
+    for (P* p = s.pidle; p != nullptr; p = p->link) np++;
+    std::fprintf(stderr, "pidle: %d Ps\n", np);
+  }
+  std::fprintf(stderr, "%s\n", stats_line().c_str());
+  std::fflush(stderr);
+}
+
+}  // namespace runqcheck::stress
