@@ -30,6 +30,7 @@
 #include "runqcheck/stress/command.hpp"
 #endif
 #include "explain_html.hpp"
+#include "runqcheck_fuzz/asan_options.hpp"  // the fuzz preset builds this under ASan too
 #include "runqcheck_fuzz/report.hpp"
 
 namespace fz = runqcheck::fuzz;
