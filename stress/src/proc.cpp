@@ -870,6 +870,7 @@ void goready(G* gp) {
   P* pp = mp->p.load(relaxed);
   casgstatus(gp, gstatus::waiting, gstatus::runnable);  // Go: "bad g->status in ready"
   gp->nreadies.fetch_add(1, relaxed);
+  the_sched->nready.fetch_add(1, relaxed);
   S::runqput(owner(pp), gp, true);  // step 1
   if (mutated<B>(mutant::submit_no_wakep)) return;
   storeload();  // step 2
