@@ -501,32 +501,11 @@ top:
 
 // --- fibers: execute, mcall and the g0 continuations ---
 
-next_g goexit0(M* mp, G* gp);
-
-// The body of every G's fiber. Runs on the G's stack.
-boost::context::fiber gentry(G* gp, boost::context::fiber&& g0) {
-  tls_m->g0 = std::move(g0);
-  {
-    std::function<void()> fn = std::move(gp->fn);
-    gp->fn = nullptr;
-    fn();
-  }
-  // Go: goexit1 -> mcall(goexit0). The fiber ends by resuming g0; Boost
-  // then frees its stack on g0.
-  M* mp = getm();
-  mp->fn = goexit0;
-  tsan_switch_to(mp->tsan_g0);
-  return std::move(mp->g0);
-}
-
 // Go: mcall. The running G: switch to this M's g0, which runs fn(mp, gp).
 // Returns when some M executes the G again.
 void mcall(mcall_fn fn) {
-  M* mp = getm();
-  mp->fn = fn;
-  tsan_switch_to(mp->tsan_g0);
-  boost::context::fiber from = std::move(mp->g0).resume();
-  getm()->g0 = std::move(from);  // getm(): possibly another M (thread) now
+  getm()->fn = fn;
+  switch_to_g0();
 }
 
 void dropg(M* mp, G* gp) {  // Go: dropg. g0 of the M that ran gp.
@@ -544,15 +523,7 @@ next_g execute(M* mp, G* gp, bool inheritTime) {
   if (!inheritTime) pp->schedtick++;
   the_sched->nexecute.fetch_add(1, relaxed);
   mp->state.store(mstate::running, relaxed);
-  if (!gp->ctx) {  // first run: the stack comes from the pool now
-    gp->ctx = boost::context::fiber(std::allocator_arg, pooled_stack{},
-                                    [gp](boost::context::fiber&& g0) { return gentry(gp, std::move(g0)); });
-    gp->tsan_fiber = tsan_create_fiber();
-  }
-  tsan_switch_to(gp->tsan_fiber);
-  boost::context::fiber back = std::move(gp->ctx).resume();
-  // Back on g0: save the G's context before fn can publish the G.
-  gp->ctx = std::move(back);
+  gogo(mp, gp);  // back on g0: gp's context is saved before fn can publish gp
   mcall_fn fn = mp->fn;
   mp->fn = nullptr;
   return fn(mp, gp);
@@ -591,7 +562,7 @@ G* gfget(P* pp) {
 next_g goexit0(M* mp, G* gp) {
   casgstatus(gp, gstatus::running, gstatus::dead);
   dropg(mp, gp);
-  tsan_destroy_fiber(gp->tsan_fiber);
+  tsan_fiber_put(gp->tsan_fiber);  // the G's fiber ended on this g0; TSan's fiber goes back to the pool
   gp->tsan_fiber = nullptr;
   the_sched->ngdone.fetch_add(1, release);  // release: the driver's acquire sees everything the G did
   gfput(mp->p.load(relaxed), gp);
@@ -827,6 +798,16 @@ std::vector<P*> procresize(locked& l, std::int32_t nprocs, M* mp) {
 }
 
 }  // namespace
+
+// The body of every G's fiber (called from fiber.cpp's entry). On the G's stack.
+void gentry(G* gp) {
+  {
+    std::function<void()> fn = std::move(gp->fn);
+    gp->fn = nullptr;
+    fn();
+  }
+  getm()->fn = goexit0;  // Go: goexit1 -> mcall(goexit0); the fiber then ends
+}
 
 schedt& sched() { return *the_sched; }
 
