@@ -128,6 +128,7 @@ string(TOUPPER "${CMAKE_BUILD_TYPE}" _rq_bt)
 if("${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_rq_bt}}" MATCHES "-fsanitize=thread")
   add_executable(runqcheck_stress_tsan_canary "${_rq_stress_dir}/tests/tsan_canary.cpp")
   target_link_libraries(runqcheck_stress_tsan_canary PRIVATE runqcheck_stress_lib)
+  set_target_properties(runqcheck_stress_tsan_canary PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME stress/tsan_sees_races COMMAND sh -c "\"$0\"; test $? -eq 66"
            $<TARGET_FILE:runqcheck_stress_tsan_canary>)
   set_tests_properties(stress/tsan_sees_races PROPERTIES LABELS "gate;stress" TIMEOUT 120

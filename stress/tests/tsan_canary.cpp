@@ -1,9 +1,11 @@
 // stress/tests/tsan_canary.cpp — proof that TSan sees through the fibers:
 // after many Gs have come and gone (fibers and TSan fibers reused), two Gs
-// increment a plain counter on different Ms. Under TSan this must be reported
+// that wait until both run (on two Ms) increment a plain counter. Under TSan this must be reported
 // (exit 66 with halt_on_error=1; the ctest expects that); the report names
 // each G's own stack (fiber entry, gentry, the workload), which shows the
 // shadow stacks stay balanced across switches. Natively it just exits 0.
+#include <atomic>
+
 #include <runqcheck/stress/chan.hpp>
 #include <runqcheck/stress/proc.hpp>
 #include <runqcheck/stress/watchdog.hpp>
@@ -29,12 +31,14 @@ int main() {
   }
   run_main([] {
     chan<bool> done(2);
+    std::atomic<int> started{0};
     for (int k = 0; k < 2; k++) {
-      newproc([&done] {
-        for (int i = 0; i < 100000; i++) {
-          plain = plain + 1;
-          if (i % 1000 == 0) gosched();
+      newproc([&done, &started] {
+        // Both Gs run at once, on two Ms, before either touches `plain`.
+        started.fetch_add(1);
+        while (started.load() != 2) {
         }
+        for (int i = 0; i < 100000; i++) plain = plain + 1;
         done.send(true);
       });
     }
