@@ -955,27 +955,40 @@ void run_main(std::function<void()> fn) {
   watchdog_round(false);
 }
 
-bool runtime_stop() {
+namespace {
+
+// Driver, after shutdown: wake every idle M (no nextp: stopm returns false)
+// and join all of them, sysmon and the watchdog. Returns the Ms. sysmon goes
+// first; after it only an M can start another M (newm), and it publishes the
+// new one in allm before it exits, so joining until allm stops growing joins
+// every M.
+std::vector<M*> stop_threads() {
   auto& s = *the_sched;
   {
     auto l = lock_sched();
-    s.shutdown.store(true, release);
-    while (M* mp = mget(l)) notewakeup(mp);  // nextp stays null: stopm returns false
+    s.shutdown.store(true, release);  // release: pairs with findRunnable's and sysmon's acquire
+    while (M* mp = mget(l)) notewakeup(mp);
   }
-  std::vector<M*> ms;
-  {
-    auto l = lock_sched();
-    ms = s.allm;
-  }
-  for (M* mp : ms) mp->thread.join();
-  {
-    auto l = lock_sched();
-    ms = s.allm;  // Ms started while we joined (none expected)
-  }
-  for (std::size_t i = 0; i < ms.size(); i++)
-    if (ms[i]->thread.joinable()) ms[i]->thread.join();
   if (sysmon_thread.joinable()) sysmon_thread.join();
+  std::vector<M*> ms;
+  for (std::size_t joined = 0;;) {
+    {
+      auto l = lock_sched();
+      ms = s.allm;
+      while (M* mp = mget(l)) notewakeup(mp);  // an M that parked before seeing shutdown
+    }
+    if (ms.size() == joined) break;
+    for (std::size_t i = joined; i < ms.size(); i++) ms[i]->thread.join();
+    joined = ms.size();
+  }
   watchdog_stop();
+  return ms;
+}
+
+// Driver, everything stopped: the end-of-run invariants. Prints each
+// failure; true if all hold.
+bool check_quiescent() {
+  auto& s = *the_sched;
   bool ok = true;
   auto fail = [&ok](const char* what, std::uint64_t a, std::uint64_t b) {
     std::fprintf(stderr, "fatal error: %s (%" PRIu64 " vs %" PRIu64 ")\n", what, a, b);
@@ -992,7 +1005,16 @@ bool runtime_stop() {
   for (std::int32_t i = 0; i < n; i++) {
     if (!S::runqempty(*s.allp[i].load(relaxed))) fail("a P's runq not empty after shutdown: P", i, 0);
   }
+  return ok;
+}
+
+}  // namespace
+
+bool runtime_stop() {
+  std::vector<M*> ms = stop_threads();
+  bool ok = check_quiescent();
   // Free everything: dead Gs are on free lists, Ps and Ms are idle.
+  auto& s = *the_sched;
   std::vector<G*> gs = std::move(s.gfree);
   for (auto& a : s.allp) {
     if (P* pp = a.load(relaxed)) {
