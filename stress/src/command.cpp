@@ -66,7 +66,7 @@ void add_options(CLI::App& app, options& o) {
   app.add_option("--size", o.size, "K, the size of one round (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app.add_option("--seed", o.seed, "seed (chaos's choices, the Ms' steal order)");
-  app.add_option("--watchdog-ms", o.watchdog_ms, "exit 3 after M ms without any G scheduled while Gs are alive")
+  app.add_option("--watchdog-ms", o.watchdog_ms, "exit 3 after M ms in which no G was created, readied or finished while Gs are alive")
       ->check(CLI::Range(1, 3600 * 1000));
   app.add_flag("--sysmon", o.sysmon, "retake Ps stuck in syscalls (off by default: it masks lost wakeups)");
 }

@@ -1,4 +1,5 @@
-// stress/src/fiber.hpp — G stacks and the sanitizer's view of fiber switches.
+// stress/src/fiber.hpp — G stacks and the switches between a G and its M's
+// g0, the only code that touches Boost.Context. Internal to the scheduler.
 //
 // Stacks: fixed-size, carved from large mmap'd chunks (MAP_NORESERVE, so an
 // untouched page costs nothing), recycled through a per-thread cache and a
@@ -7,38 +8,26 @@
 // VMA per stack and hit vm.max_map_count at ~65k live Gs; instead a canary at
 // the low end of each stack is checked when the stack is returned, so an
 // overflow is reported (late) rather than silently corrupting a neighbour.
-// Internal to the stress scheduler (proc.cpp).
+//
+// ThreadSanitizer: every switch is announced first with TSan's fiber API
+// (__tsan_switch_to_fiber), so TSan keeps a shadow stack and a vector clock
+// per G. fiber.cpp is compiled without TSan instrumentation (cmake/stress.cmake):
+// an instrumented frame that spans a switch (Boost's resume(), its fiber
+// entry and exit) would push its entry on one fiber's shadow stack and pop
+// its exit from another's, and the G's last frames would unbalance g0's. The
+// TSan functions are weak symbols, non-null only in a TSan build.
 #pragma once
 
 #include <cstddef>
 
 #include <boost/context/stack_context.hpp>
 
-#if defined(__SANITIZE_THREAD__)
-#define RUNQCHECK_STRESS_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define RUNQCHECK_STRESS_TSAN 1
-#endif
-#endif
-
-#ifdef RUNQCHECK_STRESS_TSAN
-#include <sanitizer/tsan_interface.h>
-#endif
+#include "runqcheck/stress/proc.hpp"  // getm
 
 namespace runqcheck::stress {
 
-// Size of one G stack: 32 KiB natively; sanitizers need more (TSan's frames
-// and its runtime calls made on the G's stack).
-#ifdef RUNQCHECK_STRESS_TSAN
-inline constexpr std::size_t g_stack_size = 256 * 1024;
-#else
-inline constexpr std::size_t g_stack_size = 32 * 1024;
-#endif
-
 // Boost.Context StackAllocator over the pool. Any thread may allocate and
-// deallocate (Boost deallocates on the thread that resumes the exiting G's
-// g0, which is the G's last M).
+// deallocate (Boost deallocates on the g0 that the exiting G resumes).
 struct pooled_stack {
   boost::context::stack_context allocate();
   void deallocate(boost::context::stack_context& sc) noexcept;
@@ -47,37 +36,20 @@ struct pooled_stack {
 // Bytes of stack memory ever mapped (for the stats line).
 std::size_t stack_bytes_mapped();
 
-// TSan's fiber API (no-ops in other builds). Every switch between a G and
-// its M's g0 is announced first, so TSan keeps one shadow stack and one
-// vector clock per G instead of seeing a thread's stack jump around.
-inline void* tsan_current_fiber() {
-#ifdef RUNQCHECK_STRESS_TSAN
-  return __tsan_get_current_fiber();
-#else
-  return nullptr;
-#endif
-}
-inline void* tsan_create_fiber() {
-#ifdef RUNQCHECK_STRESS_TSAN
-  return __tsan_create_fiber(0);
-#else
-  return nullptr;
-#endif
-}
-inline void tsan_destroy_fiber(void* f) {
-#ifdef RUNQCHECK_STRESS_TSAN
-  if (f != nullptr) __tsan_destroy_fiber(f);
-#else
-  (void)f;
-#endif
-}
-// flags 0: the switch synchronizes (the G continues where the g0 left off).
-inline void tsan_switch_to(void* f) {
-#ifdef RUNQCHECK_STRESS_TSAN
-  __tsan_switch_to_fiber(f, 0);
-#else
-  (void)f;
-#endif
-}
+// g0 of mp: switch to gp (its first run creates its fiber and stack) until
+// gp switches back (switch_to_g0, or its function returned). On return,
+// gp->ctx holds gp's suspended context, empty if gp's function returned.
+void gogo(M* mp, G* gp);
+// The running G: switch to its M's g0; returns when some M's gogo resumes
+// this G (then getm() is that M).
+void switch_to_g0();
+// Defined in proc.cpp (instrumented): the G's function and Go's goexit1.
+// Runs on the G's stack, from the fiber's entry.
+void gentry(G* gp);
+// The thread's own TSan fiber (g0), null without TSan.
+void* tsan_current_fiber();
+// Gives a finished G's TSan fiber back to the pool (kept for the next G:
+// creating one maps memory, and TSan allows 8128 at once).
+void tsan_fiber_put(void* f);
 
 }  // namespace runqcheck::stress

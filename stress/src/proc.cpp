@@ -501,32 +501,11 @@ top:
 
 // --- fibers: execute, mcall and the g0 continuations ---
 
-next_g goexit0(M* mp, G* gp);
-
-// The body of every G's fiber. Runs on the G's stack.
-boost::context::fiber gentry(G* gp, boost::context::fiber&& g0) {
-  tls_m->g0 = std::move(g0);
-  {
-    std::function<void()> fn = std::move(gp->fn);
-    gp->fn = nullptr;
-    fn();
-  }
-  // Go: goexit1 -> mcall(goexit0). The fiber ends by resuming g0; Boost
-  // then frees its stack on g0.
-  M* mp = getm();
-  mp->fn = goexit0;
-  tsan_switch_to(mp->tsan_g0);
-  return std::move(mp->g0);
-}
-
 // Go: mcall. The running G: switch to this M's g0, which runs fn(mp, gp).
 // Returns when some M executes the G again.
 void mcall(mcall_fn fn) {
-  M* mp = getm();
-  mp->fn = fn;
-  tsan_switch_to(mp->tsan_g0);
-  boost::context::fiber from = std::move(mp->g0).resume();
-  getm()->g0 = std::move(from);  // getm(): possibly another M (thread) now
+  getm()->fn = fn;
+  switch_to_g0();
 }
 
 void dropg(M* mp, G* gp) {  // Go: dropg. g0 of the M that ran gp.
@@ -544,15 +523,7 @@ next_g execute(M* mp, G* gp, bool inheritTime) {
   if (!inheritTime) pp->schedtick++;
   the_sched->nexecute.fetch_add(1, relaxed);
   mp->state.store(mstate::running, relaxed);
-  if (!gp->ctx) {  // first run: the stack comes from the pool now
-    gp->ctx = boost::context::fiber(std::allocator_arg, pooled_stack{},
-                                    [gp](boost::context::fiber&& g0) { return gentry(gp, std::move(g0)); });
-    gp->tsan_fiber = tsan_create_fiber();
-  }
-  tsan_switch_to(gp->tsan_fiber);
-  boost::context::fiber back = std::move(gp->ctx).resume();
-  // Back on g0: save the G's context before fn can publish the G.
-  gp->ctx = std::move(back);
+  gogo(mp, gp);  // back on g0: gp's context is saved before fn can publish gp
   mcall_fn fn = mp->fn;
   mp->fn = nullptr;
   return fn(mp, gp);
@@ -591,7 +562,7 @@ G* gfget(P* pp) {
 next_g goexit0(M* mp, G* gp) {
   casgstatus(gp, gstatus::running, gstatus::dead);
   dropg(mp, gp);
-  tsan_destroy_fiber(gp->tsan_fiber);
+  tsan_fiber_put(gp->tsan_fiber);  // the G's fiber ended on this g0; TSan's fiber goes back to the pool
   gp->tsan_fiber = nullptr;
   the_sched->ngdone.fetch_add(1, release);  // release: the driver's acquire sees everything the G did
   gfput(mp->p.load(relaxed), gp);
@@ -828,6 +799,16 @@ std::vector<P*> procresize(locked& l, std::int32_t nprocs, M* mp) {
 
 }  // namespace
 
+// The body of every G's fiber (called from fiber.cpp's entry). On the G's stack.
+void gentry(G* gp) {
+  {
+    std::function<void()> fn = std::move(gp->fn);
+    gp->fn = nullptr;
+    fn();
+  }
+  getm()->fn = goexit0;  // Go: goexit1 -> mcall(goexit0); the fiber then ends
+}
+
 schedt& sched() { return *the_sched; }
 
 [[gnu::noipa]] M* getm() { return tls_m; }  // noipa: never cache the TLS address across a fiber switch
@@ -870,6 +851,7 @@ void goready(G* gp) {
   P* pp = mp->p.load(relaxed);
   casgstatus(gp, gstatus::waiting, gstatus::runnable);  // Go: "bad g->status in ready"
   gp->nreadies.fetch_add(1, relaxed);
+  the_sched->nready.fetch_add(1, relaxed);
   S::runqput(owner(pp), gp, true);  // step 1
   if (mutated<B>(mutant::submit_no_wakep)) return;
   storeload();  // step 2
@@ -973,27 +955,40 @@ void run_main(std::function<void()> fn) {
   watchdog_round(false);
 }
 
-bool runtime_stop() {
+namespace {
+
+// Driver, after shutdown: wake every idle M (no nextp: stopm returns false)
+// and join all of them, sysmon and the watchdog. Returns the Ms. sysmon goes
+// first; after it only an M can start another M (newm), and it publishes the
+// new one in allm before it exits, so joining until allm stops growing joins
+// every M.
+std::vector<M*> stop_threads() {
   auto& s = *the_sched;
   {
     auto l = lock_sched();
-    s.shutdown.store(true, release);
-    while (M* mp = mget(l)) notewakeup(mp);  // nextp stays null: stopm returns false
+    s.shutdown.store(true, release);  // release: pairs with findRunnable's and sysmon's acquire
+    while (M* mp = mget(l)) notewakeup(mp);
   }
-  std::vector<M*> ms;
-  {
-    auto l = lock_sched();
-    ms = s.allm;
-  }
-  for (M* mp : ms) mp->thread.join();
-  {
-    auto l = lock_sched();
-    ms = s.allm;  // Ms started while we joined (none expected)
-  }
-  for (std::size_t i = 0; i < ms.size(); i++)
-    if (ms[i]->thread.joinable()) ms[i]->thread.join();
   if (sysmon_thread.joinable()) sysmon_thread.join();
+  std::vector<M*> ms;
+  for (std::size_t joined = 0;;) {
+    {
+      auto l = lock_sched();
+      ms = s.allm;
+      while (M* mp = mget(l)) notewakeup(mp);  // an M that parked before seeing shutdown
+    }
+    if (ms.size() == joined) break;
+    for (std::size_t i = joined; i < ms.size(); i++) ms[i]->thread.join();
+    joined = ms.size();
+  }
   watchdog_stop();
+  return ms;
+}
+
+// Driver, everything stopped: the end-of-run invariants. Prints each
+// failure; true if all hold.
+bool check_quiescent() {
+  auto& s = *the_sched;
   bool ok = true;
   auto fail = [&ok](const char* what, std::uint64_t a, std::uint64_t b) {
     std::fprintf(stderr, "fatal error: %s (%" PRIu64 " vs %" PRIu64 ")\n", what, a, b);
@@ -1010,7 +1005,16 @@ bool runtime_stop() {
   for (std::int32_t i = 0; i < n; i++) {
     if (!S::runqempty(*s.allp[i].load(relaxed))) fail("a P's runq not empty after shutdown: P", i, 0);
   }
+  return ok;
+}
+
+}  // namespace
+
+bool runtime_stop() {
+  std::vector<M*> ms = stop_threads();
+  bool ok = check_quiescent();
   // Free everything: dead Gs are on free lists, Ps and Ms are idle.
+  auto& s = *the_sched;
   std::vector<G*> gs = std::move(s.gfree);
   for (auto& a : s.allp) {
     if (P* pp = a.load(relaxed)) {

@@ -138,7 +138,7 @@ struct schedt {
   std::mutex gfree_lock;
   std::vector<G*> gfree;
   // Counters (relaxed; the invariants compare them once the run is quiet).
-  std::atomic<std::uint64_t> goidgen{0}, ngcreated{0}, ngdone{0}, nexecute{0}, nsteal{0}, nglobal{0};
+  std::atomic<std::uint64_t> goidgen{0}, ngcreated{0}, ngdone{0}, nready{0}, nexecute{0}, nsteal{0}, nglobal{0};
   std::atomic<std::uint64_t> nstopm{0}, nwakep{0}, nhandoff{0}, nretake{0}, nprocresize{0};
   std::atomic<std::int32_t> mcount{0};
   // Configuration, fixed before the first M starts.
