@@ -933,7 +933,8 @@ void runtime_start(const runtime_config& cfg) {
 
 void run_main(std::function<void()> fn) {
   auto& s = *the_sched;
-  std::atomic<std::uint32_t> done{0};
+  auto& done = s.round_done;  // in sched, not on this stack: the G still calls notify after the driver may return
+  done.store(0, relaxed);
   G* gp = new G;
   gp->goid = s.goidgen.fetch_add(1, relaxed) + 1;
   gp->fn = [&fn, &done] {

@@ -134,6 +134,7 @@ struct schedt {
   std::array<std::atomic<P*>, max_procs> allp{};  // Ps never freed during a run, so a stale read is safe
   runqcheck::randomOrder stealOrder;            // reset under stop-the-world only
   std::atomic<bool> shutdown{false};
+  std::atomic<std::uint32_t> round_done{0};     // run_main's main G sets it (release) and notifies the driver
   // Go: sched.gFree, under its own lock.
   std::mutex gfree_lock;
   std::vector<G*> gfree;
