@@ -20,9 +20,9 @@ constexpr auto relaxed = std::memory_order_relaxed;
 
 std::string repro;
 std::thread wd_thread;
-std::atomic<bool> wd_stop{false};
-std::atomic<bool> wd_round{false};
-std::atomic<bool> dying{false};  // the first failure wins; later ones just exit
+std::atomic<bool> wd_stop{false};   // driver -> watchdog: release store, acquire load (then the thread is joined)
+std::atomic<bool> wd_round{false};  // a round is in flight; relaxed: a hint next to the counters
+std::atomic<bool> dying{false};     // the first failure wins (exchange; seq_cst default); later ones just exit
 
 const char* pstatus_name(std::uint32_t s) {
   static const char* n[] = {"idle", "running", "syscall", "gcstop", "dead"};
