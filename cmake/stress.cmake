@@ -8,7 +8,8 @@
 # runqcheck::stress::add_command for the main CLI), runqcheck_stress (its
 # own executable), runqcheck_stress_mutant.
 # Tests: stress/<workload> (gate: every workload briefly), stress/chaos_*
-# (gate: more seeds, --sysmon), stress/cli_* (gate), stress_deep/* (nightly).
+# (gate: more seeds, --sysmon), stress/cli_* (gate: flags, add_command),
+# stress/tsan_sees_races (TSan builds), stress_deep/* (nightly).
 include_guard(GLOBAL)
 
 find_package(Boost 1.66 REQUIRED COMPONENTS context)
@@ -111,7 +112,16 @@ set_tests_properties(stress/chaos_sysmon stress/WakeupParallelSyscall_sysmon str
 add_test(NAME stress/cli_bad_flag COMMAND sh -c "\"$0\" --workload chaos --rounds 1 --bogus; test $? -eq 2"
          ${_rq_stress_bin})
 add_test(NAME stress/cli_unbounded COMMAND sh -c "\"$0\" --workload chaos; test $? -eq 2" ${_rq_stress_bin})
-set_tests_properties(stress/cli_bad_flag stress/cli_unbounded PROPERTIES LABELS "gate;stress" TIMEOUT 60)
+# The subcommand the main CLI adds (runqcheck::stress::add_command).
+add_executable(runqcheck_stress_subcommand_test "${_rq_stress_dir}/tests/subcommand.cpp")
+target_link_libraries(runqcheck_stress_subcommand_test PRIVATE runqcheck_stress_lib)
+set_target_properties(runqcheck_stress_subcommand_test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+add_test(NAME stress/cli_subcommand COMMAND runqcheck_stress_subcommand_test stress --workload chaos --procs 2
+         --size 200 --rounds 1)
+add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c "\"$0\" stress --workload nope --rounds 1; test $? -eq 2"
+         $<TARGET_FILE:runqcheck_stress_subcommand_test>)
+set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand stress/cli_subcommand_bad_flag
+                     PROPERTIES LABELS "gate;stress" TIMEOUT 60)
 # nightly: chaos over many seeds, each a minute, with and without sysmon.
 foreach(_rq_seed RANGE 10 19)
   add_test(NAME stress_deep/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --seconds 60

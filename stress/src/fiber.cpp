@@ -41,7 +41,7 @@ struct pool {
   std::vector<char*> free;
   char* chunk = nullptr;
   std::size_t left = 0;
-  std::atomic<std::size_t> mapped{0};
+  std::atomic<std::size_t> mapped{0};  // a statistic: relaxed
 
   char* get() {
     std::lock_guard l(mu);

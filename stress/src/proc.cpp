@@ -66,6 +66,10 @@ constexpr auto acq_rel = std::memory_order_acq_rel;
 using locked = runqcheck::locked_sched<B>;  // sched.lock held: unlocked when it goes out of scope (also by goto/return)
 
 schedt* the_sched = nullptr;
+// The M running on this thread. Read only through getm() (noipa), never
+// directly: a G may resume on another thread, and a compiler that proved no
+// callee writes this variable could keep its value in a register across a
+// fiber switch.
 thread_local M* tls_m = nullptr;
 std::thread sysmon_thread;
 std::mutex worldsema;  // Go: worldsema; one stop-the-world at a time
@@ -102,7 +106,7 @@ void casgstatus(G* gp, gstatus from, gstatus to) {
 // The owner-P check: runq put/get/drain only by the M that holds the P
 // (proc.go: "Executed only by the owner P"). Cheap: one relaxed load.
 core_p& owner(P* pp) {
-  RQ_CHECK(B, pp->m.load(relaxed) == tls_m, "runq owner operation by an M that does not hold the P", "p", pp->id);
+  RQ_CHECK(B, pp->m.load(relaxed) == getm(), "runq owner operation by an M that does not hold the P", "p", pp->id);
   return *pp;
 }
 
@@ -933,7 +937,8 @@ void runtime_start(const runtime_config& cfg) {
 
 void run_main(std::function<void()> fn) {
   auto& s = *the_sched;
-  std::atomic<std::uint32_t> done{0};
+  auto& done = s.round_done;  // in sched, not on this stack: the G still calls notify after the driver may return
+  done.store(0, relaxed);
   G* gp = new G;
   gp->goid = s.goidgen.fetch_add(1, relaxed) + 1;
   gp->fn = [&fn, &done] {

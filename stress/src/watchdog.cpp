@@ -20,9 +20,9 @@ constexpr auto relaxed = std::memory_order_relaxed;
 
 std::string repro;
 std::thread wd_thread;
-std::atomic<bool> wd_stop{false};
-std::atomic<bool> wd_round{false};
-std::atomic<bool> dying{false};  // the first failure wins; later ones just exit
+std::atomic<bool> wd_stop{false};   // driver -> watchdog: release store, acquire load (then the thread is joined)
+std::atomic<bool> wd_round{false};  // a round is in flight; relaxed: a hint next to the counters
+std::atomic<bool> dying{false};     // the first failure wins (exchange; seq_cst default); later ones just exit
 
 const char* pstatus_name(std::uint32_t s) {
   static const char* n[] = {"idle", "running", "syscall", "gcstop", "dead"};
@@ -85,22 +85,29 @@ std::uint64_t progress(const schedt& s) {
   return s.ngcreated.load(relaxed) + s.nready.load(relaxed) + s.ngdone.load(relaxed);
 }
 
+// Idle time counts only the watchdog's own regular ticks (each at most two
+// tick lengths): if the whole process or machine stalls (a VM paused, a
+// starved watchdog thread), that gap is not blamed on the scheduler.
 void watchdog_loop(int ms) {
   auto& s = sched();
   auto tick = std::chrono::milliseconds(std::max(1, std::min(50, ms / 10)));
   std::uint64_t last = progress(s);
-  auto last_t = std::chrono::steady_clock::now();
+  auto prev = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration idle{};
   while (!wd_stop.load(std::memory_order_acquire)) {
     std::this_thread::sleep_for(tick);
     auto now = std::chrono::steady_clock::now();
+    auto step = std::min<std::chrono::steady_clock::duration>(now - prev, 2 * tick);
+    prev = now;
     std::uint64_t cur = progress(s);
     std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(relaxed);
     if (cur != last || (!wd_round.load(relaxed) && alive == 0)) {
       last = cur;
-      last_t = now;
+      idle = {};
       continue;
     }
-    auto idle_ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_t).count();
+    idle += step;
+    auto idle_ms = std::chrono::duration_cast<std::chrono::milliseconds>(idle).count();
     if (idle_ms < ms) continue;
     if (dying.exchange(true)) return;
     std::fprintf(stderr,

@@ -57,7 +57,7 @@ void create_goroutines_single(std::int64_t k) {
 // iteration (no preemption here; the Go peer yields too). Timed from the
 // first ping to <-stop, as Go times it.
 std::int64_t ping_pong_hog(std::int64_t k) {
-  std::atomic<bool> stopped{false};
+  std::atomic<bool> stopped{false};  // pinger -> hog: release store, acquire load
   chan<bool> stop, done, ping, pong;
   newproc([&] {  // the CPU hog: Go's select { case <-stop: ... default: }
     while (!stopped.load(std::memory_order_acquire)) gosched();  // acquire: pairs with the pinger's release
@@ -171,7 +171,7 @@ std::int64_t matmult_round(std::int64_t k) {
 // Go: benchmarkChanProdCons(chanSize=10, localWork=100) with b.N = k items.
 void chan_prod_cons(int procs, std::int64_t k, std::size_t chanSize, int localWork) {
   constexpr int CallsPerSched = 1000;
-  std::atomic<std::int32_t> N{static_cast<std::int32_t>(k / CallsPerSched)};
+  std::atomic<std::int32_t> N{static_cast<std::int32_t>(k / CallsPerSched)};  // batches left; relaxed (Go: AddInt32)
   chan<bool> c(2 * static_cast<std::size_t>(procs));
   chan<int> myc(chanSize);
   for (int p = 0; p < procs; p++) {
@@ -243,7 +243,7 @@ void goroutine_parallelism2(int P, std::int64_t k) {
       // x after this block: x lives on the heap, owned by those Gs (in Go it
       // escapes to the heap).
       chan<bool> done;
-      auto x = std::make_shared<std::atomic<std::uint32_t>>(0);
+      auto x = std::make_shared<std::atomic<std::uint32_t>>(0);  // seq_cst, as Go's sync/atomic
       for (int p = 0; p < P; p++) {
         newproc([&done, x, P] {
           if (x->fetch_add(1, std::memory_order_seq_cst) + 1 == static_cast<std::uint32_t>(P)) {
@@ -257,7 +257,7 @@ void goroutine_parallelism2(int P, std::int64_t k) {
       done.recv();
     }
     chan<bool> done;
-    std::atomic<std::uint32_t> x{0};
+    std::atomic<std::uint32_t> x{0};  // the baton; seq_cst, as Go's sync/atomic
     // Spawn P goroutines in a nested fashion just to differ from TestGoroutineParallelism.
     for (int p = 0; p < P / 2; p++) {
       newproc([&done, &x, P, p] {
@@ -326,7 +326,7 @@ void chaos(int procs, std::int64_t k, std::uint64_t seed, int round) {
   }
   wg.add(roots);
   for (std::int64_t i = 0; i < roots; i++) newproc([&task, i] { task(i); });
-  std::atomic<bool> finished{false};
+  std::atomic<bool> finished{false};  // waiter G -> main G: release store, acquire load
   chan<bool> exited;
   newproc([&] {
     wg.wait();

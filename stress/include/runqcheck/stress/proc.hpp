@@ -74,7 +74,7 @@ class spinlock {
   }
 
  private:
-  std::atomic<bool> f_{false};
+  std::atomic<bool> f_{false};  // held; exchange-acquire in lock, store-release in unlock
 };
 
 // Stats printed at the end of a run.

@@ -125,19 +125,21 @@ struct schedt {
   std::vector<M*> allm;
   // The wakeup protocol counters: seq_cst everywhere (see proc.cpp's top
   // comment and docs/go-cpp-order-mapping.md, wakeup rows).
-  std::atomic<std::int32_t> npidle{0};
-  std::atomic<std::int32_t> nmspinning{0};
-  std::atomic<std::uint32_t> needspinning{0};
+  std::atomic<std::int32_t> npidle{0};           // Ps on pidle; changed under sched.lock, read anywhere
+  std::atomic<std::int32_t> nmspinning{0};       // Ms spinning (+ wakep's reservation); vs the submitters' #StoreLoad
+  std::atomic<std::uint32_t> needspinning{0};    // pidlegetSpinning -> an M about to drop its P (Delicate dance)
   std::atomic<bool> gcwaiting{false};           // Go: sched.gcwaiting (stop the world)
   std::atomic<std::uint32_t> stopnote{0};       // generation, bumped when stopwait reaches 0
   std::atomic<std::int32_t> gomaxprocs{0};      // copy of core.gomaxprocs for lock-free reads (Go reads it racily)
   std::array<std::atomic<P*>, max_procs> allp{};  // Ps never freed during a run, so a stale read is safe
   runqcheck::randomOrder stealOrder;            // reset under stop-the-world only
-  std::atomic<bool> shutdown{false};
+  std::atomic<bool> shutdown{false};            // driver -> Ms, sysmon: set under sched.lock with release; read acquire
+  std::atomic<std::uint32_t> round_done{0};     // run_main's main G sets it (release) and notifies the driver
   // Go: sched.gFree, under its own lock.
   std::mutex gfree_lock;
   std::vector<G*> gfree;
   // Counters (relaxed; the invariants compare them once the run is quiet).
+  // ngdone: release in goexit0, acquire by the driver (run_main, runtime_stop); the rest relaxed.
   std::atomic<std::uint64_t> goidgen{0}, ngcreated{0}, ngdone{0}, nready{0}, nexecute{0}, nsteal{0}, nglobal{0};
   std::atomic<std::uint64_t> nstopm{0}, nwakep{0}, nhandoff{0}, nretake{0}, nprocresize{0};
   std::atomic<std::int32_t> mcount{0};
