@@ -49,16 +49,7 @@ if(NOT TARGET runqcheck_models)
 endif()
 
 if("relacy" IN_LIST RUNQCHECK_CHECKERS)
-  runqcheck_find_relacy(_rq_relacy_dir)
-  if(NOT TARGET runqcheck_relacy)
-    add_library(runqcheck_relacy INTERFACE)
-    target_include_directories(runqcheck_relacy SYSTEM INTERFACE "${_rq_relacy_dir}")
-    # Relacy runs fibers: never with TSan; with ASan only without use-after-return.
-    # Relacy replaces operator new/delete but not the sized delete that C++14+
-    # containers call: without -fno-sized-deallocation a std::deque in a
-    # scenario frees relacy memory with free() and aborts.
-    target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
-  endif()
+  runqcheck_relacy_target()
   # The scenario catalog (models/scenarios) under Relacy, for every subject.
   # Gate budget (one core, measured): 100k random executions per scenario
   # (~5 s a subject), context bound 2 (go125 ~5 s, locked_runq ~15 s), and

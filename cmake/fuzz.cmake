@@ -5,12 +5,7 @@
 # is included (find_package users) are not in that list.
 include_guard(GLOBAL)
 
-runqcheck_find_relacy(_rq_fz_relacy)
-if(NOT TARGET runqcheck_relacy)
-  add_library(runqcheck_relacy INTERFACE)
-  target_include_directories(runqcheck_relacy SYSTEM INTERFACE "${_rq_fz_relacy}")
-  target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
-endif()
+runqcheck_relacy_target()
 find_package(CLI11 CONFIG REQUIRED)
 
 # runqcheck_all_subjects.hpp: every subject registered so far, by index.

@@ -226,3 +226,18 @@ function(runqcheck_find_relacy out_dir)
   endif()
   set(${out_dir} "${dst}" PARENT_SCOPE)
 endfunction()
+
+# runqcheck_relacy: the patched Relacy headers as an interface target (made
+# once; the relacy and fuzz families both use it). Relacy runs fibers: never
+# with TSan; with ASan only without use-after-return. Relacy replaces
+# operator new/delete but not the sized delete that C++14+ containers call:
+# without -fno-sized-deallocation a std::deque in a scenario frees relacy
+# memory with free() and aborts.
+function(runqcheck_relacy_target)
+  if(NOT TARGET runqcheck_relacy)
+    runqcheck_find_relacy(dir)
+    add_library(runqcheck_relacy INTERFACE)
+    target_include_directories(runqcheck_relacy SYSTEM INTERFACE "${dir}")
+    target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
+  endif()
+endfunction()

@@ -27,21 +27,7 @@ inline std::string describe_scenario(const decoded& d) {
 
 inline std::string op_text(const model::op& o) {
   char b[96];
-  switch (o.kind) {
-    case model::op_kind::put: std::snprintf(b, sizeof b, "runqput(P%d, G%d)", o.p, o.g); break;
-    case model::op_kind::put_next: std::snprintf(b, sizeof b, "runqput(P%d, G%d, next)", o.p, o.g); break;
-    case model::op_kind::get: std::snprintf(b, sizeof b, "runqget(P%d)", o.p); break;
-    case model::op_kind::steal: std::snprintf(b, sizeof b, "runqsteal(P%d <- P%d)", o.p, o.victim); break;
-    case model::op_kind::steal_next:
-    case model::op_kind::steal_next_must: std::snprintf(b, sizeof b, "runqsteal(P%d <- P%d, runnext)", o.p, o.victim); break;
-    case model::op_kind::drain: std::snprintf(b, sizeof b, "runqdrain(P%d)", o.p); break;
-    case model::op_kind::glob_batch: std::snprintf(b, sizeof b, "globrunqgetbatch(P%d)", o.p); break;
-    case model::op_kind::glob_put: std::snprintf(b, sizeof b, "globrunqput(G%d)", o.g); break;
-    case model::op_kind::glob_get: std::snprintf(b, sizeof b, "globrunqget()"); break;
-    case model::op_kind::expect_nonempty: std::snprintf(b, sizeof b, "!runqempty(P%d)", o.victim); break;
-    case model::op_kind::wait_done: std::snprintf(b, sizeof b, "wait(T%d)", o.victim); break;
-    case model::op_kind::destroy: std::snprintf(b, sizeof b, "destroy(P%d)", o.p); break;
-  }
+  describe_op(o, b, sizeof b);
   return b;
 }
 

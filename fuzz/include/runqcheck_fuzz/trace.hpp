@@ -42,6 +42,27 @@ inline const char* name_of(std::memory_order mo) {
   }
 }
 
+// An operation as Go names it ("runqsteal(P1, P0, stealRunNextG=true)").
+inline void describe_op(const model::op& o, char* b, std::size_t n) {
+  switch (o.kind) {
+    case model::op_kind::put: std::snprintf(b, n, "runqput(P%d, G%d, next=false)", o.p, o.g); break;
+    case model::op_kind::put_next: std::snprintf(b, n, "runqput(P%d, G%d, next=true)", o.p, o.g); break;
+    case model::op_kind::get: std::snprintf(b, n, "runqget(P%d)", o.p); break;
+    case model::op_kind::steal: std::snprintf(b, n, "runqsteal(P%d, P%d, stealRunNextG=false)", o.p, o.victim); break;
+    case model::op_kind::steal_next:
+    case model::op_kind::steal_next_must:
+      std::snprintf(b, n, "runqsteal(P%d, P%d, stealRunNextG=true)", o.p, o.victim);
+      break;
+    case model::op_kind::drain: std::snprintf(b, n, "runqdrain(P%d)", o.p); break;
+    case model::op_kind::glob_batch: std::snprintf(b, n, "findRunnable: globrunqgetbatch into P%d", o.p); break;
+    case model::op_kind::glob_put: std::snprintf(b, n, "globrunqput(G%d)", o.g); break;
+    case model::op_kind::glob_get: std::snprintf(b, n, "globrunqget()"); break;
+    case model::op_kind::expect_nonempty: std::snprintf(b, n, "runqempty(P%d) must be false", o.victim); break;
+    case model::op_kind::wait_done: std::snprintf(b, n, "wait until T%d is done", o.victim); break;
+    case model::op_kind::destroy: std::snprintf(b, n, "destroy(P%d)", o.p); break;
+  }
+}
+
 struct event {
   int thread = -1;  // -1: set-up or final check
   int op = -1;      // index in the thread's script (final check: its own count)
@@ -314,23 +335,7 @@ class recorder final : public access_observer, public model::op_observer {
 
   int text_op(const model::op& o) {
     char b[96];
-    switch (o.kind) {
-      case model::op_kind::put: std::snprintf(b, sizeof b, "runqput(P%d, G%d, next=false)", o.p, o.g); break;
-      case model::op_kind::put_next: std::snprintf(b, sizeof b, "runqput(P%d, G%d, next=true)", o.p, o.g); break;
-      case model::op_kind::get: std::snprintf(b, sizeof b, "runqget(P%d)", o.p); break;
-      case model::op_kind::steal: std::snprintf(b, sizeof b, "runqsteal(P%d, P%d, stealRunNextG=false)", o.p, o.victim); break;
-      case model::op_kind::steal_next:
-      case model::op_kind::steal_next_must:
-        std::snprintf(b, sizeof b, "runqsteal(P%d, P%d, stealRunNextG=true)", o.p, o.victim);
-        break;
-      case model::op_kind::drain: std::snprintf(b, sizeof b, "runqdrain(P%d)", o.p); break;
-      case model::op_kind::glob_batch: std::snprintf(b, sizeof b, "findRunnable: globrunqgetbatch into P%d", o.p); break;
-      case model::op_kind::glob_put: std::snprintf(b, sizeof b, "globrunqput(G%d)", o.g); break;
-      case model::op_kind::glob_get: std::snprintf(b, sizeof b, "globrunqget()"); break;
-      case model::op_kind::expect_nonempty: std::snprintf(b, sizeof b, "runqempty(P%d) must be false", o.victim); break;
-      case model::op_kind::wait_done: std::snprintf(b, sizeof b, "wait until T%d is done", o.victim); break;
-      case model::op_kind::destroy: std::snprintf(b, sizeof b, "destroy(P%d)", o.p); break;
-    }
+    describe_op(o, b, sizeof b);
     return add_text(b);
   }
 
