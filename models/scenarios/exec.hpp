@@ -8,7 +8,7 @@
 //  - FIFO: a P's owner gets the Gs it put with next=false in put order
 //    (kicked runnext Gs, stolen and batched Gs may interleave);
 //  - a steal takes ceil(n/2) of the n queued Gs (checked whenever the
-//    victim's ring was left alone during the steal; ports with Go's counters);
+//    victim's ring was left alone during the steal; needs S::runq_counters);
 //  - runqempty is never spuriously true (expect_nonempty ops);
 //  - a G handed from one thread to another carries its plain state with it
 //    (its status, written by the putter, read by the receiver: a data race
@@ -25,6 +25,7 @@
 #include "runqcheck/backend.hpp"
 #include "runqcheck/g.hpp"
 #include "runqcheck/gqueue.hpp"
+#include "runqcheck/subject.hpp"
 #include "scenario.hpp"
 
 namespace runqcheck::model {
@@ -71,11 +72,9 @@ class world {
   // Sequential set-up (Relacy: before()).
   void init() {
     if (sc_.start_counter != 0) {
-      if constexpr (requires(typename S::p& pp) { pp.runqhead.store(0u, std::memory_order::relaxed); }) {
-        for (int i = 0; i < sc_.nprocs; i++) {
-          ps_[i]->runqhead.store(sc_.start_counter, std::memory_order::relaxed);
-          ps_[i]->runqtail.store(sc_.start_counter, std::memory_order::relaxed);
-        }
+      // Runners skip such scenarios (with a "not applied" line) without the hook.
+      if constexpr (has_set_runq_counters<S>) {
+        for (int i = 0; i < sc_.nprocs; i++) S::set_runq_counters(*ps_[i], sc_.start_counter);
       }
     }
     for (std::size_t i = 0; i < sc_.initial.size(); i++) {
@@ -212,20 +211,19 @@ class world {
     }
   }
 
-  // runqsteal, plus (for ports with Go's counters) the steal-size rule: when
+  // runqsteal, plus (with the runq_counters hook) the steal-size rule: when
   // nothing but this steal touched the victim's ring meanwhile, the steal saw
   // exactly the (head, tail) read around it, so it must have taken
   // ceil(n/2) of n queued Gs, or 1 from runnext when the ring was empty.
-  // (Read-read coherence: its reads lie between ours.) The extra loads are
+  // (Read-read coherence: its reads lie between ours.) The hook's loads are
   // relaxed, so they add no happens-before edge that could hide a bug.
   G* steal(typename S::p& pp, typename S::p& victim, bool next) {
-    if constexpr (requires { victim.runqhead.load(std::memory_order::relaxed); }) {
-      constexpr auto rlx = std::memory_order::relaxed;
-      std::uint32_t h0 = victim.runqhead.load(rlx), t0 = victim.runqtail.load(rlx);
-      std::uint32_t own0 = pp.runqtail.load(rlx);
+    if constexpr (has_runq_counters<S>) {
+      auto [h0, t0] = S::runq_counters(victim);
+      std::uint32_t own0 = S::runq_counters(pp).tail;
       G* gp = S::runqsteal(pp, victim, next);
-      std::uint32_t h1 = victim.runqhead.load(rlx), t1 = victim.runqtail.load(rlx);
-      std::uint32_t took = gp == nullptr ? 0 : pp.runqtail.load(rlx) - own0 + 1;
+      auto [h1, t1] = S::runq_counters(victim);
+      std::uint32_t took = gp == nullptr ? 0 : S::runq_counters(pp).tail - own0 + 1;
       std::uint32_t n = t0 - h0;
       if (t1 == t0 && h1 - h0 == took && n != 0) {
         RQ_CHECK(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n", n, "took", took);

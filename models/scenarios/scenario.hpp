@@ -65,10 +65,11 @@ struct scenario {
   int ngs = 0;               // Gs are ids 0 .. ngs-1
   std::vector<initial_p> initial;   // per P (may be shorter than nprocs)
   std::vector<int> global;          // initial global queue, in order
-  std::uint32_t start_counter = 0;  // runqhead = runqtail = this (wrap tests; core subjects only)
+  std::uint32_t start_counter = 0;  // runqhead = runqtail = this (S::set_runq_counters)
   std::vector<std::vector<op>> threads;
-  // The failure a scenario provokes on purpose (a broken precondition):
-  // it passes only if the run fails with a message containing this text.
+  // The failure a scenario provokes on purpose (a broken precondition): it
+  // passes only if the port raises a fatal error (B::fatal, any text but
+  // the harness's "invariant:"); this is Go's text, shown as the example.
   std::string_view expect_fatal = {};
 };
 

@@ -26,6 +26,7 @@
 #include "runqcheck/check.hpp"
 #include "runqcheck_lincheck/lincheck.hpp"
 #include "catalog.hpp"
+#include "hooks.hpp"
 
 #ifndef RUNQCHECK_TEST_BACKEND
 #define RUNQCHECK_TEST_BACKEND runqcheck::native
@@ -70,11 +71,8 @@ struct run {
   runqcheck::ref::queues init() {
     runqcheck::ref::queues q(Cap, s.nprocs);
     if (s.start_counter != 0) {
-      if constexpr (requires(typename S::p& pp) { pp.runqhead.store(0u, std::memory_order::relaxed); }) {
-        for (auto& pp : ps) {
-          pp->runqhead.store(s.start_counter, std::memory_order::relaxed);
-          pp->runqtail.store(s.start_counter, std::memory_order::relaxed);
-        }
+      if constexpr (runqcheck::has_set_runq_counters<S>) {
+        for (auto& pp : ps) S::set_runq_counters(*pp, s.start_counter);
       }
     }
     for (std::size_t i = 0; i < s.initial.size(); i++) {
@@ -294,8 +292,10 @@ int main(int argc, char** argv) {
               subject_name, iters);
   auto t0 = std::chrono::steady_clock::now();
   long total = 0, overlapping = 0;
+  runqcheck::model::report_not_applied<subject_under_test<B, 4>>(subject_name, sc::catalog, false);
   for (const sc::scenario& s : sc::catalog) {
     if (!s.expect_fatal.empty() || !selected(s)) continue;
+    if (!runqcheck::model::runs_as_written<subject_under_test<B, 4>>(s)) continue;
     if (!supported(s)) {
       std::printf("skip %s: uses an op kind the runner does not model yet\n", std::string(s.name).c_str());
       continue;

@@ -29,6 +29,7 @@
 
 #include "runqcheck/check.hpp"
 #include "runqcheck/sched_policy.hpp"
+#include "runqcheck/subject.hpp"
 #include "runqcheck/steal_order.hpp"
 #include "runqcheck_ref/reference.hpp"
 
@@ -220,8 +221,9 @@ template <std::uint32_t Cap>
 struct sut {
   using S = subject_under_test<B, Cap>;
   using G = runqcheck::g<B>;
-  static constexpr bool can_resize =
-      requires(typename S::schedt& s) { runqcheck::lock(s).set_gomaxprocs(1); };
+  // procresize needs the set_gomaxprocs hook (subject.hpp); without it the
+  // op is never drawn and the checker prints a "not applied" line.
+  static constexpr bool can_resize = runqcheck::has_set_gomaxprocs<S>;
 
   typename S::schedt sched;
   std::unique_ptr<typename S::p> ps[kMaxP];
@@ -376,7 +378,7 @@ struct sut {
             }
           for (int p = o.a; p < old; p++) S::destroy(*ps[p]);  // Go: allp[i].destroy()
           for (int p = o.a; p < kMaxP; p++) schedtick[p] = 0;
-          runqcheck::lock(sched).set_gomaxprocs(o.a);
+          S::set_gomaxprocs(sched, o.a);
           nprocs = o.a;
           stealOrder.reset(static_cast<std::uint32_t>(nprocs));
         }

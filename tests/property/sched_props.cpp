@@ -364,6 +364,10 @@ int main(int argc, char** argv) {
     argv++;
   }
   if (argc == 3 && std::string(argv[1]) == "--sequences") set_sequences(std::strtol(argv[2], nullptr, 10));
+  if (!sut<8>::can_resize)
+    std::printf("runqcheck: not applied: procresize (destroy's order at the global head, the batch after): "
+                "needs S::set_gomaxprocs (subject %s)\n",
+                subject_name);
   if (expect_failure) {
     const char* m = std::getenv("RUNQCHECK_MUTANT");
     std::printf("INVERTED TEST: mutant %s injected; succeeds only if a stateful property fails.\n", m ? m : "(none)");

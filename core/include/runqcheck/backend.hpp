@@ -24,10 +24,13 @@ namespace runqcheck {
 
 using loc = std::source_location;
 
-// What the core needs of B::atomic<T>.
+// What the core needs of B::atomic<T>. load_plain() is a plain (non-atomic)
+// read of the same location, for ports that read racily as Go does; TSan
+// and Relacy report it as a data race when no happens-before orders it.
 template <class A, class T>
 concept backend_atomic = requires(A& a, const A& ca, T v, T& expected, std::memory_order mo) {
   { ca.load(mo) } -> std::same_as<T>;
+  { ca.load_plain() } -> std::same_as<T>;
   a.store(v, mo);
   { a.compare_exchange_strong(expected, v, mo, mo) } -> std::same_as<bool>;
 };

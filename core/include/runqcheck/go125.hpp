@@ -3,6 +3,8 @@
 // sched.lock), the two production versions of findRunnable's global step.
 #pragma once
 
+#include <string>
+
 #include "globrunq.hpp"
 #include "roles.hpp"
 #include "runq.hpp"
@@ -60,6 +62,43 @@ struct go125 {
     auto sched = lock(*pp.sched);
     runqcheck::destroy(sched, pp);
   }
+
+  // Optional hooks (subject.hpp). Relaxed reads: they order nothing.
+  static runqcheck::runq_counters runq_counters(p& pp) {
+    constexpr auto rlx = std::memory_order::relaxed;
+    return {pp.runqhead.load(rlx), pp.runqtail.load(rlx)};
+  }
+  static void set_runq_counters(p& pp, std::uint32_t v) {
+    pp.runqhead.store(v, std::memory_order::relaxed);
+    pp.runqtail.store(v, std::memory_order::relaxed);
+  }
+  static void set_gomaxprocs(schedt& s, std::int32_t n) { lock(s).set_gomaxprocs(n); }
+
+  // Like Go's schedtrace: one line per P, racy reads (for a hung run's dump).
+  static std::string describe_p(p& pp) {
+    auto [h, t] = runq_counters(pp);
+    std::string s = "runqhead=" + std::to_string(h) + " runqtail=" + std::to_string(t) +
+                    " runnext=" + gname(pp.runnext.load(std::memory_order::relaxed)) + " runq=[";
+    for (std::uint32_t i = h; i != t && i - h < Cap; i++)
+      s += (i == h ? "" : " ") + gname(peek(pp.runq[i % Cap]));
+    return s + "]";
+  }
+  template <class Slot>
+  static G* peek(const Slot& slot) {
+    if constexpr (requires { slot.load(std::memory_order::relaxed); })
+      return slot.load(std::memory_order::relaxed);
+    else
+      return slot.load();  // a plain slot (test backends only)
+  }
+  // The global queue read without sched.lock: a thread may be stuck holding it.
+  static std::string describe_sched(schedt& s) {
+    std::string out = "runq.size=" + std::to_string(s.runq.size()) + " runq=[";
+    int n = 0;
+    for (G* gp = s.runq.head(); gp != nullptr && n < 64; gp = gp->schedlink.load(), n++)
+      out += (n == 0 ? "" : " ") + gname(gp);
+    return out + (n == 64 ? " ...]" : "]");
+  }
+  static std::string gname(G* gp) { return gp == nullptr ? "nil" : "G" + std::to_string(gp->goid); }
 };
 
 // go1.3 … go1.24: findRunnable's global step is globrunqget(pp, 0), which

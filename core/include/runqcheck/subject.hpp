@@ -1,32 +1,79 @@
-// runqcheck/subject.hpp — the interface every checker drives: a "subject" is
-// a run-queue port under test. The bundled go1.25 port and its pre-1.25
-// flavor are subjects; so is any user's port registered with
-// runqcheck_add_subject(NAME … HEADER … TYPE …).
+// runqcheck/subject.hpp — the contract every checker holds a port to. A
+// "subject" is a run-queue port under test: the bundled go1.25 port and its
+// pre-1.25 flavor are subjects; so is any user's port registered with
+// runqcheck_add_subject(NAME … HEADER … TYPE …). docs/porting.md explains
+// each rule with the checker that enforces it.
 //
-// A subject is a class template S<B, Cap> (B: a backend, Cap: ring capacity)
-// with the nested types and static functions below, named as in proc.go. The
-// harness owns the Gs (runqcheck::g<B>) and hands batches around as
-// runqcheck::gQueue<B>; the subject owns its P and global-queue state.
+// A subject is a class template S<B, Cap> (B: a backend, Cap: ring capacity,
+// a power of two >= 4) with the nested types and static functions below,
+// named as in proc.go. The harness owns the Gs (runqcheck::g<B>) and hands
+// batches around as runqcheck::gQueue<B>; the subject owns its P and
+// global-queue state. A port includes only this header (it brings backend.hpp,
+// g.hpp, gqueue.hpp) and may use anything else of runqcheck's or nothing.
 //
 //   typename S::p                     per-P state; S::p(schedt&, int32_t id)
 //   typename S::schedt                global state; S::schedt(int32_t gomaxprocs)
 //   S::name                           "go1.25", shown in reports
-//   S::runqempty(p&) -> bool          any P; never true spuriously
-//   S::runqput(p&, g*, bool next)     owner
-//   S::runqputbatch(p&, gQueue&)      owner; leftovers stay in the gQueue
-//   S::runqget(p&) -> {g*, bool}      owner; {gp, inheritTime}
-//   S::runqdrain(p&) -> gQueue        owner
-//   S::runqsteal(p& thief, p& victim, bool stealRunNextG) -> g*   thief's owner
-//   S::globrunqput(schedt&, g*)       any; takes sched.lock itself
-//   S::globrunqget(schedt&) -> g*     any; one G, takes sched.lock itself
-//   S::findRunnable_globrunq(p&) -> g*  owner; findRunnable's global-queue step:
-//                                     a batch into pp's (empty) ring, one G back
-//   S::destroy(p&)                    procresize: pp's Gs to the global head
+//   S::runqempty(p&) -> bool          any thread; never true while the P held a
+//                                     G throughout the call
+//   S::runqput(p&, g*, bool next)     owner. next: gp to runnext, the old runnext
+//                                     (if any) to the ring tail. Full ring: the
+//                                     oldest Cap/2 then gp to the global tail
+//   S::runqputbatch(p&, gQueue&)      owner; as many as fit, in order; leftovers
+//                                     stay in the gQueue (Go 1.25's signature)
+//   S::runqget(p&) -> {g*, bool}      owner; runnext first ({gp, inheritTime =
+//                                     true}), else the ring head ({gp, false})
+//   S::runqdrain(p&) -> gQueue        owner; runnext first, then the ring in order
+//   S::runqsteal(p& thief, p& victim, bool stealRunNextG) -> g*
+//                                     thief's owner; takes ceil(n/2) of the n Gs
+//                                     in victim's ring (only runnext, when the
+//                                     ring is empty and stealRunNextG), puts all
+//                                     but the last into thief's ring in order,
+//                                     returns the last; nil if nothing. Thief's
+//                                     ring must have room (Go throws otherwise)
+//   S::globrunqput(schedt&, g*)       any; global tail; takes sched.lock itself
+//   S::globrunqget(schedt&) -> g*     any; the global head; takes sched.lock
+//                                     (Go <= 1.24's globrunqget(pp, max) is
+//                                     findRunnable_globrunq below)
+//   S::findRunnable_globrunq(p&) -> g*  owner; findRunnable's global step on an
+//                                     empty ring: n = min(Cap/2, size,
+//                                     size/gomaxprocs + 1) Gs off the global
+//                                     head, the first returned, the rest into
+//                                     pp's ring in order. A non-empty ring breaks
+//                                     the precondition: raise a fatal error or
+//                                     keep every G, never lose one
+//   S::destroy(p&)                    procresize, world stopped: pp's Gs to the
+//                                     global HEAD so that the global queue reads
+//                                     runnext, ring head..tail, old global Gs
 //   S::globrunqsize(schedt&) -> int32 any; takes sched.lock itself
+//
+// Blocking: only sched.lock (and a port's own locks) may block, and only for
+// as long as another thread holds them. Fatal errors: a port reports a
+// broken invariant or precondition through B::fatal (RQ_CHECK), with its own
+// text; checkers recognise a port's fatal error by its kind (any B::fatal
+// whose text does not start with "invariant:", the harness's prefix), never
+// by Go's wording.
+//
+// Optional hooks, each enabling checks that would otherwise not apply (the
+// verdict lists every check that did not apply, and --strict fails on it):
+//
+//   S::runq_counters(p&) -> runqcheck::runq_counters
+//        the ring's free-running head and tail, relaxed reads; enables the
+//        steal-size invariant (ceil(n/2)) wherever a steal runs alone
+//   S::set_runq_counters(p&, std::uint32_t v)
+//        on a fresh, empty P: head = tail = v; enables the wrap scenarios and
+//        tests (counters near 2^32)
+//   S::set_gomaxprocs(schedt&, std::int32_t n)
+//        what procresize does to sched.gomaxprocs; enables the procresize
+//        property (destroy's order at the global head, the batch size after)
+//   S::describe_p(p&) -> std::string and S::describe_sched(schedt&) -> std::string
+//        one line each for the watchdog's state dump (ring, counters, runnext;
+//        the global queue WITHOUT taking sched.lock), relaxed reads, native only
 #pragma once
 
 #include <concepts>
 #include <cstdint>
+#include <string>
 
 #include "backend.hpp"
 #include "g.hpp"
@@ -52,6 +99,25 @@ concept subject = requires(typename S::p& pp, typename S::p& p2, typename S::sch
   { S::findRunnable_globrunq(pp) } -> std::convertible_to<g<B>*>;
   S::destroy(pp);
   { S::globrunqsize(sched) } -> std::convertible_to<std::int32_t>;
+};
+
+// The optional hooks, as concepts (see the list above).
+struct runq_counters {
+  std::uint32_t head, tail;
+};
+
+template <class S>
+concept has_runq_counters = requires(typename S::p& pp) {
+  { S::runq_counters(pp) } -> std::same_as<runq_counters>;
+};
+template <class S>
+concept has_set_runq_counters = requires(typename S::p& pp, std::uint32_t v) { S::set_runq_counters(pp, v); };
+template <class S>
+concept has_set_gomaxprocs = requires(typename S::schedt& s, std::int32_t n) { S::set_gomaxprocs(s, n); };
+template <class S>
+concept has_describe = requires(typename S::p& pp, typename S::schedt& s) {
+  { S::describe_p(pp) } -> std::convertible_to<std::string>;
+  { S::describe_sched(s) } -> std::convertible_to<std::string>;
 };
 
 }  // namespace runqcheck

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -31,6 +32,15 @@ struct native {
       return v_.compare_exchange_strong(expected, desired, success, failure);
     }
     T fetch_add(T d, std::memory_order mo, loc = loc::current()) noexcept { return v_.fetch_add(d, mo); }
+    // A plain (non-atomic) read of a location written atomically elsewhere,
+    // as Go's runtime does (`t := pp.runqtail`): an ordinary load of the
+    // object's bytes, which TSan checks like any plain read.
+    T load_plain(loc = loc::current()) const noexcept {
+      static_assert(sizeof(std::atomic<T>) == sizeof(T) && std::atomic<T>::is_always_lock_free);
+      T v;
+      std::memcpy(&v, static_cast<const void*>(&v_), sizeof v);
+      return v;
+    }
 
    private:
     std::atomic<T> v_;

@@ -109,6 +109,43 @@ struct relacy {
     }
   }
 
+  // The race rule of plain accesses (rl::var's, with the threads' vector
+  // clocks) for an atomic location that is also read plainly: per thread,
+  // the logical time of its last plain read and of its last write.
+  class plain_access {
+   public:
+    // Before an atomic write: races with a plain read not ordered before it.
+    // The clock is advanced before the write, so that what a release write
+    // publishes covers it. commit=false: a CAS, recorded by wrote() if it
+    // succeeds.
+    rl::timestamp_t writing(const loc& l, bool commit) {
+      auto& th = *rl::ctx().threadx_;
+      for (unsigned i = 0; i < n(); i++)
+        if (i != th.index_ && th.acq_rel_order_[i] < read_[i])
+          race(l, "data race: atomic write to a location another thread read plainly (no happens-before)");
+      rl::timestamp_t ts = ++th.own_acq_rel_order_;
+      if (commit) write_[th.index_] = ts;
+      return ts;
+    }
+    void wrote(const loc&, rl::timestamp_t ts) { write_[rl::ctx().threadx_->index_] = ts; }
+    void reading(const loc& l) {
+      auto& th = *rl::ctx().threadx_;
+      for (unsigned i = 0; i < n(); i++)
+        if (i != th.index_ && th.acq_rel_order_[i] < write_[i])
+          race(l, "data race: plain read of a location another thread wrote atomically (no happens-before)");
+      read_[th.index_] = ++th.own_acq_rel_order_;
+    }
+
+   private:
+    static constexpr unsigned kMax = 16;
+    static unsigned n() { return std::min<unsigned>(rl::ctx().get_thread_count(), kMax); }
+    static void race(const loc& l, const char* what) {
+      rl::ctx().fail_test(what, rl::test_result_data_race, info(l));
+    }
+    rl::timestamp_t read_[kMax] = {};
+    rl::timestamp_t write_[kMax] = {};
+  };
+
   template <class T>
   class atomic {
    public:
@@ -124,28 +161,46 @@ struct relacy {
       return v;
     }
     void store(T v, std::memory_order mo, loc l = loc::current()) {
+      plain_.writing(l, true);
       if (observer == nullptr) return a_.store(v, to_rl(mo), info(l));
       a_.store(v, to_rl(mo), info(l));
       note<T>(access_observer::kind::store, this, v, nullptr, mo, l);
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                  std::memory_order failure, loc l = loc::current()) {
-      if (observer == nullptr)
-        return a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+      auto ts = plain_.writing(l, false);
+      if (observer == nullptr) {
+        bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+        if (ok) plain_.wrote(l, ts);
+        return ok;
+      }
       T want = expected;
       bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+      if (ok) plain_.wrote(l, ts);
       if (ok) note<T>(access_observer::kind::rmw, this, desired, &want, success, l);
       else note<T>(access_observer::kind::cas_fail, this, expected, &want, failure, l);
       return ok;
     }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
+      plain_.writing(l, true);
       T old = a_.fetch_add(d, to_rl(mo), info(l));
       if (observer != nullptr) note<T>(access_observer::kind::rmw, this, static_cast<T>(old + d), &old, mo, l);
       return old;
     }
+    // A plain (non-atomic) read of a location written atomically elsewhere,
+    // as Go's runtime and real ports do (Go: `t := pp.runqtail`). It reads
+    // like a relaxed load and is race-checked like an rl::var: a DATA RACE
+    // unless every write to the location happens before it, or if a later
+    // write does not happen after it. Plain reads never conflict.
+    T load_plain(loc l = loc::current()) const {
+      T v = load(std::memory_order::relaxed, l);
+      plain_.reading(l);
+      return v;
+    }
 
    private:
     mutable rl::atomic<T> a_;
+    mutable plain_access plain_;
   };
 
   template <class T>

@@ -133,6 +133,7 @@ struct locked_runq {
       r = runqcheck::globrunqgetbatch(sched, static_cast<std::int32_t>(Cap) / 2);
     }
     if (r.gp != nullptr) runqputbatch(pp, r.q);
+    RQ_CHECK(B, r.q.empty(), "locked_runq: the global batch did not fit", "left", r.q.size());
     return r.gp;
   }
   static void destroy(p& pp) {
@@ -145,6 +146,11 @@ struct locked_runq {
     if (pp.runnext != nullptr) runqcheck::globrunqputhead(sched, pp.runnext);
     pp.runnext = nullptr;
   }
+
+  // Optional hooks (runqcheck/subject.hpp). No runq_counters: a deque has
+  // no free-running counters, so the wrap and steal-size checks do not apply
+  // and the verdict says so.
+  static void set_gomaxprocs(schedt& s, std::int32_t n) { runqcheck::lock(s).set_gomaxprocs(n); }
 };
 
 }  // namespace example

@@ -1,0 +1,130 @@
+// Buggy variants of acme::workq, one bug each, for runqcheck's own tests
+// (ci/test): each must be rejected by the check named in its comment, a
+// check that needs one of the optional subject hooks or that used to run
+// only on the bundled port. Not a port to copy.
+#pragma once
+
+#include "workq.hpp"
+
+namespace acme {
+
+// After a claim of n Gs into thief's free slots: publish all but the last,
+// return the last (runqsteal's tail).
+template <class B, std::uint32_t Cap>
+runqcheck::g<B>* publish(typename workq<B, Cap>::p& thief, std::uint32_t n) {
+  std::uint32_t tl = thief.last.load_plain();
+  runqcheck::g<B>* gp = thief.slots[(tl + n - 1) % Cap].load(std::memory_order::relaxed);
+  thief.last.store(tl + n - 1, std::memory_order::release);  // release: publishes the Gs
+  return gp;
+}
+
+// Counters compared as plain numbers: `last < first + Cap` is wrong once
+// first + Cap wraps past 2^32. Rejected by the wrap scenarios and tests
+// (hook set_runq_counters).
+template <class B, std::uint32_t Cap>
+struct wrap_bug : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::G;
+  using typename base::p;
+  static constexpr const char* name = "acme-wrap-bug";
+  static void runqput(p& q, G* gp, bool next) {
+    if (next) {
+      G* old = q.next_up.load(base::relaxed);
+      while (!q.next_up.compare_exchange_strong(old, gp, base::release, base::relaxed)) {
+      }
+      if (old == nullptr) return;
+      gp = old;
+    }
+    for (;;) {
+      std::uint32_t f = q.first.load(base::acquire);
+      std::uint32_t l = q.last.load_plain();
+      if (l < f + Cap) {  // THE BUG: not modular
+        q.slots[l % Cap].store(gp, base::relaxed);
+        q.last.store(l + 1, base::release);
+        return;
+      }
+      if (base::spill(q, gp, f, l)) return;
+    }
+  }
+};
+
+// A thief leaves the bigger half behind when the victim also has a next-up
+// G: floor(n/2) instead of ceil(n/2). Rejected by the steal-size invariant
+// (hook runq_counters) and the reference model.
+template <class B, std::uint32_t Cap>
+struct steal_bug : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::G;
+  using typename base::p;
+  static constexpr const char* name = "acme-steal-bug";
+  static G* runqsteal(p& thief, p& victim, bool stealRunNextG) {
+    for (;;) {
+      std::uint32_t f = victim.first.load(base::acquire);
+      std::uint32_t l = victim.last.load(base::acquire);
+      std::uint32_t n = l - f;
+      if (n < 2 || victim.next_up.load(base::relaxed) == nullptr) break;
+      n /= 2;  // THE BUG: Go takes n - n/2
+      if (!base::claim(victim, thief, f, n)) continue;
+      return publish<B, Cap>(thief, n);
+    }
+    return base::runqsteal(thief, victim, stealRunNextG);
+  }
+};
+
+// procresize puts the dying P's Gs on the global head one at a time, so the
+// ring arrives reversed (a real port's bug). Rejected by destroy's order
+// (unit) and the procresize property (hook set_gomaxprocs).
+template <class B, std::uint32_t Cap>
+struct resize_bug : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::G;
+  using typename base::p;
+  static constexpr const char* name = "acme-resize-bug";
+  static void destroy(p& q) {
+    runqcheck::gQueue<B> mine = base::runqdrain(q);
+    held<B> lk(*q.home);
+    while (G* gp = mine.pop()) q.home->q.push(gp);  // THE BUG: reverses the order
+  }
+};
+
+// findRunnable's global step on a full ring drops what did not fit, with no
+// error. Rejected by FindRunnableGlobrunq_FullLocalRingFailsOrKeepsEveryG,
+// which used to run on the bundled ports only.
+template <class B, std::uint32_t Cap>
+struct fullring_bug : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::G;
+  using typename base::p;
+  static constexpr const char* name = "acme-fullring-bug";
+  static G* findRunnable_globrunq(p& q) {
+    runqcheck::gQueue<B> batch;
+    G* gp = base::take_global(q, batch);
+    base::runqputbatch(q, batch);  // THE BUG: leftovers in `batch` are lost
+    return gp;
+  }
+};
+
+// A thief reads the victim's `last` plainly, as the owner may: a data race
+// with the owner's store (C++ and Go alike). Rejected by Relacy's race check
+// of load_plain (and by TSan when the race happens).
+template <class B, std::uint32_t Cap>
+struct plain_read_bug : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::G;
+  using typename base::p;
+  static constexpr const char* name = "acme-plain-read-bug";
+  static G* runqsteal(p& thief, p& victim, bool stealRunNextG) {
+    for (;;) {
+      std::uint32_t f = victim.first.load(base::acquire);
+      std::uint32_t l = victim.last.load_plain();  // THE BUG: not the owner's field
+      std::uint32_t n = l - f;
+      n -= n / 2;
+      if (n == 0 || n > Cap / 2) break;
+      if (!base::claim(victim, thief, f, n)) continue;
+      return publish<B, Cap>(thief, n);
+    }
+    return base::runqsteal(thief, victim, stealRunNextG);
+  }
+};
+
+}  // namespace acme

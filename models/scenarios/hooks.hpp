@@ -1,0 +1,46 @@
+// models/scenarios/hooks.hpp — the checks of the scenario runners that need an
+// optional subject hook (runqcheck/subject.hpp), and the one line a checker
+// prints for each check it cannot apply. ci/verdict.py collects those lines
+// into the verdict; `ci/gate --strict` fails on any.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "runqcheck/subject.hpp"
+#include "scenario.hpp"
+
+namespace runqcheck::model {
+
+inline void not_applied(const std::string& check, const char* why, const char* subject) {
+  std::printf("runqcheck: not applied: %s: %s (subject %s)\n", check.c_str(), why, subject);
+  std::fflush(stdout);
+}
+
+// A scenario that starts the counters near 2^32 needs S::set_runq_counters.
+template <class S>
+bool runs_as_written(const scenario& sc) {
+  return sc.start_counter == 0 || has_set_runq_counters<S>;
+}
+
+// Prints a line for every scenario of `cat` that S cannot run as written and,
+// when the runner checks it, for the steal-size invariant. Returns how many.
+template <class S>
+int report_not_applied(const char* subject, const std::vector<scenario>& cat, bool steal_size) {
+  int n = 0;
+  for (const scenario& sc : cat) {
+    if (runs_as_written<S>(sc)) continue;
+    not_applied("scenario " + std::string(sc.name),
+                "needs S::set_runq_counters (counters near 2^32)", subject);
+    n++;
+  }
+  if (steal_size && !has_runq_counters<S>) {
+    not_applied("steal-size invariant (a lone steal takes ceil(n/2))", "needs S::runq_counters",
+                subject);
+    n++;
+  }
+  return n;
+}
+
+}  // namespace runqcheck::model
