@@ -7,11 +7,35 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "runqcheck_fuzz/asan_options.hpp"
 #include "runqcheck_fuzz/runner.hpp"
 
 namespace fz = runqcheck::fuzz;
+
+namespace {
+// Seeds that start the counters near 2^32 (byte 10) and the steal-size
+// invariant need optional hooks: say which subject lacks them.
+template <int... I>
+void report_hooks(std::integer_sequence<int, I...>) {
+  auto one = [](auto h, const char* name) {
+    using S = typename decltype(h)::template type<runqcheck::relacy, 4>;
+    if (!runqcheck::has_set_runq_counters<S>)
+      std::printf("runqcheck: not applied: fuzz seeds with counters near 2^32 (run from 0): needs "
+                  "S::set_runq_counters (subject %s)\n", name);
+    if (!runqcheck::has_runq_counters<S>)
+      std::printf("runqcheck: not applied: steal-size invariant (a lone steal takes ceil(n/2)): "
+                  "needs S::runq_counters (subject %s)\n", name);
+  };
+  (one(runqcheck_subject_at<I>{}, runqcheck_subject_names[I]), ...);
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  report_hooks(std::make_integer_sequence<int, fz::kSubjects>{});
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fz::decoded d;

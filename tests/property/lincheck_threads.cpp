@@ -182,8 +182,16 @@ struct run {
     }
   }
 
-  // One execution; "" if its history is linearizable.
+  // One execution; "" if its history is linearizable. A fatal error of the
+  // port outside the threads (set-up, final drain) fails it too.
   std::string once() {
+    try {
+      return once_unguarded();
+    } catch (const std::exception& e) {
+      return std::string("outside the threads: ") + e.what();
+    }
+  }
+  std::string once_unguarded() {
     runqcheck::ref::queues q0 = init();
     int nthreads = static_cast<int>(s.threads.size());
     lc::recorder rec(nthreads + 1);
