@@ -7,6 +7,11 @@ include("${CMAKE_CURRENT_LIST_DIR}/runqcheck.cmake")
 if(NOT DEFINED RUNQCHECK_CHECKERS)
   set(RUNQCHECK_CHECKERS unit)
 endif()
+# RUNQCHECK_PORT_ONLY (ci/gate --subject): only the checkers that judge a
+# subject; the families that test the harness itself are left out.
+if(RUNQCHECK_PORT_ONLY)
+  list(REMOVE_ITEM RUNQCHECK_CHECKERS mutants proofs stress bench)
+endif()
 # Checkers are instantiated wherever a subject is registered, possibly in a
 # user's directory above ours (add_subdirectory): imported targets must be
 # visible there too.
@@ -53,7 +58,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   # The scenario catalog (models/scenarios) under Relacy, for every subject.
   # Gate budget (one core, measured): 100k random executions per scenario
   # (~5 s a subject), context bound 2 (go125 ~5 s, locked_runq ~15 s), and
-  # full search of the micro scenarios for the bundled port (~2 s).
+  # full search of the micro scenarios, every subject (~2 s each).
   # Nightly: 10M random, context bound 3 and 5, full search of larger ones.
   runqcheck_add_checker(NAME relacy_scenarios SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
     LIBS runqcheck_relacy runqcheck_models LABELS gate relacy ARGS random 100000 TIMEOUT 600)
@@ -63,7 +68,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     LABELS nightly relacy ARGS bound 3 TIMEOUT 7200)
   # Full search (every interleaving and every store each load may read) of
   # the micro scenarios: 2 threads, 1-2 Gs, ~2 s in all.
-  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _full CORE_ONLY
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _full
     LABELS gate relacy ARGS full TIMEOUT 600
     ENV "RUNQCHECK_CASE=steal_runnext_vs_runqget,empty_next1_next1,empty_next1_next0,empty_next0_next1,empty_next0_next0")
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_full CORE_ONLY
@@ -85,7 +90,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_replay/go125
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
         $<TARGET_FILE:relacy_scenarios_mutant__go125> order:runqget_runnext_cas random 20000)
-    set_tests_properties(relacy_replay/go125 PROPERTIES LABELS "gate;relacy" TIMEOUT 300)
+    set_tests_properties(relacy_replay/go125 PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
 endif()
 
@@ -107,7 +112,8 @@ if("proofs" IN_LIST RUNQCHECK_CHECKERS AND NOT CMAKE_CROSSCOMPILING)
     add_test(NAME disasm_audit_selftest
       COMMAND "${_rq_da_python}" "${RUNQCHECK_ROOT}/ci/disasm_audit.py" --out "${CMAKE_BINARY_DIR}/disasm-selftest"
         --break runqput_tail_store,runqgrab_tail_load,runqget_head_cas,runqgrab_runnext_cas --expect-plain)
-    set_tests_properties(disasm_audit disasm_audit_selftest PROPERTIES LABELS "gate;disasm" TIMEOUT 300)
+    set_tests_properties(disasm_audit disasm_audit_selftest PROPERTIES LABELS "gate;disasm;selftest"
+      TIMEOUT 300)
   else()
     message(STATUS "disasm audit: skipped (needs aarch64-linux-gnu-g++, -objdump, -addr2line and ${_rq_da_python})")
   endif()
@@ -238,11 +244,12 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
       if(TARGET diff_go_gen__${_rq_s})
         add_test(NAME diff_go/${_rq_s} COMMAND sh "${_rq_diff}" $<TARGET_FILE:diff_go_gen__${_rq_s}>
                  "${CMAKE_BINARY_DIR}/diff_go/${_rq_s}" 2000 4 "${_rq_gocache}")
-        set_tests_properties(diff_go/${_rq_s} PROPERTIES LABELS "gate;differential" TIMEOUT 600
+        set_tests_properties(diff_go/${_rq_s} PROPERTIES LABELS "gate;differential;port" TIMEOUT 600
           SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
         add_test(NAME diff_go_deep/${_rq_s} COMMAND sh "${_rq_diff}" $<TARGET_FILE:diff_go_gen__${_rq_s}>
                  "${CMAKE_BINARY_DIR}/diff_go_deep/${_rq_s}" 20000 5 "${_rq_gocache}")
-        set_tests_properties(diff_go_deep/${_rq_s} PROPERTIES LABELS "nightly;differential" TIMEOUT 3600
+        set_tests_properties(diff_go_deep/${_rq_s} PROPERTIES LABELS "nightly;differential;port"
+          TIMEOUT 3600
           SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
       endif()
       # Teeth: diff_gen on the bug-injecting backend (runqputslow moves 127
@@ -251,7 +258,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
         add_test(NAME diff_go_mutant_runqputslow_move_127/${_rq_s} COMMAND sh "${_rq_diff}"
                  $<TARGET_FILE:diff_go_gen_mutant__${_rq_s}> "${CMAKE_BINARY_DIR}/diff_go_mutant/${_rq_s}" 200 4
                  "${_rq_gocache}")
-        set_tests_properties(diff_go_mutant_runqputslow_move_127/${_rq_s} PROPERTIES LABELS "gate;differential"
+        set_tests_properties(diff_go_mutant_runqputslow_move_127/${_rq_s} PROPERTIES
+          LABELS "gate;differential;selftest"
           TIMEOUT 600 SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache
           ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
       endif()
@@ -267,6 +275,15 @@ endif()
 # --- issue #5: fuzzing (fuzz/, cli/) ---
 if("fuzz" IN_LIST RUNQCHECK_CHECKERS)
   include("${CMAKE_CURRENT_LIST_DIR}/fuzz.cmake")
+endif()
+
+# runqcheck_port_verdict: runs exactly the port set (`ctest -L port -LE
+# nightly`) in this build tree and prints the verdict matrix (ci/verdict.py).
+if(NOT TARGET runqcheck_port_verdict AND EXISTS "${RUNQCHECK_ROOT}/ci/verdict.py")
+  add_custom_target(runqcheck_port_verdict
+    COMMAND sh -c "\"$0\" -L port -LE nightly --output-junit '${CMAKE_BINARY_DIR}/junit.xml' --test-output-size-passed 400000 --test-output-size-failed 4000000 >'${CMAKE_BINARY_DIR}/ctest-port.log' 2>&1; exec /usr/bin/python3 '${RUNQCHECK_ROOT}/ci/verdict.py' 'native=${CMAKE_BINARY_DIR}'"
+      "${CMAKE_CTEST_COMMAND}"
+    WORKING_DIRECTORY "${CMAKE_BINARY_DIR}" USES_TERMINAL VERBATIM)
 endif()
 
 # Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.
