@@ -46,7 +46,7 @@ rq_jobs() { nproc 2>/dev/null || echo 2; }
 rq_port_preset() {
   local preset=$1 dir=$2; shift 2
   rq_build_preset "$preset" "$dir" "$@" || return 1
-  rq_ctest "$preset" "$dir" -L port -LE nightly
+  rq_ctest "$preset" "$dir" junit -L port -LE nightly
 }
 
 # rq_build_preset PRESET DIR [cmake -D args...]: configure and build; log in
@@ -68,18 +68,20 @@ rq_build_preset() {
   fi
 }
 
-# rq_ctest PRESET DIR [ctest args...]: the preset's test environment, JUnit
-# to DIR/junit.xml, log to DIR/ctest.log. Returns ctest's status.
+# rq_ctest PRESET DIR NAME [ctest args...]: the preset's test environment,
+# JUnit to DIR/NAME.xml, log to DIR/NAME.log. Returns ctest's status.
 rq_ctest() {
-  local preset=$1 dir=$2; shift 2
+  local preset=$1 dir=$2 name=$3; shift 3
   local env=()
   case "$preset" in
-    asan|fuzz) env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1);;
+    asan|fuzz) env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+                    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1);;
     tsan) env=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1);;
     arm64-tsan) env=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1); set -- "$@" -R '^unit';;
   esac
   rq_log "preset $preset: ctest $*"
-  env "${env[@]}" ctest --test-dir "$dir" -j 2 --output-on-failure --output-junit "$dir/junit.xml" \
-    --test-output-size-passed 400000 --test-output-size-failed 4000000 "$@" 2>&1 | tee "$dir/ctest.log"
+  env "${env[@]}" ctest --test-dir "$dir" -j 2 --output-on-failure --output-junit "$dir/$name.xml" \
+    --test-output-size-passed 400000 --test-output-size-failed 4000000 "$@" 2>&1 \
+    | tee "$dir/$name.log"
   return "${PIPESTATUS[0]}"
 }

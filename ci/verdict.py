@@ -9,6 +9,7 @@ command, and every `replay:` / `reproduce:` line the test printed) and the
 HTML picture (`picture:` lines).
 
 usage: verdict.py [--strict] [--subjects A,B] [--title TEXT] PRESET=BUILD_DIR...
+(PRESET `build`: a user's own build tree, any checker family)
 
 Each BUILD_DIR holds junit.xml (ctest --output-junit) or, when its
 configure or build failed, a file `stage-failed`: "<stage> <log path>".
@@ -28,6 +29,9 @@ PRESET_COLUMNS = {
     "relacy": ["relacy random", "relacy bounded", "relacy full"],
     "fuzz": ["fuzz interleave"],
     "asan": ["ASan"], "tsan": ["TSan"], "arm64": ["aarch64"], "arm64-tsan": ["aarch64"],
+    # a user's own build tree (runqcheck_port_verdict): any family
+    "build": ["unit", "property", "lincheck", "relacy random", "relacy bounded", "relacy full",
+              "fuzz interleave", "diff vs Go", "stall"],
 }
 # Whole-preset columns: every port test of the preset lands there.
 PRESET_WHOLE = {"asan": "ASan", "tsan": "TSan", "arm64": "aarch64", "arm64-tsan": "aarch64"}
@@ -77,8 +81,8 @@ def first_error(log: Path) -> str:
         text = log.read_text(errors="replace")
     except OSError:
         return "(no log)"
-    for rx in (r"static assertion failed.*|static_assert.*", r"CMake Error.*", r"(?m)^.*\berror:.*$",
-               r"(?m)^FAILED:.*$"):
+    for rx in (r"static assertion failed.*|static_assert.*", r"CMake Error.*",
+               r"(?m)^.*\berror:.*$", r"(?m)^FAILED:.*$"):
         m = re.search(rx, text)
         if m:
             line = m.group(0).strip()
@@ -160,12 +164,14 @@ def main(argv) -> int:
             if fail_el is None:
                 fail_el = tc.find("error")
             failed = fail_el is not None or status == "fail"
-            skipped = not failed and (tc.find("skipped") is not None or status in ("notrun", "disabled"))
+            skipped = not failed and (tc.find("skipped") is not None
+                                      or status in ("notrun", "disabled"))
             col = column_of(preset, checker)
             c = cell(subj, col)
             c.tests.append((name, "failed" if failed else "skipped" if skipped else "passed"))
             if skipped:
-                c.notes.append(f"{name} ({preset}): skipped by the test itself (exit 77: a tool is missing)")
+                c.notes.append(f"{name} ({preset}): skipped by the test itself "
+                               "(exit 77: a tool is missing)")
             for line in out.splitlines():
                 m = NOT_APPLIED.search(line)
                 if m and m.group(1) not in c.notes:
@@ -174,11 +180,12 @@ def main(argv) -> int:
                 lines = [ln.strip() for ln in out.splitlines()]
                 c.failures.append({
                     "test": name, "preset": preset,
-                    "reason": reason_of(out, fail_el.get("message", "") if fail_el is not None else ""),
+                    "reason": reason_of(out, "" if fail_el is None else fail_el.get("message", "")),
                     "repro": [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
                              + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
                                 or "reproduce with:" in ln],
-                    "pictures": [ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("picture:")],
+                    "pictures": [ln.split(":", 1)[1].strip() for ln in lines
+                                 if ln.startswith("picture:")],
                 })
     for preset, what, why, log, cols in setup:
         for s in subjects or ["(all)"]:
@@ -213,7 +220,8 @@ def main(argv) -> int:
         for s, c, n in notes:
             print(f"  {s}, {c}: {n}")
         for s, c in empty:
-            why = "no test of this family for the subject" if c in ran_cols else "its preset was not run"
+            why = ("no test of this family for the subject" if c in ran_cols
+                   else "its preset was not run")
             print(f"  {s}, {c}: {why}")
     fails = [(s, c, f) for s in rows for c in columns for f in cell(s, c).failures]
     if fails:
@@ -222,7 +230,8 @@ def main(argv) -> int:
             print(f"  {s}, {c}: {f['test']} [{f['preset']}]")
             print(f"    reason: {f['reason']}")
             for r in f["repro"]:
-                print(f"    reproduce: {r}" if not r.startswith(("replay:", "reproduce:", "log:")) else f"    {r}")
+                own = r.startswith(("replay:", "reproduce:", "log:"))
+                print(f"    {r}" if own else f"    reproduce: {r}")
             for p in f["pictures"]:
                 print(f"    picture: {p}")
     print()

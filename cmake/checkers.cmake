@@ -238,7 +238,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
   if(NOT CMAKE_CROSSCOMPILING)
     set(_rq_diff "${RUNQCHECK_ROOT}/tests/differential/run_diff.sh")
-    set(_rq_gocache "${CMAKE_BINARY_DIR}/diff_go/gocache")
+    # Go's build cache (content-addressed, safe to share between build
+    # trees: ci/gate --subject shares one across its presets).
+    set(RUNQCHECK_GOCACHE "${CMAKE_BINARY_DIR}/diff_go/gocache" CACHE PATH "GOCACHE of diff_go")
+    set(_rq_gocache "${RUNQCHECK_GOCACHE}")
     get_property(_rq_subjects GLOBAL PROPERTY RUNQCHECK_SUBJECTS)
     foreach(_rq_s IN LISTS _rq_subjects)
       if(TARGET diff_go_gen__${_rq_s})
@@ -280,10 +283,13 @@ endif()
 # runqcheck_port_verdict: runs exactly the port set (`ctest -L port -LE
 # nightly`) in this build tree and prints the verdict matrix (ci/verdict.py).
 if(NOT TARGET runqcheck_port_verdict AND EXISTS "${RUNQCHECK_ROOT}/ci/verdict.py")
-  add_custom_target(runqcheck_port_verdict
-    COMMAND sh -c "\"$0\" -L port -LE nightly --output-junit '${CMAKE_BINARY_DIR}/junit.xml' --test-output-size-passed 400000 --test-output-size-failed 4000000 >'${CMAKE_BINARY_DIR}/ctest-port.log' 2>&1; exec /usr/bin/python3 '${RUNQCHECK_ROOT}/ci/verdict.py' 'native=${CMAKE_BINARY_DIR}'"
-      "${CMAKE_CTEST_COMMAND}"
-    WORKING_DIRECTORY "${CMAKE_BINARY_DIR}" USES_TERMINAL VERBATIM)
+  set(_rq_b "${CMAKE_BINARY_DIR}")
+  string(CONCAT _rq_pv "\"$0\" -L port -LE nightly --output-junit '${_rq_b}/junit.xml'"
+    " --test-output-size-passed 400000 --test-output-size-failed 4000000"
+    " >'${_rq_b}/ctest-port.log' 2>&1;"
+    " exec /usr/bin/python3 '${RUNQCHECK_ROOT}/ci/verdict.py' 'build=${_rq_b}'")
+  add_custom_target(runqcheck_port_verdict COMMAND sh -c "${_rq_pv}" "${CMAKE_CTEST_COMMAND}"
+    WORKING_DIRECTORY "${_rq_b}" USES_TERMINAL VERBATIM)
 endif()
 
 # Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.
