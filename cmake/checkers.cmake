@@ -228,46 +228,51 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   # model on the same sequences. diff_go/<subject>: 2000 seeded sequences
   # through Go; skipped (exit 77) without /usr/lib/go-1.19/bin/go; not
   # registered when cross-compiling (the script runs the generator directly).
-  runqcheck_add_checker(NAME diff_go_gen
+  # Go's build cache (content-addressed, safe to share between build trees:
+  # ci/gate --subject shares one across its presets).
+  set(RUNQCHECK_GOCACHE "${CMAKE_BINARY_DIR}/diff_go/gocache" CACHE PATH "GOCACHE of diff_go")
+  # The Go runs of a subject, made when its diff_go_gen target is (HOOK), so
+  # that a subject registered after this file (find_package) gets them too.
+  function(_rq_diff_go_test s kind)
+    if(CMAKE_CROSSCOMPILING)
+      return()
+    endif()
+    set(diff "${RUNQCHECK_ROOT}/tests/differential/run_diff.sh")
+    set(cache "${RUNQCHECK_GOCACHE}")
+    set(props SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
+    if(kind STREQUAL "faithful")
+      add_test(NAME diff_go/${s} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
+               "${CMAKE_BINARY_DIR}/diff_go/${s}" 2000 4 "${cache}")
+      set_tests_properties(diff_go/${s} PROPERTIES LABELS "gate;differential;port" TIMEOUT 600
+        ${props})
+      add_test(NAME diff_go_deep/${s} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
+               "${CMAKE_BINARY_DIR}/diff_go_deep/${s}" 20000 5 "${cache}")
+      set_tests_properties(diff_go_deep/${s} PROPERTIES LABELS "nightly;differential;port"
+        TIMEOUT 3600 ${props})
+    else()
+      # Teeth: diff_gen on the bug-injecting backend (runqputslow moves 127
+      # Gs) must be told apart from Go (RUNQCHECK_DIFF_EXPECT=differ inverts).
+      set(name diff_go_mutant_runqputslow_move_127/${s})
+      add_test(NAME ${name} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen_mutant__${s}>
+               "${CMAKE_BINARY_DIR}/diff_go_mutant/${s}" 200 4 "${cache}")
+      set_tests_properties(${name} PROPERTIES LABELS "gate;differential;selftest" TIMEOUT 600
+        ${props} ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
+    endif()
+  endfunction()
+  function(_rq_diff_go_faithful s)
+    _rq_diff_go_test(${s} faithful)
+  endfunction()
+  function(_rq_diff_go_mutant s)
+    _rq_diff_go_test(${s} mutant)
+  endfunction()
+  runqcheck_add_checker(NAME diff_go_gen HOOK _rq_diff_go_faithful
     SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
     LIBS runqcheck_reference LABELS gate differential ARGS --check-model 2000 4 TIMEOUT 300)
-  runqcheck_add_checker(NAME diff_go_gen_mutant CORE_ONLY
+  runqcheck_add_checker(NAME diff_go_gen_mutant CORE_ONLY HOOK _rq_diff_go_mutant
     SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
     LIBS runqcheck_reference LABELS mutant_binary ARGS --check-model 200 4
     DEFINITIONS "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>"
     OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
-  if(NOT CMAKE_CROSSCOMPILING)
-    set(_rq_diff "${RUNQCHECK_ROOT}/tests/differential/run_diff.sh")
-    # Go's build cache (content-addressed, safe to share between build
-    # trees: ci/gate --subject shares one across its presets).
-    set(RUNQCHECK_GOCACHE "${CMAKE_BINARY_DIR}/diff_go/gocache" CACHE PATH "GOCACHE of diff_go")
-    set(_rq_gocache "${RUNQCHECK_GOCACHE}")
-    get_property(_rq_subjects GLOBAL PROPERTY RUNQCHECK_SUBJECTS)
-    foreach(_rq_s IN LISTS _rq_subjects)
-      if(TARGET diff_go_gen__${_rq_s})
-        add_test(NAME diff_go/${_rq_s} COMMAND sh "${_rq_diff}" $<TARGET_FILE:diff_go_gen__${_rq_s}>
-                 "${CMAKE_BINARY_DIR}/diff_go/${_rq_s}" 2000 4 "${_rq_gocache}")
-        set_tests_properties(diff_go/${_rq_s} PROPERTIES LABELS "gate;differential;port" TIMEOUT 600
-          SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
-        add_test(NAME diff_go_deep/${_rq_s} COMMAND sh "${_rq_diff}" $<TARGET_FILE:diff_go_gen__${_rq_s}>
-                 "${CMAKE_BINARY_DIR}/diff_go_deep/${_rq_s}" 20000 5 "${_rq_gocache}")
-        set_tests_properties(diff_go_deep/${_rq_s} PROPERTIES LABELS "nightly;differential;port"
-          TIMEOUT 3600
-          SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
-      endif()
-      # Teeth: diff_gen on the bug-injecting backend (runqputslow moves 127
-      # Gs) must be told apart from Go (RUNQCHECK_DIFF_EXPECT=differ inverts).
-      if(TARGET diff_go_gen_mutant__${_rq_s})
-        add_test(NAME diff_go_mutant_runqputslow_move_127/${_rq_s} COMMAND sh "${_rq_diff}"
-                 $<TARGET_FILE:diff_go_gen_mutant__${_rq_s}> "${CMAKE_BINARY_DIR}/diff_go_mutant/${_rq_s}" 200 4
-                 "${_rq_gocache}")
-        set_tests_properties(diff_go_mutant_runqputslow_move_127/${_rq_s} PROPERTIES
-          LABELS "gate;differential;selftest"
-          TIMEOUT 600 SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache
-          ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
-      endif()
-    endforeach()
-  endif()
 endif()
 
 # --- issue #6: the stress scheduler (stress/, cmake/stress.cmake) ---

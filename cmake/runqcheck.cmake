@@ -9,7 +9,10 @@
 #                         [INCLUDE_DIRS <dir>...] [CORE])
 #   runqcheck_add_checker(NAME <name> SOURCES <src>... [LIBS <lib>...]
 #                         [LABELS <label>...] [CORE_ONLY] [ARGS <arg>...]
-#                         [DEFINITIONS <d>...] [OPTIONS <o>...] [TIMEOUT <s>])
+#                         [DEFINITIONS <d>...] [OPTIONS <o>...] [TIMEOUT <s>]
+#                         [HOOK <function>])
+#   HOOK: a function called with the subject's name after each
+#   <name>__<subject> target is made (to register tests of other shapes).
 #
 # CORE_ONLY checkers test core internals and run only for the CORE subject
 # (the bundled go1.25 port itself).
@@ -89,6 +92,10 @@ function(_runqcheck_instantiate subject checker)
   foreach(run IN LISTS runs)
     _runqcheck_add_run(${subject} ${checker} ${run})
   endforeach()
+  get_property(hook GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_HOOK)
+  if(hook)
+    cmake_language(CALL ${hook} ${subject})
+  endif()
 endfunction()
 
 # Sets <out_var> if checker <checker> (or a run of it, CORE_ONLY) tests the
@@ -216,7 +223,8 @@ function(runqcheck_add_subject)
 endfunction()
 
 function(runqcheck_add_checker)
-  cmake_parse_arguments(A "CORE_ONLY" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;DEFINITIONS;ARGS;OPTIONS" ${ARGN})
+  cmake_parse_arguments(A "CORE_ONLY" "NAME;TIMEOUT;HOOK" "SOURCES;LIBS;LABELS;DEFINITIONS;ARGS;OPTIONS"
+    ${ARGN})
   if(NOT A_NAME OR NOT A_SOURCES)
     message(FATAL_ERROR "runqcheck_add_checker: NAME and SOURCES are required (checker '${A_NAME}')")
   endif()
@@ -231,6 +239,7 @@ function(runqcheck_add_checker)
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_DEFINITIONS "${A_DEFINITIONS}")
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_OPTIONS "${A_OPTIONS}")
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_CORE_ONLY ${A_CORE_ONLY})
+  set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_HOOK "${A_HOOK}")
   # The default run: <checker>/<subject> with ARGS, LABELS, TIMEOUT.
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_RUNS "")
   _runqcheck_define_run(run ${A_NAME} "" "${A_ARGS}" "${A_LABELS}" "${A_TIMEOUT}" "" "")
