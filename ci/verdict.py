@@ -81,14 +81,13 @@ def first_error(log: Path) -> str:
         text = log.read_text(errors="replace")
     except OSError:
         return "(no log)"
-    for rx in (r"static assertion failed.*|static_assert.*", r"CMake Error.*",
-               r"(?m)^.*\berror:.*$", r"(?m)^FAILED:.*$"):
+    for rx in (r"(?m)^.*\berror:.*$", r"CMake Error.*", r"(?m)^FAILED:.*$"):
         m = re.search(rx, text)
         if m:
             line = m.group(0).strip()
             if line.startswith("CMake Error"):
-                rest = text[m.end():].strip().splitlines()
-                line += " " + (rest[0].strip() if rest else "")
+                rest = text[m.end():].strip().split("\n\n")[0].split()
+                line += " " + " ".join(rest)
             return line[:300]
     return "(no error line in the log)"
 
@@ -223,11 +222,16 @@ def main(argv) -> int:
             why = ("no test of this family for the subject" if c in ran_cols
                    else "its preset was not run")
             print(f"  {s}, {c}: {why}")
-    fails = [(s, c, f) for s in rows for c in columns for f in cell(s, c).failures]
+    # One entry per failing test (a preset that did not build fills several columns).
+    fails = {}
+    for s in rows:
+        for c in columns:
+            for f in cell(s, c).failures:
+                fails.setdefault((s, f["test"]), (f, []))[1].append(c)
     if fails:
         print("\nfailures:")
-        for s, c, f in fails:
-            print(f"  {s}, {c}: {f['test']} [{f['preset']}]")
+        for (s, _), (f, cols) in fails.items():
+            print(f"  {s}, {' / '.join(cols)}: {f['test']} [{f['preset']}]")
             print(f"    reason: {f['reason']}")
             for r in f["repro"]:
                 own = r.startswith(("replay:", "reproduce:", "log:"))
