@@ -218,10 +218,14 @@ def main(argv) -> int:
         print("\nnot applied (subject, column: check: why):")
         for s, c, n in notes:
             print(f"  {s}, {c}: {n}")
+        by_col = {}
         for s, c in empty:
+            by_col.setdefault(c, []).append(s)
+        for c, subs in by_col.items():
             why = ("no test of this family for the subject" if c in ran_cols
                    else "its preset was not run")
-            print(f"  {s}, {c}: {why}")
+            who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
+            print(f"  {who}, {c}: {why}")
     # One entry per failing test (a preset that did not build fills several columns).
     fails = {}
     for s in rows:
