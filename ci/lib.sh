@@ -40,28 +40,48 @@ rq_ensure_packages() {
 
 rq_jobs() { nproc 2>/dev/null || echo 2; }
 
-# rq_preset NAME [ctest args...]: configure, build and test one preset;
-# results go to build/NAME/junit.xml. Returns ctest's status.
-rq_preset() {
-  local preset=$1; shift
-  cd "$RQ_ROOT"
-  mkdir -p build/logs
-  rm -f "build/$preset/stage-failed"
-  rq_log "preset $preset: configure"
-  cmake --preset "$preset" >"$RQ_ROOT/build/logs/$preset.log" 2>&1 || { rq_configure_failed "$preset"; return 1; }
-  rq_log "preset $preset: build"
-  if ! cmake --build --preset "$preset" -j "$(rq_jobs)" >>"$RQ_ROOT/build/logs/$preset.log" 2>&1; then
-    tail -40 "$RQ_ROOT/build/logs/$preset.log" >&2
-    rq_build_failed "$preset"
-    return 1
-  fi
-  rq_log "preset $preset: test $*"
-  local junit="$RQ_ROOT/build/$preset/junit.xml"
-  rm -f "$junit"
-  ctest --preset "$preset" --output-junit "$junit" --test-output-size-passed 400000 \
-    --test-output-size-failed 4000000 "$@" 2>&1 | tee "build/$preset/ctest.log"
-  return "${PIPESTATUS[0]}"
+# rq_port_preset PRESET DIR [cmake -D args...]: configure PRESET into DIR,
+# build it, run `ctest -L port -LE nightly` there; results: DIR/junit.xml,
+# or DIR/stage-failed ("configure|build <log>") when it did not build.
+rq_port_preset() {
+  local preset=$1 dir=$2; shift 2
+  rq_build_preset "$preset" "$dir" "$@" || return 1
+  rq_ctest "$preset" "$dir" junit -L port -LE nightly
 }
 
-rq_configure_failed() { mkdir -p "$RQ_ROOT/build/$1"; tail -30 "$RQ_ROOT/build/logs/$1.log" >&2; echo "configure" >"$RQ_ROOT/build/$1/stage-failed"; }
-rq_build_failed() { mkdir -p "$RQ_ROOT/build/$1"; echo "build" >"$RQ_ROOT/build/$1/stage-failed"; }
+# rq_build_preset PRESET DIR [cmake -D args...]: configure and build; log in
+# DIR/build.log.
+rq_build_preset() {
+  local preset=$1 dir=$2; shift 2
+  mkdir -p "$dir"
+  local log=$dir/build.log
+  rm -f "$dir/stage-failed" "$dir/junit.xml"
+  rq_log "preset $preset: configure ($dir)"
+  if ! cmake --preset "$preset" -B "$dir" "$@" >"$log" 2>&1; then
+    grep -m3 -A2 'CMake Error' "$log" >&2 || tail -20 "$log" >&2
+    echo "configure $log" >"$dir/stage-failed"; return 1
+  fi
+  rq_log "preset $preset: build"
+  if ! cmake --build "$dir" -j "$(rq_jobs)" >>"$log" 2>&1; then
+    grep -m5 -E 'error:|static assertion' "$log" >&2 || tail -20 "$log" >&2
+    echo "build $log" >"$dir/stage-failed"; return 1
+  fi
+}
+
+# rq_ctest PRESET DIR NAME [ctest args...]: the preset's test environment,
+# JUnit to DIR/NAME.xml, log to DIR/NAME.log. Returns ctest's status.
+rq_ctest() {
+  local preset=$1 dir=$2 name=$3; shift 3
+  local env=()
+  case "$preset" in
+    asan|fuzz) env=(ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+                    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1);;
+    tsan) env=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1);;
+    arm64-tsan) env=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1); set -- "$@" -R '^unit';;
+  esac
+  rq_log "preset $preset: ctest $*"
+  env "${env[@]}" ctest --test-dir "$dir" -j 2 --output-on-failure --output-junit "$dir/$name.xml" \
+    --test-output-size-passed 400000 --test-output-size-failed 4000000 "$@" 2>&1 \
+    | tee "$dir/$name.log"
+  return "${PIPESTATUS[0]}"
+}

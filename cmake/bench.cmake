@@ -22,7 +22,7 @@ endif()
 # whose own check fails reports "ERROR OCCURRED" (Google Benchmark still exits 0).
 add_test(NAME bench_micro_smoke
   COMMAND bench_micro --benchmark_min_time=0.01 "--benchmark_filter=^BM_")
-set_tests_properties(bench_micro_smoke PROPERTIES LABELS "gate;bench" TIMEOUT 120
+set_tests_properties(bench_micro_smoke PROPERTIES LABELS "gate;bench;selftest" TIMEOUT 120
   FAIL_REGULAR_EXPRESSION "ERROR OCCURRED")
 
 # The Go peer of the stress workloads (stress/go): go vet, a build, every
@@ -31,5 +31,5 @@ set_tests_properties(bench_micro_smoke PROPERTIES LABELS "gate;bench" TIMEOUT 12
 add_test(NAME bench_go_smoke
   COMMAND sh "${RUNQCHECK_ROOT}/stress/go/smoke.sh" "${CMAKE_BINARY_DIR}/bench_go"
           "${CMAKE_BINARY_DIR}/diff_go/gocache")
-set_tests_properties(bench_go_smoke PROPERTIES LABELS "gate;bench" TIMEOUT 600
+set_tests_properties(bench_go_smoke PROPERTIES LABELS "gate;bench;selftest" TIMEOUT 600
   SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)

@@ -7,6 +7,11 @@ include("${CMAKE_CURRENT_LIST_DIR}/runqcheck.cmake")
 if(NOT DEFINED RUNQCHECK_CHECKERS)
   set(RUNQCHECK_CHECKERS unit)
 endif()
+# RUNQCHECK_PORT_ONLY (ci/gate --subject): only the checkers that judge a
+# subject; the families that test the harness itself are left out.
+if(RUNQCHECK_PORT_ONLY)
+  list(REMOVE_ITEM RUNQCHECK_CHECKERS mutants proofs stress bench)
+endif()
 # Checkers are instantiated wherever a subject is registered, possibly in a
 # user's directory above ours (add_subdirectory): imported targets must be
 # visible there too.
@@ -53,7 +58,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   # The scenario catalog (models/scenarios) under Relacy, for every subject.
   # Gate budget (one core, measured): 100k random executions per scenario
   # (~5 s a subject), context bound 2 (go125 ~5 s, locked_runq ~15 s), and
-  # full search of the micro scenarios for the bundled port (~2 s).
+  # full search of the micro scenarios, every subject (~2 s each).
   # Nightly: 10M random, context bound 3 and 5, full search of larger ones.
   runqcheck_add_checker(NAME relacy_scenarios SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
     LIBS runqcheck_relacy runqcheck_models LABELS gate relacy ARGS random 100000 TIMEOUT 600)
@@ -63,7 +68,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     LABELS nightly relacy ARGS bound 3 TIMEOUT 7200)
   # Full search (every interleaving and every store each load may read) of
   # the micro scenarios: 2 threads, 1-2 Gs, ~2 s in all.
-  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _full CORE_ONLY
+  runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _full
     LABELS gate relacy ARGS full TIMEOUT 600
     ENV "RUNQCHECK_CASE=steal_runnext_vs_runqget,empty_next1_next1,empty_next1_next0,empty_next0_next1,empty_next0_next0")
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_full CORE_ONLY
@@ -85,7 +90,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_replay/go125
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
         $<TARGET_FILE:relacy_scenarios_mutant__go125> order:runqget_runnext_cas random 20000)
-    set_tests_properties(relacy_replay/go125 PROPERTIES LABELS "gate;relacy" TIMEOUT 300)
+    set_tests_properties(relacy_replay/go125 PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
 endif()
 
@@ -107,7 +112,8 @@ if("proofs" IN_LIST RUNQCHECK_CHECKERS AND NOT CMAKE_CROSSCOMPILING)
     add_test(NAME disasm_audit_selftest
       COMMAND "${_rq_da_python}" "${RUNQCHECK_ROOT}/ci/disasm_audit.py" --out "${CMAKE_BINARY_DIR}/disasm-selftest"
         --break runqput_tail_store,runqgrab_tail_load,runqget_head_cas,runqgrab_runnext_cas --expect-plain)
-    set_tests_properties(disasm_audit disasm_audit_selftest PROPERTIES LABELS "gate;disasm" TIMEOUT 300)
+    set_tests_properties(disasm_audit disasm_audit_selftest PROPERTIES LABELS "gate;disasm;selftest"
+      TIMEOUT 300)
   else()
     message(STATUS "disasm audit: skipped (needs aarch64-linux-gnu-g++, -objdump, -addr2line and ${_rq_da_python})")
   endif()
@@ -222,41 +228,51 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   # model on the same sequences. diff_go/<subject>: 2000 seeded sequences
   # through Go; skipped (exit 77) without /usr/lib/go-1.19/bin/go; not
   # registered when cross-compiling (the script runs the generator directly).
-  runqcheck_add_checker(NAME diff_go_gen
+  # Go's build cache (content-addressed, safe to share between build trees:
+  # ci/gate --subject shares one across its presets).
+  set(RUNQCHECK_GOCACHE "${CMAKE_BINARY_DIR}/diff_go/gocache" CACHE PATH "GOCACHE of diff_go")
+  # The Go runs of a subject, made when its diff_go_gen target is (HOOK), so
+  # that a subject registered after this file (find_package) gets them too.
+  function(_rq_diff_go_test s kind)
+    if(CMAKE_CROSSCOMPILING)
+      return()
+    endif()
+    set(diff "${RUNQCHECK_ROOT}/tests/differential/run_diff.sh")
+    set(cache "${RUNQCHECK_GOCACHE}")
+    set(props SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
+    if(kind STREQUAL "faithful")
+      add_test(NAME diff_go/${s} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
+               "${CMAKE_BINARY_DIR}/diff_go/${s}" 2000 4 "${cache}")
+      set_tests_properties(diff_go/${s} PROPERTIES LABELS "gate;differential;port" TIMEOUT 600
+        ${props})
+      add_test(NAME diff_go_deep/${s} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
+               "${CMAKE_BINARY_DIR}/diff_go_deep/${s}" 20000 5 "${cache}")
+      set_tests_properties(diff_go_deep/${s} PROPERTIES LABELS "nightly;differential;port"
+        TIMEOUT 3600 ${props})
+    else()
+      # Teeth: diff_gen on the bug-injecting backend (runqputslow moves 127
+      # Gs) must be told apart from Go (RUNQCHECK_DIFF_EXPECT=differ inverts).
+      set(name diff_go_mutant_runqputslow_move_127/${s})
+      add_test(NAME ${name} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen_mutant__${s}>
+               "${CMAKE_BINARY_DIR}/diff_go_mutant/${s}" 200 4 "${cache}")
+      set_tests_properties(${name} PROPERTIES LABELS "gate;differential;selftest" TIMEOUT 600
+        ${props} ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
+    endif()
+  endfunction()
+  function(_rq_diff_go_faithful s)
+    _rq_diff_go_test(${s} faithful)
+  endfunction()
+  function(_rq_diff_go_mutant s)
+    _rq_diff_go_test(${s} mutant)
+  endfunction()
+  runqcheck_add_checker(NAME diff_go_gen HOOK _rq_diff_go_faithful
     SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
     LIBS runqcheck_reference LABELS gate differential ARGS --check-model 2000 4 TIMEOUT 300)
-  runqcheck_add_checker(NAME diff_go_gen_mutant CORE_ONLY
+  runqcheck_add_checker(NAME diff_go_gen_mutant CORE_ONLY HOOK _rq_diff_go_mutant
     SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
     LIBS runqcheck_reference LABELS mutant_binary ARGS --check-model 200 4
     DEFINITIONS "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>"
     OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
-  if(NOT CMAKE_CROSSCOMPILING)
-    set(_rq_diff "${RUNQCHECK_ROOT}/tests/differential/run_diff.sh")
-    set(_rq_gocache "${CMAKE_BINARY_DIR}/diff_go/gocache")
-    get_property(_rq_subjects GLOBAL PROPERTY RUNQCHECK_SUBJECTS)
-    foreach(_rq_s IN LISTS _rq_subjects)
-      if(TARGET diff_go_gen__${_rq_s})
-        add_test(NAME diff_go/${_rq_s} COMMAND sh "${_rq_diff}" $<TARGET_FILE:diff_go_gen__${_rq_s}>
-                 "${CMAKE_BINARY_DIR}/diff_go/${_rq_s}" 2000 4 "${_rq_gocache}")
-        set_tests_properties(diff_go/${_rq_s} PROPERTIES LABELS "gate;differential" TIMEOUT 600
-          SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
-        add_test(NAME diff_go_deep/${_rq_s} COMMAND sh "${_rq_diff}" $<TARGET_FILE:diff_go_gen__${_rq_s}>
-                 "${CMAKE_BINARY_DIR}/diff_go_deep/${_rq_s}" 20000 5 "${_rq_gocache}")
-        set_tests_properties(diff_go_deep/${_rq_s} PROPERTIES LABELS "nightly;differential" TIMEOUT 3600
-          SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
-      endif()
-      # Teeth: diff_gen on the bug-injecting backend (runqputslow moves 127
-      # Gs) must be told apart from Go (RUNQCHECK_DIFF_EXPECT=differ inverts).
-      if(TARGET diff_go_gen_mutant__${_rq_s})
-        add_test(NAME diff_go_mutant_runqputslow_move_127/${_rq_s} COMMAND sh "${_rq_diff}"
-                 $<TARGET_FILE:diff_go_gen_mutant__${_rq_s}> "${CMAKE_BINARY_DIR}/diff_go_mutant/${_rq_s}" 200 4
-                 "${_rq_gocache}")
-        set_tests_properties(diff_go_mutant_runqputslow_move_127/${_rq_s} PROPERTIES LABELS "gate;differential"
-          TIMEOUT 600 SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache
-          ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
-      endif()
-    endforeach()
-  endif()
 endif()
 
 # --- issue #6: the stress scheduler (stress/, cmake/stress.cmake) ---
@@ -267,6 +283,18 @@ endif()
 # --- issue #5: fuzzing (fuzz/, cli/) ---
 if("fuzz" IN_LIST RUNQCHECK_CHECKERS)
   include("${CMAKE_CURRENT_LIST_DIR}/fuzz.cmake")
+endif()
+
+# runqcheck_port_verdict: runs exactly the port set (`ctest -L port -LE
+# nightly`) in this build tree and prints the verdict matrix (ci/verdict.py).
+if(NOT TARGET runqcheck_port_verdict AND EXISTS "${RUNQCHECK_ROOT}/ci/verdict.py")
+  set(_rq_b "${CMAKE_BINARY_DIR}")
+  string(CONCAT _rq_pv "\"$0\" -L port -LE nightly --output-junit '${_rq_b}/junit.xml'"
+    " --test-output-size-passed 400000 --test-output-size-failed 4000000"
+    " >'${_rq_b}/ctest-port.log' 2>&1;"
+    " exec /usr/bin/python3 '${RUNQCHECK_ROOT}/ci/verdict.py' 'build=${_rq_b}'")
+  add_custom_target(runqcheck_port_verdict COMMAND sh -c "${_rq_pv}" "${CMAKE_CTEST_COMMAND}"
+    WORKING_DIRECTORY "${_rq_b}" USES_TERMINAL VERBATIM)
 endif()
 
 # Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.

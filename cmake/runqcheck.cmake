@@ -9,10 +9,20 @@
 #                         [INCLUDE_DIRS <dir>...] [CORE])
 #   runqcheck_add_checker(NAME <name> SOURCES <src>... [LIBS <lib>...]
 #                         [LABELS <label>...] [CORE_ONLY] [ARGS <arg>...]
-#                         [DEFINITIONS <d>...] [OPTIONS <o>...] [TIMEOUT <s>])
+#                         [DEFINITIONS <d>...] [OPTIONS <o>...] [TIMEOUT <s>]
+#                         [HOOK <function>])
+#   HOOK: a function called with the subject's name after each
+#   <name>__<subject> target is made (to register tests of other shapes).
 #
 # CORE_ONLY checkers test core internals and run only for the CORE subject
 # (the bundled go1.25 port itself).
+#
+# Labels: every gate or nightly test that judges a subject also gets the
+# label `port` (`ctest -L port -LE nightly` runs exactly the checks of the
+# registered subjects: what `ci/gate --subject` runs); the harness's own
+# gate tests (CORE_ONLY checkers and runs, *_mutant and *selftest checkers)
+# get `selftest` instead (ci/test). RUNQCHECK_PORT_ONLY=ON builds no
+# self-test at all.
 # Works from this tree, from add_subdirectory(), and after find_package().
 include_guard(GLOBAL)
 
@@ -65,6 +75,10 @@ function(_runqcheck_instantiate subject checker)
   if(core_only AND NOT is_core)
     return()
   endif()
+  _runqcheck_is_selftest(${checker} "${core_only}" self)
+  if(self AND RUNQCHECK_PORT_ONLY)
+    return()
+  endif()
 
   runqcheck_subject_header(${subject} gen)
   set(target "${checker}__${subject}")
@@ -78,6 +92,32 @@ function(_runqcheck_instantiate subject checker)
   foreach(run IN LISTS runs)
     _runqcheck_add_run(${subject} ${checker} ${run})
   endforeach()
+  get_property(hook GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_HOOK)
+  if(hook)
+    cmake_language(CALL ${hook} ${subject})
+  endif()
+endfunction()
+
+# Sets <out_var> if checker <checker> (or a run of it, CORE_ONLY) tests the
+# harness rather than judging a subject.
+function(_runqcheck_is_selftest checker core_only out_var)
+  if(core_only OR checker MATCHES "(_mutant|selftest)$")
+    set(${out_var} TRUE PARENT_SCOPE)
+  else()
+    set(${out_var} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+# runqcheck_port_labels(<labels_var> <selftest>): adds `port` (a test that
+# judges a subject) or `selftest` (a gate self-test) to a gate/nightly list.
+function(runqcheck_port_labels labels_var selftest)
+  set(labels "${${labels_var}}")
+  if(NOT selftest AND ("gate" IN_LIST labels OR "nightly" IN_LIST labels))
+    list(APPEND labels port)
+  elseif(selftest AND "gate" IN_LIST labels)
+    list(APPEND labels selftest)
+  endif()
+  set(${labels_var} "${labels}" PARENT_SCOPE)
 endfunction()
 
 # One CTest test of a (checker, subject) executable: checker[/suffix]/subject.
@@ -92,6 +132,15 @@ function(_runqcheck_add_run subject checker run)
   if(core_only AND NOT is_core)
     return()
   endif()
+  get_property(checker_core_only GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_CORE_ONLY)
+  if(core_only OR checker_core_only)
+    set(core_only TRUE)
+  endif()
+  _runqcheck_is_selftest(${checker} "${core_only}" self)
+  if(self AND RUNQCHECK_PORT_ONLY)
+    return()
+  endif()
+  runqcheck_port_labels(labels ${self})
   set(name "${checker}${suffix}/${subject}")
   add_test(NAME ${name} COMMAND ${target} ${args})
   get_property(env GLOBAL PROPERTY RUNQCHECK_RUN_${run}_ENV)
@@ -174,7 +223,8 @@ function(runqcheck_add_subject)
 endfunction()
 
 function(runqcheck_add_checker)
-  cmake_parse_arguments(A "CORE_ONLY" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;DEFINITIONS;ARGS;OPTIONS" ${ARGN})
+  cmake_parse_arguments(A "CORE_ONLY" "NAME;TIMEOUT;HOOK" "SOURCES;LIBS;LABELS;DEFINITIONS;ARGS;OPTIONS"
+    ${ARGN})
   if(NOT A_NAME OR NOT A_SOURCES)
     message(FATAL_ERROR "runqcheck_add_checker: NAME and SOURCES are required (checker '${A_NAME}')")
   endif()
@@ -189,6 +239,7 @@ function(runqcheck_add_checker)
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_DEFINITIONS "${A_DEFINITIONS}")
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_OPTIONS "${A_OPTIONS}")
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_CORE_ONLY ${A_CORE_ONLY})
+  set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_HOOK "${A_HOOK}")
   # The default run: <checker>/<subject> with ARGS, LABELS, TIMEOUT.
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_RUNS "")
   _runqcheck_define_run(run ${A_NAME} "" "${A_ARGS}" "${A_LABELS}" "${A_TIMEOUT}" "" "")

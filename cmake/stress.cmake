@@ -84,7 +84,7 @@ foreach(_rq_e IN LISTS _rq_stress_gate)
     list(GET _rq_f 1 _rq_k)
   endif()
   add_test(NAME stress/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --size ${_rq_k} --rounds 2 ${_rq_stress_common})
-  set_tests_properties(stress/${_rq_w} PROPERTIES LABELS "gate;stress" TIMEOUT 300)
+  set_tests_properties(stress/${_rq_w} PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 300)
   # nightly: minutes of each workload at full size
   add_test(NAME stress_deep/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --seconds 60 ${_rq_stress_common})
   set_tests_properties(stress_deep/${_rq_w} PROPERTIES LABELS "nightly;stress" TIMEOUT 900)
@@ -98,7 +98,7 @@ endif()
 foreach(_rq_seed 2 3 4 5 6)
   add_test(NAME stress/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k}
            --rounds 2 --seed ${_rq_seed} ${_rq_stress_common})
-  set_tests_properties(stress/chaos_seed${_rq_seed} PROPERTIES LABELS "gate;stress" TIMEOUT 300)
+  set_tests_properties(stress/chaos_seed${_rq_seed} PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 300)
 endforeach()
 add_test(NAME stress/chaos_sysmon COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
          --seed 7 --sysmon ${_rq_stress_common})
@@ -107,7 +107,7 @@ add_test(NAME stress/WakeupParallelSyscall_sysmon COMMAND ${_rq_stress_bin} --wo
 add_test(NAME stress/chaos_procs2 COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
          --seed 8 --procs 2 --watchdog-ms 30000)
 set_tests_properties(stress/chaos_sysmon stress/WakeupParallelSyscall_sysmon stress/chaos_procs2
-                     PROPERTIES LABELS "gate;stress" TIMEOUT 300)
+                     PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 300)
 # The command line: a bad flag and a missing bound are one-line errors, exit 2.
 add_test(NAME stress/cli_bad_flag COMMAND sh -c "\"$0\" --workload chaos --rounds 1 --bogus; test $? -eq 2"
          ${_rq_stress_bin})
@@ -121,7 +121,7 @@ add_test(NAME stress/cli_subcommand COMMAND runqcheck_stress_subcommand_test str
 add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c "\"$0\" stress --workload nope --rounds 1; test $? -eq 2"
          $<TARGET_FILE:runqcheck_stress_subcommand_test>)
 set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand stress/cli_subcommand_bad_flag
-                     PROPERTIES LABELS "gate;stress" TIMEOUT 60)
+                     PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 60)
 # nightly: chaos over many seeds, each a minute, with and without sysmon.
 foreach(_rq_seed RANGE 10 19)
   add_test(NAME stress_deep/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --seconds 60
@@ -141,6 +141,6 @@ if("${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_rq_bt}}" MATCHES "-fsanitize=thread"
   set_target_properties(runqcheck_stress_tsan_canary PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME stress/tsan_sees_races COMMAND sh -c "\"$0\"; test $? -eq 66"
            $<TARGET_FILE:runqcheck_stress_tsan_canary>)
-  set_tests_properties(stress/tsan_sees_races PROPERTIES LABELS "gate;stress" TIMEOUT 120
+  set_tests_properties(stress/tsan_sees_races PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 120
                        ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1")
 endif()
