@@ -3,6 +3,9 @@ set -euo pipefail
 
 RQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RQ_PY=/usr/bin/python3   # Debian's python: python3-z3 is installed for it
+# ccache keys relative to the checkout, so that another clone of the same
+# tree (a CI run, a user's second worktree) reuses the compiled objects.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$RQ_ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 
 # Debian packages the project needs (Debian 12). See docs/ARCHITECTURE.md.
 RQ_PACKAGES=(
