@@ -29,7 +29,6 @@
 #ifdef RUNQCHECK_WITH_STRESS
 #include "runqcheck/stress/command.hpp"
 #endif
-#include "explain_html.hpp"
 #include "runqcheck_fuzz/asan_options.hpp"  // the fuzz preset builds this under ASan too
 #include "runqcheck_fuzz/report.hpp"
 
@@ -122,19 +121,9 @@ int do_explain(const std::string& path, const std::string& html_out, const std::
     std::ofstream j(json_out);
     j << json;
   }
-  std::string page = runqcheck_explain_html;
-  const std::string token = "/*@RUNQCHECK_TRACE_JSON@*/null";
-  std::size_t at = page.find(token);
-  if (at == std::string::npos) {
-    std::fprintf(stderr, "runqcheck: the built-in page template has no trace placeholder\n");
-    return kBad;
-  }
-  page.replace(at, token.size(), json);
   make_parent(html_out);
-  std::ofstream h(html_out);
-  h << page;
-  if (!h) {
-    std::fprintf(stderr, "runqcheck: cannot write %s\n", html_out.c_str());
+  if (std::string err = fz::write_page(html_out, json); !err.empty()) {
+    std::fprintf(stderr, "runqcheck: %s\n", err.c_str());
     return kBad;
   }
   std::printf("%s: %d steps, %s%s -> %s\n", path.c_str(), fz::the_recorder().nevents(), o.failed ? "FAILED: " : "passed",

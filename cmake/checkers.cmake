@@ -60,8 +60,16 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   # (~5 s a subject), context bound 2 (go125 ~5 s, locked_runq ~15 s), and
   # full search of the micro scenarios, every subject (~2 s each).
   # Nightly: 10M random, context bound 3 and 5, full search of larger ones.
+  # A failing scenario draws its counterexample (tests/relacy/picture.hpp) with
+  # the explain page of fuzz/explain (absent from an install: no pictures).
+  set(_rq_pic)
+  if(EXISTS "${RUNQCHECK_ROOT}/fuzz/explain/explain.cmake")
+    include("${RUNQCHECK_ROOT}/fuzz/explain/explain.cmake")
+    runqcheck_explain_target()
+    set(_rq_pic runqcheck_explain)
+  endif()
   runqcheck_add_checker(NAME relacy_scenarios SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
-    LIBS runqcheck_relacy runqcheck_models LABELS gate relacy ARGS random 100000 TIMEOUT 600)
+    LIBS runqcheck_relacy runqcheck_models ${_rq_pic} LABELS gate relacy ARGS random 100000 TIMEOUT 600)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _bound2
     LABELS gate relacy ARGS bound 2 TIMEOUT 600)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_bound3
@@ -81,7 +89,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   # The same scenarios on the bug-injecting backend, for ci/mutants.
   runqcheck_add_checker(NAME relacy_scenarios_mutant CORE_ONLY
     SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
-    LIBS runqcheck_relacy runqcheck_models LABELS mutant_binary ARGS random 20000
+    LIBS runqcheck_relacy runqcheck_models ${_rq_pic} LABELS mutant_binary ARGS random 20000
     DEFINITIONS "RUNQCHECK_RELACY_BACKEND=runqcheck::mutant_backend<runqcheck::relacy>"
     OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
   # Determinism: a chosen mutant's failure, replayed twice, gives the same
@@ -92,6 +100,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
         $<TARGET_FILE:relacy_scenarios_mutant__go125> order:runqget_runnext_cas random 20000)
     set_tests_properties(relacy_replay/go125 PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
+  include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)
 endif()
 
 # Disassembly audit (ci/disasm-audit): the port compiled for aarch64

@@ -61,22 +61,14 @@ ${_rq_at}#else
 inline constexpr int runqcheck_subject_count = 1;
 ${_rq_core}#endif
 ")
-# The explain page template, as a string literal.
-file(READ "${RUNQCHECK_ROOT}/fuzz/explain/swimlane.html" _rq_html)
-# (file(WRITE), not CONFIGURE: the page's @…@ placeholder must survive.)
-file(WRITE "${_rq_fz_gen}/explain_html.hpp.tmp"
-"// Generated from fuzz/explain/swimlane.html. Do not edit.
-#pragma once
-inline const char* const runqcheck_explain_html = R\"RQHTML(${_rq_html})RQHTML\";
-")
-file(COPY_FILE "${_rq_fz_gen}/explain_html.hpp.tmp" "${_rq_fz_gen}/explain_html.hpp" ONLY_IF_DIFFERENT)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${RUNQCHECK_ROOT}/fuzz/explain/swimlane.html")
+include("${RUNQCHECK_ROOT}/fuzz/explain/explain.cmake")
+runqcheck_explain_target()
 
 add_library(runqcheck_fuzz_common INTERFACE)
-target_include_directories(runqcheck_fuzz_common INTERFACE "${RUNQCHECK_ROOT}/fuzz/include" "${_rq_fz_gen}"
+target_include_directories(runqcheck_fuzz_common INTERFACE "${_rq_fz_gen}"
   "${RUNQCHECK_ROOT}/models/scenarios" "${RUNQCHECK_ROOT}/models/reference" "${RUNQCHECK_ROOT}/models/lincheck"
   ${_rq_dirs})
-target_link_libraries(runqcheck_fuzz_common INTERFACE runqcheck::core runqcheck_relacy)
+target_link_libraries(runqcheck_fuzz_common INTERFACE runqcheck::core runqcheck_relacy runqcheck_explain)
 target_compile_options(runqcheck_fuzz_common INTERFACE -Wno-missing-field-initializers)
 set(_rq_mutant_opts -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
 set(_rq_mutant_defs "RUNQCHECK_FUZZ_BACKEND=runqcheck::mutant_backend<runqcheck::relacy>")

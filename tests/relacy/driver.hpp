@@ -3,20 +3,32 @@
 //   <scenario> [random N | bound K | full]      search (default: random 20000)
 //   <scenario> replay MODE STATE                 re-run one execution, printing
 //                                                its full history
+//   <scenario> explain MODE STATE --html OUT [--json OUT]
+//                                                draw one execution (the
+//                                                swimlane page of runqcheck
+//                                                explain)
 //
 // On failure Relacy prints the execution history; the driver adds the one
-// line that replays exactly that execution. Include after std headers and
-// runqcheck_subject.hpp, as the last include (it pulls in relacy.hpp).
+// line that replays exactly that execution and, built with RUNQCHECK_PICTURES
+// (fuzz/explain/explain.cmake), re-runs that execution once more with the
+// trace recorder and writes its picture (picture.hpp). Include after std
+// headers, exec.hpp and runqcheck_subject.hpp, as the last include (it pulls
+// in relacy.hpp).
 #pragma once
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <ostream>
 #include <streambuf>
 #include <string>
 #include <string_view>
 
+#ifdef RUNQCHECK_PICTURES
+#include "picture.hpp"
+#endif
 #include "runqcheck/backend/relacy.hpp"
 
 namespace rqtest {
@@ -40,6 +52,8 @@ class fixed_buffer : public std::streambuf {
 struct search {
   rl::test_params params;
   std::string mode = "random";
+  std::string state;                 // replay, explain: the execution
+  std::string html_out, json_out;    // explain
 };
 
 inline const char* mode_name(rl::scheduler_type_e t) {
@@ -50,7 +64,10 @@ inline const char* mode_name(rl::scheduler_type_e t) {
 // on bad arguments.
 inline bool parse(int argc, char** argv, search& s) {
   auto usage = [&] {
-    std::fprintf(stderr, "usage: %s [random N | bound K | full | replay random|bound|full STATE]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s [random N | bound K | full | replay random|bound|full STATE"
+                 " | explain random|bound|full STATE --html OUT [--json OUT]]\n",
+                 argv[0]);
     return false;
   };
   s.params.search_type = rl::random_scheduler_type;
@@ -72,14 +89,37 @@ inline bool parse(int argc, char** argv, search& s) {
   } else if (s.mode == "full") {
     if (argc != 2) return usage();
     s.params.search_type = rl::fair_full_search_scheduler_type;
-  } else if (s.mode == "replay") {
-    if (argc != 4) return usage();
+  } else if (s.mode == "replay" || s.mode == "explain") {
+    if (s.mode == "replay" && argc != 4) return usage();
+    if (s.mode == "explain") {
+      if (argc < 4) return usage();
+      for (int i = 4; i < argc; i += 2) {
+        std::string_view f = argv[i];
+        if (i + 1 >= argc || (f != "--html" && f != "--json")) return usage();
+        (f == "--html" ? s.html_out : s.json_out) = argv[i + 1];
+      }
+      if (s.html_out.empty()) return usage();
+      const char* c = std::getenv("RUNQCHECK_CASE");
+      if (c == nullptr || *c == '\0' || std::strchr(c, ',') != nullptr) {
+        std::fprintf(stderr, "%s: explain: set RUNQCHECK_CASE to the one scenario to draw\n", argv[0]);
+        return false;
+      }
+#ifndef RUNQCHECK_PICTURES
+      std::fprintf(stderr, "%s: explain: built without the picture recorder (fuzz/explain)\n", argv[0]);
+      return false;
+#endif
+    }
     std::string m = argv[2];
     if (m == "random") s.params.search_type = rl::random_scheduler_type;
     else if (m == "bound") s.params.search_type = rl::fair_context_bound_scheduler_type;
     else if (m == "full") s.params.search_type = rl::fair_full_search_scheduler_type;
     else return usage();
-    s.params.initial_state = argv[3];
+    s.params.initial_state = s.state = argv[3];
+    if (s.state.find_first_not_of("0123456789 ") != std::string::npos || s.state.find_first_of("0123456789") == std::string::npos) {
+      std::fprintf(stderr, "%s: %s: '%s' is not a Relacy state (numbers separated by spaces)\n", argv[0],
+                   s.mode.c_str(), argv[3]);
+      return false;
+    }
     // The random scheduler's state is the iteration to run; it stops when
     // the iteration count is reached, so stop right after that one (a state
     // that no longer fails must not start an endless search). Bounded and
@@ -111,13 +151,56 @@ inline bool selected(const char* name) {
   return false;
 }
 
-// Runs test suite T under the search; prints the verdict, the executions
-// explored, executions/s and, on failure, the replay command. Returns true
-// if it passed (or was not selected). With expect_fatal set (Go's text), the
-// run passes only if it fails with a fatal error of the port's (any text).
+#ifdef RUNQCHECK_PICTURES
+// explain: draws the execution s.state of suite T; exits 2 on an error.
 template <class T>
-bool run(const char* prog, const char* name, const char* what, search& s, std::string_view expect_fatal = {}) {
+void explain(const char* prog, const runqcheck::model::scenario& sc, const char* subject, const search& s) {
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  fz::trace_info info;
+  info.sc = &sc;
+  info.subject = subject;
+  info.seed = std::string(mode_name(s.params.search_type)) + " '" + s.state + "'";
+  info.command = "RUNQCHECK_CASE=" + std::string(sc.name) + " " +
+                 (mut ? "RUNQCHECK_MUTANT=" + std::string(mut) + " " : "") + self_path() + " replay " +
+                 mode_name(s.params.search_type) + " '" + s.state + "'";
+  info.mutant = mut != nullptr ? mut : "";
+  info.checker = checker_name(prog, mode_name(s.params.search_type), s.params);
+  info.scenario = std::string(sc.name);
+  traced_run t = trace_execution<T>(s.params, info);
+  std::string err = fz::write_page(s.html_out, t.json);
+  if (err.empty() && !s.json_out.empty()) {
+    std::ofstream j(s.json_out);
+    j << t.json;
+    j.close();
+    if (!j) err = "cannot write " + s.json_out;
+  }
+  if (!err.empty()) {
+    std::fprintf(stderr, "%s: explain: %s\n", prog, err.c_str());
+    std::exit(2);
+  }
+  std::printf("%s: %d steps, %s%s -> %s\n", std::string(sc.name).c_str(), the_recorder().nevents(),
+              t.failed ? "FAILED: " : "passed", t.message.c_str(), s.html_out.c_str());
+}
+#endif
+
+// Runs scenario sc as test suite T under the search; prints the verdict, the
+// executions explored, executions/s and, on failure, the replay command and
+// (with RUNQCHECK_PICTURES) the picture of the failing execution. Returns
+// true if it passed (or was not selected). A scenario with expect_fatal set
+// (Go's text) passes only if it fails with a fatal error of the port's (any
+// text). In explain mode, draws s.state instead.
+template <class T>
+bool run(const char* prog, const runqcheck::model::scenario& sc, const char* subject, const char* what, search& s) {
+  std::string name_s(sc.name);
+  const char* name = name_s.c_str();
+  std::string_view expect_fatal = sc.expect_fatal;
   if (!selected(name)) return true;
+#ifdef RUNQCHECK_PICTURES
+  if (s.mode == "explain") {
+    explain<T>(prog, sc, subject, s);
+    return true;
+  }
+#endif
   rl::test_params p = s.params;  // each suite starts from the same settings
   static fixed_buffer captured_buf;
   static std::ostream captured(&captured_buf);
@@ -148,8 +231,20 @@ bool run(const char* prog, const char* name, const char* what, search& s, std::s
               execs, secs, secs > 0 ? static_cast<double>(execs) / secs : 0.0);
   if (!ok) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    std::printf("replay: RUNQCHECK_CASE=%s %s%s%s%s replay %s '%s'\n", name, mut ? "RUNQCHECK_MUTANT=" : "",
-                mut ? mut : "", mut ? " " : "", prog, mode_name(p.search_type), p.final_state.c_str());
+    char line[1024];
+    std::snprintf(line, sizeof line, "RUNQCHECK_CASE=%s %s%s%s%s replay %s '%s'", name, mut ? "RUNQCHECK_MUTANT=" : "",
+                  mut ? mut : "", mut ? " " : "", prog, mode_name(p.search_type), p.final_state.c_str());
+    std::printf("replay: %s\n", line);
+#ifdef RUNQCHECK_PICTURES
+    // Not for `replay`: it re-runs a failure whose files were written then.
+    if (s.mode != "replay") {
+      std::fflush(stdout);
+      std::string err;
+      std::string html = take_picture<T>(prog, sc, subject, mode_name(p.search_type), p, line, err);
+      if (html.empty()) std::printf("picture: none (%s)\n", err.c_str());
+      else std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
+    }
+#endif
   }
   std::fflush(stdout);
   return ok;

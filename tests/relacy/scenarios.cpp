@@ -2,9 +2,12 @@
 // run against the subject under test with ring capacity 4, its invariants
 // checked after each execution (exec.hpp).
 //
-// Usage: relacy_scenarios [random N | bound K | full | replay MODE STATE]
+// Usage: relacy_scenarios [random N | bound K | full | replay MODE STATE
+//                         | explain MODE STATE --html OUT [--json OUT]]
 //        RUNQCHECK_CASE=<scenario> runs one; `relacy_scenarios list` lists;
 //        RUNQCHECK_STOP_ON_FAIL=1 stops at the first failing scenario.
+//        A failing search also writes the failing execution's picture
+//        (picture.hpp) and prints `picture: <page>`.
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -28,21 +31,37 @@ const model::scenario* current = nullptr;
 template <unsigned N, std::uint32_t Cap>
 struct suite : rl::test_suite<suite<N, Cap>, N> {
   model::world<subject_under_test<B, Cap>, B> w{*current};
+#ifdef RUNQCHECK_PICTURES
+  using ph = runqcheck::fuzz::recorder::phase;
+  void before() {
+    rqtest::trace_before(w, current->nprocs, current->ngs);
+    w.init();
+  }
+  void thread(unsigned idx) {
+    rqtest::trace_phase(ph::run);
+    w.run(static_cast<int>(idx));
+  }
+  void after() {
+    rqtest::trace_phase(ph::final);
+    w.check();
+  }
+#else
   void before() { w.init(); }
   void thread(unsigned idx) { w.run(static_cast<int>(idx)); }
   void after() { w.check(); }
+#endif
 };
 
 template <std::uint32_t Cap>
 bool run_cap(const char* prog, const model::scenario& sc, rqtest::search& s) {
   std::string what = std::string(subject_name) + ": " + std::string(sc.targets);
-  std::string name(sc.name);
   switch (sc.threads.size()) {
-    case 2: return rqtest::run<suite<2, Cap>>(prog, name.c_str(), what.c_str(), s, sc.expect_fatal);
-    case 3: return rqtest::run<suite<3, Cap>>(prog, name.c_str(), what.c_str(), s, sc.expect_fatal);
-    case 4: return rqtest::run<suite<4, Cap>>(prog, name.c_str(), what.c_str(), s, sc.expect_fatal);
+    case 2: return rqtest::run<suite<2, Cap>>(prog, sc, subject_name, what.c_str(), s);
+    case 3: return rqtest::run<suite<3, Cap>>(prog, sc, subject_name, what.c_str(), s);
+    case 4: return rqtest::run<suite<4, Cap>>(prog, sc, subject_name, what.c_str(), s);
   }
-  std::fprintf(stderr, "%s: scenario %s: %zu threads not supported\n", prog, name.c_str(), sc.threads.size());
+  std::fprintf(stderr, "%s: scenario %s: %zu threads not supported\n", prog, std::string(sc.name).c_str(),
+               sc.threads.size());
   return false;
 }
 
@@ -75,6 +94,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0], std::getenv("RUNQCHECK_CASE"), argv[0]);
     return 2;
   }
+  if (search.mode == "explain") return 0;
   std::printf("%s: %d scenarios, %llu executions, %s\n", argv[0], ran, rqtest::total_executions(),
               ok ? "all passed" : "FAILED");
   return ok ? 0 : 1;

@@ -1,5 +1,5 @@
-// runqcheck_fuzz/report.hpp — an execution, as text (runqcheck replay) and
-// as trace JSON (runqcheck explain; format in fuzz/explain/README.md). Both
+// runqcheck_fuzz/report.hpp — a seed's execution, as text (runqcheck replay)
+// and as trace JSON (runqcheck explain; page.hpp). Both
 // are deterministic: no addresses, no times, so two replays of one seed give
 // byte-identical output.
 #pragma once
@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "page.hpp"
 #include "runner.hpp"
 
 namespace runqcheck::fuzz {
@@ -67,86 +68,18 @@ inline void print_trace(std::FILE* f, const decoded& d, const recorder& r) {
   if (r.truncated()) std::fprintf(f, "(trace truncated at %d events)\n", r.nevents());
 }
 
-inline void json_string(std::string& out, const char* s) {
-  out += '"';
-  for (; *s != '\0'; s++) {
-    unsigned char c = static_cast<unsigned char>(*s);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      out += b;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-}
-
-// The trace JSON (version 1): what `explain` embeds in its page.
+// The trace JSON of a seed's run (page.hpp): what `explain` embeds in its page.
 inline std::string trace_json(const decoded& d, const outcome& o, const recorder& r, const std::string& seed,
                               const std::string& command, const char* mutant) {
-  std::string j = "{\"format\":\"runqcheck-trace\",\"version\":1,\"seed\":";
-  json_string(j, seed.c_str());
-  j += ",\"command\":";
-  json_string(j, command.c_str());
-  j += ",\"subject\":";
-  json_string(j, subject_name(d.subject));
-  j += ",\"mutant\":";
-  if (mutant != nullptr && *mutant != '\0') json_string(j, mutant);
-  else j += "null";
-  j += ",\"cap\":" + std::to_string(d.sc.cap) + ",\"nprocs\":" + std::to_string(d.sc.nprocs) + ",\"threads\":[";
-  for (std::size_t t = 0; t < d.sc.threads.size(); t++) {
-    if (t) j += ',';
-    j += "{\"id\":" + std::to_string(t) + ",\"label\":";
-    json_string(j, ("T" + std::to_string(t) + " (owner of P" + std::to_string(t) + ")").c_str());
-    j += ",\"script\":[";
-    for (std::size_t i = 0; i < d.sc.threads[t].size(); i++) {
-      if (i) j += ',';
-      json_string(j, op_text(d.sc.threads[t][i]).c_str());
-    }
-    j += "]}";
-  }
-  j += "],\"verdict\":";
-  j += o.failed ? "\"fail\"" : "\"pass\"";
-  j += ",\"failure\":";
-  if (o.failed) {
-    int at = -1;
-    for (int i = r.nevents() - 1; i >= 0 && at < 0; i--)
-      if (r.at(i).kind == ev::check) at = i;
-    j += "{\"event\":" + std::to_string(at) + ",\"message\":";
-    json_string(j, o.message.c_str());
-    j += "}";
-  } else {
-    j += "null";
-  }
-  j += ",\"events\":[";
-  for (int i = 0; i < r.nevents(); i++) {
-    const event& e = r.at(i);
-    if (i) j += ",\n";
-    j += "{\"id\":" + std::to_string(i) + ",\"thread\":" + std::to_string(e.thread) + ",\"op\":" + std::to_string(e.op) +
-         ",\"kind\":\"" + name_of(e.kind) + "\",\"func\":";
-    json_string(j, e.func);
-    j += ",\"obj\":";
-    json_string(j, r.object_name(e.obj));
-    j += ",\"order\":";
-    json_string(j, e.ordered ? name_of(e.mo) : "");
-    j += ",\"value\":";
-    json_string(j, e.value);
-    j += ",\"old\":";
-    json_string(j, e.old);
-    bool reads = e.kind == ev::load || e.kind == ev::rmw || e.kind == ev::cas_fail || e.kind == ev::read;
-    j += ",\"rf\":" + (reads && e.rf >= 0 ? std::to_string(e.rf) : std::string("null"));
-    j += ",\"stale\":" + std::to_string(e.stale) + ",\"loc\":";
-    json_string(j, e.line ? (std::string(e.file) + ":" + std::to_string(e.line)).c_str() : "");
-    j += ",\"text\":";
-    json_string(j, r.text(e.text));
-    j += "}";
-  }
-  j += "]}\n";
-  return j;
+  trace_info in;
+  in.sc = &d.sc;
+  in.subject = subject_name(d.subject);
+  in.seed = seed;
+  in.command = command;
+  in.mutant = mutant != nullptr ? mutant : "";
+  in.failed = o.failed;
+  in.message = o.message;
+  return trace_json(in, r);
 }
 
 }  // namespace runqcheck::fuzz

@@ -166,11 +166,7 @@ outcome run_one(const model::scenario& sc, sched_kind k, bool trace) {
   out.stale_loads = ch.stale_loads;
   if (res != rl::test_result_success) {
     out.failed = true;
-    out.message = res == rl::test_result_user_assert_failed && relacy::fatal_text[0] != '\0'
-                      ? std::string(relacy::fatal_text)
-                      : std::string("relacy: ") + rl::test_result_str(res);
-    rec.failure(out.message.c_str(), ch.current_thread);
-    if (res == rl::test_result_data_race) out.message = rec.failure_text();
+    out.message = failure_message(rec, res, ch.current_thread);
     return out;
   }
   if (ch.stale_loads > 0) return out;

@@ -390,4 +390,17 @@ class recorder final : public access_observer, public model::op_observer {
   int open_final_ = -1;
 };
 
+// The one-line failure of a run that ended with Relacy result res (not
+// success), recorded as the trace's last row: the port's or the harness's
+// fatal error, or Relacy's own verdict (a data race names the racing access).
+// thread: the thread running when it failed.
+inline std::string failure_message(recorder& rec, rl::test_result_e res, int thread) {
+  std::string m = res == rl::test_result_user_assert_failed && relacy::fatal_text[0] != '\0'
+                      ? std::string(relacy::fatal_text)
+                      : std::string("relacy: ") + rl::test_result_str(res);
+  rec.failure(m.c_str(), thread);
+  if (res == rl::test_result_data_race) m = rec.failure_text();
+  return m;
+}
+
 }  // namespace runqcheck::fuzz

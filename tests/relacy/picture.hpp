@@ -1,0 +1,228 @@
+// tests/relacy/picture.hpp — a Relacy scenario's execution as a picture: the
+// swimlane page of `runqcheck explain` (fuzz/explain/swimlane.html), drawn by
+// the scenario binary itself, since a user's subject is not compiled into
+// the runqcheck command line.
+//
+// The execution is re-run once from its Relacy state (random: the iteration;
+// bound, full: the search-tree path) under Relacy's own scheduler, wrapped
+// (traced_scheduler) so that it runs exactly that one execution and reports
+// every weak-memory load choice. Relacy decides how many stores back a load
+// reads by asking its scheduler rand(2, sched_type_atomic_load) once per step
+// back; the wrapper counts the non-zero answers per thread, which is what the
+// fuzzer's recorder (runqcheck_fuzz/trace.hpp) needs: reads-from is exact,
+// the same recorder and page as for fuzz seeds.
+//
+// A failing search (driver.hpp) writes, in $RUNQCHECK_FAILURE_DIR or else
+// <build>/failures (the binary's bin/ folder's parent):
+//   <checker>__<subject>__<scenario>.html   the page
+//   <checker>__<subject>__<scenario>.replay the replay command and binary
+//                                          (runqcheck replay|explain FILE)
+// where <checker> is relacy_scenarios, relacy_scenarios_bound<K> or
+// relacy_scenarios_full (the CTest names), plus __<mutant> on a mutant.
+// Include after std headers and exec.hpp; pulls in relacy.hpp.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runqcheck_fuzz/page.hpp"
+
+namespace rqtest {
+
+namespace fz = runqcheck::fuzz;
+
+// The recorder while a picture is being taken (the suites' hooks below).
+inline fz::recorder* tracing = nullptr;
+
+inline fz::recorder& the_recorder() {
+  static fz::recorder r;  // large (static storage); made once, outside any simulation
+  return r;
+}
+
+// Suite hooks: before() names the world's variables and starts a fresh
+// record (every execution: the replayed one is the last), thread() and
+// after() mark the phase.
+template <class W>
+void trace_before(W& w, int nprocs, int ngs) {
+  if (tracing == nullptr) return;
+  tracing->reset();
+  tracing->name_world(w, nprocs, ngs);
+  tracing->set_phase(fz::recorder::phase::setup);
+}
+inline void trace_phase(fz::recorder::phase ph) {
+  if (tracing != nullptr) tracing->set_phase(ph);
+}
+
+// Relacy's scheduler S, running one execution and reporting its choices.
+// The context calls these members on its scheduler object; they hide S's.
+template <class S>
+class traced_scheduler : public S {
+ public:
+  using S::S;
+  rl::thread_id_t iteration_begin(rl::iteration_t iter) { return ran(S::iteration_begin(iter)); }
+  rl::thread_id_t schedule(rl::unpark_reason& reason, unsigned yield) { return ran(S::schedule(reason, yield)); }
+  unsigned rand(unsigned limit, rl::sched_type t) {
+    unsigned v = S::rand(limit, t);
+    int th = static_cast<int>(rl::thread_index());
+    if (t == rl::sched_type_atomic_load && v != 0 && th >= 0 && th < static_cast<int>(fz::kMaxThreads))
+      fz::current_choices().stale[th]++;  // one store further back
+    return v;
+  }
+  bool iteration_end() {
+    S::iteration_end();
+    return true;  // exactly one execution, whatever its verdict
+  }
+
+ private:
+  static rl::thread_id_t ran(rl::thread_id_t th) {
+    fz::current_choices().current_thread = static_cast<int>(th);
+    return th;
+  }
+};
+
+struct traced_run {
+  bool failed = false;
+  std::string message;
+  std::string json;
+};
+
+// Re-runs the execution at p.initial_state of suite T under the search type
+// of p, recording it; returns its trace JSON.
+template <class T>
+traced_run trace_execution(rl::test_params p, fz::trace_info info) {
+  constexpr rl::thread_id_t N = T::params::thread_count;
+  fz::recorder& rec = the_recorder();
+  rec.reset();
+  fz::current_choices().reset(nullptr, 0);
+  tracing = &rec;
+  runqcheck::model::observer = &rec;
+  runqcheck::relacy::observer = &rec;  // also the mutant backend's (it derives from relacy)
+  static std::ostream sink(nullptr);  // no buffer: Relacy's own report was printed by the search
+  p.output_stream = p.progress_stream = &sink;
+  p.collect_history = false;
+  p.output_history = false;
+  p.execution_depth_limit = std::max<rl::iteration_t>(p.execution_depth_limit, 200000);
+  std::ostringstream oss;
+  rl::test_result_e res;
+  switch (p.search_type) {
+    case rl::random_scheduler_type:
+      res = rl::run_test<T, traced_scheduler<rl::random_scheduler<N>>>(p, oss, false);
+      break;
+    case rl::fair_context_bound_scheduler_type:
+      res = rl::run_test<T, traced_scheduler<rl::context_bound_scheduler<N>>>(p, oss, false);
+      break;
+    default: res = rl::run_test<T, traced_scheduler<rl::full_search_scheduler<N>>>(p, oss, false);
+  }
+  tracing = nullptr;
+  runqcheck::model::observer = nullptr;
+  runqcheck::relacy::observer = nullptr;
+  traced_run out;
+  if (res != rl::test_result_success) {
+    out.failed = true;
+    out.message = fz::failure_message(rec, res, fz::current_choices().current_thread);
+  }
+  info.failed = out.failed;
+  info.message = out.message;
+  out.json = fz::trace_json(info, rec);
+  return out;
+}
+
+inline std::string self_path() {
+  char b[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", b, sizeof b - 1);
+  return n > 0 ? std::string(b, static_cast<std::size_t>(n)) : std::string();
+}
+
+// The folder of failure files: $RUNQCHECK_FAILURE_DIR, or <build>/failures
+// (the binary lives in <build>/bin), made if missing; absolute.
+inline std::string failure_dir(std::string& err) {
+  std::string dir;
+  if (const char* d = std::getenv("RUNQCHECK_FAILURE_DIR"); d != nullptr && *d != '\0') {
+    dir = d;
+  } else {
+    std::string exe = self_path();
+    dir = exe.substr(0, exe.rfind('/'));
+    if (dir.size() >= 4 && dir.compare(dir.size() - 4, 4, "/bin") == 0) dir.resize(dir.size() - 4);
+    dir += "/failures";
+  }
+  for (std::size_t i = 1; i <= dir.size(); i++)  // mkdir -p
+    if (i == dir.size() || dir[i] == '/') ::mkdir(dir.substr(0, i).c_str(), 0777);
+  char abs[PATH_MAX];
+  if (::realpath(dir.c_str(), abs) == nullptr) {
+    err = "cannot create the folder " + dir;
+    return "";
+  }
+  return abs;
+}
+
+// The checker as CTest names it: the binary's name up to "__<subject>", and
+// the search (relacy_scenarios, relacy_scenarios_bound2, relacy_scenarios_full).
+inline std::string checker_name(const char* prog, std::string_view mode, const rl::test_params& p) {
+  std::string c = prog;
+  c = c.substr(c.rfind('/') + 1);
+  c = c.substr(0, c.find("__"));
+  if (mode == "bound") c += "_bound" + std::to_string(p.context_bound);
+  if (mode == "full") c += "_full";
+  return c;
+}
+
+// After a failing search: the failing execution's page and replay file.
+// Returns the page's absolute path, or "" with err set.
+template <class T>
+std::string take_picture(const char* prog, const runqcheck::model::scenario& sc, const char* subject,
+                         const char* mode, const rl::test_params& failed, const std::string& replay_line,
+                         std::string& err) {
+  std::string dir = failure_dir(err);
+  if (dir.empty()) return "";
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  std::string mutant = mut != nullptr ? mut : "";
+  std::string base = dir + "/" + checker_name(prog, mode, failed) + "__" + subject + "__" + std::string(sc.name);
+  if (!mutant.empty()) {
+    std::string m = mutant;
+    std::replace(m.begin(), m.end(), ':', '-');
+    std::replace(m.begin(), m.end(), '/', '-');
+    base += "__" + m;
+  }
+  const std::string state = failed.final_state.c_str();  // Relacy's string has its own allocator
+  fz::trace_info info;
+  info.sc = &sc;
+  info.subject = subject;
+  info.seed = std::string(mode) + " '" + state + "'";
+  info.command = replay_line;
+  if (std::size_t at = replay_line.find(prog); at != std::string::npos)  // the binary by its absolute path
+    info.command.replace(at, std::strlen(prog), self_path());
+  info.mutant = mutant;
+  info.checker = checker_name(prog, mode, failed);
+  info.scenario = std::string(sc.name);
+  rl::test_params p = failed;
+  p.initial_state = state.c_str();
+  traced_run t = trace_execution<T>(p, info);
+  if (err = fz::write_page(base + ".html", t.json); !err.empty()) return "";
+  // The replay file: `key value` lines (runqcheck replay|explain FILE.replay).
+  std::ofstream r(base + ".replay");
+  r << "runqcheck-replay 1\n"
+    << "binary " << self_path() << "\n"
+    << "case " << sc.name << "\n"
+    << "mode " << mode << "\n"
+    << "state " << state << "\n";
+  if (!mutant.empty()) r << "mutant " << mutant << "\n";
+  r << "command " << info.command << "\n";
+  r.close();
+  if (!r) {
+    err = "cannot write " + base + ".replay";
+    return "";
+  }
+  if (!t.failed) err = "WARNING: the traced re-run of this execution passed";
+  return base + ".html";
+}
+
+}  // namespace rqtest
