@@ -3,6 +3,8 @@
 //   runqcheck replay FILE            re-run a seed, print every step; exit 1 if
 //                                    it fails (the failure reproduces), 0 if not
 //   runqcheck explain FILE --html OUT   the same execution as a swimlane page
+//     (FILE may also be the .replay file a failing Relacy scenario run wrote,
+//     tests/relacy/picture.hpp: the scenario binary it names re-runs it)
 //   runqcheck corpus DIR|FILE... [--expect pass|fail]   replay many seeds
 //   runqcheck pct FILE [--depth D] [--runs N]           PCT search on a seed's
 //                                    scenario, with its probabilistic guarantee
@@ -15,7 +17,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +29,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #ifdef RUNQCHECK_WITH_STRESS
 #include "runqcheck/stress/command.hpp"
@@ -83,7 +89,83 @@ std::string replay_command(const std::string& path) {
   return (m != nullptr ? "RUNQCHECK_MUTANT=" + std::string(m) + " " : std::string()) + "runqcheck replay " + path;
 }
 
+// A Relacy counterexample's .replay file: `key value` lines after the line
+// "runqcheck-replay 1" (written by tests/relacy/picture.hpp).
+struct replay_file {
+  std::string binary, kase, mode, state, mutant, command;
+};
+
+bool is_replay_file(const std::string& path) {
+  if (path.size() > 7 && path.compare(path.size() - 7, 7, ".replay") == 0) return true;
+  std::ifstream in(path, std::ios::binary);
+  char head[17] = {};
+  in.read(head, sizeof head);
+  return in.gcount() == sizeof head && std::string(head, sizeof head) == "runqcheck-replay ";
+}
+
+// Reads a .replay file; prints one line and returns nullopt if it is not a good one.
+std::optional<replay_file> load_replay(const std::string& path) {
+  auto bad = [&](const std::string& why) {
+    std::fprintf(stderr, "runqcheck: %s: %s\n", path.c_str(), why.c_str());
+    return std::nullopt;
+  };
+  std::ifstream in(path);
+  if (!in) return bad("cannot open");
+  std::string line;
+  if (!std::getline(in, line) || line.rfind("runqcheck-replay ", 0) != 0)
+    return bad("not a runqcheck replay file (want a first line 'runqcheck-replay 1')");
+  if (line != "runqcheck-replay 1") return bad("unsupported replay file version '" + line.substr(17) + "' (want 1)");
+  replay_file r;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::size_t sp = line.find(' ');
+    std::string key = line.substr(0, sp), value = sp == std::string::npos ? "" : line.substr(sp + 1);
+    std::string* field = key == "binary"    ? &r.binary
+                         : key == "case"    ? &r.kase
+                         : key == "mode"    ? &r.mode
+                         : key == "state"   ? &r.state
+                         : key == "mutant"  ? &r.mutant
+                         : key == "command" ? &r.command
+                                            : nullptr;
+    if (field == nullptr) return bad("unknown line '" + line.substr(0, 40) + "'");
+    *field = value;
+  }
+  if (r.binary.empty() || r.kase.empty() || r.mode.empty() || r.state.empty())
+    return bad("incomplete replay file (needs binary, case, mode and state lines)");
+  if (r.mode != "random" && r.mode != "bound" && r.mode != "full") return bad("bad mode '" + r.mode + "'");
+  if (r.state.find_first_not_of("0123456789 ") != std::string::npos)
+    return bad("bad state '" + r.state + "' (numbers separated by spaces)");
+  if (r.binary[0] != '/' || ::access(r.binary.c_str(), X_OK) != 0)
+    return bad("the scenario binary " + r.binary + " is gone (rebuild it, or re-run the failing checker)");
+  return r;
+}
+
+// Runs the recorded binary on the recorded execution (does not return unless it cannot).
+int exec_replay(const std::string& path, const replay_file& r, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {r.binary, extra[0], r.mode, r.state};
+  args.insert(args.end(), extra.begin() + 1, extra.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ::setenv("RUNQCHECK_CASE", r.kase.c_str(), 1);
+  if (r.mutant.empty()) ::unsetenv("RUNQCHECK_MUTANT");
+  else ::setenv("RUNQCHECK_MUTANT", r.mutant.c_str(), 1);
+  std::fflush(stdout);
+  ::execv(r.binary.c_str(), argv.data());
+  std::fprintf(stderr, "runqcheck: %s: cannot run %s: %s\n", path.c_str(), r.binary.c_str(), std::strerror(errno));
+  return kBad;
+}
+
 int do_replay(const std::string& path, bool quiet, const std::string& json_out) {
+  if (is_replay_file(path)) {
+    if (quiet || !json_out.empty()) {
+      std::fprintf(stderr, "runqcheck: %s: --quiet and --json are for seeds (explain FILE --json takes a .replay)\n",
+                   path.c_str());
+      return kBad;
+    }
+    auto r = load_replay(path);
+    return r ? exec_replay(path, *r, {"replay"}) : kBad;
+  }
   auto s = load(path);
   if (!s) return kBad;
   fz::outcome o = fz::run(s->d, fz::sched_kind::input, true);
@@ -112,6 +194,17 @@ int do_replay(const std::string& path, bool quiet, const std::string& json_out) 
 }
 
 int do_explain(const std::string& path, const std::string& html_out, const std::string& json_out) {
+  if (is_replay_file(path)) {
+    auto r = load_replay(path);
+    if (!r) return kBad;
+    make_parent(html_out);
+    std::vector<std::string> extra = {"explain", "--html", html_out};
+    if (!json_out.empty()) {
+      make_parent(json_out);
+      extra.insert(extra.end(), {"--json", json_out});
+    }
+    return exec_replay(path, *r, extra);
+  }
   auto s = load(path);
   if (!s) return kBad;
   fz::outcome o = fz::run(s->d, fz::sched_kind::input, true);
@@ -227,13 +320,14 @@ int main(int argc, char** argv) {
   std::string file, html, json;
   bool quiet = false;
   auto* replay = app.add_subcommand("replay", "re-run a seed and print the execution step by step (exit 1: it fails)");
-  replay->add_option("FILE", file, "seed file (fuzz corpus, crash file, pct output)")->required();
+  replay->add_option("FILE", file, "seed file (fuzz corpus, crash file, pct output) or a Relacy .replay file")
+      ->required();
   replay->add_flag("--quiet,-q", quiet, "only the verdict");
   replay->add_option("--json", json, "also write the trace JSON here");
   replay->callback([&] { rc = do_replay(file, quiet, json); });
 
   auto* explain = app.add_subcommand("explain", "draw a seed's execution as a swimlane page");
-  explain->add_option("FILE", file, "seed file")->required();
+  explain->add_option("FILE", file, "seed file or a Relacy .replay file")->required();
   explain->add_option("--html", html, "output page")->required();
   explain->add_option("--json", json, "also write the trace JSON here");
   explain->callback([&] { rc = do_explain(file, html, json); });

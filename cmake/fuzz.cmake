@@ -135,6 +135,11 @@ add_test(NAME fuzz_replay_determinism
 add_test(NAME fuzz_bad_input
   COMMAND "${_rq_py}" "${RUNQCHECK_ROOT}/fuzz/tests/bad_input.py" $<TARGET_FILE:runqcheck> "${CMAKE_BINARY_DIR}/bad_input"
     "${_rq_il_corpus}/seed-owner_vs_thief.rqf")
+# A Relacy failure's .replay file (tests/relacy/picture.hpp) through replay
+# and explain, with a stand-in scenario binary; bad files exit 2, one line.
+add_test(NAME fuzz_replay_file
+  COMMAND "${_rq_py}" "${RUNQCHECK_ROOT}/fuzz/explain/replay_file_test.py" $<TARGET_FILE:runqcheck>
+    "${CMAKE_BINARY_DIR}/replay_file_test")
 add_test(NAME fuzz_explain_dom
   COMMAND sh -c "command -v chromium >/dev/null || { echo 'chromium not installed: skipped'; exit 77; }; RUNQCHECK_MUTANT=order:runqput_tail_store \"$0\" explain '${_rq_det_seed}' --html '${CMAKE_BINARY_DIR}/explain/lost-g.html' --json '${CMAKE_BINARY_DIR}/explain/lost-g.json' && '${_rq_py}' '${RUNQCHECK_ROOT}/fuzz/explain/check_dom.py' '${CMAKE_BINARY_DIR}/explain/lost-g.json' '${CMAKE_BINARY_DIR}/explain/lost-g.html'"
     $<TARGET_FILE:runqcheck>)
@@ -144,7 +149,7 @@ add_test(NAME fuzz_pct COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_vs_two
 add_test(NAME fuzz_pct_finds_mutant COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_vs_thief.rqf" --runs 2000
   --out "${CMAKE_BINARY_DIR}/pct-mutant")
 set_tests_properties(fuzz_pct_finds_mutant PROPERTIES WILL_FAIL TRUE ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
-set_tests_properties(fuzz_corpus_replay fuzz_replay_determinism fuzz_bad_input fuzz_explain_dom fuzz_pct
+set_tests_properties(fuzz_corpus_replay fuzz_replay_determinism fuzz_bad_input fuzz_replay_file fuzz_explain_dom fuzz_pct
   fuzz_pct_finds_mutant PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 300)
 foreach(f IN LISTS _rq_il_files)
   get_filename_component(m "${f}" NAME_WLE)

@@ -2,7 +2,8 @@
 // runqcheck-trace, version 1) and as the swimlane page (fuzz/explain/
 // swimlane.html). Shared by `runqcheck explain` (fuzz seeds) and the Relacy
 // scenario binaries (their own counterexamples: tests/relacy/driver.hpp).
-// Deterministic: no addresses, no times.
+// Deterministic: no addresses, no times. Include after std headers (pulls in
+// Relacy through trace.hpp).
 #pragma once
 
 #include <cstdio>

@@ -5,10 +5,11 @@
 #pragma once
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
-#include "page.hpp"
 #include "runner.hpp"
+#include "page.hpp"  // after runner.hpp: lincheck's std headers come before Relacy
 
 namespace runqcheck::fuzz {
 
