@@ -132,7 +132,10 @@ std::optional<replay_file> load_replay(const std::string& path) {
   }
   if (r.binary.empty() || r.kase.empty() || r.mode.empty() || r.state.empty())
     return bad("incomplete replay file (needs binary, case, mode and state lines)");
-  if (r.mode != "random" && r.mode != "bound" && r.mode != "full") return bad("bad mode '" + r.mode + "'");
+  bool bound = r.mode == "bound" || (r.mode.rfind("bound:", 0) == 0 && r.mode.size() > 6 &&
+                                      r.mode.find_first_not_of("0123456789", 6) == std::string::npos);
+  if (r.mode != "random" && r.mode != "full" && !bound)
+    return bad("bad mode '" + r.mode + "' (random, bound:K or full)");
   if (r.state.find_first_not_of("0123456789 ") != std::string::npos)
     return bad("bad state '" + r.state + "' (numbers separated by spaces)");
   if (r.binary[0] != '/' || ::access(r.binary.c_str(), X_OK) != 0)

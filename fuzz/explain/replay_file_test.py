@@ -44,8 +44,8 @@ def main():
             f.write(text)
         return path
 
-    good = ("runqcheck-replay 1\nbinary %s\ncase owner_vs_thief\nmode bound\nstate 12 3 0 1 \n"
-            "command RUNQCHECK_CASE=owner_vs_thief %s replay bound '12 3 0 1 '\n") % (standin, standin)
+    good = ("runqcheck-replay 1\nbinary %s\ncase owner_vs_thief\nmode bound:2\nstate 12 3 0 1 \n"
+            "command RUNQCHECK_CASE=owner_vs_thief %s replay bound:2 '12 3 0 1 '\n") % (standin, standin)
     env = dict(os.environ, RUNQCHECK_MUTANT="order:runqput_tail_store")  # must not leak through
     failures = []
     count = [0]
@@ -62,22 +62,23 @@ def main():
             failures.append(what)
 
     f = write("a.replay", good)
-    check(["replay", f], 1, ["args: replay bound 12 3 0 1 \n", "case: owner_vs_thief mutant: unset"],
+    check(["replay", f], 1, ["args: replay bound:2 12 3 0 1 \n", "case: owner_vs_thief mutant: unset"],
           "replay runs the binary (exit 1: it fails again), mutant unset")
     f = write("m.replay", good + "mutant order:runqget_runnext_cas\n")
     check(["replay", f], 1, ["case: owner_vs_thief mutant: order:runqget_runnext_cas"], "replay sets the mutant")
     check(["explain", f, "--html", os.path.join(work, "out", "p.html"), "--json", os.path.join(work, "p.json")], 0,
-          [f"args: explain bound 12 3 0 1  --html {work}/out/p.html --json {work}/p.json"], "explain")
+          [f"args: explain bound:2 12 3 0 1  --html {work}/out/p.html --json {work}/p.json"], "explain")
     # A seed-shaped name does not matter: the first line makes it a replay file.
     f = write("noext", good)
-    check(["replay", f], 1, ["args: replay bound"], "replay file without the .replay extension")
+    check(["replay", f], 1, ["args: replay bound:2"], "replay file without the .replay extension")
 
     bad = {
         "garbage.replay": "hello\n",
         "version.replay": "runqcheck-replay 2\n",
         "missing.replay": "runqcheck-replay 1\ncase x\nmode random\nstate 2\n",
         "unknown.replay": good + "colour blue\n",
-        "mode.replay": good.replace("mode bound", "mode sideways"),
+        "mode.replay": good.replace("mode bound:2", "mode sideways"),
+        "bound.replay": good.replace("mode bound:2", "mode bound:x"),
         "state.replay": good.replace("state 12 3 0 1 ", "state 12; rm -rf /"),
         "gone.replay": good.replace(standin, os.path.join(work, "gone")),
         "empty.replay": "",

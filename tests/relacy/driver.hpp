@@ -1,7 +1,8 @@
 // tests/relacy/driver.hpp — the command line shared by the Relacy scenarios:
 //
 //   <scenario> [random N | bound K | full]      search (default: random 20000)
-//   <scenario> replay MODE STATE                 re-run one execution, printing
+//   <scenario> replay MODE STATE                 re-run one execution (MODE:
+//                                                random, bound:K or full), printing
 //                                                its full history
 //   <scenario> explain MODE STATE --html OUT [--json OUT]
 //                                                draw one execution (the
@@ -56,8 +57,12 @@ struct search {
   std::string html_out, json_out;    // explain
 };
 
-inline const char* mode_name(rl::scheduler_type_e t) {
-  return t == rl::random_scheduler_type ? "random" : t == rl::fair_context_bound_scheduler_type ? "bound" : "full";
+// The search as the replay line names it: random, full, or bound:K (a
+// bounded search's state means something only under its bound K).
+inline std::string mode_name(const rl::test_params& p) {
+  if (p.search_type == rl::random_scheduler_type) return "random";
+  if (p.search_type == rl::fair_full_search_scheduler_type) return "full";
+  return "bound:" + std::to_string(p.context_bound);
 }
 
 // Parses argv into relacy parameters; returns false (after printing usage)
@@ -65,8 +70,8 @@ inline const char* mode_name(rl::scheduler_type_e t) {
 inline bool parse(int argc, char** argv, search& s) {
   auto usage = [&] {
     std::fprintf(stderr,
-                 "usage: %s [random N | bound K | full | replay random|bound|full STATE"
-                 " | explain random|bound|full STATE --html OUT [--json OUT]]\n",
+                 "usage: %s [random N | bound K | full | replay random|bound:K|full STATE"
+                 " | explain random|bound:K|full STATE --html OUT [--json OUT]]\n",
                  argv[0]);
     return false;
   };
@@ -110,10 +115,22 @@ inline bool parse(int argc, char** argv, search& s) {
 #endif
     }
     std::string m = argv[2];
-    if (m == "random") s.params.search_type = rl::random_scheduler_type;
-    else if (m == "bound") s.params.search_type = rl::fair_context_bound_scheduler_type;
-    else if (m == "full") s.params.search_type = rl::fair_full_search_scheduler_type;
-    else return usage();
+    if (m == "random") {
+      s.params.search_type = rl::random_scheduler_type;
+    } else if (m == "bound" || m.starts_with("bound:")) {  // bound alone: the search's default, 3
+      s.params.search_type = rl::fair_context_bound_scheduler_type;
+      s.params.context_bound = 3;
+      if (m != "bound") {
+        char* end = nullptr;
+        long k = std::strtol(m.c_str() + 6, &end, 10);
+        if (*end != '\0' || k <= 0 || m.size() == 6) return usage();
+        s.params.context_bound = static_cast<unsigned>(k);
+      }
+    } else if (m == "full") {
+      s.params.search_type = rl::fair_full_search_scheduler_type;
+    } else {
+      return usage();
+    }
     s.params.initial_state = s.state = argv[3];
     if (s.state.find_first_not_of("0123456789 ") != std::string::npos || s.state.find_first_of("0123456789") == std::string::npos) {
       std::fprintf(stderr, "%s: %s: '%s' is not a Relacy state (numbers separated by spaces)\n", argv[0],
@@ -159,12 +176,12 @@ void explain(const char* prog, const runqcheck::model::scenario& sc, const char*
   fz::trace_info info;
   info.sc = &sc;
   info.subject = subject;
-  info.seed = std::string(mode_name(s.params.search_type)) + " '" + s.state + "'";
+  info.seed = mode_name(s.params) + " '" + s.state + "'";
   info.command = "RUNQCHECK_CASE=" + std::string(sc.name) + " " +
                  (mut ? "RUNQCHECK_MUTANT=" + std::string(mut) + " " : "") + self_path() + " replay " +
-                 mode_name(s.params.search_type) + " '" + s.state + "'";
+                 mode_name(s.params) + " '" + s.state + "'";
   info.mutant = mut != nullptr ? mut : "";
-  info.checker = checker_name(prog, mode_name(s.params.search_type), s.params);
+  info.checker = checker_name(prog, s.params);
   info.scenario = std::string(sc.name);
   traced_run t = trace_execution<T>(s.params, info);
   std::string err = fz::write_page(s.html_out, t.json);
@@ -233,14 +250,14 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, const char* sub
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
     char line[1024];
     std::snprintf(line, sizeof line, "RUNQCHECK_CASE=%s %s%s%s%s replay %s '%s'", name, mut ? "RUNQCHECK_MUTANT=" : "",
-                  mut ? mut : "", mut ? " " : "", prog, mode_name(p.search_type), p.final_state.c_str());
+                  mut ? mut : "", mut ? " " : "", prog, mode_name(p).c_str(), p.final_state.c_str());
     std::printf("replay: %s\n", line);
 #ifdef RUNQCHECK_PICTURES
     // Not for `replay`: it re-runs a failure whose files were written then.
     if (s.mode != "replay") {
       std::fflush(stdout);
       std::string err;
-      std::string html = take_picture<T>(prog, sc, subject, mode_name(p.search_type), p, line, err);
+      std::string html = take_picture<T>(prog, sc, subject, mode_name(p), p, line, err);
       if (html.empty()) std::printf("picture: none (%s)\n", err.c_str());
       else std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
     }

@@ -111,7 +111,7 @@ traced_run trace_execution(rl::test_params p, fz::trace_info info) {
   p.collect_history = false;
   p.output_history = false;
   p.execution_depth_limit = std::max<rl::iteration_t>(p.execution_depth_limit, 200000);
-  std::ostringstream oss;
+  rl::ostringstream oss;  // Relacy writes the state here with its own allocator active
   rl::test_result_e res;
   switch (p.search_type) {
     case rl::random_scheduler_type:
@@ -166,12 +166,12 @@ inline std::string failure_dir(std::string& err) {
 
 // The checker as CTest names it: the binary's name up to "__<subject>", and
 // the search (relacy_scenarios, relacy_scenarios_bound2, relacy_scenarios_full).
-inline std::string checker_name(const char* prog, std::string_view mode, const rl::test_params& p) {
+inline std::string checker_name(const char* prog, const rl::test_params& p) {
   std::string c = prog;
   c = c.substr(c.rfind('/') + 1);
   c = c.substr(0, c.find("__"));
-  if (mode == "bound") c += "_bound" + std::to_string(p.context_bound);
-  if (mode == "full") c += "_full";
+  if (p.search_type == rl::fair_context_bound_scheduler_type) c += "_bound" + std::to_string(p.context_bound);
+  if (p.search_type == rl::fair_full_search_scheduler_type) c += "_full";
   return c;
 }
 
@@ -179,13 +179,13 @@ inline std::string checker_name(const char* prog, std::string_view mode, const r
 // Returns the page's absolute path, or "" with err set.
 template <class T>
 std::string take_picture(const char* prog, const runqcheck::model::scenario& sc, const char* subject,
-                         const char* mode, const rl::test_params& failed, const std::string& replay_line,
+                         const std::string& mode, const rl::test_params& failed, const std::string& replay_line,
                          std::string& err) {
   std::string dir = failure_dir(err);
   if (dir.empty()) return "";
   const char* mut = std::getenv("RUNQCHECK_MUTANT");
   std::string mutant = mut != nullptr ? mut : "";
-  std::string base = dir + "/" + checker_name(prog, mode, failed) + "__" + subject + "__" + std::string(sc.name);
+  std::string base = dir + "/" + checker_name(prog, failed) + "__" + subject + "__" + std::string(sc.name);
   if (!mutant.empty()) {
     std::string m = mutant;
     std::replace(m.begin(), m.end(), ':', '-');
@@ -196,12 +196,12 @@ std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
   fz::trace_info info;
   info.sc = &sc;
   info.subject = subject;
-  info.seed = std::string(mode) + " '" + state + "'";
+  info.seed = mode + " '" + state + "'";
   info.command = replay_line;
   if (std::size_t at = replay_line.find(prog); at != std::string::npos)  // the binary by its absolute path
     info.command.replace(at, std::strlen(prog), self_path());
   info.mutant = mutant;
-  info.checker = checker_name(prog, mode, failed);
+  info.checker = checker_name(prog, failed);
   info.scenario = std::string(sc.name);
   rl::test_params p = failed;
   p.initial_state = state.c_str();

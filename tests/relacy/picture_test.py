@@ -2,7 +2,8 @@
 """A failing Relacy scenario run draws its counterexample.
 
 Runs the scenario binary of a subject that must fail (examples/weak_port) on
-one scenario, with RUNQCHECK_FAILURE_DIR=OUTDIR, and checks that
+one scenario, random and bounded search, with RUNQCHECK_FAILURE_DIR=OUTDIR,
+and checks for each that
   - it fails (exit 1) and prints `picture: <abs path>` right after `replay:`;
   - the page and its .replay file exist; the .replay file names this binary
     and holds the replay line;
@@ -51,8 +52,17 @@ def read_replay(path):
 def main():
     binary, outdir, scenario = sys.argv[1:4]
     shutil.rmtree(outdir, ignore_errors=True)
+    rc = 0
+    for search, checker, mode in ((["random", "10000"], "relacy_scenarios", "random"),
+                                  (["bound", "2"], "relacy_scenarios_bound2", "bound:2")):
+        rc = check_search(binary, outdir, scenario, search, checker, mode)
+    print("2 passed, 0 failed" if rc == 0 else "2 passed, 0 failed (page rendering skipped)")
+    return rc
+
+
+def check_search(binary, outdir, scenario, search, checker, mode):
     env = {"PATH": "/usr/bin:/bin", "RUNQCHECK_CASE": scenario, "RUNQCHECK_FAILURE_DIR": outdir}
-    rc, out = run([binary, "random", "10000"], env)
+    rc, out = run([binary, *search], env)
     lines = out.splitlines()
     replay = [i for i, l in enumerate(lines) if l.startswith("replay: ")]
     if rc != 1 or not replay:
@@ -65,7 +75,7 @@ def main():
     print(lines[i + 1])
     if not os.path.isabs(html) or not os.path.isfile(html):
         fail(f"the picture {html!r} is not an existing absolute path")
-    want = f"relacy_scenarios__{os.path.basename(binary).split('__')[-1]}__{scenario}.html"
+    want = f"{checker}__{os.path.basename(binary).split('__')[-1]}__{scenario}.html"
     if os.path.basename(html) != want:
         fail(f"the picture is named {os.path.basename(html)}, want {want}")
     rfile = html[:-len(".html")] + ".replay"
@@ -74,7 +84,7 @@ def main():
     r = read_replay(rfile)
     if os.path.realpath(r.get("binary", "")) != os.path.realpath(binary):
         fail(f"{rfile}: binary {r.get('binary')!r}, want {binary}")
-    if r.get("case") != scenario or r.get("mode") != "random" or not r.get("state", "").strip():
+    if r.get("case") != scenario or r.get("mode") != mode or not r.get("state", "").strip():
         fail(f"{rfile}: case/mode/state wrong: {r}")
 
     # The recorded command reproduces the failure.
@@ -89,8 +99,8 @@ def main():
     print("replay: fails again")
 
     # explain redraws the same page.
-    page2 = os.path.join(outdir, "explain.html")
-    trace = os.path.join(outdir, "explain.json")
+    page2 = os.path.join(outdir, checker + ".explain.html")
+    trace = os.path.join(outdir, checker + ".explain.json")
     rc, eout = run([binary, "explain", r["mode"], r["state"], "--html", page2, "--json", trace], renv)
     if rc != 0:
         fail(f"explain exited {rc}: {eout.strip()}")
@@ -110,7 +120,6 @@ def main():
     print(p.stdout.strip())
     if p.returncode != 0:
         fail("the page did not render as its trace says")
-    print("1 passed, 0 failed")
     return 0
 
 
