@@ -13,15 +13,16 @@
 // A bad file (garbage, truncated, another version) is one line on stderr and
 // exit 2, as are bad flags. RUNQCHECK_MUTANT=<name> injects a bug
 // (models/mutants), as for every checker.
-#include <CLI/CLI.hpp>
+#include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -29,8 +30,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #ifdef RUNQCHECK_WITH_STRESS
 #include "runqcheck/stress/command.hpp"
@@ -114,12 +113,14 @@ std::optional<replay_file> load_replay(const std::string& path) {
   std::string line;
   if (!std::getline(in, line) || line.rfind("runqcheck-replay ", 0) != 0)
     return bad("not a runqcheck replay file (want a first line 'runqcheck-replay 1')");
-  if (line != "runqcheck-replay 1") return bad("unsupported replay file version '" + line.substr(17) + "' (want 1)");
+  if (line != "runqcheck-replay 1")
+    return bad("unsupported replay file version '" + line.substr(17) + "' (want 1)");
   replay_file r;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     std::size_t sp = line.find(' ');
-    std::string key = line.substr(0, sp), value = sp == std::string::npos ? "" : line.substr(sp + 1);
+    std::string key = line.substr(0, sp),
+                value = sp == std::string::npos ? "" : line.substr(sp + 1);
     std::string* field = key == "binary"    ? &r.binary
                          : key == "case"    ? &r.kase
                          : key == "mode"    ? &r.mode
@@ -132,38 +133,46 @@ std::optional<replay_file> load_replay(const std::string& path) {
   }
   if (r.binary.empty() || r.kase.empty() || r.mode.empty() || r.state.empty())
     return bad("incomplete replay file (needs binary, case, mode and state lines)");
-  bool bound = r.mode == "bound" || (r.mode.rfind("bound:", 0) == 0 && r.mode.size() > 6 &&
-                                      r.mode.find_first_not_of("0123456789", 6) == std::string::npos);
+  bool bound =
+      r.mode == "bound" || (r.mode.rfind("bound:", 0) == 0 && r.mode.size() > 6 &&
+                            r.mode.find_first_not_of("0123456789", 6) == std::string::npos);
   if (r.mode != "random" && r.mode != "full" && !bound)
     return bad("bad mode '" + r.mode + "' (random, bound:K or full)");
   if (r.state.find_first_not_of("0123456789 ") != std::string::npos)
     return bad("bad state '" + r.state + "' (numbers separated by spaces)");
   if (r.binary[0] != '/' || ::access(r.binary.c_str(), X_OK) != 0)
-    return bad("the scenario binary " + r.binary + " is gone (rebuild it, or re-run the failing checker)");
+    return bad("the scenario binary " + r.binary +
+               " is gone (rebuild it, or re-run the failing checker)");
   return r;
 }
 
 // Runs the recorded binary on the recorded execution (does not return unless it cannot).
-int exec_replay(const std::string& path, const replay_file& r, const std::vector<std::string>& extra) {
+int exec_replay(const std::string& path, const replay_file& r,
+                const std::vector<std::string>& extra) {
   std::vector<std::string> args = {r.binary, extra[0], r.mode, r.state};
   args.insert(args.end(), extra.begin() + 1, extra.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   ::setenv("RUNQCHECK_CASE", r.kase.c_str(), 1);
-  if (r.mutant.empty()) ::unsetenv("RUNQCHECK_MUTANT");
-  else ::setenv("RUNQCHECK_MUTANT", r.mutant.c_str(), 1);
+  if (r.mutant.empty())
+    ::unsetenv("RUNQCHECK_MUTANT");
+  else
+    ::setenv("RUNQCHECK_MUTANT", r.mutant.c_str(), 1);
   std::fflush(stdout);
   ::execv(r.binary.c_str(), argv.data());
-  std::fprintf(stderr, "runqcheck: %s: cannot run %s: %s\n", path.c_str(), r.binary.c_str(), std::strerror(errno));
+  std::fprintf(stderr, "runqcheck: %s: cannot run %s: %s\n", path.c_str(), r.binary.c_str(),
+               std::strerror(errno));
   return kBad;
 }
 
 int do_replay(const std::string& path, bool quiet, const std::string& json_out) {
   if (is_replay_file(path)) {
     if (quiet || !json_out.empty()) {
-      std::fprintf(stderr, "runqcheck: %s: --quiet and --json are for seeds (explain FILE --json takes a .replay)\n",
-                   path.c_str());
+      std::fprintf(
+          stderr,
+          "runqcheck: %s: --quiet and --json are for seeds (explain FILE --json takes a .replay)\n",
+          path.c_str());
       return kBad;
     }
     auto r = load_replay(path);
@@ -323,7 +332,9 @@ int main(int argc, char** argv) {
   std::string file, html, json;
   bool quiet = false;
   auto* replay = app.add_subcommand("replay", "re-run a seed and print the execution step by step (exit 1: it fails)");
-  replay->add_option("FILE", file, "seed file (fuzz corpus, crash file, pct output) or a Relacy .replay file")
+  replay
+      ->add_option("FILE", file,
+                   "seed file (fuzz corpus, crash file, pct output) or a Relacy .replay file")
       ->required();
   replay->add_flag("--quiet,-q", quiet, "only the verdict");
   replay->add_option("--json", json, "also write the trace JSON here");

@@ -69,7 +69,8 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set(_rq_pic runqcheck_explain)
   endif()
   runqcheck_add_checker(NAME relacy_scenarios SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
-    LIBS runqcheck_relacy runqcheck_models ${_rq_pic} LABELS gate relacy ARGS random 100000 TIMEOUT 600)
+    LIBS runqcheck_relacy runqcheck_models ${_rq_pic} LABELS gate relacy ARGS random 100000
+    TIMEOUT 600)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _bound2
     LABELS gate relacy ARGS bound 2 TIMEOUT 600)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_bound3

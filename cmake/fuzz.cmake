@@ -68,7 +68,8 @@ add_library(runqcheck_fuzz_common INTERFACE)
 target_include_directories(runqcheck_fuzz_common INTERFACE "${_rq_fz_gen}"
   "${RUNQCHECK_ROOT}/models/scenarios" "${RUNQCHECK_ROOT}/models/reference" "${RUNQCHECK_ROOT}/models/lincheck"
   ${_rq_dirs})
-target_link_libraries(runqcheck_fuzz_common INTERFACE runqcheck::core runqcheck_relacy runqcheck_explain)
+target_link_libraries(runqcheck_fuzz_common INTERFACE runqcheck::core runqcheck_relacy
+  runqcheck_explain)
 target_compile_options(runqcheck_fuzz_common INTERFACE -Wno-missing-field-initializers)
 set(_rq_mutant_opts -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
 set(_rq_mutant_defs "RUNQCHECK_FUZZ_BACKEND=runqcheck::mutant_backend<runqcheck::relacy>")
@@ -149,8 +150,8 @@ add_test(NAME fuzz_pct COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_vs_two
 add_test(NAME fuzz_pct_finds_mutant COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_vs_thief.rqf" --runs 2000
   --out "${CMAKE_BINARY_DIR}/pct-mutant")
 set_tests_properties(fuzz_pct_finds_mutant PROPERTIES WILL_FAIL TRUE ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
-set_tests_properties(fuzz_corpus_replay fuzz_replay_determinism fuzz_bad_input fuzz_replay_file fuzz_explain_dom fuzz_pct
-  fuzz_pct_finds_mutant PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 300)
+set_tests_properties(fuzz_corpus_replay fuzz_replay_determinism fuzz_bad_input fuzz_replay_file
+  fuzz_explain_dom fuzz_pct fuzz_pct_finds_mutant PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 300)
 foreach(f IN LISTS _rq_il_files)
   get_filename_component(m "${f}" NAME_WLE)
   string(REGEX REPLACE "^order[.]" "order:" mname "${m}")

@@ -18,7 +18,8 @@ function(runqcheck_explain_target)
 inline const char* const runqcheck_explain_html = R\"RQHTML(${html})RQHTML\";
 ")
   file(COPY_FILE "${gen}/explain_html.hpp.tmp" "${gen}/explain_html.hpp" ONLY_IF_DIFFERENT)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${RUNQCHECK_ROOT}/fuzz/explain/swimlane.html")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${RUNQCHECK_ROOT}/fuzz/explain/swimlane.html")
   add_library(runqcheck_explain INTERFACE)
   target_include_directories(runqcheck_explain INTERFACE "${RUNQCHECK_ROOT}/fuzz/include" "${gen}")
   target_compile_definitions(runqcheck_explain INTERFACE RUNQCHECK_PICTURES=1)

@@ -45,7 +45,8 @@ def main():
         return path
 
     good = ("runqcheck-replay 1\nbinary %s\ncase owner_vs_thief\nmode bound:2\nstate 12 3 0 1 \n"
-            "command RUNQCHECK_CASE=owner_vs_thief %s replay bound:2 '12 3 0 1 '\n") % (standin, standin)
+            "command RUNQCHECK_CASE=owner_vs_thief %s replay bound:2 '12 3 0 1 '\n"
+            ) % (standin, standin)
     env = dict(os.environ, RUNQCHECK_MUTANT="order:runqput_tail_store")  # must not leak through
     failures = []
     count = [0]
@@ -57,17 +58,21 @@ def main():
         ok = p.returncode == want_rc and all(w in out for w in want_out)
         if want_rc == 2:
             ok = ok and p.stdout == "" and len(p.stderr.strip().splitlines()) == 1
-        print(f"{'ok  ' if ok else 'FAIL'} {what}: exit {p.returncode}: {out.strip().splitlines()[-1] if out.strip() else ''}")
+        last = out.strip().splitlines()[-1] if out.strip() else ""
+        print(f"{'ok  ' if ok else 'FAIL'} {what}: exit {p.returncode}: {last}")
         if not ok:
             failures.append(what)
 
     f = write("a.replay", good)
-    check(["replay", f], 1, ["args: replay bound:2 12 3 0 1 \n", "case: owner_vs_thief mutant: unset"],
+    check(["replay", f], 1,
+          ["args: replay bound:2 12 3 0 1 \n", "case: owner_vs_thief mutant: unset"],
           "replay runs the binary (exit 1: it fails again), mutant unset")
     f = write("m.replay", good + "mutant order:runqget_runnext_cas\n")
-    check(["replay", f], 1, ["case: owner_vs_thief mutant: order:runqget_runnext_cas"], "replay sets the mutant")
-    check(["explain", f, "--html", os.path.join(work, "out", "p.html"), "--json", os.path.join(work, "p.json")], 0,
-          [f"args: explain bound:2 12 3 0 1  --html {work}/out/p.html --json {work}/p.json"], "explain")
+    check(["replay", f], 1, ["case: owner_vs_thief mutant: order:runqget_runnext_cas"],
+          "replay sets the mutant")
+    page, trace = os.path.join(work, "out", "p.html"), os.path.join(work, "p.json")
+    check(["explain", f, "--html", page, "--json", trace], 0,
+          [f"args: explain bound:2 12 3 0 1  --html {page} --json {trace}"], "explain")
     # A seed-shaped name does not matter: the first line makes it a replay file.
     f = write("noext", good)
     check(["replay", f], 1, ["args: replay bound:2"], "replay file without the .replay extension")
@@ -85,11 +90,11 @@ def main():
     }
     for name, text in bad.items():
         check(["replay", write(name, text)], 2, [name], f"bad file {name}")
-    check(["explain", os.path.join(work, "garbage.replay"), "--html", os.path.join(work, "x.html")], 2,
-          ["garbage.replay"], "explain of a bad file")
+    check(["explain", os.path.join(work, "garbage.replay"), "--html", os.path.join(work, "x.html")],
+          2, ["garbage.replay"], "explain of a bad file")
     check(["replay", os.path.join(work, "absent.replay")], 2, ["absent.replay"], "no such file")
-    check(["replay", os.path.join(work, "a.replay"), "--json", os.path.join(work, "j.json")], 2, ["--json"],
-          "replay --json of a replay file")
+    check(["replay", os.path.join(work, "a.replay"), "--json", os.path.join(work, "j.json")], 2,
+          ["--json"], "replay --json of a replay file")
 
     print(f"{count[0] - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0

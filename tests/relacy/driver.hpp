@@ -53,8 +53,8 @@ class fixed_buffer : public std::streambuf {
 struct search {
   rl::test_params params;
   std::string mode = "random";
-  std::string state;                 // replay, explain: the execution
-  std::string html_out, json_out;    // explain
+  std::string state;               // replay, explain: the execution
+  std::string html_out, json_out;  // explain
 };
 
 // The search as the replay line names it: random, full, or bound:K (a
@@ -106,11 +106,13 @@ inline bool parse(int argc, char** argv, search& s) {
       if (s.html_out.empty()) return usage();
       const char* c = std::getenv("RUNQCHECK_CASE");
       if (c == nullptr || *c == '\0' || std::strchr(c, ',') != nullptr) {
-        std::fprintf(stderr, "%s: explain: set RUNQCHECK_CASE to the one scenario to draw\n", argv[0]);
+        std::fprintf(stderr, "%s: explain: set RUNQCHECK_CASE to the one scenario to draw\n",
+                     argv[0]);
         return false;
       }
 #ifndef RUNQCHECK_PICTURES
-      std::fprintf(stderr, "%s: explain: built without the picture recorder (fuzz/explain)\n", argv[0]);
+      std::fprintf(stderr, "%s: explain: built without the picture recorder (fuzz/explain)\n",
+                   argv[0]);
       return false;
 #endif
     }
@@ -132,9 +134,10 @@ inline bool parse(int argc, char** argv, search& s) {
       return usage();
     }
     s.params.initial_state = s.state = argv[3];
-    if (s.state.find_first_not_of("0123456789 ") != std::string::npos || s.state.find_first_of("0123456789") == std::string::npos) {
-      std::fprintf(stderr, "%s: %s: '%s' is not a Relacy state (numbers separated by spaces)\n", argv[0],
-                   s.mode.c_str(), argv[3]);
+    if (s.state.find_first_not_of("0123456789 ") != std::string::npos ||
+        s.state.find_first_of("0123456789") == std::string::npos) {
+      std::fprintf(stderr, "%s: %s: '%s' is not a Relacy state (numbers separated by spaces)\n",
+                   argv[0], s.mode.c_str(), argv[3]);
       return false;
     }
     // The random scheduler's state is the iteration to run; it stops when
@@ -171,15 +174,16 @@ inline bool selected(const char* name) {
 #ifdef RUNQCHECK_PICTURES
 // explain: draws the execution s.state of suite T; exits 2 on an error.
 template <class T>
-void explain(const char* prog, const runqcheck::model::scenario& sc, const char* subject, const search& s) {
+void explain(const char* prog, const runqcheck::model::scenario& sc, const char* subject,
+             const search& s) {
   const char* mut = std::getenv("RUNQCHECK_MUTANT");
   fz::trace_info info;
   info.sc = &sc;
   info.subject = subject;
   info.seed = mode_name(s.params) + " '" + s.state + "'";
   info.command = "RUNQCHECK_CASE=" + std::string(sc.name) + " " +
-                 (mut ? "RUNQCHECK_MUTANT=" + std::string(mut) + " " : "") + self_path() + " replay " +
-                 mode_name(s.params) + " '" + s.state + "'";
+                 (mut ? "RUNQCHECK_MUTANT=" + std::string(mut) + " " : "") + self_path() +
+                 " replay " + mode_name(s.params) + " '" + s.state + "'";
   info.mutant = mut != nullptr ? mut : "";
   info.checker = checker_name(prog, s.params);
   info.scenario = std::string(sc.name);
@@ -207,7 +211,8 @@ void explain(const char* prog, const runqcheck::model::scenario& sc, const char*
 // (Go's text) passes only if it fails with a fatal error of the port's (any
 // text). In explain mode, draws s.state instead.
 template <class T>
-bool run(const char* prog, const runqcheck::model::scenario& sc, const char* subject, const char* what, search& s) {
+bool run(const char* prog, const runqcheck::model::scenario& sc, const char* subject,
+         const char* what, search& s) {
   std::string name_s(sc.name);
   const char* name = name_s.c_str();
   std::string_view expect_fatal = sc.expect_fatal;
@@ -249,8 +254,9 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, const char* sub
   if (!ok) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
     char line[1024];
-    std::snprintf(line, sizeof line, "RUNQCHECK_CASE=%s %s%s%s%s replay %s '%s'", name, mut ? "RUNQCHECK_MUTANT=" : "",
-                  mut ? mut : "", mut ? " " : "", prog, mode_name(p).c_str(), p.final_state.c_str());
+    std::snprintf(line, sizeof line, "RUNQCHECK_CASE=%s %s%s%s%s replay %s '%s'", name,
+                  mut ? "RUNQCHECK_MUTANT=" : "", mut ? mut : "", mut ? " " : "", prog,
+                  mode_name(p).c_str(), p.final_state.c_str());
     std::printf("replay: %s\n", line);
 #ifdef RUNQCHECK_PICTURES
     // Not for `replay`: it re-runs a failure whose files were written then.
@@ -258,8 +264,10 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, const char* sub
       std::fflush(stdout);
       std::string err;
       std::string html = take_picture<T>(prog, sc, subject, mode_name(p), p, line, err);
-      if (html.empty()) std::printf("picture: none (%s)\n", err.c_str());
-      else std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
+      if (html.empty())
+        std::printf("picture: none (%s)\n", err.c_str());
+      else
+        std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
     }
 #endif
   }

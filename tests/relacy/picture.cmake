@@ -13,7 +13,9 @@ foreach(s IN LISTS _rq_subjects)
   if(h STREQUAL "weak_port/weak_port.hpp" AND TARGET relacy_scenarios__${s})
     add_test(NAME relacy_picture/${s}
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/picture_test.py"
-        $<TARGET_FILE:relacy_scenarios__${s}> "${CMAKE_BINARY_DIR}/picture_test/${s}" owner_vs_thief)
-    set_tests_properties(relacy_picture/${s} PROPERTIES LABELS "gate;selftest" TIMEOUT 300 SKIP_RETURN_CODE 77)
+        $<TARGET_FILE:relacy_scenarios__${s}> "${CMAKE_BINARY_DIR}/picture_test/${s}"
+        owner_vs_thief)
+    set_tests_properties(relacy_picture/${s} PROPERTIES LABELS "gate;selftest" TIMEOUT 300
+      SKIP_RETURN_CODE 77)
   endif()
 endforeach()

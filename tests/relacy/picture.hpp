@@ -22,6 +22,9 @@
 // Include after std headers and exec.hpp; pulls in relacy.hpp.
 #pragma once
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -31,8 +34,6 @@
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "runqcheck_fuzz/page.hpp"
 
@@ -69,11 +70,14 @@ class traced_scheduler : public S {
  public:
   using S::S;
   rl::thread_id_t iteration_begin(rl::iteration_t iter) { return ran(S::iteration_begin(iter)); }
-  rl::thread_id_t schedule(rl::unpark_reason& reason, unsigned yield) { return ran(S::schedule(reason, yield)); }
+  rl::thread_id_t schedule(rl::unpark_reason& reason, unsigned yield) {
+    return ran(S::schedule(reason, yield));
+  }
   unsigned rand(unsigned limit, rl::sched_type t) {
     unsigned v = S::rand(limit, t);
     int th = static_cast<int>(rl::thread_index());
-    if (t == rl::sched_type_atomic_load && v != 0 && th >= 0 && th < static_cast<int>(fz::kMaxThreads))
+    if (t == rl::sched_type_atomic_load && v != 0 && th >= 0 &&
+        th < static_cast<int>(fz::kMaxThreads))
       fz::current_choices().stale[th]++;  // one store further back
     return v;
   }
@@ -106,7 +110,7 @@ traced_run trace_execution(rl::test_params p, fz::trace_info info) {
   tracing = &rec;
   runqcheck::model::observer = &rec;
   runqcheck::relacy::observer = &rec;  // also the mutant backend's (it derives from relacy)
-  static std::ostream sink(nullptr);  // no buffer: Relacy's own report was printed by the search
+  static std::ostream sink(nullptr);   // no buffer: Relacy's own report was printed by the search
   p.output_stream = p.progress_stream = &sink;
   p.collect_history = false;
   p.output_history = false;
@@ -120,7 +124,8 @@ traced_run trace_execution(rl::test_params p, fz::trace_info info) {
     case rl::fair_context_bound_scheduler_type:
       res = rl::run_test<T, traced_scheduler<rl::context_bound_scheduler<N>>>(p, oss, false);
       break;
-    default: res = rl::run_test<T, traced_scheduler<rl::full_search_scheduler<N>>>(p, oss, false);
+    default:
+      res = rl::run_test<T, traced_scheduler<rl::full_search_scheduler<N>>>(p, oss, false);
   }
   tracing = nullptr;
   runqcheck::model::observer = nullptr;
@@ -170,7 +175,8 @@ inline std::string checker_name(const char* prog, const rl::test_params& p) {
   std::string c = prog;
   c = c.substr(c.rfind('/') + 1);
   c = c.substr(0, c.find("__"));
-  if (p.search_type == rl::fair_context_bound_scheduler_type) c += "_bound" + std::to_string(p.context_bound);
+  if (p.search_type == rl::fair_context_bound_scheduler_type)
+    c += "_bound" + std::to_string(p.context_bound);
   if (p.search_type == rl::fair_full_search_scheduler_type) c += "_full";
   return c;
 }
@@ -178,14 +184,16 @@ inline std::string checker_name(const char* prog, const rl::test_params& p) {
 // After a failing search: the failing execution's page and replay file.
 // Returns the page's absolute path, or "" with err set.
 template <class T>
-std::string take_picture(const char* prog, const runqcheck::model::scenario& sc, const char* subject,
-                         const std::string& mode, const rl::test_params& failed, const std::string& replay_line,
+std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
+                         const char* subject, const std::string& mode,
+                         const rl::test_params& failed, const std::string& replay_line,
                          std::string& err) {
   std::string dir = failure_dir(err);
   if (dir.empty()) return "";
   const char* mut = std::getenv("RUNQCHECK_MUTANT");
   std::string mutant = mut != nullptr ? mut : "";
-  std::string base = dir + "/" + checker_name(prog, failed) + "__" + subject + "__" + std::string(sc.name);
+  std::string base =
+      dir + "/" + checker_name(prog, failed) + "__" + subject + "__" + std::string(sc.name);
   if (!mutant.empty()) {
     std::string m = mutant;
     std::replace(m.begin(), m.end(), ':', '-');
@@ -198,7 +206,8 @@ std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
   info.subject = subject;
   info.seed = mode + " '" + state + "'";
   info.command = replay_line;
-  if (std::size_t at = replay_line.find(prog); at != std::string::npos)  // the binary by its absolute path
+  if (std::size_t at = replay_line.find(prog);
+      at != std::string::npos)  // the binary by its absolute path
     info.command.replace(at, std::strlen(prog), self_path());
   info.mutant = mutant;
   info.checker = checker_name(prog, failed);

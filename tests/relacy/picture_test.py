@@ -101,7 +101,8 @@ def check_search(binary, outdir, scenario, search, checker, mode):
     # explain redraws the same page.
     page2 = os.path.join(outdir, checker + ".explain.html")
     trace = os.path.join(outdir, checker + ".explain.json")
-    rc, eout = run([binary, "explain", r["mode"], r["state"], "--html", page2, "--json", trace], renv)
+    rc, eout = run([binary, "explain", r["mode"], r["state"], "--html", page2, "--json", trace],
+                   renv)
     if rc != 0:
         fail(f"explain exited {rc}: {eout.strip()}")
     with open(html, "rb") as a, open(page2, "rb") as b:
@@ -116,7 +117,8 @@ def check_search(binary, outdir, scenario, search, checker, mode):
     if shutil.which("chromium") is None and "CHROMIUM" not in os.environ:
         print("chromium not installed: page not rendered (skipped)")
         return 77
-    p = subprocess.run([sys.executable, CHECK_DOM, trace, html], capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, CHECK_DOM, trace, html], capture_output=True, text=True,
+                       timeout=300)
     print(p.stdout.strip())
     if p.returncode != 0:
         fail("the page did not render as its trace says")

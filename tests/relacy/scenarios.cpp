@@ -60,8 +60,8 @@ bool run_cap(const char* prog, const model::scenario& sc, rqtest::search& s) {
     case 3: return rqtest::run<suite<3, Cap>>(prog, sc, subject_name, what.c_str(), s);
     case 4: return rqtest::run<suite<4, Cap>>(prog, sc, subject_name, what.c_str(), s);
   }
-  std::fprintf(stderr, "%s: scenario %s: %zu threads not supported\n", prog, std::string(sc.name).c_str(),
-               sc.threads.size());
+  std::fprintf(stderr, "%s: scenario %s: %zu threads not supported\n", prog,
+               std::string(sc.name).c_str(), sc.threads.size());
   return false;
 }
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "explain_html.hpp"  // generated from fuzz/explain/swimlane.html (fuzz/explain/explain.cmake)
+#include "explain_html.hpp"  // the page template (fuzz/explain/explain.cmake)
 #include "trace.hpp"
 
 namespace runqcheck::fuzz {
@@ -37,13 +37,13 @@ inline void json_string(std::string& out, const char* s) {
 struct trace_info {
   const model::scenario* sc = nullptr;
   std::string subject;
-  std::string seed;       // the seed file, or the Relacy search state
-  std::string command;    // how to reproduce it
-  std::string mutant;     // "" for none
-  std::string checker;    // "" for runqcheck explain of a seed; else the checker that failed
-  std::string scenario;   // "" unless the scenario has a name (the catalog's)
+  std::string seed;      // the seed file, or the Relacy search state
+  std::string command;   // how to reproduce it
+  std::string mutant;    // "" for none
+  std::string checker;   // "" for runqcheck explain of a seed; else the checker that failed
+  std::string scenario;  // "" unless the scenario has a name (the catalog's)
   bool failed = false;
-  std::string message;    // the failure, if failed
+  std::string message;  // the failure, if failed
 };
 
 inline std::string trace_json(const trace_info& in, const recorder& r) {
@@ -63,9 +63,12 @@ inline std::string trace_json(const trace_info& in, const recorder& r) {
     json_string(j, in.scenario.c_str());
   }
   j += ",\"mutant\":";
-  if (!in.mutant.empty()) json_string(j, in.mutant.c_str());
-  else j += "null";
-  j += ",\"cap\":" + std::to_string(sc.cap) + ",\"nprocs\":" + std::to_string(sc.nprocs) + ",\"threads\":[";
+  if (!in.mutant.empty())
+    json_string(j, in.mutant.c_str());
+  else
+    j += "null";
+  j += ",\"cap\":" + std::to_string(sc.cap) + ",\"nprocs\":" + std::to_string(sc.nprocs) +
+       ",\"threads\":[";
   char b[96];
   for (std::size_t t = 0; t < sc.threads.size(); t++) {
     if (t) j += ',';
@@ -96,8 +99,8 @@ inline std::string trace_json(const trace_info& in, const recorder& r) {
   for (int i = 0; i < r.nevents(); i++) {
     const event& e = r.at(i);
     if (i) j += ",\n";
-    j += "{\"id\":" + std::to_string(i) + ",\"thread\":" + std::to_string(e.thread) + ",\"op\":" +
-         std::to_string(e.op) + ",\"kind\":\"" + name_of(e.kind) + "\",\"func\":";
+    j += "{\"id\":" + std::to_string(i) + ",\"thread\":" + std::to_string(e.thread) +
+         ",\"op\":" + std::to_string(e.op) + ",\"kind\":\"" + name_of(e.kind) + "\",\"func\":";
     json_string(j, e.func);
     j += ",\"obj\":";
     json_string(j, r.object_name(e.obj));
@@ -107,7 +110,8 @@ inline std::string trace_json(const trace_info& in, const recorder& r) {
     json_string(j, e.value);
     j += ",\"old\":";
     json_string(j, e.old);
-    bool reads = e.kind == ev::load || e.kind == ev::rmw || e.kind == ev::cas_fail || e.kind == ev::read;
+    bool reads =
+        e.kind == ev::load || e.kind == ev::rmw || e.kind == ev::cas_fail || e.kind == ev::read;
     j += ",\"rf\":" + (reads && e.rf >= 0 ? std::to_string(e.rf) : std::string("null"));
     j += ",\"stale\":" + std::to_string(e.stale) + ",\"loc\":";
     json_string(j, e.line ? (std::string(e.file) + ":" + std::to_string(e.line)).c_str() : "");

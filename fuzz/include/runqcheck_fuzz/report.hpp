@@ -9,7 +9,8 @@
 #include <string>
 
 #include "runner.hpp"
-#include "page.hpp"  // after runner.hpp: lincheck's std headers come before Relacy
+// clang-format off: after runner.hpp (lincheck's std headers come before Relacy)
+#include "page.hpp"
 
 namespace runqcheck::fuzz {
 
