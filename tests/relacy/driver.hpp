@@ -26,6 +26,7 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #ifdef RUNQCHECK_PICTURES
 #include "picture.hpp"
@@ -63,6 +64,26 @@ inline std::string mode_name(const rl::test_params& p) {
   if (p.search_type == rl::random_scheduler_type) return "random";
   if (p.search_type == rl::fair_full_search_scheduler_type) return "full";
   return "bound:" + std::to_string(p.context_bound);
+}
+
+// A Relacy state: random, the iteration; bound and full, the iteration and
+// the search tree "size (count index type)*size" (Relacy reads it unchecked).
+inline bool state_ok(const std::string& state, bool tree) {
+  if (state.find_first_not_of("0123456789 ") != std::string::npos) return false;
+  std::vector<unsigned long long> v;
+  std::size_t i = 0;
+  while ((i = state.find_first_not_of(' ', i)) != std::string::npos) {
+    std::size_t j = state.find(' ', i);
+    if (j == std::string::npos) j = state.size();
+    if (j - i > 18) return false;
+    v.push_back(std::stoull(state.substr(i, j - i)));
+    i = j;
+  }
+  if (!tree) return v.size() == 1;
+  if (v.size() < 2 || v.size() != 2 + 3 * v[1]) return false;
+  for (std::size_t k = 2; k < v.size(); k += 3)
+    if (v[k] == 0 || v[k + 1] >= v[k]) return false;  // index < count
+  return true;
 }
 
 // Parses argv into relacy parameters; returns false (after printing usage)
@@ -134,10 +155,9 @@ inline bool parse(int argc, char** argv, search& s) {
       return usage();
     }
     s.params.initial_state = s.state = argv[3];
-    if (s.state.find_first_not_of("0123456789 ") != std::string::npos ||
-        s.state.find_first_of("0123456789") == std::string::npos) {
-      std::fprintf(stderr, "%s: %s: '%s' is not a Relacy state (numbers separated by spaces)\n",
-                   argv[0], s.mode.c_str(), argv[3]);
+    if (!state_ok(s.state, s.params.search_type != rl::random_scheduler_type)) {
+      std::fprintf(stderr, "%s: %s: '%s' is not a Relacy state of this search\n", argv[0],
+                   s.mode.c_str(), argv[3]);
       return false;
     }
     // The random scheduler's state is the iteration to run; it stops when

@@ -82,6 +82,11 @@ int main(int argc, char** argv) {
   for (const auto& sc : model::catalog) {
     if (!rqtest::selected(std::string(sc.name).c_str())) continue;
     if (!model::runs_as_written<subject_under_test<B, 4>>(sc)) {
+      if (search.mode == "explain") {
+        std::fprintf(stderr, "%s: explain: scenario %s does not apply to subject %s (see above)\n",
+                     argv[0], std::string(sc.name).c_str(), subject_name);
+        return 2;
+      }
       ran++;  // reported above as not applied
       continue;
     }
