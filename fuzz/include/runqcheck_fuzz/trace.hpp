@@ -97,7 +97,7 @@ class recorder final : public access_observer, public model::op_observer {
 
   // Before an execution: forget everything.
   void reset() {
-    nevents_ = nobjs_ = nops_ = ntext_ = nres_ = 0;
+    nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = 0;
     truncated_ = false;
     pending_.obj = nullptr;
     phase_ = phase::setup;
@@ -111,6 +111,7 @@ class recorder final : public access_observer, public model::op_observer {
   void name_world(W& w, int nprocs, int ngs) {
     for (int i = 0; i < nprocs; i++) {
       auto* pp = w.proc(i);
+      owner(pp, sizeof *pp, "P", i);
       if constexpr (requires { pp->runqhead; pp->runqtail; pp->runnext; pp->runq; }) {
         name(&pp->runqhead, "P.runqhead", i);
         name(&pp->runqtail, "P.runqtail", i);
@@ -123,6 +124,7 @@ class recorder final : public access_observer, public model::op_observer {
       name(&w.goroutine(i)->status, "G.status", i);
       name(&w.goroutine(i)->schedlink, "G.schedlink", i);
     }
+    owner(&w.sched(), sizeof w.sched(), "sched", -1);
     if constexpr (requires { w.sched().lock; }) name(&w.sched().lock, "sched.lock");
     for (int t = 0; t < static_cast<int>(kMaxThreads) && t < model::kMaxThreads; t++) name(w.done_flag(t), "T.done", t);
   }
@@ -313,10 +315,30 @@ class recorder final : public access_observer, public model::op_observer {
     objs_[o].addr = addr;
     bool plain = kind == ev::read || kind == ev::write;
     bool mutex = kind == ev::lock || kind == ev::unlock;
-    std::snprintf(objs_[o].name, sizeof objs_[o].name, "%s#%d@%s", plain ? "var" : mutex ? "mutex" : "atomic", o,
-                  func != nullptr ? func : "?");
+    const char* what = plain ? "var" : mutex ? "mutex" : "atomic";
+    const char* f = func != nullptr ? func : "?";
+    auto at = reinterpret_cast<std::uintptr_t>(addr);
+    int in = -1;  // the P (or sched) it lies in: "P1+24" says whose field it is
+    for (int k = 0; k < nowners_ && in < 0; k++)
+      if (at >= owners_[k].at && at < owners_[k].at + owners_[k].size) in = k;
+    if (in >= 0)
+      std::snprintf(objs_[o].name, sizeof objs_[o].name, "%s+%zu %s@%s", owners_[in].name,
+                    static_cast<std::size_t>(at - owners_[in].at), what, f);
+    else
+      std::snprintf(objs_[o].name, sizeof objs_[o].name, "%s#%d@%s", what, o, f);
     hash_[h] = o;
     return o;
+  }
+
+  // A struct whose fields unnamed objects are named after (ports with their
+  // own member names: "P0+16 atomic@runqput" rather than "atomic#7@runqput").
+  void owner(const void* addr, std::size_t size, const char* base, int i) {
+    if (nowners_ >= kMaxOwners) return;
+    owner_t& w = owners_[nowners_++];
+    w.at = reinterpret_cast<std::uintptr_t>(addr);
+    w.size = size;
+    if (i < 0) std::snprintf(w.name, sizeof w.name, "%s", base);
+    else std::snprintf(w.name, sizeof w.name, "%s%d", base, i);
   }
 
   static const char* base_name(const char* path) {
@@ -374,7 +396,14 @@ class recorder final : public access_observer, public model::op_observer {
   op_record ops_[kMaxOps];
   std::uint64_t res_[kMaxRes];
   char text_[kTextPool];
-  int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0;
+  static constexpr int kMaxOwners = 16;
+  struct owner_t {
+    std::uintptr_t at = 0;
+    std::size_t size = 0;
+    char name[12] = {};
+  };
+  owner_t owners_[kMaxOwners];
+  int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0, nowners_ = 0;
   bool truncated_ = false;
   phase phase_ = phase::setup;
   struct {
