@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "runqcheck_subject.hpp"
+#include "../../models/watchdog/watchdog.hpp"
 #include "runqcheck_ref/reference.hpp"
 
 #ifndef RUNQCHECK_TEST_BACKEND
@@ -42,7 +43,7 @@ namespace {
 
 using B = RUNQCHECK_TEST_BACKEND;
 constexpr std::uint32_t Cap = 256;  // Go's ring
-using S = subject_under_test<B, Cap>;
+using S = runqcheck::watched<subject_under_test<B, Cap>>;  // a hang fails with a dump
 using G = runqcheck::g<B>;
 
 struct dop {
@@ -170,10 +171,17 @@ void run_model(const sequence& s, int id, std::ostream& out) {
 
 // --check-model N SEED: no Go; the subject must agree with the reference
 // model on N sequences (the test registered for every subject).
-int check_model(long n, std::uint64_t seed) {
+// The command that regenerates sequences 0..id from the same seed.
+std::string repro(const char* self, long id, std::uint64_t seed) {
+  return std::string(self) + " --check-model " + std::to_string(id + 1) + " " + std::to_string(seed) +
+         "   (sequence " + std::to_string(id) + ", seed " + std::to_string(seed) + ")";
+}
+
+int check_model(const char* self, long n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (long id = 0; id < n; id++) {
     sequence s = generate(rng);
+    runqcheck::wd::set_reproducer(repro(self, id, seed));
     std::ostringstream a, b;
     run(s, static_cast<int>(id), a);
     run_model(s, static_cast<int>(id), b);
@@ -184,6 +192,7 @@ int check_model(long n, std::uint64_t seed) {
       }
       std::printf("FAIL: sequence %ld: subject %s says '%s', reference model says '%s'\n", id, subject_name, lx.c_str(),
                   ly.c_str());
+      std::printf("reproduce: %s\n", repro(self, id, seed).c_str());
       return 1;
     }
   }
@@ -195,7 +204,7 @@ int check_model(long n, std::uint64_t seed) {
 
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--check-model")
-    return check_model(std::strtol(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10));
+    return check_model(argv[0], std::strtol(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10));
   if (argc != 5) {
     std::fprintf(stderr, "usage: %s <sequences> <seed> <seqs-out> <cpp-out> | --check-model <sequences> <seed>\n",
                  argv[0]);
@@ -211,6 +220,7 @@ int main(int argc, char** argv) {
   long nops = 0;
   for (long id = 0; id < n; id++) {
     sequence s = generate(rng);
+    runqcheck::wd::set_reproducer(repro(argv[0], id, std::strtoull(argv[2], nullptr, 10)));
     seqs << "seq " << id << " " << s.nprocs << " " << s.ngs << "\n";
     for (const dop& o : s.ops) seqs << o.kind << " " << o.a << " " << o.b << " " << o.c << "\n";
     seqs << "end\n";

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "runqcheck_subject.hpp"
+#include "../../models/watchdog/watchdog.hpp"
 #include "runqcheck/check.hpp"
 #include "runqcheck_lincheck/lincheck.hpp"
 #include "catalog.hpp"
@@ -48,7 +49,7 @@ void throwing_fatal(const runqcheck::fatal_info& f) {
 
 template <std::uint32_t Cap>
 struct run {
-  using S = subject_under_test<B, Cap>;
+  using S = runqcheck::watched<subject_under_test<B, Cap>>;  // a hang fails with a dump
   using G = runqcheck::g<B>;
 
   const sc::scenario& s;
@@ -300,6 +301,7 @@ int main(int argc, char** argv) {
               subject_name, iters);
   auto t0 = std::chrono::steady_clock::now();
   long total = 0, overlapping = 0;
+  std::vector<std::string> failures;  // every failing scenario, reported at the end
   runqcheck::model::report_not_applied<subject_under_test<B, 4>>(subject_name, sc::catalog, false);
   for (const sc::scenario& s : sc::catalog) {
     if (!s.expect_fatal.empty() || !selected(s)) continue;
@@ -309,7 +311,12 @@ int main(int argc, char** argv) {
       continue;
     }
     long scenario_overlaps = 0;
-    for (long i = 0; i < iters; i++) {
+    // Re-runs this scenario alone; threads' timing is not replayable, so the
+    // failing execution's index is reported, not a seed.
+    const std::string repro = "RUNQCHECK_CASE=" + std::string(s.name) + " " + argv[0] + " " + std::to_string(iters);
+    runqcheck::wd::set_reproducer(repro);
+    bool scenario_failed = false;
+    for (long i = 0; i < iters && !scenario_failed; i++) {
       std::string err;
       bool ov = false;
       if (s.cap == 4) {
@@ -331,13 +338,22 @@ int main(int argc, char** argv) {
           std::printf("PASS (inverted): the mutant was caught, as expected.\n");
           return 0;
         }
-        return 1;
+        std::printf("reproduce: %s   (failed at execution %ld of %ld)\n", repro.c_str(), i, iters);
+        failures.push_back(std::string(s.name));
+        scenario_failed = true;
       }
     }
+    if (scenario_failed) continue;
     std::printf("ok  %-32s (%ld of %ld executions had operations of two threads overlapping)\n",
                 std::string(s.name).c_str(), scenario_overlaps, iters);
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!failures.empty()) {
+    std::printf("FAILED: %zu scenario(s) not linearizable:", failures.size());
+    for (const std::string& f : failures) std::printf(" %s", f.c_str());
+    std::printf("\n");
+    return 1;
+  }
   std::printf("%s: %ld executions linearizable, %ld with overlapping operations (%.1f s)\n",
               expect_failure ? "FAIL (inverted: the mutant survived)" : "PASS", total, overlapping, secs);
   return expect_failure ? 1 : 0;

@@ -219,7 +219,7 @@ inline outcome model_do(ref::world& m, const op& o) {
 
 template <std::uint32_t Cap>
 struct sut {
-  using S = subject_under_test<B, Cap>;
+  using S = runqcheck::watched<subject_under_test<B, Cap>>;  // a hang fails with a dump
   using G = runqcheck::g<B>;
   // procresize needs the set_gomaxprocs hook (subject.hpp); without it the
   // op is never drawn and the checker prints a "not applied" line.

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "runqcheck_subject.hpp"
+#include "../../models/watchdog/watchdog.hpp"
 
 #ifndef RUNQCHECK_BUILD_DIR
 #define RUNQCHECK_BUILD_DIR "."
@@ -186,12 +187,40 @@ struct coverage {
   }
 };
 
+// The program's path (argv[0]), for reproducer lines.
+std::string g_self = "sched_props";
+
+// rc::check, plus on failure a command line that replays exactly that
+// counterexample: "reproduce: RC_PARAMS=\"…reproduce=…\" <binary>". The
+// watchdog prints the same property's command if it hangs (no seed to give
+// yet: it names the property).
+template <class Testable>
+bool rc_check(const std::string& prop, Testable&& t) {
+  runqcheck::wd::set_reproducer("RC_PARAMS=\"" + rc::detail::configToString(rc::detail::configuration()) +
+                                "\" " + g_self + "   (hung in property '" + prop + "')");
+  rc::detail::TestMetadata md;
+  md.id = prop;
+  md.description = prop;
+  std::cerr << "\n- " << prop << "\n";
+  const auto result = rc::detail::checkTestable(std::forward<Testable>(t), md);
+  rc::detail::printResultMessage(result, std::cerr);
+  std::cerr << std::endl;
+  if (result.template is<rc::detail::FailureResult>()) {
+    rc::detail::Configuration c = rc::detail::configuration();
+    c.reproduce.clear();
+    c.reproduce[prop] = result.template get<rc::detail::FailureResult>().reproduce;
+    std::printf("reproduce: RC_PARAMS=\"%s\" %s\n", rc::detail::configToString(c).c_str(), g_self.c_str());
+    std::fflush(stdout);
+  }
+  return result.template is<rc::detail::SuccessResult>();
+}
+
 template <std::uint32_t Cap>
 bool stateful_property(const std::string& prop) {
   static coverage tally;
   tally = coverage{};
   std::fflush(stdout);
-  bool ok = rc::check(prop, [prop] {
+  bool ok = rc_check(prop, [prop] {
     int nprocs = uniform(1, kMaxP + 1);
     ref::world m0 = initial_world(Cap, nprocs);
     sut<Cap> s(nprocs);
@@ -226,8 +255,8 @@ constexpr int kSlice = 10;
 
 template <std::uint32_t Cap>
 bool fairness_property() {
-  return rc::check("fairness: a global G runs within 61 schedticks while two Gs respawn each other", [] {
-    using S = subject_under_test<B, Cap>;
+  return rc_check("fairness: a global G runs within 61 schedticks while two Gs respawn each other", [] {
+    using S = runqcheck::watched<subject_under_test<B, Cap>>;
     sut<Cap> s(1);
     auto& pp = *s.ps[0];
     std::uint32_t tick0 = uniform<std::uint32_t>(0, 200);
@@ -354,6 +383,7 @@ void set_sequences(long n) {
 }
 
 int main(int argc, char** argv) {
+  g_self = argv[0];
   if (argc == 3 && std::string(argv[1]) == "--replay") return replay_file(argv[2]);
   runqcheck::fatal_handler() = &throwing_fatal;  // a failed RQ_CHECK fails the property (and is shrunk)
   // --expect-failure: the inverted run for a mutant build (RUNQCHECK_MUTANT
@@ -393,20 +423,17 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::printf("subject %s: stateful properties against models/reference\n", subject_name);
+  // Every property runs; each failure prints its reproducer; exit 1 at the end.
   bool ok = true;
-  ok &= stateful_property<256>("sched_ops_cap256");
-  if (!ok) {
+  for (auto [prop, fn] : {std::pair{"sched_ops_cap256", &stateful_property<256>},
+                          std::pair{"sched_ops_cap8", &stateful_property<8>}}) {
+    if (fn(prop)) continue;
+    ok = false;
     std::printf("counterexample op list: %s\nreplay: %s --replay %s\n", g_last_artifact.c_str(), argv[0],
                 g_last_artifact.c_str());
-    return 1;
-  }
-  ok &= stateful_property<8>("sched_ops_cap8");
-  if (!ok) {
-    std::printf("counterexample op list: %s\nreplay: %s --replay %s\n", g_last_artifact.c_str(), argv[0],
-                g_last_artifact.c_str());
-    return 1;
   }
   ok &= fairness_property<256>();
   ok &= fairness_property<8>();
+  if (!ok) std::printf("FAILED: see the reproduce: lines above\n");
   return ok ? 0 : 1;
 }

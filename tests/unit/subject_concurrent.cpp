@@ -22,7 +22,7 @@ using rqtest::gpool;
 using rqtest::gqueue;
 
 constexpr std::uint32_t Cap = 8;
-using Subj = subject_under_test<B, Cap>;
+using Subj = rqtest::watched<subject_under_test<B, Cap>>;
 using P = typename Subj::p;
 using Sched = typename Subj::schedt;
 
@@ -287,7 +287,7 @@ namespace {
 // (release) before the get that empties the queue.
 TEST(SubjectConcurrentEmpty, RunqemptyHammeredDuringRunnextKick_NeverSpuriouslyTrue) {
   rqtest::watchdog dog("RunqemptyHammeredDuringRunnextKick_NeverSpuriouslyTrue");
-  using S256 = subject_under_test<B, 256>;
+  using S256 = rqtest::watched<subject_under_test<B, 256>>;
   if (std::thread::hardware_concurrency() == 1) GTEST_SKIP() << "needs two cores to overlap";
   rqtest::fatal_throws guard;
   const std::int64_t cycles = rqtest::scaled(200000);

@@ -29,7 +29,7 @@ template <class C>
 class SubjectEdges : public rqtest::fatal_guarded {
  protected:
   static constexpr std::uint32_t Cap = C::value;
-  using Subj = subject_under_test<B, Cap>;
+  using Subj = rqtest::watched<subject_under_test<B, Cap>>;
   using P = typename Subj::p;
   using Sched = typename Subj::schedt;
 

@@ -18,7 +18,7 @@ using rqtest::G;
 using rqtest::gpool;
 
 template <std::uint32_t Cap>
-using S = subject_under_test<B, Cap>;
+using S = rqtest::watched<subject_under_test<B, Cap>>;
 
 static_assert(runqcheck::subject<S<256>, B>, "the subject must satisfy runqcheck::subject");
 static_assert(runqcheck::subject<S<4>, B>, "the subject must satisfy runqcheck::subject at Cap=4");

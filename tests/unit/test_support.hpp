@@ -29,6 +29,8 @@
 #include "runqcheck/g.hpp"
 #include "runqcheck/gqueue.hpp"
 
+#include "repro_listener.hpp"
+
 #ifndef RUNQCHECK_TEST_BACKEND
 #define RUNQCHECK_TEST_BACKEND runqcheck::native
 #endif
@@ -39,6 +41,17 @@ using B = RUNQCHECK_TEST_BACKEND;
 using G = runqcheck::g<B>;
 using gqueue = runqcheck::gQueue<B>;
 using glist = runqcheck::gList<B>;
+
+// The subject as the tests drive it: every operation watched, so a port that
+// hangs fails within $RUNQCHECK_WATCHDOG_SECONDS with a state dump
+// (models/watchdog); S itself under RUNQCHECK_NO_WATCHDOG.
+#ifdef RUNQCHECK_NO_WATCHDOG
+template <class S>
+using watched = S;
+#else
+template <class S>
+using watched = runqcheck::watched<S>;
+#endif
 
 // Ring capacities for typed tests: cap<4>, cap<8>, cap<256>.
 template <std::uint32_t C>
