@@ -309,3 +309,4 @@ endif()
 
 # Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.
 include("${CMAKE_CURRENT_LIST_DIR}/bench.cmake" OPTIONAL)
+include("${CMAKE_CURRENT_LIST_DIR}/hang_port.cmake")

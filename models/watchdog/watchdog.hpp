@@ -46,6 +46,7 @@ inline constexpr int max_threads = 256;
 // overwritten while the watchdog reads it only if the op returned, and then
 // the progress counter moved and no dump happens.
 struct slot {
+  std::atomic<bool> used{false};          // owned by a live thread (see my_slot)
   std::atomic<const char*> op{nullptr};   // nullptr: not in an operation
   std::atomic<std::uint64_t> since{0};    // op count when it started (relaxed, published by op)
   std::atomic<std::int32_t> pid[2]{{-1}, {-1}};
@@ -55,7 +56,7 @@ struct slot {
 
 struct state {
   std::array<slot, max_threads> slots;
-  std::atomic<int> nslots{0};  // slots handed out; relaxed: a slot's op field publishes it
+  std::atomic<int> nslots{0};  // slots ever used (a bound for scans); relaxed: op publishes a slot
   // Ops that returned. Relaxed: the watchdog only compares successive values.
   std::atomic<std::uint64_t> progress{0};
   // The last schedt seen and how to describe it (relaxed; dumps only).
@@ -67,9 +68,10 @@ struct state {
   std::once_flag started;
 };
 
+// Never destroyed: the detached watchdog thread may read it during exit.
 inline state& st() {
-  static state s;
-  return s;
+  static state* s = new state;
+  return *s;
 }
 
 // $RUNQCHECK_WATCHDOG_SECONDS (default 5); 0 disables the watchdog.
@@ -166,16 +168,31 @@ inline void start() {
   });
 }
 
+// The calling thread's slot, taken on its first operation and given back when
+// the thread exits (checkers start threads per execution).
 inline slot& my_slot() {
-  thread_local slot* mine = [] {
-    int i = st().nslots.fetch_add(1, std::memory_order_relaxed);
-    if (i >= max_threads) {
-      std::fprintf(stderr, "runqcheck: watchdog: more than %d threads\n", max_threads);
-      std::abort();
+  struct holder {
+    slot* s = nullptr;
+    holder() {
+      state& g = st();
+      for (int i = 0; i < max_threads && s == nullptr; i++) {
+        bool free = false;
+        // acq_rel: pairs with the release in ~holder() of the slot's last user.
+        if (g.slots[i].used.compare_exchange_strong(free, true, std::memory_order_acq_rel)) s = &g.slots[i];
+      }
+      if (s == nullptr) {
+        std::fprintf(stderr, "runqcheck: watchdog: more than %d threads at once\n", max_threads);
+        std::abort();
+      }
+      int n = g.nslots.load(std::memory_order_relaxed);
+      int want = static_cast<int>(s - g.slots.data()) + 1;
+      while (n < want && !g.nslots.compare_exchange_weak(n, want, std::memory_order_relaxed)) {
+      }
     }
-    return &st().slots[i];
-  }();
-  return *mine;
+    ~holder() { s->used.store(false, std::memory_order_release); }  // pairs with the CAS above
+  };
+  thread_local holder h;
+  return *h.s;
 }
 
 // RAII: the calling thread is in operation `op` on up to two Ps.

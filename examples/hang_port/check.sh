@@ -1,0 +1,62 @@
+#!/bin/sh
+# Teeth of "nothing hangs": registers the two hanging ports of this folder
+# (subject.cmake) in a scratch build, builds only their checkers, and asserts
+# that every native checker (unit, property_sched, lincheck_threads,
+# diff_go_gen) exits with the watchdog's status (3) and a state dump within
+# seconds, and that relacy_scenarios reports each port as a failure.
+#
+# Usage: check.sh <runqcheck source> <scratch build dir> [<c++ compiler>]
+# Exit 0 only if every checker failed as it should; 1 otherwise; 2 on a
+# setup error (bad arguments, configure or build failure).
+set -u
+src=${1:?usage: check.sh <source> <scratch dir> [<c++ compiler>]} dir=${2:?usage: check.sh <source> <scratch dir>}
+cxx=${3:-c++}
+[ -f "$src/examples/hang_port/subject.cmake" ] || { echo "check.sh: $src is not a runqcheck tree" >&2; exit 2; }
+subjects="hang_livelock hang_deadlock"
+cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNQCHECK_CHECKERS="unit;relacy" -DRUNQCHECK_BUNDLED_SUBJECTS=OFF \
+  -DRUNQCHECK_WITH_EXAMPLES=OFF -DRUNQCHECK_EXTRA_SUBJECTS="$src/examples/hang_port/subject.cmake" \
+  >"$dir.configure.log" 2>&1 || { echo "check.sh: configure failed, see $dir.configure.log"; exit 2; }
+targets=
+for s in $subjects; do
+  for c in unit property_sched lincheck_threads diff_go_gen relacy_scenarios; do targets="$targets ${c}__$s"; done
+done
+# shellcheck disable=SC2086
+cmake --build "$dir" --target $targets >"$dir.build.log" 2>&1 || { echo "check.sh: build failed, see $dir.build.log"; exit 2; }
+
+status=0
+# expect_watchdog <label> <command...>: exit 3, a dump and a reproducer, well
+# before the outer 60 s bound (the watchdog fires after 2 s without progress).
+expect_watchdog() {
+  label=$1
+  shift
+  out="$dir/$label.out"
+  RUNQCHECK_WATCHDOG_SECONDS=2 timeout 60 "$@" >"$out" 2>&1
+  rc=$?
+  if [ "$rc" -eq 3 ] && grep -q "runqcheck: watchdog: FAILED" "$out" && grep -q "^  thread .*: in " "$out" \
+     && grep -q "^reproduce: " "$out"; then
+    echo "ok   $label: watchdog exit 3 with a state dump: $(grep -m1 '^  thread' "$out")"
+  else
+    echo "FAIL $label: exit $rc (want 3 with a state dump and a reproduce: line); output in $out"
+    status=1
+  fi
+}
+for s in $subjects; do
+  b="$dir/bin"
+  expect_watchdog "unit/$s" "$b/unit__$s" --gtest_filter='*Steal*:*steal*:*Globrunq*:*globrunq*'
+  expect_watchdog "property_sched/$s" "$b/property_sched__$s" --sequences 200
+  expect_watchdog "lincheck_threads/$s" "$b/lincheck_threads__$s" 50
+  expect_watchdog "diff_go_gen/$s" "$b/diff_go_gen__$s" --check-model 200 4
+  out="$dir/relacy_scenarios/$s.out"
+  mkdir -p "$dir/relacy_scenarios"
+  timeout 300 "$b/relacy_scenarios__$s" random 2000 >"$out" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -Eqi "livelock|deadlock|FAIL" "$out"; then
+    echo "ok   relacy_scenarios/$s: exit $rc: $(grep -Eim1 'livelock|deadlock' "$out" || grep -m1 FAIL "$out")"
+  else
+    echo "FAIL relacy_scenarios/$s: exit $rc (want a reported failure); output in $out"
+    status=1
+  fi
+done
+[ "$status" -eq 0 ] && echo "PASS: every checker FAILED each hanging port with a state dump"
+exit "$status"
