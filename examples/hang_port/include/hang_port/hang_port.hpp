@@ -37,8 +37,8 @@ struct livelock : runqcheck::go125<B, Cap> {
 
 // Deadlock: the port guards its global-queue operations with a lock of its
 // own (a flag it spins on; sched.lock is still taken inside), and
-// globrunqput takes it and never releases it, so the next global-queue
-// operation, from any thread, waits forever. (A leaked sched.lock would not
+// globrunqput and the spill of a full ring take it and never release it, so
+// the next global-queue operation or spill, from any thread, waits forever. (A leaked sched.lock would not
 // hang: the native backend reports re-locking it from the same thread.)
 template <class B, std::uint32_t Cap>
 struct deadlock : runqcheck::go125<B, Cap> {
@@ -64,6 +64,13 @@ struct deadlock : runqcheck::go125<B, Cap> {
   }
   static void release(schedt& s) { s.busy.store(false, std::memory_order::release); }
 
+  // BUG (also): the spill to the global queue (runqputslow, ring full)
+  // takes the port's lock and keeps it.
+  static void runqput(p& pp, G* gp, bool next) {
+    auto [h, t] = base::runq_counters(pp);
+    if (t - h >= Cap) acquire(of(pp));
+    base::runqput(pp, gp, next);
+  }
   static void globrunqput(schedt& s, G* gp) {
     acquire(s);  // BUG: never released
     base::globrunqput(s, gp);
