@@ -32,6 +32,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include <runqcheck/subject.hpp>
 
@@ -59,7 +60,7 @@ struct state {
   std::atomic<int> nslots{0};  // slots ever used (a bound for scans); relaxed: op publishes a slot
   // Ops that returned. Relaxed: the watchdog only compares successive values.
   std::atomic<std::uint64_t> progress{0};
-  // The last schedt seen and how to describe it (relaxed; dumps only).
+  // The schedt in use and how to describe it (relaxed; dumps only).
   std::atomic<const void*> sched{nullptr};
   std::atomic<std::string (*)(const void*)> describe_sched{nullptr};
   std::mutex m;                        // guards the two below
@@ -127,7 +128,7 @@ inline void dump(long secs) {
   const void* sched = s.sched.load(std::memory_order_relaxed);
   auto* ds = s.describe_sched.load(std::memory_order_relaxed);
   if (sched != nullptr && ds != nullptr) std::fprintf(stderr, "  global queue: %s\n", ds(sched).c_str());
-  else std::fprintf(stderr, "  global queue: not known (no describe_sched hook, or no schedt op yet)\n");
+  else std::fprintf(stderr, "  global queue: not known (no live schedt)\n");
   // try_lock: a thread stuck while setting these must not stop the dump.
   std::unique_lock<std::mutex> lk(s.m, std::try_to_lock);
   if (lk.owns_lock()) {
@@ -232,8 +233,20 @@ template <class S>
 struct watched {
   static constexpr const char* name = S::name;
 
+  // The newest live schedt is the one the dump describes (registered here,
+  // so a hang before any global-queue op still shows it).
   struct schedt : S::schedt {
-    using S::schedt::schedt;
+    template <class... A>
+    explicit schedt(A&&... a) : S::schedt(std::forward<A>(a)...) {
+      wd::st().describe_sched.store(&describe_s, std::memory_order_relaxed);
+      wd::st().sched.store(this, std::memory_order_relaxed);
+    }
+    ~schedt() {
+      const void* me = this;
+      wd::st().sched.compare_exchange_strong(me, nullptr, std::memory_order_relaxed);
+    }
+    schedt(const schedt&) = delete;
+    schedt& operator=(const schedt&) = delete;
   };
   struct p : S::p {
     p(schedt& s, std::int32_t id) : S::p(s, id), wd_id(id) {}
@@ -260,8 +273,7 @@ struct watched {
   static wd::in_op on(const char* op, p& a) { return {op, a.wd_id, &a, -1, nullptr, &describe}; }
   static wd::in_op on(const char* op, p& a, p& b) { return {op, a.wd_id, &a, b.wd_id, &b, &describe}; }
   static wd::in_op on(const char* op, schedt& s) {
-    wd::st().sched.store(&s, std::memory_order_relaxed);
-    wd::st().describe_sched.store(&describe_s, std::memory_order_relaxed);
+    wd::st().sched.store(&s, std::memory_order_relaxed);  // the one in use
     return {op, -1, nullptr, -1, nullptr, &describe};
   }
 

@@ -196,8 +196,11 @@ std::string g_self = "sched_props";
 // yet: it names the property).
 template <class Testable>
 bool rc_check(const std::string& prop, Testable&& t) {
-  runqcheck::wd::set_reproducer("RC_PARAMS=\"" + rc::detail::configToString(rc::detail::configuration()) +
-                                "\" " + g_self + "   (hung in property '" + prop + "')");
+  // The same seed replays the same cases: the command for a hang.
+  rc::detail::Configuration now = rc::detail::configuration();
+  now.reproduce.clear();
+  runqcheck::wd::set_reproducer("RC_PARAMS=\"" + rc::detail::configToString(now) + "\" " + g_self +
+                                "   (hung in property '" + prop + "')");
   rc::detail::TestMetadata md;
   md.id = prop;
   md.description = prop;
