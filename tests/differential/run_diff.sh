@@ -62,6 +62,8 @@ echo "  Go:  $(sed -n "${line}p" "$work/go.txt")"
 id=$(echo "${seqline#*:}" | awk '{print $2}')
 echo "  the sequence (from $work/seqs.txt):"
 awk -v id="$id" '$1=="seq" && $2==id {p=1} p {print "    " $0} p && $1=="end" {exit}' "$work/seqs.txt" | head -60
+# Regenerates the same sequences (same seed) and compares again.
+echo "reproduce: sh $0 $gen $work $n $seed $gocache   (sequence $id, seed $seed)"
 if [ "$expect" = differ ]; then
   echo "PASS (inverted test): the mutant ${RUNQCHECK_MUTANT:-?} was told apart from Go 1.19, as it must be"
   exit 0
