@@ -4,10 +4,10 @@
 //
 // runqcheck::watched<S> is a subject (subject.hpp) that forwards every
 // operation and optional hook of S. Around each operation it records, in the
-// calling thread's slot, the operation's name, its Ps and the global op count
-// when it started; when the operation returns it ticks the global progress
-// counter. A watchdog thread (started by the first operation) fails the run
-// when an operation is in flight and none has returned for N seconds
+// calling thread's slot, the operation's name and its Ps; when the operation
+// returns it ticks the slot's progress counter. A watchdog thread (started
+// by the first operation) fails the run when an operation is in flight and
+// none has returned for N seconds
 // ($RUNQCHECK_WATCHDOG_SECONDS, default 5; 0 disables): it prints every
 // thread's current operation, the Ps of the operations in flight (their
 // counters and ring, through the runq_counters / describe_p hooks), the global
@@ -30,11 +30,10 @@
 #include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <runqcheck/subject.hpp>
 #include <string>
 #include <thread>
 #include <utility>
-
-#include <runqcheck/subject.hpp>
 
 namespace runqcheck::wd {
 
@@ -47,9 +46,12 @@ inline constexpr int max_threads = 256;
 // overwritten while the watchdog reads it only if the op returned, and then
 // the progress counter moved and no dump happens.
 struct slot {
-  std::atomic<bool> used{false};          // owned by a live thread (see my_slot)
-  std::atomic<const char*> op{nullptr};   // nullptr: not in an operation
-  std::atomic<std::uint64_t> since{0};    // op count when it started (relaxed, published by op)
+  std::atomic<bool> used{false};         // owned by a live thread (see my_slot)
+  std::atomic<const char*> op{nullptr};  // nullptr: not in an operation
+  // Ops of this slot that returned; only its thread writes it (relaxed: the
+  // watchdog only sums successive values). One counter per thread, so the
+  // watched ops of different threads share no cache line for it.
+  alignas(64) std::atomic<std::uint64_t> returned{0};
   std::atomic<std::int32_t> pid[2]{{-1}, {-1}};
   std::atomic<const void*> pp[2]{{nullptr}, {nullptr}};
   std::atomic<std::string (*)(const void*)> describe{nullptr};  // of pp
@@ -58,13 +60,11 @@ struct slot {
 struct state {
   std::array<slot, max_threads> slots;
   std::atomic<int> nslots{0};  // slots ever used (a bound for scans); relaxed: op publishes a slot
-  // Ops that returned. Relaxed: the watchdog only compares successive values.
-  std::atomic<std::uint64_t> progress{0};
   // The schedt in use and how to describe it (relaxed; dumps only).
   std::atomic<const void*> sched{nullptr};
   std::atomic<std::string (*)(const void*)> describe_sched{nullptr};
-  std::mutex m;                        // guards the two below
-  std::string reproducer;              // the current test's reproducer command
+  std::mutex m;                         // guards the two below
+  std::string reproducer;               // the current test's reproducer command
   std::function<std::string()> ledger;  // the harness's own ledger, if any
   std::once_flag started;
 };
@@ -101,9 +101,10 @@ inline void set_ledger(std::function<std::string()> f) {
 // in the hung operation(s).
 inline void dump(long secs) {
   state& s = st();
-  std::fprintf(stderr, "\nrunqcheck: watchdog: FAILED: no subject operation returned for %lds "
-               "(livelock or deadlock in the port); state dump:\n", secs);
-  const std::uint64_t now = s.progress.load(std::memory_order_relaxed);
+  std::fprintf(stderr,
+               "\nrunqcheck: watchdog: FAILED: no subject operation returned for %lds "
+               "(livelock or deadlock in the port); state dump:\n",
+               secs);
   const int n = s.nslots.load(std::memory_order_relaxed);
   for (int i = 0; i < n && i < max_threads; i++) {
     slot& t = s.slots[i];
@@ -114,9 +115,8 @@ inline void dump(long secs) {
       std::int32_t id = t.pid[k].load(std::memory_order_relaxed);
       if (id >= 0) std::fprintf(stderr, "%sP%d", k == 0 ? " on " : ", ", id);
     }
-    std::fprintf(stderr, " since op #%llu (%llu ops returned since)\n",
-                 static_cast<unsigned long long>(t.since.load(std::memory_order_relaxed)),
-                 static_cast<unsigned long long>(now - t.since.load(std::memory_order_relaxed)));
+    std::fprintf(stderr, " (its op #%llu)\n",
+                 static_cast<unsigned long long>(t.returned.load(std::memory_order_relaxed) + 1));
     auto* d = t.describe.load(std::memory_order_relaxed);
     for (int k = 0; k < 2; k++) {
       const void* p = t.pp[k].load(std::memory_order_relaxed);
@@ -127,8 +127,10 @@ inline void dump(long secs) {
   }
   const void* sched = s.sched.load(std::memory_order_relaxed);
   auto* ds = s.describe_sched.load(std::memory_order_relaxed);
-  if (sched != nullptr && ds != nullptr) std::fprintf(stderr, "  global queue: %s\n", ds(sched).c_str());
-  else std::fprintf(stderr, "  global queue: not known (no live schedt)\n");
+  if (sched != nullptr && ds != nullptr)
+    std::fprintf(stderr, "  global queue: %s\n", ds(sched).c_str());
+  else
+    std::fprintf(stderr, "  global queue: not known (no live schedt)\n");
   // try_lock: a thread stuck while setting these must not stop the dump.
   std::unique_lock<std::mutex> lk(s.m, std::try_to_lock);
   if (lk.owns_lock()) {
@@ -145,15 +147,17 @@ inline void start() {
     if (secs == 0) return;
     std::thread([secs] {
       state& s = st();
-      std::uint64_t last = s.progress.load(std::memory_order_relaxed);
+      std::uint64_t last = 0;
       auto since = std::chrono::steady_clock::now();
       for (;;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        std::uint64_t cur = s.progress.load(std::memory_order_relaxed);
+        std::uint64_t cur = 0;  // ops returned, all threads
         bool busy = false;
         const int n = s.nslots.load(std::memory_order_relaxed);
-        for (int i = 0; i < n && i < max_threads; i++)
+        for (int i = 0; i < n && i < max_threads; i++) {
           busy |= s.slots[i].op.load(std::memory_order_relaxed) != nullptr;
+          cur += s.slots[i].returned.load(std::memory_order_relaxed);
+        }
         auto now = std::chrono::steady_clock::now();
         if (cur != last || !busy) {
           last = cur;
@@ -179,7 +183,8 @@ inline slot& my_slot() {
       for (int i = 0; i < max_threads && s == nullptr; i++) {
         bool free = false;
         // acq_rel: pairs with the release in ~holder() of the slot's last user.
-        if (g.slots[i].used.compare_exchange_strong(free, true, std::memory_order_acq_rel)) s = &g.slots[i];
+        if (g.slots[i].used.compare_exchange_strong(free, true, std::memory_order_acq_rel))
+          s = &g.slots[i];
       }
       if (s == nullptr) {
         std::fprintf(stderr, "runqcheck: watchdog: more than %d threads at once\n", max_threads);
@@ -203,7 +208,6 @@ class in_op {
         std::string (*describe)(const void*))
       : t_(my_slot()) {
     start();
-    t_.since.store(st().progress.load(std::memory_order_relaxed), std::memory_order_relaxed);
     t_.pid[0].store(id0, std::memory_order_relaxed);
     t_.pid[1].store(id1, std::memory_order_relaxed);
     t_.pp[0].store(p0, std::memory_order_relaxed);
@@ -213,7 +217,8 @@ class in_op {
   }
   ~in_op() {
     t_.op.store(nullptr, std::memory_order_relaxed);
-    st().progress.fetch_add(1, std::memory_order_relaxed);  // read by the watchdog thread
+    // Only this thread writes it: no read-modify-write needed.
+    t_.returned.store(t_.returned.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
   in_op(const in_op&) = delete;
   in_op& operator=(const in_op&) = delete;
@@ -262,16 +267,22 @@ struct watched {
     } else {
       out = "no runq_counters hook; ";
     }
-    if constexpr (has_describe<S>) out += S::describe_p(pp);
-    else out += "no describe_p hook";
+    if constexpr (has_describe<S>)
+      out += S::describe_p(pp);
+    else
+      out += "no describe_p hook";
     return out;
   }
   static std::string describe_s(const void* v) {
-    if constexpr (has_describe<S>) return S::describe_sched(*static_cast<schedt*>(const_cast<void*>(v)));
-    else return "no describe_sched hook";
+    if constexpr (has_describe<S>)
+      return S::describe_sched(*static_cast<schedt*>(const_cast<void*>(v)));
+    else
+      return "no describe_sched hook";
   }
   static wd::in_op on(const char* op, p& a) { return {op, a.wd_id, &a, -1, nullptr, &describe}; }
-  static wd::in_op on(const char* op, p& a, p& b) { return {op, a.wd_id, &a, b.wd_id, &b, &describe}; }
+  static wd::in_op on(const char* op, p& a, p& b) {
+    return {op, a.wd_id, &a, b.wd_id, &b, &describe};
+  }
   static wd::in_op on(const char* op, schedt& s) {
     wd::st().sched.store(&s, std::memory_order_relaxed);  // the one in use
     return {op, -1, nullptr, -1, nullptr, &describe};
@@ -326,30 +337,18 @@ struct watched {
   }
 
   // Optional hooks, present exactly when S has them.
-  static ::runqcheck::runq_counters runq_counters(p& pp)
-    requires has_runq_counters<S>
-  {
+  static ::runqcheck::runq_counters runq_counters(p& pp) requires has_runq_counters<S> {
     return S::runq_counters(pp);
   }
-  static void set_runq_counters(p& pp, std::uint32_t v)
-    requires has_set_runq_counters<S>
-  {
+  static void set_runq_counters(p& pp, std::uint32_t v) requires has_set_runq_counters<S> {
     S::set_runq_counters(pp, v);
   }
-  static void set_gomaxprocs(schedt& s, std::int32_t n)
-    requires has_set_gomaxprocs<S>
-  {
+  static void set_gomaxprocs(schedt& s, std::int32_t n) requires has_set_gomaxprocs<S> {
     auto w = on("set_gomaxprocs", s);
     S::set_gomaxprocs(s, n);
   }
-  static std::string describe_p(p& pp)
-    requires has_describe<S>
-  {
-    return S::describe_p(pp);
-  }
-  static std::string describe_sched(schedt& s)
-    requires has_describe<S>
-  {
+  static std::string describe_p(p& pp) requires has_describe<S> { return S::describe_p(pp); }
+  static std::string describe_sched(schedt& s) requires has_describe<S> {
     return S::describe_sched(s);
   }
 };

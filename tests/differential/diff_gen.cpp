@@ -173,8 +173,9 @@ void run_model(const sequence& s, int id, std::ostream& out) {
 // model on N sequences (the test registered for every subject).
 // The command that regenerates sequences 0..id from the same seed.
 std::string repro(const char* self, long id, std::uint64_t seed) {
-  return std::string(self) + " --check-model " + std::to_string(id + 1) + " " + std::to_string(seed) +
-         "   (sequence " + std::to_string(id) + ", seed " + std::to_string(seed) + ")";
+  return std::string(self) + " --check-model " + std::to_string(id + 1) + " " +
+         std::to_string(seed) + "   (sequence " + std::to_string(id) + ", seed " +
+         std::to_string(seed) + ")";
 }
 
 int check_model(const char* self, long n, std::uint64_t seed) {
@@ -204,7 +205,8 @@ int check_model(const char* self, long n, std::uint64_t seed) {
 
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--check-model")
-    return check_model(argv[0], std::strtol(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10));
+    return check_model(argv[0], std::strtol(argv[2], nullptr, 10),
+                       std::strtoull(argv[3], nullptr, 10));
   if (argc != 5) {
     std::fprintf(stderr, "usage: %s <sequences> <seed> <seqs-out> <cpp-out> | --check-model <sequences> <seed>\n",
                  argv[0]);

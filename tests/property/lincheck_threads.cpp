@@ -313,7 +313,8 @@ int main(int argc, char** argv) {
     long scenario_overlaps = 0;
     // Re-runs this scenario alone; threads' timing is not replayable, so the
     // failing execution's index is reported, not a seed.
-    const std::string repro = "RUNQCHECK_CASE=" + std::string(s.name) + " " + argv[0] + " " + std::to_string(iters);
+    const std::string repro =
+        "RUNQCHECK_CASE=" + std::string(s.name) + " " + argv[0] + " " + std::to_string(iters);
     runqcheck::wd::set_reproducer(repro);
     bool scenario_failed = false;
     for (long i = 0; i < iters && !scenario_failed; i++) {

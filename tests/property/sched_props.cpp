@@ -212,7 +212,8 @@ bool rc_check(const std::string& prop, Testable&& t) {
     rc::detail::Configuration c = rc::detail::configuration();
     c.reproduce.clear();
     c.reproduce[prop] = result.template get<rc::detail::FailureResult>().reproduce;
-    std::printf("reproduce: RC_PARAMS=\"%s\" %s\n", rc::detail::configToString(c).c_str(), g_self.c_str());
+    std::printf("reproduce: RC_PARAMS=\"%s\" %s\n", rc::detail::configToString(c).c_str(),
+                g_self.c_str());
     std::fflush(stdout);
   }
   return result.template is<rc::detail::SuccessResult>();
@@ -258,7 +259,8 @@ constexpr int kSlice = 10;
 
 template <std::uint32_t Cap>
 bool fairness_property() {
-  return rc_check("fairness: a global G runs within 61 schedticks while two Gs respawn each other", [] {
+  const char* what = "fairness: a global G runs within 61 schedticks while two Gs respawn each other";
+  return rc_check(what, [] {
     using S = runqcheck::watched<subject_under_test<B, Cap>>;
     sut<Cap> s(1);
     auto& pp = *s.ps[0];

@@ -32,9 +32,11 @@ inline std::string repro_env() {
 }
 
 inline std::string repro_command(const ::testing::TestInfo& t) {
-  std::string cmd = repro_env() + self_exe() + " --gtest_filter=" + t.test_suite_name() + "." + t.name();
+  std::string cmd =
+      repro_env() + self_exe() + " --gtest_filter=" + t.test_suite_name() + "." + t.name();
   if (::testing::GTEST_FLAG(shuffle))
-    cmd += " --gtest_random_seed=" + std::to_string(::testing::UnitTest::GetInstance()->random_seed());
+    cmd +=
+        " --gtest_random_seed=" + std::to_string(::testing::UnitTest::GetInstance()->random_seed());
   return cmd;
 }
 

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <runqcheck/go125.hpp>
 
 namespace hang_port {
@@ -22,8 +21,10 @@ struct livelock : runqcheck::go125<B, Cap> {
 
   static G* runqsteal(p& thief, p& victim, bool stealRunNextG) {
     for (;;) {
-      std::uint32_t h = victim.runqhead.load(std::memory_order::acquire);  // pairs with the owner's CAS
-      std::uint32_t t = victim.runqtail.load(std::memory_order::acquire);  // pairs with the owner's store
+      std::uint32_t h =
+          victim.runqhead.load(std::memory_order::acquire);  // pairs with the owner's CAS
+      std::uint32_t t =
+          victim.runqtail.load(std::memory_order::acquire);  // pairs with the owner's store
       if (h == t) return base::runqsteal(thief, victim, stealRunNextG);
       std::uint32_t expect = h + 1;  // BUG: should be h
       // acq_rel: as runqgrab's CAS (never succeeds while the victim waits).
@@ -38,8 +39,8 @@ struct livelock : runqcheck::go125<B, Cap> {
 // Deadlock: the port guards its global-queue operations with a lock of its
 // own (a flag it spins on; sched.lock is still taken inside), and
 // globrunqput and the spill of a full ring take it and never release it, so
-// the next global-queue operation or spill, from any thread, waits forever. (A leaked sched.lock would not
-// hang: the native backend reports re-locking it from the same thread.)
+// the next global-queue operation or spill, from any thread, waits forever. (A leaked sched.lock
+// would not hang: the native backend reports re-locking it from the same thread.)
 template <class B, std::uint32_t Cap>
 struct deadlock : runqcheck::go125<B, Cap> {
   using base = runqcheck::go125<B, Cap>;
