@@ -9,20 +9,33 @@
 # Exit 0 only if every checker failed as it should; 1 otherwise; 2 on a
 # setup error (bad arguments, configure or build failure).
 set -u
-src=${1:?usage: check.sh <source> <scratch dir> [<c++ compiler>]} dir=${2:?usage: check.sh <source> <scratch dir>}
-cxx=${3:-c++}
-[ -f "$src/examples/hang_port/subject.cmake" ] || { echo "check.sh: $src is not a runqcheck tree" >&2; exit 2; }
+usage="usage: check.sh <runqcheck source> <scratch build dir> [<c++ compiler>]"
+src=${1:?$usage} dir=${2:?$usage} cxx=${3:-c++}
+if [ ! -f "$src/examples/hang_port/subject.cmake" ]; then
+  echo "check.sh: $src is not a runqcheck tree" >&2
+  exit 2
+fi
 subjects="hang_livelock hang_deadlock"
-cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNQCHECK_CHECKERS="unit;relacy" -DRUNQCHECK_BUNDLED_SUBJECTS=OFF \
-  -DRUNQCHECK_WITH_EXAMPLES=OFF -DRUNQCHECK_EXTRA_SUBJECTS="$src/examples/hang_port/subject.cmake" \
-  >"$dir.configure.log" 2>&1 || { echo "check.sh: configure failed, see $dir.configure.log"; exit 2; }
+if ! cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DRUNQCHECK_CHECKERS="unit;relacy" -DRUNQCHECK_BUNDLED_SUBJECTS=OFF \
+    -DRUNQCHECK_WITH_EXAMPLES=OFF \
+    -DRUNQCHECK_EXTRA_SUBJECTS="$src/examples/hang_port/subject.cmake" \
+    >"$dir.configure.log" 2>&1; then
+  echo "check.sh: configure failed, see $dir.configure.log"
+  exit 2
+fi
 targets=
 for s in $subjects; do
-  for c in unit property_sched lincheck_threads diff_go_gen relacy_scenarios; do targets="$targets ${c}__$s"; done
+  for c in unit property_sched lincheck_threads diff_go_gen relacy_scenarios; do
+    targets="$targets ${c}__$s"
+  done
 done
 # shellcheck disable=SC2086
-cmake --build "$dir" --target $targets >"$dir.build.log" 2>&1 || { echo "check.sh: build failed, see $dir.build.log"; exit 2; }
+if ! cmake --build "$dir" --target $targets >"$dir.build.log" 2>&1; then
+  echo "check.sh: build failed, see $dir.build.log"
+  exit 2
+fi
 
 status=0
 # expect_watchdog <label> <command...>: exit 3, a dump and a reproducer, well
@@ -33,8 +46,8 @@ expect_watchdog() {
   out="$dir/$(echo "$label" | tr / _).out"
   RUNQCHECK_WATCHDOG_SECONDS=2 timeout 60 "$@" >"$out" 2>&1
   rc=$?
-  if [ "$rc" -eq 3 ] && grep -q "runqcheck: watchdog: FAILED" "$out" && grep -q "^  thread .*: in " "$out" \
-     && grep -q "^reproduce: " "$out"; then
+  if [ "$rc" -eq 3 ] && grep -q "runqcheck: watchdog: FAILED" "$out" \
+     && grep -q "^  thread .*: in " "$out" && grep -q "^reproduce: " "$out"; then
     echo "ok   $label: watchdog exit 3 with a state dump: $(grep -m1 '^  thread' "$out")"
   else
     echo "FAIL $label: exit $rc (want 3 with a state dump and a reproduce: line); output in $out"
