@@ -7,8 +7,11 @@
 // too.
 //
 // Usage: lincheck_threads [iterations per scenario] (default 300, scaled by
-// $RUNQCHECK_SCALE); RUNQCHECK_CASE=a,b picks scenarios. Exit 1 at the first
-// non-linearizable history, printing its shortest failing prefix.
+// $RUNQCHECK_SCALE); RUNQCHECK_CASE=a,b picks scenarios. A scenario stops at
+// its first non-linearizable history (printing its shortest failing prefix
+// and a reproduce: line); every scenario runs (unless
+// $RUNQCHECK_STOP_ON_FAIL), then exit 1 if any failed. A hang exits 3 with a
+// state dump (models/watchdog).
 // Scenarios that provoke a fatal check on purpose (expect_fatal) are skipped.
 #include <atomic>
 #include <chrono>
@@ -344,6 +347,7 @@ int main(int argc, char** argv) {
         scenario_failed = true;
       }
     }
+    if (scenario_failed && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;  // as relacy
     if (scenario_failed) continue;
     std::printf("ok  %-32s (%ld of %ld executions had operations of two threads overlapping)\n",
                 std::string(s.name).c_str(), scenario_overlaps, iters);

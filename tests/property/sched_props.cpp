@@ -428,7 +428,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::printf("subject %s: stateful properties against models/reference\n", subject_name);
-  // Every property runs; each failure prints its reproducer; exit 1 at the end.
+  // Every property runs (unless $RUNQCHECK_STOP_ON_FAIL); each failure prints
+  // its reproducer; exit 1 at the end.
   bool ok = true;
   for (auto [prop, fn] : {std::pair{"sched_ops_cap256", &stateful_property<256>},
                           std::pair{"sched_ops_cap8", &stateful_property<8>}}) {
@@ -436,6 +437,7 @@ int main(int argc, char** argv) {
     ok = false;
     std::printf("counterexample op list: %s\nreplay: %s --replay %s\n", g_last_artifact.c_str(), argv[0],
                 g_last_artifact.c_str());
+    if (std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) return 1;  // as relacy_scenarios
   }
   ok &= fairness_property<256>();
   ok &= fairness_property<8>();
