@@ -42,9 +42,9 @@ inline constexpr int max_threads = 256;
 
 // One thread's current operation. The owner thread writes the fields, then
 // publishes with a release store of op; the watchdog reads op with acquire
-// (synchronizes with that store) and then the fields. A field may be
-// overwritten while the watchdog reads it only if the op returned, and then
-// the progress counter moved and no dump happens.
+// (synchronizes with that store) and then the fields. The fields change
+// under a dump only if the stuck op returned after all (then the dump mixes
+// two ops; the run was stuck for N seconds either way).
 struct slot {
   std::atomic<bool> used{false};         // owned by a live thread (see my_slot)
   std::atomic<const char*> op{nullptr};  // nullptr: not in an operation
