@@ -61,7 +61,7 @@ def main(argv):
             print(f"  {subject}, {col}: expected {want}, matrix says {got}")
             ok &= hit
         others = [c for c, v in row.items() if v == "FAILED" and c not in cols.split(",")]
-        if others:
+        if others and want == "FAILED":
             print(f"  {subject}: also FAILED: {', '.join(others)}")
     return 0 if ok else 1
 
