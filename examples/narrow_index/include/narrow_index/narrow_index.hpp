@@ -178,7 +178,10 @@ struct narrow_index : runqcheck::go125<B, Cap> {
       auto sched = runqcheck::lock(*pp.sched);
       r = runqcheck::globrunqgetbatch(sched, static_cast<std::int32_t>(Cap) / 2);
     }
-    if (r.gp != nullptr) runqputbatch(pp, r.q);
+    if (r.gp != nullptr) {
+      runqputbatch(pp, r.q);
+      RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+    }
     return r.gp;
   }
 
