@@ -124,6 +124,7 @@ struct runner {
   }
 
   std::string dump() {
+    tls.op_accesses = 0;  // the dump's reads are not an operation of the scenario
     std::string s;
     for (int i = 0; i < sc.nps; i++) {
       if constexpr (runqcheck::has_describe<S>) {
@@ -261,8 +262,16 @@ struct runner {
   outcome run(bool trace) {
     sched = std::make_unique<typename S::schedt>(sc.nps);
     for (int i = 0; i < sc.nps; i++) ps.push_back(std::make_unique<P>(*sched, i));
-    for (int i = 0; i < (sc.ring0 < 0 ? int(Cap) : sc.ring0); i++) S::runqput(*ps[0], lg.fresh(0, true), false);
-    if (sc.runnext0) S::runqput(*ps[0], lg.fresh(0, false), true);
+    try {
+      for (int i = 0; i < (sc.ring0 < 0 ? int(Cap) : sc.ring0); i++) {
+        tls.op_accesses = 0;
+        S::runqput(*ps[0], lg.fresh(0, true), false);
+      }
+      tls.op_accesses = 0;
+      if (sc.runnext0) S::runqput(*ps[0], lg.fresh(0, false), true);
+    } catch (const std::exception& e) {
+      lg.fail(std::string("P0's initial puts: ") + e.what());
+    }
     {
       std::lock_guard l(ctl.m);
       ctl.k = k;
