@@ -6,6 +6,7 @@
 //   RUNQCHECK_STALL=<scenario>:<k> <this binary>
 // Checks: each G delivered exactly once (leftovers drained at the end), no G
 // delivered that is not queued, FIFO of each owner's plain puts.
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -44,10 +45,12 @@ struct ledger {
   std::vector<std::uint32_t> seq;   // order of its plain put on its P (none: not a plain put)
   std::vector<std::uint32_t> last;  // per P: seq of the last G its owner got from the ring
   std::vector<std::uint32_t> puts;  // per P: plain puts so far
+  std::vector<std::uint8_t> by;     // per G: index in hows of who delivered it
+  std::vector<std::string> hows;    // the distinct deliverers
   std::string error;
 
   ledger(std::size_t count, int nps) : gs(new G[count]), n(count), state(count), seq(count, none),
-                                      last(nps, 0), puts(nps, 0) {
+                                      last(nps, 0), puts(nps, 0), by(count) {
     for (std::size_t i = 0; i < n; i++) gs[i].goid = i;
   }
   void fail(std::string s) {
@@ -67,9 +70,14 @@ struct ledger {
     std::size_t i = gp - &gs[0];
     if (state[i] != 1) {
       return fail(how + " delivered G" + std::to_string(i) +
-                  (state[i] == 2 ? ", already delivered (duplicated G)" : ", never queued"));
+                  (state[i] == 2 ? ", already delivered by " + hows[by[i]] + " (duplicated G)"
+                                 : ", never queued"));
     }
     state[i] = 2;
+    std::size_t w = 0;
+    while (w < hows.size() && hows[w] != how) w++;
+    if (w == hows.size() && w < 255) hows.push_back(how);
+    by[i] = static_cast<std::uint8_t>(std::min<std::size_t>(w, 254));
     if (owner_p >= 0 && seq[i] != none) {
       if (seq[i] < last[owner_p]) {
         fail(how + ": FIFO: G" + std::to_string(i) + " (put #" + std::to_string(seq[i]) +
@@ -128,7 +136,9 @@ struct runner {
     std::string s;
     for (int i = 0; i < sc.nps; i++) {
       if constexpr (runqcheck::has_describe<S>) {
-        s += "\n  P" + std::to_string(i) + ": " + std::string(S::describe_p(*ps[i]));
+        std::string d = S::describe_p(*ps[i]);
+        if (d.size() > 240) d = d.substr(0, 240) + " ...";
+        s += "\n  P" + std::to_string(i) + ": " + d;
       } else if constexpr (runqcheck::has_runq_counters<S>) {
         auto c = S::runq_counters(*ps[i]);
         s += "\n  P" + std::to_string(i) + ": head=" + std::to_string(c.head) +

@@ -198,6 +198,18 @@ struct narrow_index : runqcheck::go125<B, Cap> {
       pp.runnext.store(nullptr, relaxed);
     }
   }
+
+  // Optional hook (subject.hpp): one line for dumps; with go125's
+  // describe_sched (same schedt) it enables the checkers' state dumps.
+  // No runq_counters: its contract is 32-bit free-running counters.
+  static std::string describe_p(p& pp) {
+    u16 h = pp.runqhead.load(relaxed), t = pp.runqtail.load(relaxed);  // relaxed: a dump
+    std::string s = "runqhead=" + std::to_string(h) + " runqtail=" + std::to_string(t) + " runq=[";
+    for (u16 i = h; i != t && sub(i, h) < Cap; i++) {
+      s += (i == h ? "" : " ") + runqcheck::go125<B, Cap>::gname(pp.runq[i % Cap].load(relaxed));
+    }
+    return s + "]";
+  }
 };
 
 }  // namespace narrow
