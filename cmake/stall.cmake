@@ -18,7 +18,8 @@ if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_i
   target_include_directories(stall_teeth__narrow_index PRIVATE "${_rq_stall_gen}"
     "${RUNQCHECK_ROOT}/examples/narrow_index/include")
   target_link_libraries(stall_teeth__narrow_index PRIVATE runqcheck::core Threads::Threads)
-  set_target_properties(stall_teeth__narrow_index PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  set_target_properties(stall_teeth__narrow_index PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME stall_teeth/narrow_index
     COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh" $<TARGET_FILE:stall_teeth__narrow_index>)
   set_tests_properties(stall_teeth/narrow_index PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
@@ -26,7 +27,8 @@ endif()
 
 # The same checker on the bug-injecting backend, for ci/mutants' stall column.
 if("mutants" IN_LIST RUNQCHECK_CHECKERS)
-  runqcheck_add_checker(NAME stall_mutant CORE_ONLY SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cpp"
+  runqcheck_add_checker(NAME stall_mutant CORE_ONLY
+    SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cpp"
     LIBS Threads::Threads LABELS mutant_binary
     DEFINITIONS "RUNQCHECK_STALL_BACKEND=runqcheck::mutant_backend<runqcheck::stall::backend>"
     OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")

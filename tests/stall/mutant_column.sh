@@ -4,6 +4,9 @@
 # that buggy port (BIN_DIR/stall_teeth__<name>); any other mutant runs the
 # checker on the bug-injecting backend (go125).
 case ${RUNQCHECK_MUTANT:-} in
-  subject:*) name=${RUNQCHECK_MUTANT#subject:}; unset RUNQCHECK_MUTANT; exec "$2/stall_teeth__$name" ;;
+  subject:*)
+    name=${RUNQCHECK_MUTANT#subject:}
+    unset RUNQCHECK_MUTANT
+    exec "$2/stall_teeth__$name" ;;
   *) exec "$1" ;;
 esac

@@ -49,8 +49,14 @@ struct ledger {
   std::vector<std::string> hows;    // the distinct deliverers
   std::string error;
 
-  ledger(std::size_t count, int nps) : gs(new G[count]), n(count), state(count), seq(count, none),
-                                      last(nps, 0), puts(nps, 0), by(count) {
+  ledger(std::size_t count, int nps)
+      : gs(new G[count]),
+        n(count),
+        state(count),
+        seq(count, none),
+        last(nps, 0),
+        puts(nps, 0),
+        by(count) {
     for (std::size_t i = 0; i < n; i++) gs[i].goid = i;
   }
   void fail(std::string s) {
@@ -99,11 +105,16 @@ struct ledger {
 std::string op_name(const scenario& sc) {
   auto pn = [](int p) { return "P" + std::to_string(p); };
   switch (sc.op) {
-    case op_kind::steal: return "runqsteal(" + pn(sc.p) + ", " + pn(sc.victim) + ", false)";
-    case op_kind::steal_next: return "runqsteal(" + pn(sc.p) + ", " + pn(sc.victim) + ", true)";
-    case op_kind::put: return "runqput(" + pn(sc.p) + ", g, false)";
-    case op_kind::put_next: return "runqput(" + pn(sc.p) + ", g, true)";
-    case op_kind::get: return "runqget(" + pn(sc.p) + ")";
+    case op_kind::steal:
+      return "runqsteal(" + pn(sc.p) + ", " + pn(sc.victim) + ", false)";
+    case op_kind::steal_next:
+      return "runqsteal(" + pn(sc.p) + ", " + pn(sc.victim) + ", true)";
+    case op_kind::put:
+      return "runqput(" + pn(sc.p) + ", g, false)";
+    case op_kind::put_next:
+      return "runqput(" + pn(sc.p) + ", g, true)";
+    case op_kind::get:
+      return "runqget(" + pn(sc.p) + ")";
   }
   return "?";
 }
@@ -148,7 +159,8 @@ struct runner {
     if constexpr (runqcheck::has_describe<S>) {
       s += "\n  sched: " + std::string(S::describe_sched(*sched));
     } else if constexpr (!runqcheck::has_runq_counters<S>) {
-      s += "\n  (no state dump: the subject has neither runq_counters nor describe_p/describe_sched)";
+      s += "\n  (no state dump: the subject has neither runq_counters nor "
+           "describe_p/describe_sched)";
     }
     return s;
   }
@@ -173,8 +185,9 @@ struct runner {
       case load_kind::steal_from:
         for (long i = 0; i < l.reps; i++) {
           tls.op_accesses = 0;
-          G* gp = S::runqsteal(*ps[l.p], *ps[l.victim], false);
-          if (gp != nullptr) lg.delivered(gp, "runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ")");
+          G* gp = S::runqsteal(*ps[l.p], *ps[l.victim], true);
+          if (gp != nullptr)
+            lg.delivered(gp, "runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ", true)");
         }
         return;
       case load_kind::steal_pairs:
@@ -182,7 +195,8 @@ struct runner {
           tls.op_accesses = 0;
           S::runqput(*ps[l.victim], lg.fresh(l.victim, true), false);
           G* gp = S::runqsteal(*ps[l.p], *ps[l.victim], false);
-          if (gp == nullptr) return lg.fail("runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ") found nothing");
+          if (gp == nullptr)
+            return lg.fail("runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ") found nothing");
           lg.delivered(gp, "runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ")");
           if (!lg.error.empty()) return;
         }
@@ -211,10 +225,18 @@ struct runner {
     bool get = false;
     runqcheck::runqget_result<B> r{};
     switch (sc.op) {
-      case op_kind::steal: gp = S::runqsteal(pp, *ps[sc.victim], false); break;
-      case op_kind::steal_next: gp = S::runqsteal(pp, *ps[sc.victim], true); break;
-      case op_kind::put: S::runqput(pp, lg.fresh(sc.p, true), false); break;
-      case op_kind::put_next: S::runqput(pp, lg.fresh(sc.p, false), true); break;
+      case op_kind::steal:
+        gp = S::runqsteal(pp, *ps[sc.victim], false);
+        break;
+      case op_kind::steal_next:
+        gp = S::runqsteal(pp, *ps[sc.victim], true);
+        break;
+      case op_kind::put:
+        S::runqput(pp, lg.fresh(sc.p, true), false);
+        break;
+      case op_kind::put_next:
+        S::runqput(pp, lg.fresh(sc.p, false), true);
+        break;
       case op_kind::get:
         r = S::runqget(pp);
         get = true;
@@ -252,9 +274,10 @@ struct runner {
   }
 
   [[noreturn]] void hang(const std::string& who) {
-    std::printf("stall/%s: FAILED %s:%ld: %s did not finish within %lld s (held: %s at access %ld)%s\n",
-                subject_name, full.c_str(), k, who.c_str(),
-                static_cast<long long>(wait_bound.count()), op_name(sc).c_str(), k, dump().c_str());
+    std::printf(
+        "stall/%s: FAILED %s:%ld: %s did not finish within %lld s (held: %s at access %ld)%s\n",
+        subject_name, full.c_str(), k, who.c_str(), static_cast<long long>(wait_bound.count()),
+        op_name(sc).c_str(), k, dump().c_str());
     std::printf("reproduce: RUNQCHECK_STALL=%s:%ld %s\n", full.c_str(), k, self().c_str());
     std::fflush(stdout);
     std::_Exit(1);
@@ -287,7 +310,9 @@ struct runner {
       ctl.k = k;
       ctl.parked = ctl.resume = ctl.skipped_in_lock = false;
     }
-    if (trace) std::printf("trace: %s:%ld: held thread runs %s up to access %ld\n", full.c_str(), k, op_name(sc).c_str(), k);
+    if (trace)
+      std::printf("trace: %s:%ld: held thread runs %s up to access %ld\n", full.c_str(), k,
+                  op_name(sc).c_str(), k);
 
     // The held thread: runs until it parks or finishes.
     std::string herr;
@@ -313,15 +338,21 @@ struct runner {
       }
       parked = ctl.parked;
     }
-    if (trace) std::printf("trace: held thread %s\n", parked ? "parked" : "finished without reaching k");
+    if (trace)
+      std::printf("trace: held thread %s\n", parked ? "parked" : "finished without reaching k");
 
     // The others, one at a time, each to the end of its sequence.
     std::string oerr;
     for (std::size_t t = 0; parked && t < sc.threads.size(); t++) {
       if (trace) {
-        for (const auto& l : sc.threads[t]) std::printf("trace: thread %zu: %s\n", t + 1, model::describe(l).c_str());
+        for (const auto& l : sc.threads[t])
+          std::printf("trace: thread %zu: %s\n", t + 1, model::describe(l).c_str());
       }
-      if (!on_thread([&] { for (const auto& l : sc.threads[t]) run_load(l); }, oerr)) {
+      if (!on_thread(
+              [&] {
+                for (const auto& l : sc.threads[t]) run_load(l);
+              },
+              oerr)) {
         held.detach();
         hang("thread " + std::to_string(t + 1));
       }
@@ -341,7 +372,8 @@ struct runner {
     }
     held.join();
     if (!herr.empty()) lg.fail("held thread " + op_name(sc) + ": " + herr);
-    if (trace) std::printf("trace: held thread resumed and finished after %ld accesses\n", stalled_accesses);
+    if (trace)
+      std::printf("trace: held thread resumed and finished after %ld accesses\n", stalled_accesses);
 
     // Leftovers: every P's queue, then the global queue.
     tls.designated = false;
@@ -358,10 +390,11 @@ struct runner {
     }
     if (lg.error.empty()) lg.fail(lg.lost());
     if (!lg.error.empty()) {
-      std::printf("stall/%s: FAILED %s:%ld: %s\n  held: %s, parked before its access %ld of %ld, "
-                  "resumed after the others' sequences%s\n",
-                  subject_name, full.c_str(), k, lg.error.c_str(), op_name(sc).c_str(), k,
-                  stalled_accesses, state.c_str());
+      std::printf(
+          "stall/%s: FAILED %s:%ld: %s\n  held: %s, parked before its access %ld of %ld, "
+          "resumed after the others' sequences%s\n",
+          subject_name, full.c_str(), k, lg.error.c_str(), op_name(sc).c_str(), k, stalled_accesses,
+          state.c_str());
       std::printf("reproduce: RUNQCHECK_STALL=%s:%ld %s\n", full.c_str(), k, self().c_str());
       return outcome::failed;
     }
@@ -383,7 +416,8 @@ void run_scenario(const scenario& sc, std::optional<long> only, totals& tot) {
     auto o = r.run(true);
     tot.cases++;
     if (o == runner<Cap>::outcome::failed) tot.failed++;
-    if (o == runner<Cap>::outcome::beyond) std::printf("stall: %s: the op ends before access %ld\n", full.c_str(), *only);
+    if (o == runner<Cap>::outcome::beyond)
+      std::printf("stall: %s: the op ends before access %ld\n", full.c_str(), *only);
     return;
   }
   int held = 0, in_lock = 0;
@@ -399,11 +433,14 @@ void run_scenario(const scenario& sc, std::optional<long> only, totals& tot) {
     (o == runner<Cap>::outcome::in_lock ? in_lock : held)++;
   }
   if (held == 0) {
-    std::printf("runqcheck: not applied: stall %s: every access of %s is made holding a B::mutex, "
-                "where no thread can be held (subject %s)\n", full.c_str(), op_name(sc).c_str(), subject_name);
+    std::printf(
+        "runqcheck: not applied: stall %s: every access of %s is made holding a B::mutex, "
+        "where no thread can be held (subject %s)\n",
+        full.c_str(), op_name(sc).c_str(), subject_name);
   } else {
-    std::printf("stall: %s: %d stall points held%s\n", full.c_str(), held,
-                in_lock ? (", " + std::to_string(in_lock) + " under a B::mutex skipped").c_str() : "");
+    std::printf(
+        "stall: %s: %d stall points held%s\n", full.c_str(), held,
+        in_lock ? (", " + std::to_string(in_lock) + " under a B::mutex skipped").c_str() : "");
   }
 }
 
@@ -431,15 +468,17 @@ int main() {
       std::string full = std::string(sc.name) + "_cap" + std::to_string(cap);
       if (only_k && full != only) continue;
       found = true;
-      if (cap == 256) run_scenario<256>(sc, only_k, tot);
-      else run_scenario<8>(sc, only_k, tot);
+      if (cap == 256)
+        run_scenario<256>(sc, only_k, tot);
+      else
+        run_scenario<8>(sc, only_k, tot);
     }
   }
   if (!found) {
     std::fprintf(stderr, "stall: RUNQCHECK_STALL: no scenario '%s'\n", only.c_str());
     return 2;
   }
-  std::printf("stall/%s: %s (%d cases, %d failed)\n", subject_name, tot.failed ? "FAILED" : "passed",
-              tot.cases, tot.failed);
+  std::printf("stall/%s: %s (%d cases, %d failed)\n", subject_name,
+              tot.failed ? "FAILED" : "passed", tot.cases, tot.failed);
   return tot.failed ? 1 : 0;
 }

@@ -13,11 +13,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <runqcheck/backend.hpp>
 #include <stdexcept>
 #include <string>
 #include <thread>
-
-#include <runqcheck/backend.hpp>
 
 namespace runqcheck::stall {
 
@@ -32,15 +31,15 @@ struct livelock : std::runtime_error {
 };
 
 constexpr auto wait_bound = std::chrono::seconds(10);  // every hand-off wait
-constexpr long op_access_bound = 4'000'000;           // accesses in one operation
+constexpr long op_access_bound = 4'000'000;            // accesses in one operation
 
 // The hand-off between the driver and the stalled thread.
 struct control {
   std::mutex m;
   std::condition_variable cv;
-  long k = 0;               // park before the designated thread's k-th access (0: never)
-  bool parked = false;      // the designated thread is parked (guarded by m)
-  bool resume = false;      // the driver let it go on (guarded by m)
+  long k = 0;                    // park before the designated thread's k-th access (0: never)
+  bool parked = false;           // the designated thread is parked (guarded by m)
+  bool resume = false;           // the driver let it go on (guarded by m)
   bool skipped_in_lock = false;  // its k-th access came while it held a B::mutex
 };
 inline control ctl;
@@ -98,8 +97,8 @@ struct backend {
       on_access();
       v_.store(v, mo);
     }
-    bool compare_exchange_strong(T& expected, T desired, std::memory_order s,
-                                 std::memory_order f, loc = loc::current()) {
+    bool compare_exchange_strong(T& expected, T desired, std::memory_order s, std::memory_order f,
+                                 loc = loc::current()) {
       on_access();
       return v_.compare_exchange_strong(expected, desired, s, f);
     }

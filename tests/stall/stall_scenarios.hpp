@@ -13,7 +13,7 @@ enum class op_kind { steal, steal_next, put, put_next, get };  // the held opera
 
 enum class load_kind {
   owner_churn,  // owner of p: reps x (runqput, runqget), then reps/8 more with next=true
-  steal_from,   // owner of p: reps x runqsteal(p, victim)
+  steal_from,   // owner of p: reps x runqsteal(p, victim, stealRunNextG=true)
   steal_pairs,  // reps x (runqput(victim) by its owner, runqsteal(p, victim))
   glob_pairs,   // reps x (globrunqput, globrunqget)
 };
@@ -44,17 +44,22 @@ inline std::string describe(const load& l) {
   switch (l.kind) {
     case load_kind::owner_churn:
       return n + " x (runqput(" + pn(l.p) + "), runqget(" + pn(l.p) + ")), then " +
-             std::to_string(l.reps / 8) + " x (runqput(" + pn(l.p) + ", next), runqget(" + pn(l.p) + "))";
-    case load_kind::steal_from: return n + " x runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ")";
+             std::to_string(l.reps / 8) + " x (runqput(" + pn(l.p) + ", next), runqget(" + pn(l.p) +
+             "))";
+    case load_kind::steal_from:
+      return n + " x runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ", true)";
     case load_kind::steal_pairs:
-      return n + " x (runqput(" + pn(l.victim) + "), runqsteal(" + pn(l.p) + ", " + pn(l.victim) + "))";
-    case load_kind::glob_pairs: return n + " x (globrunqput, globrunqget)";
+      return n + " x (runqput(" + pn(l.victim) + "), runqsteal(" + pn(l.p) + ", " + pn(l.victim) +
+             "))";
+    case load_kind::glob_pairs:
+      return n + " x (globrunqput, globrunqget)";
   }
   return "?";
 }
 
 inline const std::vector<scenario>& catalog() {
-  // While P0's owner is held: a thief empties P0 bit by bit, P3 steals from
+  // While P0's owner is held: a thief empties P0 bit by bit (its runnext
+  // last), P3 steals from
   // P2 and the global queue turns over, 2^17 operations each.
   const std::vector<std::vector<load>> others = {
       {{load_kind::steal_from, 1, 0, 4}},
@@ -65,11 +70,18 @@ inline const std::vector<scenario>& catalog() {
       // (a) the thief (owner of P1) held inside runqsteal(P1, P0); P0's owner
       // turns its ring over 2^16 times (ring count restored: ABA).
       {"thief_steal", 2, 4, false, op_kind::steal, 1, 0, {{{load_kind::owner_churn, 0, 0, wrap}}}},
-      {"thief_steal_next", 2, 0, true, op_kind::steal_next, 1, 0,
+      {"thief_steal_next",
+       2,
+       0,
+       true,
+       op_kind::steal_next,
+       1,
+       0,
        {{{load_kind::owner_churn, 0, 0, wrap}}}},
       // (b) P0's owner held inside runqput / runqget / runqputslow.
       {"owner_put", 4, 4, false, op_kind::put, 0, 0, others},
       {"owner_get", 4, 4, true, op_kind::get, 0, 0, others},
+      {"owner_get_ring", 4, 4, false, op_kind::get, 0, 0, others},
       {"owner_putslow", 4, -1, false, op_kind::put, 0, 0, others},
       {"owner_putslow_next", 4, -1, true, op_kind::put_next, 0, 0, others},
   };

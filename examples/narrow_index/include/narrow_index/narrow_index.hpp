@@ -9,9 +9,8 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
-
 #include <runqcheck/go125.hpp>
+#include <string>
 
 namespace narrow {
 
@@ -44,8 +43,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
 
   static bool runqempty(p& pp) {
     for (;;) {
-      u16 h = pp.runqhead.load(acquire);  // acquire: pairs with consumers' release CAS
-      u16 t = pp.runqtail.load(acquire);  // acquire: pairs with the owner's release store
+      u16 h = pp.runqhead.load(acquire);   // acquire: pairs with consumers' release CAS
+      u16 t = pp.runqtail.load(acquire);   // acquire: pairs with the owner's release store
       G* next = pp.runnext.load(acquire);  // acquire: pairs with the release CASes on runnext
       if (t == pp.runqtail.load(relaxed)) return h == t && next == nullptr;  // coherence
     }
@@ -54,7 +53,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
   static void runqput(p& pp, G* gp, bool next) {
     if (next) {
       G* old = pp.runnext.load(relaxed);  // relaxed: only this P stores non-nil
-      while (!pp.runnext.compare_exchange_strong(old, gp, release, relaxed)) {  // release: to thieves
+      while (
+          !pp.runnext.compare_exchange_strong(old, gp, release, relaxed)) {  // release: to thieves
       }
       if (old == nullptr) return;
       gp = old;
@@ -63,8 +63,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
       u16 h = pp.runqhead.load(acquire);  // acquire: consumers' slot reads happen before overwrite
       u16 t = pp.runqtail.load(relaxed);  // own tail
       if (sub(t, h) < Cap) {
-        pp.runq[t % Cap].store(gp, relaxed);           // published by the tail store
-        pp.runqtail.store(u16(t + 1), release);        // release: to consumers' acquire of tail
+        pp.runq[t % Cap].store(gp, relaxed);     // published by the tail store
+        pp.runqtail.store(u16(t + 1), release);  // release: to consumers' acquire of tail
         return;
       }
       if (runqputslow(pp, gp, h, t)) return;
@@ -77,7 +77,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
     RQ_CHECK(B, n == Cap / 2, "runqputslow: queue is not full", "h", h, "t", t);
     for (u16 i = 0; i < n; i++) batch[i] = pp.runq[u16(h + i) % Cap].load(relaxed);  // own slots
     u16 hh = h;
-    if (!pp.runqhead.compare_exchange_strong(hh, u16(h + n), release, relaxed)) {  // release: commits
+    if (!pp.runqhead.compare_exchange_strong(hh, u16(h + n), release,
+                                             relaxed)) {  // release: commits
       return false;
     }
     batch[n] = gp;
@@ -102,7 +103,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
     G* next = pp.runnext.load(relaxed);  // relaxed: this P stored it
     if (next != nullptr) {
       G* expect = next;
-      if (pp.runnext.compare_exchange_strong(expect, nullptr, release, relaxed)) {  // release: runqempty
+      if (pp.runnext.compare_exchange_strong(expect, nullptr, release,
+                                             relaxed)) {  // release: runqempty
         return {next, true};
       }
     }
@@ -111,7 +113,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
       u16 t = pp.runqtail.load(relaxed);
       if (t == h) return {nullptr, false};
       G* gp = pp.runq[h % Cap].load(relaxed);
-      if (pp.runqhead.compare_exchange_strong(h, u16(h + 1), release, relaxed)) {  // release: commits
+      if (pp.runqhead.compare_exchange_strong(h, u16(h + 1), release,
+                                              relaxed)) {  // release: commits
         return {gp, false};
       }
     }
@@ -129,7 +132,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
       u16 n = sub(t, h);
       if (n == 0) return q;
       if (n > Cap) continue;
-      if (!pp.runqhead.compare_exchange_strong(h, u16(h + n), release, relaxed)) continue;  // commits
+      if (!pp.runqhead.compare_exchange_strong(h, u16(h + n), release, relaxed))
+        continue;  // commits
       for (u16 i = 0; i < n; i++) q.pushBack(pp.runq[u16(h + i) % Cap].load(relaxed));
       return q;
     }
@@ -145,7 +149,8 @@ struct narrow_index : runqcheck::go125<B, Cap> {
         if (!stealRunNextG) return 0;
         G* next = pp.runnext.load(relaxed);  // relaxed: the CAS validates it
         if (next == nullptr) return 0;
-        if (!pp.runnext.compare_exchange_strong(next, nullptr, acquire, relaxed)) continue;  // acq: put
+        if (!pp.runnext.compare_exchange_strong(next, nullptr, acquire, relaxed))
+          continue;  // acq: put
         batch[bh % Cap].store(next, relaxed);
         return 1;
       }
