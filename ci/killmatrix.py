@@ -60,7 +60,8 @@ def run(cmd, mutant, timeout):
     fatal = re.findall(r"fatal error: ([^\n]*?)(?: at |\n|$)", out)
     relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
-    replay = re.findall(r"^replay: (.*)$", out, re.M)
+    replay = re.findall(r"^replay: (.*)$", out, re.M) or re.findall(r"^reproduce: (.*)$", out, re.M)
+    stall = re.findall(r"^stall/\S+: FAILED (\S+:\d+): (.*)$", out, re.M)
     execs = int(scen[0][1]) if scen else None
     fz = re.findall(r"^fuzz: killed after (\d+) executions \(([\d?]+) exec/s\): (.*)$", out, re.M)
     if fz:
@@ -69,6 +70,8 @@ def run(cmd, mutant, timeout):
         how = ""
     elif fz:
         how = fz[0][2][:90] + (f" ({fz[0][1]} exec/s)" if fz[0][1] not in ("0", "?") else "")
+    elif stall:
+        how = f"{stall[0][0]}: {stall[0][1]}"[:110]
     elif failed:
         how = ", ".join(failed[:2]) + (f" (+{len(failed) - 2})" if len(failed) > 2 else "")
     elif prop:

@@ -66,20 +66,16 @@ inline const std::vector<scenario>& catalog() {
       {{load_kind::steal_pairs, 3, 2, wrap}},
       {{load_kind::glob_pairs, 0, 0, wrap}},
   };
+  // P0's owner turns its ring over 2^16 times, then 2^13 times its runnext.
+  const std::vector<std::vector<load>> churn = {{{load_kind::owner_churn, 0, 0, wrap}}};
   static const std::vector<scenario> all = {
       // (a) the thief (owner of P1) held inside runqsteal(P1, P0); P0's owner
       // turns its ring over 2^16 times (ring count restored: ABA).
-      {"thief_steal", 2, 4, false, op_kind::steal, 1, 0, {{{load_kind::owner_churn, 0, 0, wrap}}}},
-      {"thief_steal_next",
-       2,
-       0,
-       true,
-       op_kind::steal_next,
-       1,
-       0,
-       {{{load_kind::owner_churn, 0, 0, wrap}}}},
+      {"thief_steal", 2, 4, false, op_kind::steal, 1, 0, churn},
+      {"thief_steal_next", 2, 0, true, op_kind::steal_next, 1, 0, churn},
       // (b) P0's owner held inside runqput / runqget / runqputslow.
       {"owner_put", 4, 4, false, op_kind::put, 0, 0, others},
+      {"owner_put_next", 4, 0, true, op_kind::put_next, 0, 0, others},
       {"owner_get", 4, 4, true, op_kind::get, 0, 0, others},
       {"owner_get_ring", 4, 4, false, op_kind::get, 0, 0, others},
       {"owner_putslow", 4, -1, false, op_kind::put, 0, 0, others},
