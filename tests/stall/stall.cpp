@@ -222,8 +222,7 @@ struct runner {
     tls.op_accesses = 0;
     tls.counting = true;
     G* gp = nullptr;
-    bool get = false;
-    runqcheck::runqget_result<B> r{};
+    int owner = -1;  // sc.p when gp came from the owner's ring
     switch (sc.op) {
       case op_kind::steal:
         gp = S::runqsteal(pp, *ps[sc.victim], false);
@@ -237,15 +236,16 @@ struct runner {
       case op_kind::put_next:
         S::runqput(pp, lg.fresh(sc.p, false), true);
         break;
-      case op_kind::get:
-        r = S::runqget(pp);
-        get = true;
+      case op_kind::get: {
+        auto r = S::runqget(pp);
+        gp = r.gp;
+        owner = r.inheritTime ? -1 : sc.p;
         break;
+      }
     }
     tls.counting = false;
     stalled_accesses = tls.count;
-    if (get && r.gp != nullptr) lg.delivered(r.gp, name, r.inheritTime ? -1 : sc.p);
-    if (!get && gp != nullptr) lg.delivered(gp, name);
+    if (gp != nullptr) lg.delivered(gp, name, owner);
   }
 
   // Runs f on a thread of its own; false if it did not finish within the bound.
