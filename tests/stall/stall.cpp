@@ -168,17 +168,21 @@ struct runner {
   // Runs one load of a non-held thread.
   void run_load(const model::load& l) {
     auto pn = [](int p) { return "P" + std::to_string(p); };
+    // The deliverers' names, built once (a sequence is 2^17 operations).
+    const std::string get = "runqget(" + pn(l.p) + ")";
+    const std::string steal = "runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ")";
+    const std::string steal_next = "runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ", true)";
+    const std::string glob = "globrunqget";
     switch (l.kind) {
       case load_kind::owner_churn: {
         auto& pp = *ps[l.p];
-        for (long i = 0; i < l.reps + l.reps / 8; i++) {
+        for (long i = 0; i < l.reps + l.reps / 8 && lg.error.empty(); i++) {
           tls.op_accesses = 0;
           bool next = i >= l.reps;  // then an eighth more through runnext
           S::runqput(pp, lg.fresh(l.p, !next), next);
           auto r = S::runqget(pp);
-          if (r.gp == nullptr) return lg.fail("runqget(" + pn(l.p) + ") found nothing after a put");
-          lg.delivered(r.gp, "runqget(" + pn(l.p) + ")", r.inheritTime ? -1 : l.p);
-          if (!lg.error.empty()) return;
+          if (r.gp == nullptr) return lg.fail(get + " found nothing after a put");
+          lg.delivered(r.gp, get, r.inheritTime ? -1 : l.p);
         }
         return;
       }
@@ -186,29 +190,25 @@ struct runner {
         for (long i = 0; i < l.reps; i++) {
           tls.op_accesses = 0;
           G* gp = S::runqsteal(*ps[l.p], *ps[l.victim], true);
-          if (gp != nullptr)
-            lg.delivered(gp, "runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ", true)");
+          if (gp != nullptr) lg.delivered(gp, steal_next);
         }
         return;
       case load_kind::steal_pairs:
-        for (long i = 0; i < l.reps; i++) {
+        for (long i = 0; i < l.reps && lg.error.empty(); i++) {
           tls.op_accesses = 0;
           S::runqput(*ps[l.victim], lg.fresh(l.victim, true), false);
           G* gp = S::runqsteal(*ps[l.p], *ps[l.victim], false);
-          if (gp == nullptr)
-            return lg.fail("runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ") found nothing");
-          lg.delivered(gp, "runqsteal(" + pn(l.p) + ", " + pn(l.victim) + ")");
-          if (!lg.error.empty()) return;
+          if (gp == nullptr) return lg.fail(steal + " found nothing");
+          lg.delivered(gp, steal);
         }
         return;
       case load_kind::glob_pairs:
-        for (long i = 0; i < l.reps; i++) {
+        for (long i = 0; i < l.reps && lg.error.empty(); i++) {
           tls.op_accesses = 0;
           S::globrunqput(*sched, lg.fresh(0, false));
           G* gp = S::globrunqget(*sched);
           if (gp == nullptr) return lg.fail("globrunqget found nothing after a globrunqput");
-          lg.delivered(gp, "globrunqget");
-          if (!lg.error.empty()) return;
+          lg.delivered(gp, glob);
         }
         return;
     }
