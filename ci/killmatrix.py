@@ -2,7 +2,10 @@
 """Run each checker once per mutant: the kill matrix, and the order audit.
 
 Mutants: the logic mutants of models/mutants/mutant_backend.hpp, plain_slots,
-and every atomic site of core/ weakened one step (order:<site>). A column is
+every atomic site of core/ weakened one step (order:<site>), and the subject
+mutants of models/mutants/subject_mutants.txt (subject:<name>: a buggy port
+entering through the subject path; only the --subject-cols columns have a
+binary for it, the other cells read n/a). A column is
 a checker binary built on the mutant backend; a mutant is killed in a column
 when the binary exits non-zero (a failed assertion, a fatal check, a Relacy
 failure). The matrix names what caught it, how long it took and, for Relacy,
@@ -10,6 +13,7 @@ after how many executions.
 
 usage: killmatrix.py --col NAME BIN [ARG...] [--col ...] --out FILE
                      --expected FILE --notes FILE [--audit FILE] [--check]
+                     [--subject-cols NAME,...]
 """
 import re
 import statistics
@@ -32,6 +36,10 @@ def catalog():
     for s in sites:
         if orders.get(s, "relaxed") != "relaxed":  # a relaxed site has no weaker order
             rows.append((f"order:{s}", f"{s}: {orders[s]} weakened one step", "order"))
+    for line in (ROOT / "models/mutants/subject_mutants.txt").read_text().splitlines():
+        f = line.split(None, 1)
+        if f and not line.startswith("#"):
+            rows.append((f"subject:{f[0]}", f[1] if len(f) > 1 else "", "subject"))
     return rows, orders
 
 
@@ -52,7 +60,8 @@ def run(cmd, mutant, timeout):
     fatal = re.findall(r"fatal error: ([^\n]*?)(?: at |\n|$)", out)
     relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
-    replay = re.findall(r"^replay: (.*)$", out, re.M)
+    replay = re.findall(r"^replay: (.*)$", out, re.M) or re.findall(r"^reproduce: (.*)$", out, re.M)
+    stall = re.findall(r"^stall/\S+: FAILED (\S+:\d+): (.*)$", out, re.M)
     execs = int(scen[0][1]) if scen else None
     fz = re.findall(r"^fuzz: killed after (\d+) executions \(([\d?]+) exec/s\): (.*)$", out, re.M)
     if fz:
@@ -61,6 +70,8 @@ def run(cmd, mutant, timeout):
         how = ""
     elif fz:
         how = fz[0][2][:90] + (f" ({fz[0][1]} exec/s)" if fz[0][1] not in ("0", "?") else "")
+    elif stall:
+        how = f"{stall[0][0]}: {stall[0][1]}"[:110]
     elif failed:
         how = ", ".join(failed[:2]) + (f" (+{len(failed) - 2})" if len(failed) > 2 else "")
     elif prop:
@@ -79,9 +90,9 @@ def run(cmd, mutant, timeout):
 
 
 def parse_args(args):
-    o = {"cols": [], "check": False, "audit": None}
+    o = {"cols": [], "check": False, "audit": None, "subject-cols": ""}
     i = 0
-    flags = ("--out", "--expected", "--notes", "--audit", "--check", "--col")
+    flags = ("--out", "--expected", "--notes", "--audit", "--check", "--col", "--subject-cols")
     while i < len(args):
         a = args[i]
         if a == "--col":
@@ -93,7 +104,7 @@ def parse_args(args):
         elif a == "--check":
             o["check"] = True
             i += 1
-        elif a in ("--out", "--expected", "--notes", "--audit"):
+        elif a in ("--out", "--expected", "--notes", "--audit", "--subject-cols"):
             o[a[2:]] = args[i + 1]
             i += 2
         else:
@@ -105,6 +116,8 @@ def parse_args(args):
 
 
 def cell(c):
+    if c.get("na"):
+        return "n/a"
     if not c["killed"]:
         return "survived"
     extra = f", {c['execs']} executions" if c["execs"] is not None else ""
@@ -127,16 +140,19 @@ def main():
     names = [c for c, _ in o["cols"]]
     results, problems, weak_survivors = [], [], []
     for name, desc, kind in rows:
-        cells = {c: run(cmd, name, 300) for c, cmd in o["cols"]}
+        subject_cols = o["subject-cols"].split(",")
+        na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
+        cells = {c: na if kind == "subject" and c not in subject_cols else run(cmd, name, 300)
+                 for c, cmd in o["cols"]}
         killed = any(x["killed"] for x in cells.values())
         equivalent = desc.startswith("equivalent:")
         weak = desc.startswith("weak-memory:")  # a real bug whose window this hardware may never open
-        print(f"{name:36s} " + "  ".join(f"{c}:{'killed' if cells[c]['killed'] else 'survived'}({cells[c]['dt']:.1f}s)" for c in names), flush=True)
+        print(f"{name:36s} " + "  ".join(f"{c}:{'n/a' if cells[c].get('na') else 'killed' if cells[c]['killed'] else 'survived'}({cells[c]['dt']:.1f}s)" for c in names), flush=True)
         for c in expected.get(name, ()):
             if c in cells and not cells[c]["killed"]:
                 problems.append(f"{name} survived {c}, which models/mutants/expected.txt says kills it")
         if not killed:
-            if kind == "logic" and not equivalent and not weak:
+            if kind in ("logic", "subject") and not equivalent and not weak:
                 problems.append(f"{name} survived every checker")
             if kind == "order" and name[6:] not in notes:
                 problems.append(f"{name} survived every checker and models/mutants/order-notes.txt does not explain it")
@@ -144,13 +160,15 @@ def main():
         if weak and not killed:
             weak_survivors.append((name, desc))
 
-    bugs = [r for r in results if not r[5] and (r[2] == "logic" or r[4])]
+    bugs = [r for r in results if not r[5] and (r[2] in ("logic", "subject") or r[4])]
     killed_bugs = [r for r in bugs if r[4]]
     ttk = [min(c["dt"] for c in r[3].values() if c["killed"]) for r in killed_bugs]
     median = statistics.median(ttk) if ttk else 0.0
     md = ["# Kill matrix", "",
           "Generated by `ci/mutants`; do not edit. Each row is one bug injected into core/ through",
           "models/mutants/mutant_backend.hpp; each column is a checker run on the mutated go1.25 port.",
+          "`subject:` rows are buggy ports (models/mutants/subject_mutants.txt) run by the columns",
+          "that have a binary for them; n/a elsewhere.",
           "A cell gives the time to kill, the Relacy executions to kill, and what failed.", "",
           "Columns: " + "; ".join(f"`{c}` = `{Path(cmd[0]).name} {' '.join(cmd[1:])}`" for c, cmd in o["cols"]), "",
           f"**{len(killed_bugs)} of {len(bugs)} bugs killed by at least one checker; median time to kill "

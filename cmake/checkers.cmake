@@ -309,4 +309,9 @@ endif()
 
 # Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.
 include("${CMAKE_CURRENT_LIST_DIR}/bench.cmake" OPTIONAL)
+
+# The stall checker (unit family): cmake/stall.cmake.
+if("unit" IN_LIST RUNQCHECK_CHECKERS)
+  include("${CMAKE_CURRENT_LIST_DIR}/stall.cmake")
+endif()
 include("${CMAKE_CURRENT_LIST_DIR}/hang_port.cmake")

@@ -1,0 +1,35 @@
+# stall.cmake — the stall checker (tests/stall): one thread held between two
+# of its accesses, for every stall point, while the others run 2^17-op
+# sequences (ABA on narrow counters, index reuse). Deterministic (one thread
+# at a time), every wait bounded; ~1-3 s a subject.
+include_guard(GLOBAL)
+runqcheck_add_checker(NAME stall SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cpp"
+  LIBS Threads::Threads LABELS gate port TIMEOUT 300)
+
+# Teeth: a port with 16-bit ring counters (examples/narrow_index), built like
+# a registered subject (the same generated header and contract check) but
+# registered nowhere else: stall_teeth/narrow_index passes iff the stall
+# checker fails on it with a reproducer that fails again.
+if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_index.hpp")
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_narrow_index_HEADER narrow_index/narrow_index.hpp)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_narrow_index_TYPE narrow::narrow_index)
+  runqcheck_subject_header(narrow_index _rq_stall_gen)
+  add_executable(stall_teeth__narrow_index "${RUNQCHECK_ROOT}/tests/stall/stall.cpp")
+  target_include_directories(stall_teeth__narrow_index PRIVATE "${_rq_stall_gen}"
+    "${RUNQCHECK_ROOT}/examples/narrow_index/include")
+  target_link_libraries(stall_teeth__narrow_index PRIVATE runqcheck::core Threads::Threads)
+  set_target_properties(stall_teeth__narrow_index PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME stall_teeth/narrow_index
+    COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh" $<TARGET_FILE:stall_teeth__narrow_index>)
+  set_tests_properties(stall_teeth/narrow_index PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
+endif()
+
+# The same checker on the bug-injecting backend, for ci/mutants' stall column.
+if("mutants" IN_LIST RUNQCHECK_CHECKERS)
+  runqcheck_add_checker(NAME stall_mutant CORE_ONLY
+    SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cpp"
+    LIBS Threads::Threads LABELS mutant_binary
+    DEFINITIONS "RUNQCHECK_STALL_BACKEND=runqcheck::mutant_backend<runqcheck::stall::backend>"
+    OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
+endif()

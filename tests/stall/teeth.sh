@@ -1,0 +1,17 @@
+#!/bin/sh
+# tests/stall/teeth.sh BINARY — passes iff the stall checker BINARY (built on
+# a buggy port) fails, prints a reproducer, and the reproducer fails again
+# with the same verdict line.
+bin=${1:?usage: teeth.sh STALL_BINARY}
+out=$("$bin" 2>&1)
+rc=$?
+printf '%s\n' "$out" | tail -15
+[ $rc -ne 0 ] || { echo "stall_teeth: the stall checker passed the buggy port"; exit 1; }
+repro=$(printf '%s\n' "$out" | sed -n 's/^reproduce: \(RUNQCHECK_STALL=[^ ]*\) .*/\1/p' | head -1)
+[ -n "$repro" ] || { echo "stall_teeth: failed (rc $rc) without a reproduce: line"; exit 1; }
+first=$(printf '%s\n' "$out" | grep -m1 '^stall/.*: FAILED ')
+again=$(env "$repro" "$bin" 2>&1)
+[ $? -ne 0 ] || { echo "stall_teeth: the reproducer $repro passed"; exit 1; }
+printf '%s\n' "$again" | grep -qxF "$first" \
+  || { echo "stall_teeth: the reproducer $repro did not give: $first"; exit 1; }
+echo "stall_teeth: killed, and $repro reproduces: $first"
