@@ -84,6 +84,8 @@ def run(cmd, mutant, timeout):
         how = f"fatal: {fatal[0]}"
     elif rc == "timeout":
         how = "hang (timeout)"
+    elif rc == 3 and "watchdog" in out:
+        how = "hang (watchdog: no operation returned)"
     else:
         how = f"exit {rc}"
     return {"killed": rc != 0, "how": how, "dt": dt, "execs": execs, "replay": replay[0] if replay else None}
