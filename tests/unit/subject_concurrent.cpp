@@ -288,7 +288,11 @@ namespace {
 TEST(SubjectConcurrentEmpty, RunqemptyHammeredDuringRunnextKick_NeverSpuriouslyTrue) {
   rqtest::watchdog dog("RunqemptyHammeredDuringRunnextKick_NeverSpuriouslyTrue");
   using S256 = rqtest::watched<subject_under_test<B, 256>>;
-  if (std::thread::hardware_concurrency() == 1) GTEST_SKIP() << "needs two cores to overlap";
+  if (std::thread::hardware_concurrency() == 1) {
+    std::printf("runqcheck: not applied: unit RunqemptyHammeredDuringRunnextKick: one CPU (subject %s)\n",
+                subject_name);
+    GTEST_SKIP() << "needs two cores to overlap";
+  }
   rqtest::fatal_throws guard;
   const std::int64_t cycles = rqtest::scaled(200000);
   typename S256::schedt sched(2);

@@ -128,7 +128,11 @@ TYPED_TEST(GoLocalQueue, RunSchedLocalQueueStealTest_EachGSeenOnceStealTakesHalf
 TEST(GoLocalQueueEmpty, RunSchedLocalQueueEmptyTest_RunqemptyNeverSpuriouslyTrue) {
   rqtest::watchdog dog("RunSchedLocalQueueEmptyTest_RunqemptyNeverSpuriouslyTrue");
   using Subj = S<256>;
-  if (std::thread::hardware_concurrency() == 1) GTEST_SKIP() << "Go skips it on uniprocessors too";
+  if (std::thread::hardware_concurrency() == 1) {
+    std::printf("runqcheck: not applied: unit RunSchedLocalQueueEmptyTest: one CPU (subject %s)\n",
+                subject_name);
+    GTEST_SKIP() << "Go skips it on uniprocessors too";
+  }
   rqtest::fatal_throws guard;
   const std::int64_t iters = rqtest::scaled(100000);
   typename Subj::schedt sched(4);
