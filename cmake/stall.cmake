@@ -10,7 +10,9 @@ runqcheck_add_checker(NAME stall SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cp
 # a registered subject (the same generated header and contract check) but
 # registered nowhere else: stall_teeth/narrow_index passes iff the stall
 # checker fails on it with a reproducer that fails again.
-if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_index.hpp")
+# Host builds only (teeth.sh runs the binary directly).
+if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_index.hpp"
+   AND NOT CMAKE_CROSSCOMPILING)
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_narrow_index_HEADER narrow_index/narrow_index.hpp)
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_narrow_index_TYPE narrow::narrow_index)
   runqcheck_subject_header(narrow_index _rq_stall_gen)

@@ -32,6 +32,7 @@
 #include "runqcheck/subject.hpp"
 #include "runqcheck/steal_order.hpp"
 #include "runqcheck_ref/reference.hpp"
+#include "../../models/watchdog/watchdog.hpp"
 
 #ifndef RUNQCHECK_SKIP_FAIRNESS
 #define RUNQCHECK_SKIP_FAIRNESS 0
