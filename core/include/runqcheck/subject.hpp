@@ -111,9 +111,13 @@ concept has_runq_counters = requires(typename S::p& pp) {
   { S::runq_counters(pp) } -> std::same_as<runq_counters>;
 };
 template <class S>
-concept has_set_runq_counters = requires(typename S::p& pp, std::uint32_t v) { S::set_runq_counters(pp, v); };
+concept has_set_runq_counters = requires(typename S::p& pp, std::uint32_t v) {
+  S::set_runq_counters(pp, v);
+};
 template <class S>
-concept has_set_gomaxprocs = requires(typename S::schedt& s, std::int32_t n) { S::set_gomaxprocs(s, n); };
+concept has_set_gomaxprocs = requires(typename S::schedt& s, std::int32_t n) {
+  S::set_gomaxprocs(s, n);
+};
 template <class S>
 concept has_describe = requires(typename S::p& pp, typename S::schedt& s) {
   { S::describe_p(pp) } -> std::convertible_to<std::string>;

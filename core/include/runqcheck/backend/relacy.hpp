@@ -122,7 +122,8 @@ struct relacy {
       auto& th = *rl::ctx().threadx_;
       for (unsigned i = 0; i < n(); i++)
         if (i != th.index_ && th.acq_rel_order_[i] < read_[i])
-          race(l, "data race: atomic write to a location another thread read plainly (no happens-before)");
+          race(l, "data race: atomic write to a location another thread read plainly "
+                  "(no happens-before)");
       rl::timestamp_t ts = ++th.own_acq_rel_order_;
       if (commit) write_[th.index_] = ts;
       return ts;
@@ -132,7 +133,8 @@ struct relacy {
       auto& th = *rl::ctx().threadx_;
       for (unsigned i = 0; i < n(); i++)
         if (i != th.index_ && th.acq_rel_order_[i] < write_[i])
-          race(l, "data race: plain read of a location another thread wrote atomically (no happens-before)");
+          race(l, "data race: plain read of a location another thread wrote atomically "
+                  "(no happens-before)");
       read_[th.index_] = ++th.own_acq_rel_order_;
     }
 
@@ -170,7 +172,8 @@ struct relacy {
                                  std::memory_order failure, loc l = loc::current()) {
       auto ts = plain_.writing(l, false);
       if (observer == nullptr) {
-        bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+        bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l),
+                                             to_rl(failure), info(l));
         if (ok) plain_.wrote(l, ts);
         return ok;
       }
