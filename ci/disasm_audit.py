@@ -10,20 +10,20 @@ into the functions it calls, and attributes each memory instruction that
 comes from std::atomic to its source line through the DWARF inline chain
 (addr2line -i): the innermost frame in core/include/runqcheck that is not the
 backend's atomic wrapper. The order that line asks for is read from the
-source itself: `order<B>(site::X, mo)` for the 22 tagged sites of
-mutation.hpp, or the order argument of an untagged (relaxed) access.
+source itself: the order argument of each access; the 21 order sites (non-relaxed
+accesses of runq.hpp, named as models/mutants/schemata.py derives them) by name.
 
 Verdicts, per source line and instruction:
   ok        the instruction gives at least the order the source asks for
   PLAIN     an acquire or release became a plain LDR/STR/CAS/helper_relax
   MISSING   a tagged site of a function the wrapper reaches has no
             instruction at all (compiled away, or attribution lost)
-  UNCOVERED a site of RUNQCHECK_SITES that no wrapper reaches (a new core
+  UNCOVERED an order site that no wrapper reaches (a new core
             function without a wrapper in tests/disasm/audit_tu.cpp)
 Exit status 0 iff no PLAIN, MISSING or UNCOVERED, 1 otherwise, 2 on bad usage or a
 tool failure.
 
---break SITE[,SITE...] compiles the TU with -DRUNQCHECK_AUDIT_BREAK=...: a
+--break SITE[,SITE...] compiles the TU against a copy of the port with those sites relaxed: a
 backend whose constexpr weaken() makes those sites relaxed. With
 --expect-plain the exit status is inverted into a self-test: 0 iff the audit
 reports exactly those sites PLAIN (on both -march variants) and nothing else.
@@ -37,6 +37,7 @@ import argparse
 import collections
 import os
 import re
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -50,10 +51,10 @@ ORDERS = ["relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"]
 
 # ---------------------------------------------------------------- source side
 
-SITE_RE = re.compile(r"order<B>\(site::(\w+),\s*(\w+)\)")
+sys.path.insert(0, os.path.join(ROOT, "models", "mutants"))
+import schemata  # noqa: E402  (the order sites, derived from the code)
 ACCESS_RE = re.compile(r"\.(load|store|compare_exchange_strong|fetch_add)\(")
 ORDER_WORD_RE = re.compile(r"\b(?:std::memory_order(?:::|_))?(relaxed|consume|acquire|release|acq_rel|seq_cst)\b")
-FUNC_DEF_RE = re.compile(r"^[A-Za-z].*?\b(\w+)\((?:p<B, Cap>|locked_sched<B>)&")
 
 
 def strip_comment(line: str) -> str:
@@ -71,43 +72,30 @@ class Source:
         self.site_lines: dict[str, list[int]] = collections.defaultdict(list)
         self.calls: dict[str, set[str]] = collections.defaultdict(set)
         path = os.path.join(CORE, "runq.hpp")
-        text = self.file(path)
-        funcs: list[str] = []
-        current = None
-        for no, line in enumerate(text, 1):
-            m = FUNC_DEF_RE.match(line)
-            if m:  # a definition, or a declaration (ends with ';')
-                current = m.group(1) if line.rstrip().endswith("{") else None
-                if current:
-                    funcs.append(current)
-                continue
-            if current is None:
-                continue
-            code = strip_comment(line)
-            for s, mo in SITE_RE.findall(code):
-                self.site_func.setdefault(s, current)
-                self.site_order[s] = mo
-                self.site_lines[s].append(no)
-        # Call graph: a later scan, once every function name is known.
-        current = None
-        for line in text:
-            m = FUNC_DEF_RE.match(line)
-            if m:
-                current = m.group(1) if line.rstrip().endswith("{") else None
-                continue
-            if current is None:
-                continue
-            for f in funcs:
-                if f != current and re.search(r"\b" + f + r"\(", strip_comment(line)):
-                    self.calls[current].add(f)
-        self.funcs = funcs
-        # Every site of mutation.hpp must be found in runq.hpp.
-        mh = "".join(self.file(os.path.join(CORE, "mutation.hpp")))
-        block = mh[mh.index("#define RUNQCHECK_SITES"):mh.index("enum class site")]
-        self.all_sites = re.findall(r"X\((\w+)\)", block)
-        missing = [s for s in self.all_sites if s not in self.site_func]
-        if missing:
-            raise SystemExit(f"disasm-audit: sites of mutation.hpp not found in runq.hpp: {missing}")
+        self.file(path)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        fns = schemata.functions(text)
+        self.funcs = [f[0] for f in fns]
+
+        def line_of(off: int) -> int:
+            return text.count("\n", 0, off) + 1
+
+        self.all_sites = []
+        self.line_site: dict[int, tuple[str, str]] = {}
+        for s, mo, a0, _ in schemata.sites(text):
+            fn = next(f[0] for f in fns if f[2] <= a0 < f[3])
+            self.all_sites.append(s)
+            self.site_func[s] = fn
+            self.site_order[s] = mo
+            self.site_lines[s].append(line_of(a0))
+            self.line_site[line_of(a0)] = (s, mo)
+        # Call graph: which function bodies name which functions.
+        for name, _, body_open, end in fns:
+            body = "\n".join(strip_comment(ln) for ln in text[body_open:end].split("\n"))
+            for f in self.funcs:
+                if f != name and re.search(r"\b" + f + r"\(", body):
+                    self.calls[name].add(f)
 
     def file(self, path: str) -> list[str]:
         if path not in self.lines:
@@ -138,9 +126,8 @@ class Source:
     def access_at(self, path: str, no: int) -> tuple[str | None, str | None]:
         """(site or None, order) that source line asks for."""
         code = strip_comment(self.line(path, no))
-        m = SITE_RE.search(code)
-        if m:
-            return m.group(1), m.group(2)
+        if os.path.normpath(path) == os.path.join(CORE, "runq.hpp") and no in self.line_site:
+            return self.line_site[no]
         a = ACCESS_RE.search(code)
         if a:
             o = ORDER_WORD_RE.search(code, a.end())
@@ -305,7 +292,10 @@ def addr2line(tool: str, so: str, addrs: list[int]) -> dict[int, list[tuple[str,
             fn, loc = ln, lines[k + 1]
             m = re.match(r"^(.*):(\d+)(?: \(discriminator \d+\))?$", loc)
             if m:
-                res[cur].append((fn, os.path.normpath(m.group(1)), int(m.group(2))))
+                path = os.path.normpath(m.group(1))
+                if BROKEN[0] and path.startswith(BROKEN[0] + os.sep):
+                    path = os.path.join(CORE, os.path.relpath(path, BROKEN[0]))
+                res[cur].append((fn, path, int(m.group(2))))
             k += 2
             continue
         k += 1
@@ -406,9 +396,18 @@ def compile_so(tools, march, out_dir, breaks):
            "-fvisibility=hidden", "-fno-semantic-interposition", "-I", os.path.join(ROOT, "core", "include"),
            TU, "-o", so]
     if breaks:
-        cmd.insert(1, "-DRUNQCHECK_AUDIT_BREAK=" + ",".join(breaks))
+        # A line-for-line copy of the port with those orders spelled relaxed;
+        # its lines are attributed to core/ (same numbers).
+        broken = os.path.join(out_dir, "broken")
+        schemata.write_broken(pathlib.Path(ROOT, "core", "include"), breaks, pathlib.Path(broken))
+        cmd[cmd.index("-I")] = "-I" + broken
+        cmd.insert(cmd.index("-I" + broken) + 1, "-I")
+        BROKEN[0] = os.path.join(broken, "runqcheck")
     run(cmd)
     return so
+
+
+BROKEN = [None]  # the --break copy's runqcheck/ dir, read as core/
 
 
 def describe(a: Access) -> str:
@@ -449,7 +448,7 @@ def main() -> int:
     breaks = [b for b in args.breaks.split(",") if b]
     for b in breaks:
         if b not in src.all_sites:
-            sys.stderr.write(f"disasm-audit: unknown site '{b}' (see RUNQCHECK_SITES in mutation.hpp)\n")
+            sys.stderr.write(f"disasm-audit: unknown site '{b}' (models/mutants/schemata.py --manifest)\n")
             return 2
     if args.expect_plain and not breaks:
         sys.stderr.write("disasm-audit: --expect-plain needs --break\n")
@@ -474,7 +473,7 @@ def main() -> int:
                     failures.append((march, w, a.key, v, f"{a.order} -> {describe(a)}"))
     tagged_found = {s for march in MARCHES for r in results[march].values() for s in
                     (a.site for a in r["acc"].values() if a.site and a.insns)}
-    # Every site of RUNQCHECK_SITES must be reached by some wrapper on each
+    # Every order site must be reached by some wrapper on each
     # -march: a new core function needs a wrapper in audit_tu.cpp.
     for march in MARCHES:
         seen = {a.site for r in results[march].values() for a in r["acc"].values() if a.site and a.insns}
@@ -531,8 +530,8 @@ def write_doc(path, src, results, failures, breaks, gcc_version):
                "`-march=armv8.1-a` (LSE inline), disassembles it, follows each wrapper into what it calls, "
                "and attributes every instruction that comes from `std::atomic` to the source line that "
                "asked for it (DWARF inline chain, `addr2line -i`).\n")
-    out.append("The expected order is read from the source: `order<B>(site::X, mo)` for the "
-               f"{len(src.all_sites)} tagged sites of `RUNQCHECK_SITES` (mutation.hpp), else the order "
+    out.append("The expected order is read from the source: the order argument of each access; "
+               f"the {len(src.all_sites)} order sites are named as models/mutants/schemata.py derives them, else the order "
                "argument of the access on that line (slots, own tail, runnext peeks: relaxed). "
                "Verdict `ok`: the instruction gives at least that order (acquire load → LDAR/LDAPR, "
                "release store → STLR, release CAS → CASL/CASAL or a `_rel`/`_acq_rel` helper, "
@@ -540,7 +539,7 @@ def write_doc(path, src, results, failures, breaks, gcc_version):
                "`PLAIN`: an acquire or release became a plain LDR/STR/CAS or a `_relax` helper. "
                "`MISSING`: a tagged site of a reached function has no instruction; `UNCOVERED`: a site no wrapper reaches. "
                "ctest `disasm_audit` fails on either; `disasm_audit_selftest` compiles four "
-               "sites as relaxed (a load, a store, a release CAS, an acquire CAS) (`-DRUNQCHECK_AUDIT_BREAK`, only in the audit TU) and passes iff the "
+               "sites as relaxed (a load, a store, a release CAS, an acquire CAS) (a line-for-line copy of the port, `schemata.py --break`) and passes iff the "
                "audit reports exactly those as PLAIN.\n")
     out.append("Relaxed atomic loads and stores are plain LDR/STR on aarch64: that is correct, and why "
                "an order lost in a refactoring is invisible in a test run under qemu (which executes "

@@ -28,7 +28,7 @@ endif()
 file(GLOB _rq_subject_tests CONFIGURE_DEPENDS "${RUNQCHECK_ROOT}/tests/unit/subject_*.cpp")
 file(GLOB _rq_core_tests CONFIGURE_DEPENDS "${RUNQCHECK_ROOT}/tests/unit/core_*.cpp")
 
-if("unit" IN_LIST RUNQCHECK_CHECKERS OR "mutants" IN_LIST RUNQCHECK_CHECKERS)
+if("unit" IN_LIST RUNQCHECK_CHECKERS)
   find_package(GTest REQUIRED)
 endif()
 
@@ -37,15 +37,6 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS)
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
   runqcheck_add_checker(NAME unit_core CORE_ONLY SOURCES ${_rq_core_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
-endif()
-
-# The same unit tests, built on a backend that injects one selected bug.
-# Run by ci/mutants (the kill matrix).
-if("mutants" IN_LIST RUNQCHECK_CHECKERS)
-  runqcheck_add_checker(NAME unit_mutant CORE_ONLY SOURCES ${_rq_subject_tests} ${_rq_core_tests}
-    LIBS GTest::gtest_main Threads::Threads LABELS mutant_binary
-    DEFINITIONS "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>"
-    OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
 endif()
 
 if(NOT TARGET runqcheck_models)
@@ -87,19 +78,13 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     LABELS nightly relacy ARGS random 10000000 TIMEOUT 7200)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_bound
     LABELS nightly relacy ARGS bound 5 TIMEOUT 7200)
-  # The same scenarios on the bug-injecting backend, for ci/mutants.
-  runqcheck_add_checker(NAME relacy_scenarios_mutant CORE_ONLY
-    SOURCES "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
-    LIBS runqcheck_relacy runqcheck_models ${_rq_pic} LABELS mutant_binary ARGS random 20000
-    DEFINITIONS "RUNQCHECK_RELACY_BACKEND=runqcheck::mutant_backend<runqcheck::relacy>"
-    OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
-  # Determinism: a chosen mutant's failure, replayed twice, gives the same
-  # history as the original run.
-  if(TARGET relacy_scenarios_mutant__go125)
-    add_test(NAME relacy_replay/go125
+  # Determinism: a chosen mutant's failure (the mutant schemata, subject
+  # `mutants`), replayed twice, gives the same history as the original run.
+  if(TARGET relacy_scenarios__mutants)
+    add_test(NAME relacy_replay/mutants
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
-        $<TARGET_FILE:relacy_scenarios_mutant__go125> order:runqget_runnext_cas random 20000)
-    set_tests_properties(relacy_replay/go125 PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
+        $<TARGET_FILE:relacy_scenarios__mutants> order:runqget_runnext_cas random 20000)
+    set_tests_properties(relacy_replay/mutants PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
   include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)
 endif()
@@ -172,27 +157,23 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     _rq_prop_scale(property_sched)
     runqcheck_add_checker_run(CHECKER property_sched SUFFIX _deep
       LABELS nightly property ARGS --sequences 100000 TIMEOUT 7200 ENV "${_rq_env}")
-    # The inverted test: findRunnable without the schedtick%61 check
-    # (sched_policy's skip_fairness_check); passes iff the fairness property fails.
-    runqcheck_add_checker(NAME property_fairness_no61 CORE_ONLY
-      SOURCES "${RUNQCHECK_ROOT}/tests/property/sched_props.cpp"
-      LIBS rapidcheck runqcheck_reference
-      DEFINITIONS "RUNQCHECK_BUILD_DIR=\"${CMAKE_BINARY_DIR}\"" RUNQCHECK_SKIP_FAIRNESS=1
-      LABELS gate property ARGS --sequences 200 TIMEOUT 300)
-    # Teeth on the port: the stateful properties on the bug-injecting
-    # backend must catch these logic mutants (inverted: --expect-failure).
-    runqcheck_add_checker(NAME property_sched_mutant CORE_ONLY
-      SOURCES "${RUNQCHECK_ROOT}/tests/property/sched_props.cpp"
-      LIBS rapidcheck runqcheck_reference
-      DEFINITIONS "RUNQCHECK_BUILD_DIR=\"${CMAKE_BINARY_DIR}/mutant\""
-                  "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>"
-      OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp"
-      LABELS mutant_binary ARGS --sequences 300 TIMEOUT 300)
-    foreach(_rq_m IN ITEMS runqputslow_move_127 runqputslow_move_129 runqgrab_floor_half globrunqgetbatch_off_by_one
-                           globrunqgetbatch_no_size_cap destroy_runnext_last)
-      runqcheck_add_checker_run(CHECKER property_sched_mutant SUFFIX _${_rq_m} CORE_ONLY
-        LABELS gate property ARGS --expect-failure --sequences 3000 TIMEOUT 300 ENV "RUNQCHECK_MUTANT=${_rq_m}")
-    endforeach()
+    # Teeth, on the mutant schemata (models/mutants, subject `mutants`):
+    # the fairness property alone must fail without the schedtick%61 check,
+    # and the stateful properties must catch these logic mutants.
+    if(TARGET property_sched__mutants)
+      add_test(NAME property_fairness_no61
+        COMMAND property_sched__mutants --expect-failure --fairness-only --sequences 200)
+      set_tests_properties(property_fairness_no61 PROPERTIES LABELS "gate;property;selftest"
+        TIMEOUT 300 ENVIRONMENT "RUNQCHECK_MUTANT=findRunnable_no_fairness")
+      foreach(_rq_m IN ITEMS runqputslow_move_127 runqputslow_move_129 runqgrab_floor_half
+                             globrunqgetbatch_off_by_one globrunqgetbatch_no_size_cap
+                             destroy_runnext_last)
+        add_test(NAME property_sched_mutant_${_rq_m}
+          COMMAND property_sched__mutants --expect-failure --sequences 3000)
+        set_tests_properties(property_sched_mutant_${_rq_m} PROPERTIES
+          LABELS "gate;property;selftest" TIMEOUT 300 ENVIRONMENT "RUNQCHECK_MUTANT=${_rq_m}")
+      endforeach()
+    endif()
   endif()
 
   # The linearizability checker's own tests (hand-written histories).
@@ -210,28 +191,30 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   _rq_prop_scale(lincheck_threads)
   runqcheck_add_checker_run(CHECKER lincheck_threads SUFFIX _deep
     LABELS nightly property ARGS 20000 TIMEOUT 7200 ENV "${_rq_env}")
-  # Teeth of the thread runner: the same program on the bug-injecting
-  # backend with one mutant; --expect-failure makes it pass iff lincheck
-  # rejects some history (printed).
-  runqcheck_add_checker(NAME lincheck_threads_mutant CORE_ONLY
-    SOURCES "${RUNQCHECK_ROOT}/tests/property/lincheck_threads.cpp"
-    LIBS runqcheck_reference runqcheck_models Threads::Threads
-    DEFINITIONS "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>"
-    OPTIONS -Wno-missing-field-initializers -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp"
-    LABELS mutant_binary ARGS 300 TIMEOUT 300)
+  # Teeth of the thread runner: the same program on the mutant schemata
+  # with one mutant; --expect-failure makes it pass iff lincheck rejects
+  # some history (printed).
   # Gate: mutants caught without needing a lucky race. Nightly: mutants that
   # need a real race (at 300 executions per scenario caught in 10/10 idle
   # runs but missed once under the parallel gate; 5/10; 8/10): too flaky for
   # the gate. runqempty_no_tail_reread survived 2000 executions per
   # scenario: Relacy's job.
-  foreach(_rq_m IN ITEMS runqgrab_floor_half runqputslow_move_127 destroy_runnext_last)
-    runqcheck_add_checker_run(CHECKER lincheck_threads_mutant SUFFIX _${_rq_m} CORE_ONLY
-      LABELS gate property ARGS --expect-failure 300 TIMEOUT 300 ENV "RUNQCHECK_MUTANT=${_rq_m}")
-  endforeach()
-  foreach(_rq_m IN ITEMS runqgrab_cas_as_load_store runqget_runnext_no_cas runqput_runnext_no_retry)
-    runqcheck_add_checker_run(CHECKER lincheck_threads_mutant SUFFIX _deep_${_rq_m} CORE_ONLY
-      LABELS nightly property ARGS --expect-failure 20000 TIMEOUT 3600 ENV "RUNQCHECK_MUTANT=${_rq_m}")
-  endforeach()
+  if(TARGET lincheck_threads__mutants)
+    foreach(_rq_m IN ITEMS runqgrab_floor_half runqputslow_move_127 destroy_runnext_last
+                           runqgrab_cas_as_load_store runqget_runnext_no_cas
+                           runqput_runnext_no_retry)
+      if(_rq_m MATCHES "^(runqgrab_floor_half|runqputslow_move_127|destroy_runnext_last)$")
+        set(_rq_t lincheck_threads_mutant_${_rq_m})
+        add_test(NAME ${_rq_t} COMMAND lincheck_threads__mutants --expect-failure 300)
+        set_tests_properties(${_rq_t} PROPERTIES LABELS "gate;property;selftest" TIMEOUT 300)
+      else()
+        set(_rq_t lincheck_threads_mutant_deep_${_rq_m})
+        add_test(NAME ${_rq_t} COMMAND lincheck_threads__mutants --expect-failure 20000)
+        set_tests_properties(${_rq_t} PROPERTIES LABELS "nightly;property" TIMEOUT 3600)
+      endif()
+      set_property(TEST ${_rq_t} PROPERTY ENVIRONMENT "RUNQCHECK_MUTANT=${_rq_m}")
+    endforeach()
+  endif()
 
   # Differential test against production Go (Go 1.19's runtime), per
   # subject. diff_go_gen/<subject> (no Go): the subject vs the reference
@@ -260,10 +243,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
       set_tests_properties(diff_go_deep/${s} PROPERTIES LABELS "nightly;differential;port"
         TIMEOUT 3600 ${props})
     else()
-      # Teeth: diff_gen on the bug-injecting backend (runqputslow moves 127
-      # Gs) must be told apart from Go (RUNQCHECK_DIFF_EXPECT=differ inverts).
+      # Teeth: diff_gen on the mutant schemata (runqputslow moves 127 Gs)
+      # must be told apart from Go (RUNQCHECK_DIFF_EXPECT=differ inverts).
       set(name diff_go_mutant_runqputslow_move_127/${s})
-      add_test(NAME ${name} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen_mutant__${s}>
+      add_test(NAME ${name} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
                "${CMAKE_BINARY_DIR}/diff_go_mutant/${s}" 200 4 "${cache}")
       set_tests_properties(${name} PROPERTIES LABELS "gate;differential;selftest" TIMEOUT 600
         ${props} ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
@@ -272,17 +255,12 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   function(_rq_diff_go_faithful s)
     _rq_diff_go_test(${s} faithful)
   endfunction()
-  function(_rq_diff_go_mutant s)
-    _rq_diff_go_test(${s} mutant)
-  endfunction()
   runqcheck_add_checker(NAME diff_go_gen HOOK _rq_diff_go_faithful
     SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
     LIBS runqcheck_reference LABELS gate differential ARGS --check-model 2000 4 TIMEOUT 300)
-  runqcheck_add_checker(NAME diff_go_gen_mutant CORE_ONLY HOOK _rq_diff_go_mutant
-    SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
-    LIBS runqcheck_reference LABELS mutant_binary ARGS --check-model 200 4
-    DEFINITIONS "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>"
-    OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
+  if(TARGET diff_go_gen__mutants)
+    _rq_diff_go_test(mutants mutant)
+  endif()
 endif()
 
 # --- issue #6: the stress scheduler (stress/, cmake/stress.cmake) ---

@@ -8,8 +8,8 @@
 # fuzz_interleave__<subject>, built for that one subject, runs the seed
 # corpus and the regression seeds on it (every seed's subject index, taken
 # mod 1, names it), then a short bounded fuzz. RUNQCHECK_PORT_ONLY builds
-# only these; the command line, the _mutant twins and fuzz_sequential are
-# the harness's self-tests (label `selftest`).
+# only these; the command line and fuzz_sequential are the harness's
+# self-tests (label `selftest`).
 include_guard(GLOBAL)
 
 runqcheck_relacy_target()
@@ -20,10 +20,17 @@ get_property(_rq_subjects GLOBAL PROPERTY RUNQCHECK_SUBJECTS)
 set(_rq_inc "")
 set(_rq_names "")
 set(_rq_at "")
-set(_rq_core "")
 set(_rq_dirs "")
 set(_i 0)
+# A NO_TESTS subject (the mutant schemata of the self-test builds) is not one
+# of them: its headers replace core's, so it is kept off the shared include path.
+set(_rq_listed "")
 foreach(s IN LISTS _rq_subjects)
+  get_property(no_tests GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_NO_TESTS)
+  if(no_tests)
+    continue()
+  endif()
+  list(APPEND _rq_listed ${s})
   get_property(h GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_HEADER)
   get_property(t GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_TYPE)
   get_property(d GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_INCLUDE_DIRS)
@@ -33,7 +40,6 @@ foreach(s IN LISTS _rq_subjects)
   string(APPEND _rq_at "template <> struct runqcheck_subject_at<${_i}> { template <class B, std::uint32_t Cap> using type = ${t}<B, Cap>; };\n")
   if(c)
     set(_rq_core_name "${s}")
-    set(_rq_core "template <> struct runqcheck_subject_at<0> { template <class B, std::uint32_t Cap> using type = ${t}<B, Cap>; };\ninline constexpr const char* runqcheck_subject_names[] = {\"${s}\"};\n")
   endif()
   list(APPEND _rq_dirs ${d})
   math(EXPR _i "${_i} + 1")
@@ -54,13 +60,9 @@ file(CONFIGURE OUTPUT "${_rq_fz_gen}/runqcheck_all_subjects.hpp" CONTENT
 #include <cstdint>
 ${_rq_inc}
 template <int I> struct runqcheck_subject_at;
-#ifndef RUNQCHECK_FUZZ_CORE_ONLY
 inline constexpr int runqcheck_subject_count = ${_i};
 inline constexpr const char* runqcheck_subject_names[] = {${_rq_names}};
-${_rq_at}#else
-inline constexpr int runqcheck_subject_count = 1;
-${_rq_core}#endif
-")
+${_rq_at}")
 include("${RUNQCHECK_ROOT}/fuzz/explain/explain.cmake")
 runqcheck_explain_target()
 
@@ -71,17 +73,16 @@ target_include_directories(runqcheck_fuzz_common INTERFACE "${_rq_fz_gen}"
 target_link_libraries(runqcheck_fuzz_common INTERFACE runqcheck::core runqcheck_relacy
   runqcheck_explain)
 target_compile_options(runqcheck_fuzz_common INTERFACE -Wno-missing-field-initializers)
-set(_rq_mutant_opts -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
-set(_rq_mutant_defs "RUNQCHECK_FUZZ_BACKEND=runqcheck::mutant_backend<runqcheck::relacy>")
 set(_rq_il_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_interleave")
 set(_rq_il_regress "${RUNQCHECK_ROOT}/fuzz/regress/interleave")
 
 # The fuzz interleave column: one target and two tests per subject.
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  foreach(s IN LISTS _rq_subjects)
+  foreach(s IN LISTS _rq_listed)
     set(t fuzz_interleave__${s})
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_interleave.cpp")
-    target_include_directories(${t} BEFORE PRIVATE "${_rq_fz_gen}/one/${s}")
+    get_property(d GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_INCLUDE_DIRS)
+    target_include_directories(${t} BEFORE PRIVATE "${_rq_fz_gen}/one/${s}" ${d})
     target_link_libraries(${t} PRIVATE runqcheck_fuzz_common)
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
@@ -102,12 +103,13 @@ if(RUNQCHECK_PORT_ONLY)
 endif()
 find_package(CLI11 CONFIG REQUIRED)
 
-# The command line. Built on the bug-injecting backend (RUNQCHECK_MUTANT
-# unset: the faithful port) so that seeds found on a mutant replay too.
+# The command line. Its go125 is the mutant schemata (RUNQCHECK_MUTANT unset:
+# the port itself) so that seeds found on a mutant replay too.
 add_executable(runqcheck "${RUNQCHECK_ROOT}/cli/runqcheck.cpp")
 target_link_libraries(runqcheck PRIVATE runqcheck_fuzz_common CLI11::CLI11)
-target_compile_definitions(runqcheck PRIVATE ${_rq_mutant_defs})
-target_compile_options(runqcheck PRIVATE ${_rq_mutant_opts})
+if(RUNQCHECK_MUTANTS_INCLUDE)
+  target_include_directories(runqcheck BEFORE PRIVATE "${RUNQCHECK_MUTANTS_INCLUDE}")
+endif()
 set_target_properties(runqcheck PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
 if(TARGET runqcheck_stress_lib)
   target_link_libraries(runqcheck PRIVATE runqcheck_stress_lib)
@@ -161,8 +163,7 @@ add_test(NAME fuzz_pct_deep COMMAND runqcheck pct "${_rq_il_corpus}/seed-owner_v
   --depth 3 --out "${CMAKE_BINARY_DIR}/pct")
 set_tests_properties(fuzz_pct_deep PROPERTIES LABELS "nightly;fuzz" TIMEOUT 7200)
 
-# libFuzzer targets (clang only): the production backend, every subject;
-# the _mutant twins: core subject on the bug-injecting backend (ci/mutants).
+# libFuzzer targets (clang only): every listed subject.
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   foreach(t IN ITEMS fuzz_interleave fuzz_seedfile)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/${t}.cpp")
@@ -193,18 +194,12 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     endforeach()
   endforeach()
   set_tests_properties(fuzz_interleave_corpus PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 300)
-  add_executable(fuzz_interleave_mutant "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_interleave.cpp")
-  target_link_libraries(fuzz_interleave_mutant PRIVATE runqcheck_fuzz_common)
-  target_compile_definitions(fuzz_interleave_mutant PRIVATE ${_rq_mutant_defs} RUNQCHECK_FUZZ_CORE_ONLY=1)
-  target_compile_options(fuzz_interleave_mutant PRIVATE ${_rq_mutant_opts})
-  target_link_options(fuzz_interleave_mutant PRIVATE -fsanitize=fuzzer)
-  set_target_properties(fuzz_interleave_mutant PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
 endif()
 
 # fuzz_sequential (clang only): long sequential runs of the scheduler-level
 # ops (tests/property/sched_ops.hpp) on the core subject, ring 256, against
-# the reference model; no relacy. Its _mutant twin (mutant_backend<native>,
-# like property_sched_mutant) is the fuzz column's sequential kill check.
+# the reference model; no relacy. Its _mutant twin (on the mutant schemata,
+# models/mutants) is the kill matrix's fuzz_sequential column.
 # Tests: the checked-in seeds + regressions on the production port, a short
 # bounded fuzz from a copy of the corpus, and each regression file
 # fuzz/regress/sequential/<mutant>.rqs on its mutant (it must crash).
@@ -223,9 +218,9 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
-  target_compile_definitions(fuzz_sequential_mutant PRIVATE RUNQCHECK_FUZZ_MUTANT=1
-    "RUNQCHECK_TEST_BACKEND=runqcheck::mutant_backend<runqcheck::native>")
-  target_compile_options(fuzz_sequential_mutant PRIVATE ${_rq_mutant_opts})
+  # The twin on the mutant schemata (ci/mutants' fuzz_sequential column).
+  target_compile_definitions(fuzz_sequential_mutant PRIVATE RUNQCHECK_FUZZ_MUTANT=1)
+  target_include_directories(fuzz_sequential_mutant BEFORE PRIVATE "${RUNQCHECK_MUTANTS_INCLUDE}")
 
   set(_rq_seq_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_sequential")
   set(_rq_seq_regress "${RUNQCHECK_ROOT}/fuzz/regress/sequential")

@@ -6,7 +6,8 @@
 # CTest once per subject, whichever is declared first:
 #
 #   runqcheck_add_subject(NAME <name> HEADER <header> TYPE <template>
-#                         [INCLUDE_DIRS <dir>...] [CORE])
+#                         [INCLUDE_DIRS <dir>...] [CORE] [NO_TESTS]
+#                         [CHECKERS <checker>...])
 #   runqcheck_add_checker(NAME <name> SOURCES <src>... [LIBS <lib>...]
 #                         [LABELS <label>...] [CORE_ONLY] [ARGS <arg>...]
 #                         [DEFINITIONS <d>...] [OPTIONS <o>...] [TIMEOUT <s>]
@@ -15,7 +16,9 @@
 #   <name>__<subject> target is made (to register tests of other shapes).
 #
 # CORE_ONLY checkers test core internals and run only for the CORE subject
-# (the bundled go1.25 port itself).
+# (the bundled go1.25 port itself). INCLUDE_DIRS come before core/include, so
+# a subject may replace core headers (the mutant schemata does). NO_TESTS:
+# binaries only; CHECKERS: only these checkers.
 #
 # Labels: every gate or nightly test that judges a subject also gets the
 # label `port` (`ctest -L port -LE nightly` runs exactly the checks of the
@@ -72,7 +75,8 @@ function(_runqcheck_instantiate subject checker)
   get_property(defs GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_DEFINITIONS)
   get_property(opts GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_OPTIONS)
   get_property(core_only GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_CORE_ONLY)
-  if(core_only AND NOT is_core)
+  get_property(only GLOBAL PROPERTY RUNQCHECK_SUBJECT_${subject}_CHECKERS)
+  if((core_only AND NOT is_core) OR (only AND NOT checker IN_LIST only))
     return()
   endif()
   _runqcheck_is_selftest(${checker} "${core_only}" self)
@@ -83,7 +87,7 @@ function(_runqcheck_instantiate subject checker)
   runqcheck_subject_header(${subject} gen)
   set(target "${checker}__${subject}")
   add_executable(${target} ${srcs})
-  target_include_directories(${target} PRIVATE "${gen}" ${incs})
+  target_include_directories(${target} BEFORE PRIVATE "${gen}" ${incs})
   target_link_libraries(${target} PRIVATE runqcheck::core ${libs})
   target_compile_definitions(${target} PRIVATE ${defs})
   target_compile_options(${target} PRIVATE ${opts})
@@ -93,7 +97,8 @@ function(_runqcheck_instantiate subject checker)
     _runqcheck_add_run(${subject} ${checker} ${run})
   endforeach()
   get_property(hook GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_HOOK)
-  if(hook)
+  get_property(no_tests GLOBAL PROPERTY RUNQCHECK_SUBJECT_${subject}_NO_TESTS)
+  if(hook AND NOT no_tests)
     cmake_language(CALL ${hook} ${subject})
   endif()
 endfunction()
@@ -129,7 +134,8 @@ function(_runqcheck_add_run subject checker run)
   get_property(timeout GLOBAL PROPERTY RUNQCHECK_RUN_${run}_TIMEOUT)
   get_property(core_only GLOBAL PROPERTY RUNQCHECK_RUN_${run}_CORE_ONLY)
   get_property(is_core GLOBAL PROPERTY RUNQCHECK_SUBJECT_${subject}_CORE)
-  if(core_only AND NOT is_core)
+  get_property(no_tests GLOBAL PROPERTY RUNQCHECK_SUBJECT_${subject}_NO_TESTS)
+  if((core_only AND NOT is_core) OR no_tests)
     return()
   endif()
   get_property(checker_core_only GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_CORE_ONLY)
@@ -185,7 +191,7 @@ function(runqcheck_add_checker_run)
 endfunction()
 
 function(runqcheck_add_subject)
-  cmake_parse_arguments(A "CORE" "NAME;HEADER;TYPE" "INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(A "CORE;NO_TESTS" "NAME;HEADER;TYPE" "INCLUDE_DIRS;CHECKERS" ${ARGN})
   if(NOT A_NAME OR NOT A_HEADER OR NOT A_TYPE)
     message(FATAL_ERROR "runqcheck_add_subject: NAME, HEADER and TYPE are required")
   endif()
@@ -216,6 +222,8 @@ function(runqcheck_add_subject)
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${A_NAME}_TYPE "${A_TYPE}")
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${A_NAME}_INCLUDE_DIRS "${incs}")
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${A_NAME}_CORE ${A_CORE})
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${A_NAME}_NO_TESTS ${A_NO_TESTS})
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${A_NAME}_CHECKERS "${A_CHECKERS}")
   get_property(checkers GLOBAL PROPERTY RUNQCHECK_CHECKERS)
   foreach(c IN LISTS checkers)
     _runqcheck_instantiate(${A_NAME} ${c})
@@ -289,6 +297,8 @@ function(runqcheck_relacy_target)
     runqcheck_find_relacy(dir)
     add_library(runqcheck_relacy INTERFACE)
     target_include_directories(runqcheck_relacy SYSTEM INTERFACE "${dir}")
+    # The relacy backend (models/backend): a checker's, not the port's.
+    target_include_directories(runqcheck_relacy INTERFACE "${RUNQCHECK_ROOT}/models/backend")
     target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
   endif()
 endfunction()

@@ -32,12 +32,3 @@ if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_i
     COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh" $<TARGET_FILE:stall_teeth__narrow_index>)
   set_tests_properties(stall_teeth/narrow_index PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
 endif()
-
-# The same checker on the bug-injecting backend, for ci/mutants' stall column.
-if("mutants" IN_LIST RUNQCHECK_CHECKERS)
-  runqcheck_add_checker(NAME stall_mutant CORE_ONLY
-    SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cpp"
-    LIBS Threads::Threads LABELS mutant_binary
-    DEFINITIONS "RUNQCHECK_STALL_BACKEND=runqcheck::mutant_backend<runqcheck::stall::backend>"
-    OPTIONS -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
-endif()

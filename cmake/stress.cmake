@@ -27,15 +27,16 @@ set(_rq_stress_src
 # says why); harmless in other builds.
 set_source_files_properties("${_rq_stress_dir}/src/fiber.cpp" PROPERTIES COMPILE_OPTIONS "-fno-sanitize=thread")
 
-# One scheduler library per backend; `backend` empty = native.
-function(_rq_stress_lib name backend)
+# One scheduler library; `mutants` set: on the mutant schemata (models/mutants)
+# with the scheduler's own protocol mutants (stress/src/protocol_mutants.hpp).
+function(_rq_stress_lib name mutants)
   add_library(${name} STATIC ${_rq_stress_src})
   target_include_directories(${name} PUBLIC "${_rq_stress_dir}/include")
   target_link_libraries(${name} PUBLIC runqcheck::core Boost::context CLI11::CLI11 Threads::Threads)
   target_compile_features(${name} PUBLIC cxx_std_20)
-  if(backend)
-    target_compile_definitions(${name} PRIVATE "RUNQCHECK_STRESS_BACKEND=${backend}")
-    target_compile_options(${name} PRIVATE -include "${RUNQCHECK_ROOT}/models/mutants/mutant_backend.hpp")
+  if(mutants)
+    target_include_directories(${name} BEFORE PUBLIC "${RUNQCHECK_MUTANTS_INCLUDE}")
+    target_compile_definitions(${name} PRIVATE RUNQCHECK_STRESS_MUTANTS=1)
   endif()
   # The wakeup protocol's seq_cst fences (proc.cpp's top comment explains
   # why TSan not modelling them is harmless here).
@@ -49,8 +50,8 @@ if(NOT TARGET runqcheck_stress_lib)
   add_executable(runqcheck_stress "${_rq_stress_dir}/main.cpp")
   target_link_libraries(runqcheck_stress PRIVATE runqcheck_stress_lib)
   set_target_properties(runqcheck_stress PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-  if("mutants" IN_LIST RUNQCHECK_CHECKERS)
-    _rq_stress_lib(runqcheck_stress_mutant_lib "runqcheck::mutant_backend<runqcheck::native>")
+  if("mutants" IN_LIST RUNQCHECK_CHECKERS AND RUNQCHECK_MUTANTS_INCLUDE)
+    _rq_stress_lib(runqcheck_stress_mutant_lib ON)
     add_executable(runqcheck_stress_mutant "${_rq_stress_dir}/main.cpp")
     target_link_libraries(runqcheck_stress_mutant PRIVATE runqcheck_stress_mutant_lib)
     set_target_properties(runqcheck_stress_mutant PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")

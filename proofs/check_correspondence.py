@@ -6,9 +6,10 @@ For every row of a table whose header has the columns "C++ function" and
 still appear in the named file (relative to --root) as a definition-like
 use: `name(` (a function; as a plain grep, a call also matches) or
 `class name` / `struct name` (a type).  If the table also has a "C++ site"
-column, each backticked name there must appear in the same file as
-`site::name`.  In a table with a "Core mutant" column, each backticked name
-must appear in core/include/runqcheck/mutation.hpp.  Comments are stripped
+column, each backticked name there must be an order site of that file, as
+models/mutants/schemata.py derives them (<function>_<head|tail|runnext>_<op>
+for a non-relaxed access).  In a table with a "Core mutant" column, each
+backticked name must be a mutant: models/mutants/logic/<name>.patch.  Comments are stripped
 first, so a name that survives only in a comment does not count.  Rows
 whose file cell says "pending" are skipped with a note.
 
@@ -30,7 +31,9 @@ def split_row(line):
     return [c.strip() for c in cells]
 
 
-MUTATION_HPP = "core/include/runqcheck/mutation.hpp"
+MUTANTS_DIR = "models/mutants/logic"
+sys.path.insert(0, os.path.join(HERE, "..", "models", "mutants"))
+import schemata  # noqa: E402  (how order sites are named)
 IDENT = r"`([A-Za-z_][A-Za-z_0-9]*)`"
 
 
@@ -150,9 +153,21 @@ def main(argv):
                 pat = r"\b%s\s*\(|\b(?:class|struct)\s+%s\b" % (re.escape(name), re.escape(name))
                 need(row, rel, name, pat, "'%s(' (or class/struct %s)" % (name, name))
             for name in row["sites"]:
-                need(row, rel, name, r"\bsite::%s\b" % re.escape(name), "'site::%s'" % name)
+                checked += 1
+                path = os.path.join(a.root, rel)
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        found = {x[0] for x in schemata.sites(f.read())}
+                except (OSError, schemata.Error):
+                    found = set()
+                if name not in found:
+                    missing.append("%s:%d: %s: no order site %s in %s any more (row '%s')"
+                                   % (table, row["line"], name, name, rel, row["item"]))
         for name in row["mutants"]:
-            need(row, MUTATION_HPP, name, r"\b%s\b" % re.escape(name), "mutant '%s'" % name)
+            checked += 1
+            if not os.path.exists(os.path.join(a.root, MUTANTS_DIR, name + ".patch")):
+                missing.append("%s:%d: %s: no mutant %s/%s.patch any more (row '%s')"
+                               % (table, row["line"], name, MUTANTS_DIR, name, row["item"]))
     for m in missing:
         print(m)
     if pending:

@@ -40,7 +40,7 @@
 // prints each op, its outcome and the model's queues after it.
 // Seeds: fuzz/corpus/make_sequential_seeds.py; dictionary:
 // fuzz/dict/fuzz_sequential.dict. The _mutant twin runs the same on
-// mutant_backend<native> (RUNQCHECK_MUTANT picks the bug).
+// the mutant schemata (models/mutants; RUNQCHECK_MUTANT picks the bug).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

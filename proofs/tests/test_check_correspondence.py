@@ -8,8 +8,8 @@ and checks that each break fails with a message naming the culprit:
   2. a function left only inside a comment,
   3. a mapped file deleted,
   4. a row added to the table whose name exists nowhere,
-  5. an atomic site renamed,
-  6. a mutant removed from mutation.hpp.
+  5. an order site made relaxed (it is no site any more),
+  6. a mutant's patch removed from models/mutants/logic.
 Pending rows must be reported as skipped, never as failures.
 """
 
@@ -63,11 +63,19 @@ def fake_tree(root, rows):
                 body.append("template <class G> class %s {\n  int size = 0;\n};" % n)
             else:
                 body.append("inline void %s(int x) { (void)x; }" % n)
+        # An order site <function>_<field>_<op> is a non-relaxed access.
+        ops = {"load": "load(acquire)", "store": "store(1, release)",
+               "cas": "compare_exchange_strong(h, h, release, relaxed)"}
+        by_fn = {}
         for n in sorted(sites[rel]):
-            body.append("inline int use_%s() { return int(site::%s); }" % (n, n))
+            fn, field, op = n.rsplit("_", 2)
+            by_fn.setdefault(fn, []).append("  pp.%s.%s;" % (
+                {"head": "runqhead", "tail": "runqtail"}.get(field, field), ops[op]))
+        for fn, accs in by_fn.items():
+            body.append("template <class P>\nvoid %s(P& pp) {\n%s\n}" % (fn, "\n".join(accs)))
         files[rel] = "\n".join(body) + "\n"
-    files[cc.MUTATION_HPP] = ("enum class mutant {\n  none,\n%s\n};\n"
-                              % "\n".join("  %s," % m for m in sorted(mutants)))
+    for m in mutants:
+        files["%s/%s.patch" % (cc.MUTANTS_DIR, m)] = "# fake\n"
     for rel, text in files.items():
         path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -90,20 +98,20 @@ def main():
 
         # 1. a function disappears
         with open(runq, "w") as f:
-            f.write(src.replace("inline void runqgrab(int x) { (void)x; }\n", ""))
+            f.write(src.replace("inline void runqempty(int x) { (void)x; }\n", ""))
         rc, out = run(tmp)
-        expect(rc == 1 and "runqgrab" in out and "runq.hpp" in out,
-               "removed runqgrab fails and names it", out)
-        expect(len([l for l in out.splitlines() if "runqgrab:" in l and "no '" in l]) ==
-               len([r for r in rows if "runqgrab" in r["names"]]),
-               "one line per table row that maps runqgrab", out)
+        expect(rc == 1 and "runqempty" in out and "runq.hpp" in out,
+               "removed runqempty fails and names it", out)
+        expect(len([l for l in out.splitlines() if "runqempty:" in l and "no '" in l]) ==
+               len([r for r in rows if "runqempty" in r["names"]]),
+               "one line per table row that maps runqempty", out)
 
         # 2. the name survives only in a comment
         with open(runq, "w") as f:
-            f.write(src.replace("inline void runqsteal(int x) { (void)x; }\n",
-                                "// runqsteal(int x) was here\n/* runqsteal( */\n"))
+            f.write(src.replace("inline void runqempty(int x) { (void)x; }\n",
+                                "// runqempty(int x) was here\n/* runqempty( */\n"))
         rc, out = run(tmp)
-        expect(rc == 1 and "runqsteal" in out, "runqsteal only in comments fails", out)
+        expect(rc == 1 and "runqempty" in out, "runqempty only in comments fails", out)
         with open(runq, "w") as f:
             f.write(src)
 
@@ -125,28 +133,26 @@ def main():
         rc, out = run(tmp, t2)
         expect(rc == 1 and "runqvanished" in out, "added row with an unknown name fails", out)
 
-        # 5. an atomic site is renamed
+        # 5. an order site becomes relaxed: it is no site any more
         with open(runq, "w") as f:
-            f.write(src.replace("site::runqgrab_tail_load", "site::runqgrab_tail_read"))
+            f.write(src.replace("  pp.runqtail.load(acquire);", "  pp.runqtail.load(relaxed);"))
         rc, out = run(tmp)
-        expect(rc == 1 and "site::runqgrab_tail_load" in out, "renamed site runqgrab_tail_load fails", out)
+        expect(rc == 1 and "runqgrab_tail_load" in out, "relaxed site runqgrab_tail_load fails", out)
         with open(runq, "w") as f:
             f.write(src)
 
         # 6. a mutant disappears
-        mpath = os.path.join(tmp, cc.MUTATION_HPP)
-        msrc = open(mpath).read()
-        with open(mpath, "w") as f:
-            f.write(msrc.replace("  runqgrab_no_torn_guard,\n", ""))
+        mpath = os.path.join(tmp, cc.MUTANTS_DIR, "runqgrab_no_torn_guard.patch")
+        os.remove(mpath)
         rc, out = run(tmp)
         expect(rc == 1 and "runqgrab_no_torn_guard" in out, "removed mutant runqgrab_no_torn_guard fails", out)
         with open(mpath, "w") as f:
-            f.write(msrc)
+            f.write("# fake\n")
         rc, out = run(tmp)
         expect(rc == 0, "restored fake tree passes again", out)
 
         # sanity: the fake tree has the files the table names
-        expect(len(files) >= 4, "table maps runq.hpp, globrunq.hpp, gqueue.hpp, mutation.hpp", str(files))
+        expect(len(files) >= 4, "table maps runq.hpp, globrunq.hpp, gqueue.hpp and mutants", str(files))
     finally:
         shutil.rmtree(tmp)
     if failures:

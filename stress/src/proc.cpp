@@ -53,6 +53,7 @@
 #include <thread>
 
 #include "fiber.hpp"
+#include "protocol_mutants.hpp"
 #include "runqcheck/stress/watchdog.hpp"
 
 namespace runqcheck::stress {
@@ -80,7 +81,7 @@ G* asG(core_g* g) { return static_cast<G*>(g); }
 
 // The #StoreLoad barrier of the wakeup protocol (top comment).
 inline void storeload() {
-  if (mutated<B>(mutant::wakep_no_storeload)) return;
+  if (mutated(protocol_mutant::wakep_no_storeload)) return;
   std::atomic_thread_fence(seq_cst);  // seq_cst fence: pairs with the other side's fence (submitter vs spinner)
 }
 
@@ -308,7 +309,7 @@ void resetspinning(M* mp) {
   RQ_CHECK(B, n >= 0, "findrunnable: negative nmspinning", "nmspinning", n);
   // M wakeup policy is deliberately somewhat conservative, so check if we
   // need to wakeup another P here.
-  if (mutated<B>(mutant::spinning_drop_no_recheck)) return;
+  if (mutated(protocol_mutant::spinning_drop_no_recheck)) return;
   wakep();
 }
 
@@ -490,7 +491,7 @@ top:
     mp->spinning.store(false, relaxed);
     RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "findrunnable: negative nmspinning");  // step 1
     storeload();                                                                                   // step 2
-    if (!mutated<B>(mutant::spinning_drop_no_recheck)) {                                           // step 3
+    if (!mutated(protocol_mutant::spinning_drop_no_recheck)) {                                           // step 3
       if (next_g r = recheck_global(mp); r.gp != nullptr) return r;
       if (P* pp2 = checkRunqsNoP(snap, n); pp2 != nullptr) {
         acquirep(mp, pp2);
@@ -610,7 +611,7 @@ next_g exitsyscall0(M* mp, G* gp) {
   {
     auto l = lock_sched();
     pp = pidleget(l);
-    if (pp == nullptr && !mutated<B>(mutant::exitsyscall_loses_g)) {
+    if (pp == nullptr && !mutated(protocol_mutant::exitsyscall_loses_g)) {
       runqcheck::globrunqput(l, gp);
     }
   }
@@ -745,7 +746,7 @@ void stopTheWorld(M* mp) {
 // The run-queue part of (*p).destroy (the core's destroy) plus the G free
 // list. sched.lock held, world stopped.
 void destroyP(locked& l, P* pp) {
-  if (mutated<B>(mutant::procresize_drops_runnext)) {
+  if (mutated(protocol_mutant::procresize_drops_runnext)) {
     pp->runnext.store(nullptr, relaxed);  // the bug: runnext's G is lost
   }
   runqcheck::destroy(l, static_cast<core_p&>(*pp));  // ring to the global head, runnext first
@@ -831,7 +832,7 @@ void newproc(std::function<void()> fn) {
   casgstatus(newg, gstatus::dead, gstatus::runnable);
   s.ngcreated.fetch_add(1, relaxed);
   S::runqput(owner(pp), newg, true);  // step 1: publish (runnext)
-  if (mutated<B>(mutant::submit_no_wakep)) return;
+  if (mutated(protocol_mutant::submit_no_wakep)) return;
   storeload();                        // step 2
   wakep();                            // step 3
 }
@@ -857,7 +858,7 @@ void goready(G* gp) {
   gp->nreadies.fetch_add(1, relaxed);
   the_sched->nready.fetch_add(1, relaxed);
   S::runqput(owner(pp), gp, true);  // step 1
-  if (mutated<B>(mutant::submit_no_wakep)) return;
+  if (mutated(protocol_mutant::submit_no_wakep)) return;
   storeload();  // step 2
   wakep();      // step 3
 }

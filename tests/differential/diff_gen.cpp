@@ -35,13 +35,9 @@
 #include "../../models/watchdog/watchdog.hpp"
 #include "runqcheck_ref/reference.hpp"
 
-#ifndef RUNQCHECK_TEST_BACKEND
-#define RUNQCHECK_TEST_BACKEND runqcheck::native
-#endif
-
 namespace {
 
-using B = RUNQCHECK_TEST_BACKEND;
+using B = runqcheck::native;
 constexpr std::uint32_t Cap = 256;  // Go's ring
 using S = runqcheck::watched<subject_under_test<B, Cap>>;  // a hang fails with a dump
 using G = runqcheck::g<B>;

@@ -3,30 +3,17 @@
 // instantiated for the production backend (runqcheck::native) at Cap 256, as
 // a noinline exported wrapper. Never linked into a test binary.
 //
-// -DRUNQCHECK_AUDIT_BREAK=<site>[,<site>...] (ci/disasm-audit --break ...)
-// compiles the same code on a backend whose constexpr weaken() turns those
-// sites' orders into relaxed: the audit must then report those accesses as
-// plain (ctest disasm_audit_selftest). Production backends have no weaken(),
-// so without the macro this is the shipped code (mutation.hpp).
+// ci/disasm-audit --break SITE,... compiles it against a line-for-line copy of
+// the port with those orders spelled relaxed (models/mutants/schemata.py
+// --break): the audit must then report those accesses as plain (ctest
+// disasm_audit_selftest).
 #include <cstdint>
 
 #include <runqcheck/backend/native.hpp>
 #include <runqcheck/go125.hpp>
 
 namespace audit {
-#ifdef RUNQCHECK_AUDIT_BREAK
-// native, with the chosen sites' orders weakened to relaxed at compile time.
-struct backend : runqcheck::native {
-  static constexpr std::memory_order weaken(runqcheck::site s, std::memory_order mo) {
-    using enum runqcheck::site;
-    for (runqcheck::site b : {RUNQCHECK_AUDIT_BREAK})
-      if (s == b) return std::memory_order::relaxed;
-    return mo;
-  }
-};
-#else
 using backend = runqcheck::native;
-#endif
 constexpr std::uint32_t Cap = 256;
 using S = runqcheck::go125<backend, Cap>;
 using P = runqcheck::p<backend, Cap>;

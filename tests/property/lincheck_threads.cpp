@@ -32,13 +32,9 @@
 #include "catalog.hpp"
 #include "hooks.hpp"
 
-#ifndef RUNQCHECK_TEST_BACKEND
-#define RUNQCHECK_TEST_BACKEND runqcheck::native
-#endif
-
 namespace {
 
-using B = RUNQCHECK_TEST_BACKEND;
+using B = runqcheck::native;
 namespace lc = runqcheck::lincheck;
 namespace sc = runqcheck::model;
 using runqcheck::ref::nil;

@@ -7,10 +7,7 @@
 // bytes pick them).
 //
 // Include after "runqcheck_subject.hpp" (the per-subject generated header:
-// subject_under_test<B, Cap>, subject_name). Macros read here:
-//   RUNQCHECK_TEST_BACKEND   the backend B (default runqcheck::native; the
-//                            mutant twins use mutant_backend<native>)
-//   RUNQCHECK_SKIP_FAIRNESS  1: findRunnable without the schedtick%61 check
+// subject_under_test<B, Cap>, subject_name). Macro read here:
 //   RQ_SCHED_ASSERT(cond)    an internal check of the subject-side harness
 //                            (sched_props: RC_ASSERT); by default a failed
 //                            check throws std::logic_error.
@@ -34,12 +31,6 @@
 #include "runqcheck_ref/reference.hpp"
 #include "../../models/watchdog/watchdog.hpp"
 
-#ifndef RUNQCHECK_SKIP_FAIRNESS
-#define RUNQCHECK_SKIP_FAIRNESS 0
-#endif
-#ifndef RUNQCHECK_TEST_BACKEND
-#define RUNQCHECK_TEST_BACKEND runqcheck::native
-#endif
 #ifndef RQ_SCHED_ASSERT
 #define RQ_SCHED_ASSERT(cond) \
   ((cond) ? void(0) : throw std::logic_error("sched_ops: check failed: " #cond " (" __FILE__ ")"))
@@ -47,12 +38,11 @@
 
 namespace runqcheck::schedops {
 
-using B = RUNQCHECK_TEST_BACKEND;
+using B = runqcheck::native;
 using runqcheck::ref::gid;
 using runqcheck::ref::nil;
 namespace ref = runqcheck::ref;
 
-inline constexpr bool kSkipFairness = RUNQCHECK_SKIP_FAIRNESS != 0;
 inline constexpr int kMaxP = 4;
 inline constexpr int kMaxG = 2048;
 
@@ -187,7 +177,7 @@ inline outcome model_do(ref::world& m, const op& o) {
     case opk::gosched: m.gosched(o.a); break;
     case opk::goexit: m.goexit(o.a); break;
     case opk::schedule: {
-      ref::found f = m.findRunnable(o.a, splitmix{o.seed}, kSkipFairness);
+      ref::found f = m.findRunnable(o.a, splitmix{o.seed});
       m.execute(o.a, f);
       r = {f.gp, f.inheritTime, static_cast<int>(f.from), {}};
       break;
@@ -322,7 +312,7 @@ struct sut {
         current[o.a] = nil;
         break;
       case opk::schedule: {
-        auto f = runqcheck::findRunnable<S, kSkipFairness>(sched, pp, schedtick[o.a], allps(), stealOrder,
+        auto f = runqcheck::findRunnable<S>(sched, pp, schedtick[o.a], allps(), stealOrder,
                                                            splitmix{o.seed});
         run_on(o.a, id(f.gp), f.inheritTime);
         r = {id(f.gp), f.inheritTime, static_cast<int>(f.from), {}};

@@ -9,11 +9,12 @@
 //
 // Plus the fairness property: a G on the global queue is scheduled within 61
 // schedtick advances while the local queue stays busy with Gs respawning
-// each other. Built with RUNQCHECK_SKIP_FAIRNESS=1 (the policy's
-// skip_fairness_check), only the fairness property runs and the program
-// succeeds iff rapidcheck finds a counterexample (an inverted test).
+// each other. With --expect-failure --fairness-only (the mutant subject,
+// RUNQCHECK_MUTANT=findRunnable_no_fairness) only the fairness property runs
+// and the program succeeds iff rapidcheck finds a counterexample.
 //
-// Usage: sched_props [--expect-failure] [--sequences N] | --replay FILE
+// Usage: sched_props [--expect-failure [--fairness-only]] [--sequences N]
+//        | --replay FILE
 //   --sequences N sets rapidcheck's max_success for every property (x
 //   $RUNQCHECK_SCALE) unless RC_PARAMS sets it; the gate passes 5000.
 //   RC_PARAMS="seed=S" / "reproduce=…" as usual.
@@ -288,8 +289,8 @@ bool fairness_property() {
       s.current[0] = nil;
       s.state[other] = ref::gstate::runnable;
       S::runqput(pp, s.g(other), act == 0);  // ready(other): runnext (act 0) or the ring (act 1)
-      auto f = runqcheck::findRunnable<S, kSkipFairness>(s.sched, pp, s.schedtick[0], s.allps(), s.stealOrder,
-                                                         splitmix{static_cast<std::uint64_t>(step)});
+      auto f = runqcheck::findRunnable<S>(s.sched, pp, s.schedtick[0], s.allps(), s.stealOrder,
+                                          splitmix{static_cast<std::uint64_t>(step)});
       RC_ASSERT(f.gp != nullptr);
       s.run_on(0, s.id(f.gp), f.inheritTime);
       chain = f.inheritTime ? chain + 1 : 0;
@@ -398,11 +399,27 @@ int main(int argc, char** argv) {
     argc--;
     argv++;
   }
+  bool fairness_only = expect_failure && argc > 1 && std::string(argv[1]) == "--fairness-only";
+  if (fairness_only) {
+    argc--;
+    argv++;
+  }
   if (argc == 3 && std::string(argv[1]) == "--sequences") set_sequences(std::strtol(argv[2], nullptr, 10));
   if (!sut<8>::can_resize)
     std::printf("runqcheck: not applied: procresize (destroy's order at the global head, the batch after): "
                 "needs S::set_gomaxprocs (subject %s)\n",
                 subject_name);
+  if (fairness_only) {
+    std::printf("INVERTED TEST: mutant %s; only the fairness property runs and must FAIL.\n",
+                std::getenv("RUNQCHECK_MUTANT") ? std::getenv("RUNQCHECK_MUTANT") : "(none)");
+    bool ok = fairness_property<256>();
+    if (ok) {
+      std::printf("FAIL: the fairness property held without the %%61 check: it has no teeth.\n");
+      return 1;
+    }
+    std::printf("PASS: the fairness property caught the missing %%61 check (the failure above is expected).\n");
+    return 0;
+  }
   if (expect_failure) {
     const char* m = std::getenv("RUNQCHECK_MUTANT");
     std::printf("INVERTED TEST: mutant %s injected; succeeds only if a stateful property fails.\n", m ? m : "(none)");
@@ -413,18 +430,6 @@ int main(int argc, char** argv) {
     }
     std::printf("counterexample op list: %s\nPASS (inverted): the mutant was caught (the failure above is expected).\n",
                 g_last_artifact.c_str());
-    return 0;
-  }
-  if constexpr (kSkipFairness) {
-    std::printf("INVERTED TEST: built without findRunnable's schedtick%%61 global-queue check "
-                "(sched_policy skip_fairness_check). The fairness property must FAIL here; this "
-                "program succeeds only if rapidcheck finds a counterexample.\n");
-    bool ok = fairness_property<256>();
-    if (ok) {
-      std::printf("FAIL: the fairness property held without the %%61 check: it has no teeth.\n");
-      return 1;
-    }
-    std::printf("PASS: the fairness property caught the missing %%61 check (the failure above is expected).\n");
     return 0;
   }
   std::printf("subject %s: stateful properties against models/reference\n", subject_name);

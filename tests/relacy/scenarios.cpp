@@ -20,10 +20,7 @@
 
 namespace {
 
-#ifndef RUNQCHECK_RELACY_BACKEND
-#define RUNQCHECK_RELACY_BACKEND runqcheck::relacy
-#endif
-using B = RUNQCHECK_RELACY_BACKEND;
+using B = runqcheck::relacy;
 namespace model = runqcheck::model;
 
 const model::scenario* current = nullptr;

@@ -25,11 +25,7 @@
 namespace {
 
 using namespace runqcheck::stall;
-#ifdef RUNQCHECK_STALL_BACKEND  // ci/mutants: the stall backend with one bug injected
-using B = RUNQCHECK_STALL_BACKEND;
-#else
 using B = runqcheck::stall::backend;
-#endif
 using G = runqcheck::g<B>;
 using runqcheck::stall::model::load_kind;
 using runqcheck::stall::model::op_kind;

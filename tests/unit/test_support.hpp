@@ -31,13 +31,9 @@
 
 #include "repro_listener.hpp"
 
-#ifndef RUNQCHECK_TEST_BACKEND
-#define RUNQCHECK_TEST_BACKEND runqcheck::native
-#endif
-
 namespace rqtest {
 
-using B = RUNQCHECK_TEST_BACKEND;
+using B = runqcheck::native;
 using G = runqcheck::g<B>;
 using gqueue = runqcheck::gQueue<B>;
 using glist = runqcheck::gList<B>;

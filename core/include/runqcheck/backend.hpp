@@ -5,7 +5,8 @@
 // scheduling hooks Go hard-wires (runqgrab's usleep(3), spin-wait pauses) and
 // the reporting of a failed check. Backends shipped:
 //   native  — std::atomic, std::mutex, std::thread        (backend/native.hpp)
-//   relacy  — rl::atomic, rl::var, rl::mutex, dyn_thread   (backend/relacy.hpp)
+//   relacy  — rl::atomic, rl::var, rl::mutex, dyn_thread (a checker's: in
+//             models/backend/runqcheck/backend/relacy.hpp)
 // Sanitizer and aarch64 builds use native; only the compiler flags differ.
 //
 // Call sites pass std::memory_order and nothing else: the relacy backend
@@ -23,6 +24,12 @@
 namespace runqcheck {
 
 using loc = std::source_location;
+
+// The orders by name, so that a call reads `store(t + 1, release)`.
+inline constexpr auto relaxed = std::memory_order::relaxed;
+inline constexpr auto acquire = std::memory_order::acquire;
+inline constexpr auto release = std::memory_order::release;
+inline constexpr auto acq_rel = std::memory_order::acq_rel;
 
 // What the core needs of B::atomic<T>. load_plain() is a plain (non-atomic)
 // read of the same location, for ports that read racily as Go does; TSan

@@ -16,7 +16,6 @@
 #include <utility>
 
 #include "gqueue.hpp"
-#include "mutation.hpp"
 
 namespace runqcheck {
 
@@ -41,10 +40,8 @@ struct schedt {
 template <class B>
 class [[nodiscard]] locked_sched {
  public:
-  explicit locked_sched(schedt<B>& s, loc l = loc::current()) : s_(s), held_(true) { s_.lock.lock(l); }
-  ~locked_sched() {
-    if (held_) s_.lock.unlock();
-  }
+  explicit locked_sched(schedt<B>& s, loc l = loc::current()) : s_(s) { s_.lock.lock(l); }
+  ~locked_sched() { s_.lock.unlock(); }
   locked_sched(const locked_sched&) = delete;
   locked_sched& operator=(const locked_sched&) = delete;
 
@@ -52,13 +49,8 @@ class [[nodiscard]] locked_sched {
   std::int32_t gomaxprocs() const { return s_.gomaxprocs; }
   void set_gomaxprocs(std::int32_t n) { s_.gomaxprocs = n; }
 
-  // Mutant globrunq_without_lock only: access without taking the lock.
-  struct unlocked_tag {};
-  locked_sched(schedt<B>& s, unlocked_tag) : s_(s), held_(false) {}
-
  private:
   schedt<B>& s_;
-  bool held_;
 };
 
 // Go: lock(&sched.lock). The lock is released when the result is destroyed.
@@ -122,12 +114,11 @@ globrunq_batch<B> globrunqgetbatch(locked_sched<B>& sched, std::int32_t n) {
   }
 
   n = std::min({n, size, go_add1(size / sched.gomaxprocs())});
-  if (mutated<B>(mutant::globrunqgetbatch_no_size_cap)) n = std::min(n + 1, go_add1(go_add1(size / sched.gomaxprocs())));
 
   r.gp = sched.runq().pop();
   n--;
 
-  for (; n > (mutated<B>(mutant::globrunqgetbatch_off_by_one) ? -1 : 0); n--) {
+  for (; n > 0; n--) {
     g<B>* gp1 = sched.runq().pop();
     RQ_CHECK(B, gp1 != nullptr, "globrunqgetbatch: global runq shorter than its size", "n", n);
     r.q.pushBack(gp1);

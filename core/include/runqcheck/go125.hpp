@@ -6,7 +6,6 @@
 #include <string>
 
 #include "globrunq.hpp"
-#include "roles.hpp"
 #include "runq.hpp"
 #include "steal_order.hpp"
 #include "subject.hpp"

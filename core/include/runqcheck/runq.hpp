@@ -37,7 +37,6 @@
 
 #include "globrunq.hpp"
 #include "gqueue.hpp"
-#include "mutation.hpp"
 
 namespace runqcheck {
 
@@ -51,7 +50,7 @@ struct p {
   static_assert(std::has_single_bit(Cap) && Cap >= 2, "ring capacity must be a power of two >= 2");
   static constexpr std::uint32_t capacity = Cap;
   using G = g<B>;
-  using ring = std::array<slot_t<B, G*>, Cap>;
+  using ring = std::array<typename B::template atomic<G*>, Cap>;
 
   explicit p(schedt<B>& s, std::int32_t pid = 0) : sched(&s), id(pid) {}
   p(const p&) = delete;
@@ -71,28 +70,24 @@ struct p {
   typename B::template atomic<G*> runnext{nullptr};
 };
 
-namespace detail {
-constexpr auto relaxed = std::memory_order::relaxed;
-constexpr auto acquire = std::memory_order::acquire;
-constexpr auto release = std::memory_order::release;
-constexpr auto acq_rel = std::memory_order::acq_rel;
-}  // namespace detail
-
 // runqempty reports whether pp has no Gs on its local run queue.
 // It never returns true spuriously.
 // Can be executed by any P.  Go: runqempty
 template <class B, std::uint32_t Cap>
 bool runqempty(p<B, Cap>& pp) {
-  using namespace detail;
   // Defends against: pp has G1 in runnext and head == tail; runqput kicks G1
   // into the ring; runqget empties runnext. Seeing head == tail and then
   // runnext == nil does not mean the queue was ever empty, hence the re-read.
   for (;;) {
-    std::uint32_t head = pp.runqhead.load(order<B>(site::runqempty_head_load, acquire));  // acquire: pairs with consumers' CAS-release of head
-    std::uint32_t tail = pp.runqtail.load(order<B>(site::runqempty_tail_load, acquire));  // acquire: pairs with the owner's store-release of tail
-    g<B>* runnext = pp.runnext.load(order<B>(site::runqempty_runnext_load, acquire));     // acquire: pairs with release CAS of runnext in runqget/runqput, so a tail store before it is visible below
-    if (mutated<B>(mutant::runqempty_no_tail_reread)) return head == tail && runnext == nullptr;
-    if (tail == pp.runqtail.load(order<B>(site::runqempty_tail_reload, relaxed))) {  // relaxed: coherence after the acquire above suffices
+    // acquire: pairs with the consumers' release CAS of head.
+    std::uint32_t head = pp.runqhead.load(acquire);
+    // acquire: pairs with the owner's release store of tail.
+    std::uint32_t tail = pp.runqtail.load(acquire);
+    // acquire: pairs with the release CAS of runnext in runqput/runqget, so
+    // that a tail store before it is visible to the re-read below.
+    g<B>* runnext = pp.runnext.load(acquire);
+    // relaxed: coherence after the acquire above suffices.
+    if (tail == pp.runqtail.load(relaxed)) {
       return head == tail && runnext == nullptr;
     }
   }
@@ -106,16 +101,16 @@ bool runqputslow(p<B, Cap>& pp, g<B>* gp, std::uint32_t h, std::uint32_t t);
 // If next is true, runqput puts g in the pp.runnext slot.
 // If the run queue is full, runnext puts g on the global queue.
 // Executed only by the owner P.  Go: runqput
-// Not ported: the !haveSysmon and randomizeScheduler (race detector) cases
-// that turn next off; a caller that wants them passes next=false.
+// Not ported: the !haveSysmon and randomizeScheduler cases that turn next
+// off; a caller that wants them passes next=false.
 template <class B, std::uint32_t Cap>
 void runqput(p<B, Cap>& pp, g<B>* gp, bool next) {
-  using namespace detail;
   if (next) {
   retryNext:
-    g<B>* oldnext = pp.runnext.load(relaxed);  // relaxed: only this P stores non-nil, and a stale value just fails the CAS
-    if (!pp.runnext.compare_exchange_strong(oldnext, gp, order<B>(site::runqput_runnext_cas, release), relaxed)) {  // release: publishes gp to a thief's acquire CAS in runqgrab
-      if (mutated<B>(mutant::runqput_runnext_no_retry)) return;
+    // relaxed: only this P stores non-nil; a stale value just fails the CAS.
+    g<B>* oldnext = pp.runnext.load(relaxed);
+    // release: publishes gp to a thief's acquire CAS in runqgrab.
+    if (!pp.runnext.compare_exchange_strong(oldnext, gp, release, relaxed)) {
       goto retryNext;
     }
     if (oldnext == nullptr) {
@@ -126,11 +121,14 @@ void runqput(p<B, Cap>& pp, g<B>* gp, bool next) {
   }
 
 retry:
-  std::uint32_t h = pp.runqhead.load(order<B>(site::runqput_head_load, acquire));  // load-acquire, synchronize with consumers: their slot reads happen before our overwrite
-  std::uint32_t t = pp.runqtail.load(relaxed);                                      // own tail: only this P writes it
+  // load-acquire, synchronize with consumers: their slot reads happen
+  // before our overwrite.
+  std::uint32_t h = pp.runqhead.load(acquire);
+  std::uint32_t t = pp.runqtail.load(relaxed);  // own tail: only this P writes it
   if (t - h < Cap) {
-    pp.runq[t % Cap].store(gp, relaxed);                                         // relaxed: published by the tail store below
-    pp.runqtail.store(t + 1, order<B>(site::runqput_tail_store, release));       // store-release, makes the item available for consumption
+    pp.runq[t % Cap].store(gp, relaxed);  // published by the tail store below
+    // store-release, makes the item available for consumption
+    pp.runqtail.store(t + 1, release);
     return;
   }
   if (runqputslow(pp, gp, h, t)) {
@@ -144,22 +142,17 @@ retry:
 // Executed only by the owner P.  Go: runqputslow
 template <class B, std::uint32_t Cap>
 bool runqputslow(p<B, Cap>& pp, g<B>* gp, std::uint32_t h, std::uint32_t t) {
-  using namespace detail;
-  std::array<g<B>*, Cap / 2 + 2> batch{};  // Go: [len(pp.runq)/2 + 1]*g; +1 for mutant move_129
+  std::array<g<B>*, Cap / 2 + 1> batch{};
 
   // First, grab a batch from local queue.
   std::uint32_t n = t - h;
   n = n / 2;
-  if (!mutated<B>(mutant::runqputslow_no_full_check)) {
-    RQ_CHECK(B, n == Cap / 2, "runqputslow: queue is not full", "h", h, "t", t);
-  }
-  if (mutated<B>(mutant::runqputslow_move_127)) n--;
-  if (mutated<B>(mutant::runqputslow_move_129)) n++;
+  RQ_CHECK(B, n == Cap / 2, "runqputslow: queue is not full", "h", h, "t", t);
   for (std::uint32_t i = 0; i < n; i++) {
-    batch[i] = pp.runq[(h + i) % Cap].load(relaxed);  // own slots: written by this P
+    batch[i] = pp.runq[(h + i) % Cap].load(relaxed);  // own slots
   }
-  std::uint32_t hh = h;
-  if (!pp.runqhead.compare_exchange_strong(hh, h + n, order<B>(site::runqputslow_head_cas, release), relaxed)) {  // cas-release, commits consume: pairs with a thief's acquire of head
+  // cas-release, commits consume: pairs with a thief's acquire of head.
+  if (!pp.runqhead.compare_exchange_strong(h, h + n, release, relaxed)) {
     return false;
   }
   batch[n] = gp;
@@ -171,11 +164,6 @@ bool runqputslow(p<B, Cap>& pp, g<B>* gp, std::uint32_t h, std::uint32_t t) {
   gQueue<B> q(batch[0], batch[n], static_cast<std::int32_t>(n + 1));
 
   // Now put the batch on global queue.
-  if (mutated<B>(mutant::globrunq_without_lock)) {
-    locked_sched<B> unlocked(*pp.sched, typename locked_sched<B>::unlocked_tag{});
-    globrunqputbatch(unlocked, q);
-    return true;
-  }
   auto sched = lock(*pp.sched);
   globrunqputbatch(sched, q);
   return true;
@@ -184,25 +172,22 @@ bool runqputslow(p<B, Cap>& pp, g<B>* gp, std::uint32_t h, std::uint32_t t) {
 // runqputbatch tries to put all the G's on q on the local runnable queue.
 // If the local runq is full the input queue still contains unqueued Gs.
 // Executed only by the owner P.  Go: runqputbatch (go1.25)
-// Not ported: the randomizeScheduler shuffle.
+// Not ported: the randomizeScheduler shuffle (Go's n counts for it).
 template <class B, std::uint32_t Cap>
 void runqputbatch(p<B, Cap>& pp, gQueue<B>& q) {
-  using namespace detail;
   if (q.empty()) {
     return;
   }
-  std::uint32_t h = pp.runqhead.load(order<B>(site::runqputbatch_head_load, acquire));  // load-acquire, synchronize with consumers
-  std::uint32_t t = pp.runqtail.load(relaxed);                                           // own tail
-  std::uint32_t n = 0;
+  // load-acquire, synchronize with consumers
+  std::uint32_t h = pp.runqhead.load(acquire);
+  std::uint32_t t = pp.runqtail.load(relaxed);  // own tail
   while (!q.empty() && t - h < Cap) {
-    g<B>* gp = q.pop();
-    pp.runq[t % Cap].store(gp, relaxed);  // relaxed: published by the tail store below
+    pp.runq[t % Cap].store(q.pop(), relaxed);  // published by the tail store below
     t++;
-    n++;
   }
-  (void)n;
 
-  pp.runqtail.store(t, order<B>(site::runqputbatch_tail_store, release));  // store-release, makes the items available for consumption
+  // store-release, makes the items available for consumption
+  pp.runqtail.store(t, release);
 }
 
 // Result of runqget. If inheritTime is true, gp should inherit the remaining
@@ -217,90 +202,62 @@ struct [[nodiscard]] runqget_result {
 // Executed only by the owner P.  Go: runqget
 template <class B, std::uint32_t Cap>
 runqget_result<B> runqget(p<B, Cap>& pp) {
-  using namespace detail;
   // If there's a runnext, it's the next G to run.
-  g<B>* next = pp.runnext.load(relaxed);  // relaxed: this P stored it; a thief can only have cleared it
-  // If the runnext is non-0 and the CAS fails, it could only have been stolen
-  // by another P, because other Ps can race to set runnext to 0, but only the
-  // current P can set it to non-0. Hence, there's no need to retry this CAS.
-  if (next != nullptr) {
-    if (mutated<B>(mutant::runqget_runnext_no_cas)) {
-      pp.runnext.store(nullptr, relaxed);
-      return {next, true};
-    }
-    g<B>* expect = next;
-    if (pp.runnext.compare_exchange_strong(expect, nullptr, order<B>(site::runqget_runnext_cas, release), relaxed)) {  // release: pairs with runqempty's acquire load of runnext (a ring put before it must be seen)
-      return {next, true};
-    }
-    if (mutated<B>(mutant::runqget_runnext_retry) && expect != nullptr) {
-      next = expect;
-      if (pp.runnext.compare_exchange_strong(expect, nullptr, release, relaxed)) return {next, true};
-    }
+  g<B>* next = pp.runnext.load(relaxed);  // this P stored it; a thief can only clear it
+  // A failed CAS means a thief took it: only this P sets runnext non-nil, so
+  // no retry. release: pairs with runqempty's acquire load of runnext.
+  if (next != nullptr && pp.runnext.compare_exchange_strong(next, nullptr, release, relaxed)) {
+    return {next, true};
   }
 
   for (;;) {
-    std::uint32_t h = pp.runqhead.load(order<B>(site::runqget_head_load, acquire));  // load-acquire, synchronize with other consumers
-    std::uint32_t t = pp.runqtail.load(relaxed);                                      // own tail
+    // load-acquire, synchronize with other consumers
+    std::uint32_t h = pp.runqhead.load(acquire);
+    std::uint32_t t = pp.runqtail.load(relaxed);  // own tail
     if (t == h) {
       return {nullptr, false};
     }
     g<B>* gp = pp.runq[h % Cap].load(relaxed);  // own slot
-    if (pp.runqhead.compare_exchange_strong(h, h + 1, order<B>(site::runqget_head_cas, release), relaxed)) {  // cas-release, commits consume
+    // cas-release, commits consume
+    if (pp.runqhead.compare_exchange_strong(h, h + 1, release, relaxed)) {
       return {gp, false};
     }
   }
 }
 
-// runqdrain drains the local runnable queue of pp and returns all goroutines
-// in it. Executed only by the owner P.  Go: runqdrain
+// runqdrain drains the local runnable queue of pp and returns all goroutines in it.
+// Executed only by the owner P.  Go: runqdrain
 template <class B, std::uint32_t Cap>
 gQueue<B> runqdrain(p<B, Cap>& pp) {
-  using namespace detail;
   gQueue<B> drainQ;
-  g<B>* oldNext = pp.runnext.load(relaxed);  // relaxed: as in runqget
-  if (oldNext != nullptr) {
-    g<B>* expect = oldNext;
-    if (pp.runnext.compare_exchange_strong(expect, nullptr, order<B>(site::runqdrain_runnext_cas, release), relaxed)) {  // release: as in runqget
-      drainQ.pushBack(oldNext);
-    }
+  g<B>* oldNext = pp.runnext.load(relaxed);  // as in runqget
+  // release: as in runqget.
+  if (oldNext != nullptr &&
+      pp.runnext.compare_exchange_strong(oldNext, nullptr, release, relaxed)) {
+    drainQ.pushBack(oldNext);
   }
 
 retry:
-  std::uint32_t h = pp.runqhead.load(order<B>(site::runqdrain_head_load, acquire));  // load-acquire, synchronize with other consumers
-  std::uint32_t t = pp.runqtail.load(relaxed);                                        // own tail
+  // load-acquire, synchronize with other consumers
+  std::uint32_t h = pp.runqhead.load(acquire);
+  std::uint32_t t = pp.runqtail.load(relaxed);  // own tail
   std::uint32_t qn = t - h;
   if (qn == 0) {
     return drainQ;
   }
-  if (qn > Cap && !mutated<B>(mutant::runqdrain_no_torn_guard)) {  // read inconsistent h and t
+  if (qn > Cap) {  // read inconsistent h and t
     goto retry;
   }
 
-  if (mutated<B>(mutant::runqdrain_link_before_cas)) {
-    // The reverted Go 1.17 order: schedlink written while thieves may own the Gs.
-    gQueue<B> early;
-    for (std::uint32_t i = 0; i < qn; i++) early.pushBack(pp.runq[(h + i) % Cap].load(relaxed));
-    std::uint32_t hh = h;
-    if (!pp.runqhead.compare_exchange_strong(hh, h + qn, order<B>(site::runqdrain_head_cas, release), relaxed)) {
-      goto retry;
-    }
-    drainQ.pushBackAll(std::move(early));
-    return drainQ;
+  // cas-release, commits consume
+  if (!pp.runqhead.compare_exchange_strong(h, h + qn, release, relaxed)) {
+    goto retry;
   }
 
-  {
-    std::uint32_t hh = h;
-    if (!pp.runqhead.compare_exchange_strong(hh, h + qn, order<B>(site::runqdrain_head_cas, release), relaxed)) {  // cas-release, commits consume
-      goto retry;
-    }
-  }
-
-  // Advance the head before linking the Gs into a gQueue: a G's schedlink may
-  // be written only once the CAS made the G ours, while thieves may still be
-  // copying it. See Go's runqdrain comment and its golang-dev thread.
+  // The head moves before the Gs are linked: a G's schedlink may be written
+  // only once the CAS made it ours, while thieves may still be copying it.
   for (std::uint32_t i = 0; i < qn; i++) {
-    g<B>* gp = pp.runq[(h + i) % Cap].load(relaxed);  // own slot, ours since the CAS
-    drainQ.pushBack(gp);
+    drainQ.pushBack(pp.runq[(h + i) % Cap].load(relaxed));  // ours since the CAS
   }
   return drainQ;
 }
@@ -310,55 +267,48 @@ retry:
 // Returns number of grabbed goroutines.
 // Can be executed by any P.  Go: runqgrab
 template <class B, std::uint32_t Cap>
-std::uint32_t runqgrab(p<B, Cap>& pp, typename p<B, Cap>::ring& batch, std::uint32_t batchHead, bool stealRunNextG) {
-  using namespace detail;
+std::uint32_t runqgrab(p<B, Cap>& pp, typename p<B, Cap>::ring& batch, std::uint32_t batchHead,
+                       bool stealRunNextG) {
   for (;;) {
-    std::uint32_t h = pp.runqhead.load(order<B>(site::runqgrab_head_load, acquire));  // load-acquire, synchronize with other consumers
-    std::uint32_t t = pp.runqtail.load(order<B>(site::runqgrab_tail_load, acquire));  // load-acquire, synchronize with the producer's store-release of tail
+    // load-acquire, synchronize with other consumers
+    std::uint32_t h = pp.runqhead.load(acquire);
+    // load-acquire, synchronize with the producer
+    std::uint32_t t = pp.runqtail.load(acquire);
     std::uint32_t n = t - h;
-    n = mutated<B>(mutant::runqgrab_floor_half) ? n / 2 : n - n / 2;
+    n = n - n / 2;
     if (n == 0) {
       if (stealRunNextG) {
         // Try to steal from pp.runnext.
-        if (g<B>* next = pp.runnext.load(relaxed); next != nullptr) {  // relaxed: the CAS below validates it
-          if (pp.status.load(relaxed) == static_cast<std::uint32_t>(pstatus::running)) {  // relaxed: a hint
-            // Back off to give pp a chance to schedule runnext (Go sleeps 3µs:
-            // a G that ready()s another and then blocks would otherwise see it
-            // stolen). A backend hook: usleep natively, a yield under relacy.
+        // relaxed: the CAS below validates it.
+        if (g<B>* next = pp.runnext.load(relaxed); next != nullptr) {
+          // relaxed: a hint.
+          if (pp.status.load(relaxed) == static_cast<std::uint32_t>(pstatus::running)) {
+            // Back off so that pp can run the G it just readied (Go: usleep(3);
+            // a yield under Relacy).
             B::runqgrab_backoff();
           }
-          if (mutated<B>(mutant::runqgrab_runnext_load_store)) {
-            if (pp.runnext.load(acquire) != next) continue;
-            pp.runnext.store(nullptr, relaxed);
-            batch[batchHead % Cap].store(next, relaxed);
-            return 1;
-          }
-          g<B>* expect = next;
-          if (!pp.runnext.compare_exchange_strong(expect, nullptr, order<B>(site::runqgrab_runnext_cas, acquire), relaxed)) {  // acquire: pairs with the owner's release CAS in runqput, so gp's state is ours
-            if (mutated<B>(mutant::runqgrab_runnext_no_retry)) return 0;
+          // acquire: pairs with the owner's release CAS in runqput, so the
+          // G's state is ours.
+          if (!pp.runnext.compare_exchange_strong(next, nullptr, acquire, relaxed)) {
             continue;
           }
-          batch[batchHead % Cap].store(next, relaxed);  // thief's own ring: published by runqsteal's tail store
+          batch[batchHead % Cap].store(next, relaxed);  // published by runqsteal
           return 1;
         }
       }
       return 0;
     }
-    if (n > Cap / 2 && !mutated<B>(mutant::runqgrab_no_torn_guard)) {  // read inconsistent h and t
+    if (n > Cap / 2) {  // read inconsistent h and t
       continue;
     }
     for (std::uint32_t i = 0; i < n; i++) {
-      g<B>* gp = pp.runq[(h + i) % Cap].load(relaxed);  // relaxed: ordered after the tail acquire; may be overwritten, then the CAS fails
-      batch[(batchHead + i) % Cap].store(gp, relaxed);   // thief's own ring: published by runqsteal's tail store
+      // relaxed: after the tail acquire; if overwritten, the CAS fails.
+      g<B>* gp = pp.runq[(h + i) % Cap].load(relaxed);
+      batch[(batchHead + i) % Cap].store(gp, relaxed);  // published by runqsteal
     }
-    if (mutated<B>(mutant::runqgrab_cas_as_load_store)) {
-      if (pp.runqhead.load(relaxed) == h) {
-        pp.runqhead.store(h + n, release);
-        return n;
-      }
-      continue;
-    }
-    if (pp.runqhead.compare_exchange_strong(h, h + n, order<B>(site::runqgrab_head_cas, release), relaxed)) {  // cas-release, commits consume: pairs with the owner's acquire of head before it overwrites these slots
+    // cas-release, commits consume: pairs with the owner's acquire of head
+    // before it overwrites these slots.
+    if (pp.runqhead.compare_exchange_strong(h, h + n, release, relaxed)) {
       return n;
     }
   }
@@ -371,7 +321,6 @@ std::uint32_t runqgrab(p<B, Cap>& pp, typename p<B, Cap>::ring& batch, std::uint
 // Go: runqsteal
 template <class B, std::uint32_t Cap>
 g<B>* runqsteal(p<B, Cap>& pp, p<B, Cap>& p2, bool stealRunNextG) {
-  using namespace detail;
   std::uint32_t t = pp.runqtail.load(relaxed);  // own tail
   std::uint32_t n = runqgrab(p2, pp.runq, t, stealRunNextG);
   if (n == 0) {
@@ -382,11 +331,11 @@ g<B>* runqsteal(p<B, Cap>& pp, p<B, Cap>& p2, bool stealRunNextG) {
   if (n == 0) {
     return gp;
   }
-  std::uint32_t h = pp.runqhead.load(order<B>(site::runqsteal_head_load, acquire));  // load-acquire, synchronize with consumers
-  if (!mutated<B>(mutant::runqsteal_no_overflow_check)) {
-    RQ_CHECK(B, t - h + n < Cap, "runqsteal: runq overflow", "h", h, "t", t, "n", n);
-  }
-  pp.runqtail.store(t + n, order<B>(site::runqsteal_tail_store, release));  // store-release, makes the item available for consumption
+  // load-acquire, synchronize with consumers
+  std::uint32_t h = pp.runqhead.load(acquire);
+  RQ_CHECK(B, t - h + n < Cap, "runqsteal: runq overflow", "h", h, "t", t, "n", n);
+  // store-release, makes the item available for consumption
+  pp.runqtail.store(t + n, release);
   return gp;
 }
 
@@ -397,14 +346,6 @@ g<B>* runqsteal(p<B, Cap>& pp, p<B, Cap>& p2, bool stealRunNextG) {
 // Go: (*p).destroy, "Move all runnable goroutines to the global queue".
 template <class B, std::uint32_t Cap>
 void destroy(locked_sched<B>& sched, p<B, Cap>& pp) {
-  using namespace detail;
-  auto runnext_to_head = [&] {
-    if (g<B>* next = pp.runnext.load(relaxed); next != nullptr) {
-      globrunqputhead(sched, next);
-      pp.runnext.store(nullptr, relaxed);
-    }
-  };
-  if (mutated<B>(mutant::destroy_runnext_last)) runnext_to_head();
   while (pp.runqhead.load(relaxed) != pp.runqtail.load(relaxed)) {
     // Pop from tail of local queue
     std::uint32_t t = pp.runqtail.load(relaxed) - 1;
@@ -413,7 +354,10 @@ void destroy(locked_sched<B>& sched, p<B, Cap>& pp) {
     // Push onto head of global queue
     globrunqputhead(sched, gp);
   }
-  if (!mutated<B>(mutant::destroy_runnext_last)) runnext_to_head();
+  if (g<B>* next = pp.runnext.load(relaxed); next != nullptr) {
+    globrunqputhead(sched, next);
+    pp.runnext.store(nullptr, relaxed);
+  }
 }
 
 }  // namespace runqcheck

@@ -10,11 +10,6 @@
 //   findRunnable          the two in that order (netpoll, timers, GC
 //                         workers and the trace reader are not modelled)
 //
-// The %61 check has a switch, the template parameter skip_fairness_check:
-// a build that sets it is the "no fairness check" mutant that the fairness
-// property (tests/property) must kill. mutation.hpp's mutant list is left
-// alone; this policy is not part of the queue port.
-//
 // Changes from Go:
 //  - Go peeks at sched.runq.empty() without sched.lock before locking; an
 //    unlocked read of the gQueue is a data race in C++, so the peek here is
@@ -29,7 +24,6 @@
 #include <utility>
 
 #include "g.hpp"
-#include "mutation.hpp"
 #include "steal_order.hpp"
 
 namespace runqcheck {
@@ -51,24 +45,15 @@ struct [[nodiscard]] sched_found {
 // to ensure fairness" to "global runq" (proc.go). Executed by pp's owner;
 // schedtick is pp.schedtick. Returns {nullptr} when the caller should go on
 // to stealWork.
-template <class G>
-struct backend_of;
-template <class B>
-struct backend_of<g<B>> {
-  using type = B;
-};
-
-template <class S, bool skip_fairness_check = false>
-sched_found<S> findRunnable_queues(typename S::schedt& sched, typename S::p& pp, std::uint32_t schedtick) {
-  using B = typename backend_of<subject_g_t<S>>::type;
+template <class S>
+sched_found<S> findRunnable_queues(typename S::schedt& sched, typename S::p& pp,
+                                   std::uint32_t schedtick) {
   // Check the global runnable queue once in a while to ensure fairness.
   // Otherwise two goroutines can completely occupy the local runqueue
   // by constantly respawning each other.
-  if constexpr (!skip_fairness_check) {
-    if (schedtick % 61 == 0 && S::globrunqsize(sched) != 0 && !mutated<B>(mutant::findRunnable_no_fairness)) {
-      if (auto* gp = S::globrunqget(sched); gp != nullptr) {
-        return {gp, false, found_in::fairness};
-      }
+  if (schedtick % 61 == 0 && S::globrunqsize(sched) != 0) {
+    if (auto* gp = S::globrunqget(sched); gp != nullptr) {
+      return {gp, false, found_in::fairness};
     }
   }
   // local runq
@@ -118,10 +103,10 @@ sched_found<S> stealWork(typename S::p& pp, std::span<typename S::p* const> allp
 }
 
 // Go: findRunnable's queue part, then stealWork.
-template <class S, bool skip_fairness_check = false, class Rand>
+template <class S, class Rand>
 sched_found<S> findRunnable(typename S::schedt& sched, typename S::p& pp, std::uint32_t schedtick,
                             std::span<typename S::p* const> allp, const randomOrder& stealOrder, Rand&& rand) {
-  sched_found<S> f = findRunnable_queues<S, skip_fairness_check>(sched, pp, schedtick);
+  sched_found<S> f = findRunnable_queues<S>(sched, pp, schedtick);
   if (f.gp == nullptr) {
     f = stealWork<S>(pp, allp, stealOrder, std::forward<Rand>(rand));
   }

@@ -367,8 +367,8 @@ struct world {
 
   // Go: findRunnable, its queue part: the %61 fairness check, the local
   // runq, the global batch. Go: stealWork for the rest.
-  found findRunnable_queues(int p, bool skip_fairness_check = false) {
-    if (!skip_fairness_check && schedtick[p] % 61 == 0 && !q.global.empty()) {
+  found findRunnable_queues(int p) {
+    if (schedtick[p] % 61 == 0 && !q.global.empty()) {
       return {q.globrunqget(), false, source::fairness};
     }
     if (runqget_outcome r = q.runqget(p); r.gp != nil) return {r.gp, r.inheritTime, source::local};
@@ -391,8 +391,8 @@ struct world {
     return {};
   }
   template <class Rand>
-  found findRunnable(int p, Rand&& rand, bool skip_fairness_check = false) {
-    found f = findRunnable_queues(p, skip_fairness_check);
+  found findRunnable(int p, Rand&& rand) {
+    found f = findRunnable_queues(p);
     if (f.gp == nil) f = stealWork(p, rand);
     return f;
   }

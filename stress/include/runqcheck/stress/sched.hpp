@@ -35,15 +35,9 @@
 #include <runqcheck/go125.hpp>
 #include <runqcheck/sched_policy.hpp>
 
-// The backend the stress scheduler is compiled on: native, or the
-// bug-injecting mutant backend for the kill matrix (cmake/stress.cmake).
-#ifndef RUNQCHECK_STRESS_BACKEND
-#define RUNQCHECK_STRESS_BACKEND ::runqcheck::native
-#endif
-
 namespace runqcheck::stress {
 
-using B = RUNQCHECK_STRESS_BACKEND;
+using B = ::runqcheck::native;
 inline constexpr std::uint32_t runq_cap = 256;  // Go: len(pp.runq)
 using S = runqcheck::go125<B, runq_cap>;        // the subject the scheduler runs
 using core_p = S::p;

@@ -19,7 +19,7 @@
 
 #include <relacy/relacy.hpp>
 
-#include "../backend.hpp"
+#include <runqcheck/backend.hpp>
 
 // relacy.hpp turns `delete` into its allocation tracker; `= delete` below
 // must stay the C++ keyword.

@@ -1,0 +1,35 @@
+# models/mutants/mutants.cmake — the subject `mutants`: every mutant of
+# models/mutants compiled into one copy of the port (schemata.py), chosen at
+# run time by RUNQCHECK_MUTANT (unset: the port itself). It is registered the
+# way a user's port is: `ci/gate --subject models/mutants/mutants.cmake` builds
+# and judges it with the checkers a user's port gets, and ci/mutants runs those
+# binaries once per mutant.
+#
+# The self-test builds (CMakeLists.txt) set RUNQCHECK_MUTANTS_CHECKERS: then
+# only those checkers are built for it, with no test of their own (the teeth
+# tests of cmake/checkers.cmake run them with a mutant selected).
+include_guard(GLOBAL)
+
+set(_rq_mut_dir "${RUNQCHECK_ROOT}/models/mutants")
+set(RUNQCHECK_MUTANTS_INCLUDE "${CMAKE_BINARY_DIR}/mutants/include" CACHE INTERNAL "")
+file(GLOB _rq_mut_inputs CONFIGURE_DEPENDS "${_rq_mut_dir}/logic/*.patch"
+  "${RUNQCHECK_ROOT}/core/include/runqcheck/*.hpp")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_rq_mut_inputs}
+  "${_rq_mut_dir}/schemata.py" "${_rq_mut_dir}/protocol.txt")
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+execute_process(
+  COMMAND "${Python3_EXECUTABLE}" "${_rq_mut_dir}/schemata.py"
+    --core "${RUNQCHECK_ROOT}/core/include" --mutants "${_rq_mut_dir}"
+    --out "${RUNQCHECK_MUTANTS_INCLUDE}"
+  RESULT_VARIABLE _rq_mut_rc ERROR_VARIABLE _rq_mut_err)
+if(NOT _rq_mut_rc EQUAL 0)
+  message(FATAL_ERROR "mutant schemata: ${_rq_mut_err}")
+endif()
+
+if(DEFINED RUNQCHECK_MUTANTS_CHECKERS)
+  runqcheck_add_subject(NAME mutants HEADER runqcheck/go125.hpp TYPE runqcheck::go125
+    INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}" NO_TESTS CHECKERS ${RUNQCHECK_MUTANTS_CHECKERS})
+else()
+  runqcheck_add_subject(NAME mutants HEADER runqcheck/go125.hpp TYPE runqcheck::go125
+    INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}")
+endif()
