@@ -1,8 +1,8 @@
 # stress.cmake — the `stress` checker family (RUNQCHECK_CHECKERS): the M:N
 # scheduler of stress/ on the core's queues (native backend), its CLI, and
 # its ctest runs. With the `mutants` family too, the same scheduler on the
-# bug-injecting backend (runqcheck_stress_mutant), the kill matrix's `stress`
-# column (ci/mutants).
+# mutant schemata (models/mutants) with its own protocol mutants
+# (runqcheck_stress_mutant), the kill matrix's `stress` column (ci/mutants).
 #
 # Targets: runqcheck_stress_lib (static: the scheduler, the workloads and
 # runqcheck::stress::add_command for the main CLI), runqcheck_stress (its

@@ -27,8 +27,11 @@ if(NOT _rq_mut_rc EQUAL 0)
 endif()
 
 if(DEFINED RUNQCHECK_MUTANTS_CHECKERS)
+  # CORE: the schemata is the core port, so its internals tests (unit_core,
+  # the kill matrix's harness-only column) are built for it too.
   runqcheck_add_subject(NAME mutants HEADER runqcheck/go125.hpp TYPE runqcheck::go125
-    INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}" NO_TESTS CHECKERS ${RUNQCHECK_MUTANTS_CHECKERS})
+    INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}" CORE NO_TESTS
+    CHECKERS ${RUNQCHECK_MUTANTS_CHECKERS})
 else()
   runqcheck_add_subject(NAME mutants HEADER runqcheck/go125.hpp TYPE runqcheck::go125
     INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}")

@@ -1,8 +1,7 @@
 // tests/unit/test_support.hpp — shared helpers for the runqcheck unit tests.
 //
 // Every test file is compiled once per subject (runqcheck_subject.hpp, made by
-// the build) and per backend (RUNQCHECK_TEST_BACKEND, default native). This
-// header picks the backend, gives a pool of Gs, turns core's fatal checks
+// the build), on the native backend. This header gives a pool of Gs, turns core's fatal checks
 // (Go's throw) into C++ exceptions while a test wants to see them, scales the
 // threaded tests by $RUNQCHECK_SCALE, and bounds every spin-wait.
 #pragma once
