@@ -107,7 +107,7 @@ void casgstatus(G* gp, gstatus from, gstatus to) {
 // The owner-P check: runq put/get/drain only by the M that holds the P
 // (proc.go: "Executed only by the owner P"). Cheap: one relaxed load.
 core_p& owner(P* pp) {
-  RQ_CHECK(B, pp->m.load(relaxed) == getm(), "runq owner operation by an M that does not hold the P", "p", pp->id);
+  RQ_CHECK(B, pp->owner() == getm(), "runq owner operation by an M that does not hold the P", "p", pp->id);
   return *pp;
 }
 
@@ -120,7 +120,7 @@ locked lock_sched() { return runqcheck::lock(the_sched->core); }
 // _Psyscall).
 void acquirep(M* mp, P* pp) {
   RQ_CHECK(B, mp->p.load(relaxed) == nullptr, "wirep: already in go", "m", mp->id);
-  RQ_CHECK(B, pp->m.load(relaxed) == nullptr && pp->status.load(relaxed) == st(pstatus::idle), "wirep: invalid p state",
+  RQ_CHECK(B, pp->owner() == nullptr && pp->status.load(relaxed) == st(pstatus::idle), "wirep: invalid p state",
            "p", pp->id, "status", pp->status.load(relaxed));
   pp->m.store(mp, relaxed);    // relaxed: read by owner checks on this thread, dumps elsewhere
   mp->p.store(pp, relaxed);    // relaxed: this M only (dumps read it)
@@ -130,7 +130,7 @@ void acquirep(M* mp, P* pp) {
 // Go: releasep. The M holding the P.
 P* releasep(M* mp) {
   P* pp = mp->p.load(relaxed);
-  RQ_CHECK(B, pp != nullptr && pp->m.load(relaxed) == mp && pp->status.load(relaxed) == st(pstatus::running),
+  RQ_CHECK(B, pp != nullptr && pp->owner() == mp && pp->status.load(relaxed) == st(pstatus::running),
            "releasep: invalid p state", "m", mp->id);
   pp->m.store(nullptr, relaxed);
   mp->p.store(nullptr, relaxed);
@@ -817,7 +817,7 @@ void gentry(G* gp) {
 schedt& sched() { return *the_sched; }
 
 [[gnu::noipa]] M* getm() { return tls_m; }  // noipa: never cache the TLS address across a fiber switch
-G* getg() { return getm()->curg.load(relaxed); }
+G* getg() { return getm()->curG(); }
 
 void newproc(std::function<void()> fn) {
   auto& s = *the_sched;
@@ -841,7 +841,7 @@ void gosched() { mcall(gosched_m); }
 
 void gopark(bool (*unlockf)(G*, void*), void* lock) {
   M* mp = getm();
-  G* gp = mp->curg.load(relaxed);
+  G* gp = mp->curG();
   gp->nparks++;
   mp->waitunlockf = unlockf;
   mp->waitlock = lock;
@@ -865,7 +865,7 @@ void goready(G* gp) {
 
 void entersyscall() {
   M* mp = getm();
-  G* gp = mp->curg.load(relaxed);
+  G* gp = mp->curG();
   P* pp = mp->p.load(relaxed);
   casgstatus(gp, gstatus::running, gstatus::syscall);
   pp->syscalltick.fetch_add(1, relaxed);  // Go counts at exitsyscall; here each syscall gets its own tick for retake
@@ -878,7 +878,7 @@ void entersyscall() {
 
 void entersyscallblock() {
   M* mp = getm();
-  G* gp = mp->curg.load(relaxed);
+  G* gp = mp->curG();
   casgstatus(gp, gstatus::running, gstatus::syscall);
   mp->oldp = nullptr;
   mp->state.store(mstate::syscall, relaxed);
@@ -887,7 +887,7 @@ void entersyscallblock() {
 
 void exitsyscall() {
   M* mp = getm();
-  G* gp = mp->curg.load(relaxed);
+  G* gp = mp->curG();
   P* oldp = mp->oldp;
   mp->oldp = nullptr;
   if (exitsyscallfast(mp, oldp)) {

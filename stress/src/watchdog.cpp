@@ -150,7 +150,7 @@ void dump_sched(const char* why) {
     P* pp = s.allp[i].load(std::memory_order_acquire);
     if (pp == nullptr) break;
     std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
-    M* m = pp->m.load(relaxed);
+    M* m = pp->owner();
     std::fprintf(stderr, "P%d: status=%s m=%lld idle=%d schedtick=%u runqhead=%u runqtail=%u len=%u runnext=", i,
                  pstatus_name(pp->status.load(relaxed)), m ? static_cast<long long>(m->id) : -1LL,
                  pp->idle.load(relaxed) ? 1 : 0, pp->schedtick, h, t, t - h);
@@ -168,7 +168,7 @@ void dump_sched(const char* why) {
     for (M* mp : s.allm) {
       P* p = mp->p.load(relaxed);
       P* np = mp->nextp.load(relaxed);
-      G* g = mp->curg.load(relaxed);
+      G* g = mp->curG();
       std::fprintf(stderr, "M%lld: state=%s p=%d nextp=%d spinning=%d curg=", static_cast<long long>(mp->id),
                    mstate_name(mp->state.load(relaxed)), p ? p->id : -1, np ? np->id : -1,
                    mp->spinning.load(relaxed) ? 1 : 0);

@@ -2,7 +2,8 @@
 // directly where the subject API cannot reach: runqputslow with given h/t
 // (its "queue is not full" throw and its CAS-failure return), runqgrab into a
 // ring at a given batchHead, and runqsteal's "runq overflow" throw when its
-// precondition (room in the thief's ring) is broken. Bundled port only.
+// precondition (room in the thief's ring) is broken, runqgrab's go1.26 backoff
+// predicate. Bundled port only.
 #include "test_support.hpp"
 
 #include <string>
@@ -124,6 +125,57 @@ TYPED_TEST(CoreRunq, Runqgrab_TakesRunnextOfRunningPAfterBackoff) {
   EXPECT_EQ(batch[3 % Cap].load(relaxed), gs[0]);
   EXPECT_EQ(victim.runnext.load(relaxed), nullptr);
   EXPECT_EQ(TestFixture::head(victim), 0u) << "a runnext steal leaves the ring counters alone";
+}
+
+// go1.26 (d55ecea9e5): before stealing runnext, runqgrab backs off only if
+// the victim P is running, has an M, and that M's current G is nil or not in
+// a syscall. A backend that counts the backoffs shows each case; the steal
+// itself happens in every case.
+struct counting_backend : runqcheck::native {
+  static inline int backoffs = 0;
+  static void runqgrab_backoff() { backoffs++; }
+};
+
+TEST(CoreRunqgrab, BacksOffOnlyForARunningPWhoseGIsNotInASyscall) {
+  using CB = counting_backend;
+  using gs = runqcheck::gstatus;
+  constexpr auto running = static_cast<std::uint32_t>(runqcheck::pstatus::running);
+  constexpr auto idle = static_cast<std::uint32_t>(runqcheck::pstatus::idle);
+  struct row {
+    const char* what;
+    std::uint32_t pstatus;
+    bool has_m;
+    bool has_curg;
+    std::uint32_t gstatus;
+    int backoffs;
+  };
+  const auto s = [](gs x) { return static_cast<std::uint32_t>(x); };
+  for (const row& r : {
+           row{"idle P", idle, true, true, s(gs::running), 0},
+           row{"running P, no M", running, false, false, 0, 0},
+           row{"running P, M in the scheduler (curg nil)", running, true, false, 0, 1},
+           row{"running P, curg running", running, true, true, s(gs::running), 1},
+           row{"running P, curg runnable", running, true, true, s(gs::runnable), 1},
+           row{"running P, curg in a syscall", running, true, true, s(gs::syscall), 0},
+           row{"running P, curg in a syscall, being scanned", running, true, true,
+               s(gs::syscall) | runqcheck::gscan, 0},
+       }) {
+    SCOPED_TRACE(r.what);
+    runqcheck::schedt<CB> sched(1);
+    runqcheck::p<CB, 8> victim(sched, 0);
+    runqcheck::p<CB, 8>::ring batch;
+    runqcheck::m<CB> mp;
+    runqcheck::g<CB> next(1), cur(2);
+    cur.atomicstatus.store(r.gstatus, relaxed);
+    if (r.has_curg) mp.curg.store(&cur, relaxed);
+    if (r.has_m) victim.m.store(&mp, relaxed);
+    victim.status.store(r.pstatus, relaxed);
+    runqcheck::runqput(victim, &next, true);
+    CB::backoffs = 0;
+    EXPECT_EQ(runqcheck::runqgrab(victim, batch, 0, true), 1u);
+    EXPECT_EQ(batch[0].load(relaxed), &next);
+    EXPECT_EQ(CB::backoffs, r.backoffs);
+  }
 }
 
 // Go throws "runqsteal: runq overflow" when t-h+n >= len(runq) after the

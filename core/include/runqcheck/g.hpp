@@ -8,12 +8,20 @@
 
 namespace runqcheck {
 
-// Go's G status values that the queues and schedulers built on them use.
-enum class gstatus : std::uint32_t { idle = 0, runnable = 1, running = 2, syscall = 3, waiting = 4, dead = 6 };
+// Go's G status values (runtime2.go) that the queues and the schedulers
+// built on them use, and the _Gscan bit that readgstatus users mask off.
+enum class gstatus : std::uint32_t {
+  idle = 0, runnable = 1, running = 2, syscall = 3, waiting = 4, dead = 6
+};
+inline constexpr std::uint32_t gscan = 0x1000;
 
 template <class B>
 struct g {
   std::uint64_t goid = 0;  // set once before the G is shared; read-only afterwards
+  // Go: atomicstatus. Written by the scheduler that owns the G (casgstatus);
+  // runqgrab reads another P's current G's status racily (readgstatus).
+  typename B::template atomic<std::uint32_t> atomicstatus{
+      static_cast<std::uint32_t>(gstatus::idle)};
   // Owned by whoever owns the G (the scheduler code above the queues); the
   // queue functions never read it. A plain variable, so Relacy checks it.
   typename B::template var<std::uint32_t> status{static_cast<std::uint32_t>(gstatus::idle)};

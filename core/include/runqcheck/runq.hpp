@@ -1,4 +1,4 @@
-// runqcheck/runq.hpp — the per-P local run queue, ported from go1.25 proc.go.
+// runqcheck/runq.hpp — the per-P local run queue, ported from go1.27 proc.go.
 //
 // Protocol (Go's design, unchanged):
 //  - runqhead/runqtail are free-running uint32 counters; slot = counter % Cap;
@@ -28,7 +28,8 @@
 // fence); 16-bit indices (ABA, tokio #5041); a lock on the ring (the whole
 // point is that the owner path takes none).
 //
-// Ported from go1.25.0 (= go1.25.3) src/runtime/proc.go.
+// Ported from go1.25.0 src/runtime/proc.go; the go1.27 line (1.27.3) has the
+// same functions except runqgrab's runnext backoff (go1.26, d55ecea9e5).
 #pragma once
 
 #include <array>
@@ -42,6 +43,14 @@ namespace runqcheck {
 
 // Go: _Pidle, _Prunning, … (runtime2.go). runqgrab reads it.
 enum class pstatus : std::uint32_t { idle = 0, running = 1, syscall = 2, gcstop = 3, dead = 4 };
+
+// Go: type m, the part runqgrab reads: the M's current G.
+template <class B>
+struct m {
+  // Go: mp.curg; nil while the M is in the scheduler. Written by the M;
+  // runqgrab reads it racily as a hint, so an atomic.
+  typename B::template atomic<g<B>*> curg{nullptr};
+};
 
 // Go: type p, the run-queue part of it. Cap is 256 in production and small
 // (4, 8) for model checking, where it keeps the state space small.
@@ -60,6 +69,9 @@ struct p {
   std::int32_t id;
   // Go: pp.status; read racily by runqgrab as a hint, so an atomic here.
   typename B::template atomic<std::uint32_t> status{static_cast<std::uint32_t>(pstatus::idle)};
+  // Go: pp.m, the M that holds this P (nil if idle); set by acquirep and
+  // releasep. runqgrab reads it racily as a hint, so an atomic here.
+  typename B::template atomic<runqcheck::m<B>*> m{nullptr};
 
   // Queue of runnable goroutines. Accessed without lock.
   typename B::template atomic<std::uint32_t> runqhead{0};
@@ -281,11 +293,18 @@ std::uint32_t runqgrab(p<B, Cap>& pp, typename p<B, Cap>::ring& batch, std::uint
         // Try to steal from pp.runnext.
         // relaxed: the CAS below validates it.
         if (g<B>* next = pp.runnext.load(relaxed); next != nullptr) {
-          // relaxed: a hint.
+          // relaxed: status, m, curg and its status are hints.
           if (pp.status.load(relaxed) == static_cast<std::uint32_t>(pstatus::running)) {
-            // Back off so that pp can run the G it just readied (Go: usleep(3);
-            // a yield under Relacy).
-            B::runqgrab_backoff();
+            if (runqcheck::m<B>* mp = pp.m.load(relaxed); mp != nullptr) {
+              // go1.26 (d55ecea9e5): no backoff while pp's G is in a syscall.
+              if (g<B>* gp = mp->curg.load(relaxed);
+                  gp == nullptr || (gp->atomicstatus.load(relaxed) & ~gscan) !=
+                                       static_cast<std::uint32_t>(gstatus::syscall)) {
+                // Back off so that pp can run the G it just readied (Go:
+                // usleep(3); a yield under Relacy).
+                B::runqgrab_backoff();
+              }
+            }
           }
           // acquire: pairs with the owner's release CAS in runqput, so the
           // G's state is ours.

@@ -60,9 +60,8 @@ struct G : core_g {
   std::function<void()> fn;           // the G's function; reset when it returns
   boost::context::fiber ctx;          // saved context while not running; empty before the first run
   void* tsan_fiber = nullptr;         // TSan's fiber for this G (sanitizer builds only)
-  // Go: gp.atomicstatus (gstatus values of core g.hpp). Every transition is a
-  // CAS from the expected state: the exactly-once checks (casgstatus).
-  std::atomic<std::uint32_t> atomicstatus{static_cast<std::uint32_t>(gstatus::idle)};
+  // atomicstatus is core_g's (runqgrab reads it): every transition here is a
+  // CAS from the expected state, the exactly-once checks (casgstatus).
   std::atomic<M*> m{nullptr};         // the M running it (dumps only; relaxed)
   std::uint32_t nparks = 0;           // gopark calls; the G itself only
   std::atomic<std::uint32_t> nreadies{0};  // goready calls (relaxed: published with the G by runqput)
@@ -79,7 +78,10 @@ struct P : core_p {
   std::uint32_t schedtick = 0;                  // owner only: incremented on every non-inherited execute
   std::atomic<std::uint32_t> syscalltick{0};    // owner writes; sysmon reads (relaxed: a hint)
   P* link = nullptr;                            // pidle list; sched.lock
-  std::atomic<M*> m{nullptr};                   // Go: pp.m. Written by acquirep/releasep (the owning M); read by owner checks (relaxed: a P is handed over with release/acquire elsewhere)
+  // pp.m is core_p's (runqgrab reads it): written by acquirep/releasep (the
+  // owning M), read by owner checks (relaxed: a P is handed over with
+  // release/acquire elsewhere). M() gives it as the stress M.
+  M* owner() const;
   std::atomic<bool> idle{false};                // Go: idlepMask bit; relaxed hint for stealWork
   std::vector<stress::G*> gfree;                // Go: pp.gFree; owner only (stress::G: core_p::G is the core g)
   std::uint32_t sysmontick = 0;                 // sysmon's last seen syscalltick; sysmon only
@@ -88,15 +90,15 @@ struct P : core_p {
 // M states for the watchdog dump.
 enum class mstate : std::uint8_t { idle, running, findrunnable, spinning, parked, syscall, stw, exited };
 
-// Go: type m.
-struct M {
+// Go: type m. curg is the core m's (runqgrab reads it); curG() as a stress G.
+struct M : runqcheck::m<B> {
+  G* curG() const { return static_cast<G*>(curg.load(std::memory_order::relaxed)); }
   std::int64_t id = 0;
   std::thread thread;
   std::atomic<P*> p{nullptr};          // Go: mp.p; owner M writes, dumps read (relaxed)
   std::atomic<P*> nextp{nullptr};      // Go: mp.nextp; written by startm before notewakeup (published by the note's release)
   P* oldp = nullptr;                   // Go: mp.oldp; the P left by entersyscall; this M only
   std::atomic<bool> spinning{false};   // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
-  std::atomic<G*> curg{nullptr};       // Go: mp.curg; dumps read (relaxed)
   std::atomic<std::uint32_t> park{0};  // Go: mp.park note: 1 = woken. release by notewakeup, acquire by mPark
   M* schedlink = nullptr;              // midle list; sched.lock
   boost::context::fiber g0;            // while a G runs on this M: the M's scheduler context (Go: g0)
@@ -107,6 +109,8 @@ struct M {
   std::atomic<mstate> state{mstate::idle};   // dumps only (relaxed)
   std::uint64_t fastrand = 0;                // Go: cheaprand state; this M only
 };
+
+inline M* P::owner() const { return static_cast<M*>(m.load(std::memory_order::relaxed)); }
 
 // Go: type schedt, the scheduler part around the core's (lock, runq, gomaxprocs).
 struct schedt {
