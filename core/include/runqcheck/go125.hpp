@@ -25,7 +25,9 @@ struct go125 {
   static void runqputbatch(p& pp, gQueue<B>& q) { runqcheck::runqputbatch(pp, q); }
   static runqget_result<B> runqget(p& pp) { return runqcheck::runqget(pp); }
   static gQueue<B> runqdrain(p& pp) { return runqcheck::runqdrain(pp); }
-  static G* runqsteal(p& pp, p& p2, bool stealRunNextG) { return runqcheck::runqsteal(pp, p2, stealRunNextG); }
+  static G* runqsteal(p& pp, p& p2, bool stealRunNextG) {
+    return runqcheck::runqsteal(pp, p2, stealRunNextG);
+  }
 
   static void globrunqput(schedt& s, G* gp) {
     auto sched = lock(s);

@@ -32,7 +32,8 @@ namespace runqcheck {
 enum class found_in : std::uint8_t { none, fairness, local, global, steal };
 
 template <class S>
-using subject_g_t = std::remove_pointer_t<decltype(S::globrunqget(std::declval<typename S::schedt&>()))>;
+using subject_g_t =
+    std::remove_pointer_t<decltype(S::globrunqget(std::declval<typename S::schedt&>()))>;
 
 template <class S>
 struct [[nodiscard]] sched_found {
@@ -75,7 +76,8 @@ sched_found<S> findRunnable_queues(typename S::schedt& sched, typename S::p& pp,
 // does; idle(i) tells whether allp[i] is on the idle list (Go's idlepMask).
 // Returns the stolen G, never with inheritTime.
 template <class S, class Rand, class Idle>
-sched_found<S> stealWork(typename S::p& pp, std::span<typename S::p* const> allp, const randomOrder& stealOrder,
+sched_found<S> stealWork(typename S::p& pp, std::span<typename S::p* const> allp,
+                         const randomOrder& stealOrder,
                          Rand&& rand, Idle&& idle) {
   constexpr int stealTries = 4;
   for (int i = 0; i < stealTries; i++) {
@@ -97,15 +99,18 @@ sched_found<S> stealWork(typename S::p& pp, std::span<typename S::p* const> allp
 }
 
 template <class S, class Rand>
-sched_found<S> stealWork(typename S::p& pp, std::span<typename S::p* const> allp, const randomOrder& stealOrder,
+sched_found<S> stealWork(typename S::p& pp, std::span<typename S::p* const> allp,
+                         const randomOrder& stealOrder,
                          Rand&& rand) {
-  return stealWork<S>(pp, allp, stealOrder, std::forward<Rand>(rand), [](std::uint32_t) { return false; });
+  return stealWork<S>(pp, allp, stealOrder, std::forward<Rand>(rand),
+                      [](std::uint32_t) { return false; });
 }
 
 // Go: findRunnable's queue part, then stealWork.
 template <class S, class Rand>
 sched_found<S> findRunnable(typename S::schedt& sched, typename S::p& pp, std::uint32_t schedtick,
-                            std::span<typename S::p* const> allp, const randomOrder& stealOrder, Rand&& rand) {
+                            std::span<typename S::p* const> allp,
+                            const randomOrder& stealOrder, Rand&& rand) {
   sched_found<S> f = findRunnable_queues<S>(sched, pp, schedtick);
   if (f.gp == nullptr) {
     f = stealWork<S>(pp, allp, stealOrder, std::forward<Rand>(rand));

@@ -82,8 +82,8 @@
 namespace runqcheck {
 
 template <class S, class B>
-concept subject = requires(typename S::p& pp, typename S::p& p2, typename S::schedt& sched, g<B>* gp,
-                           gQueue<B>& q, bool next) {
+concept subject = requires(typename S::p& pp, typename S::p& p2, typename S::schedt& sched,
+                           g<B>* gp, gQueue<B>& q, bool next) {
   { S::name } -> std::convertible_to<const char*>;
   requires std::constructible_from<typename S::schedt, std::int32_t>;
   requires std::constructible_from<typename S::p, typename S::schedt&, std::int32_t>;

@@ -31,7 +31,9 @@ struct native {
                                  std::memory_order failure, loc = loc::current()) noexcept {
       return v_.compare_exchange_strong(expected, desired, success, failure);
     }
-    T fetch_add(T d, std::memory_order mo, loc = loc::current()) noexcept { return v_.fetch_add(d, mo); }
+    T fetch_add(T d, std::memory_order mo, loc = loc::current()) noexcept {
+      return v_.fetch_add(d, mo);
+    }
     // A plain (non-atomic) read of a location written atomically elsewhere,
     // as Go's runtime does (`t := pp.runqtail`): an ordinary load of the
     // object's bytes, which TSan checks like any plain read.
