@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Teeth of models/mutants/schemata.py: it must fail loudly, naming the patch,
+when the port changes under a patch, and refuse a patch that changes code
+outside a function body; on the real tree it must derive the 21 order sites.
+
+usage: schemata_test.py WORKDIR
+"""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GEN = ROOT / "models/mutants/schemata.py"
+failures = []
+
+
+def gen(core, mutants, out):
+    return subprocess.run([sys.executable, str(GEN), "--core", str(core), "--mutants",
+                           str(mutants), "--out", str(out)], capture_output=True, text=True)
+
+
+def expect(cond, what, out=""):
+    print(f"{what:70s} {'ok' if cond else 'FAILED'}")
+    if not cond:
+        failures.append(what)
+        print("  " + out.replace("\n", "\n  "))
+
+
+def main():
+    work = Path(sys.argv[1])
+    shutil.rmtree(work, ignore_errors=True)
+    core, mut = work / "core", work / "mutants"
+    shutil.copytree(ROOT / "core/include", core)
+    shutil.copytree(ROOT / "models/mutants", mut, ignore=shutil.ignore_patterns("__pycache__"))
+
+    r = gen(core, mut, work / "out")
+    expect(r.returncode == 0, "the real port and patches generate", r.stderr)
+    text = (work / "out/runqcheck/runq.hpp").read_text() if r.returncode == 0 else ""
+    expect(text.count("mutant_select::order(") == 21, "21 order sites hooked", text[:0])
+    expect("runqgrab__runqgrab_floor_half" in text, "a patched function is dispatched to")
+
+    # The port changes under a patch: runqgrab's half computation is rewritten.
+    runq = core / "runqcheck/runq.hpp"
+    orig = runq.read_text()
+    runq.write_text(orig.replace("    n = n - n / 2;\n", "    n -= n / 2;\n"))
+    r = gen(core, mut, work / "out2")
+    expect(r.returncode == 1 and "runqgrab_floor_half.patch no longer applies" in r.stderr,
+           "a changed port fails naming the patch", r.stderr)
+    runq.write_text(orig)
+
+    # A patch that changes code outside a function body is refused.
+    bad = mut / "logic/zz_outside.patch"
+    bad.write_text("# changes the ring type\n--- a/core/include/runqcheck/runq.hpp\n"
+                   "+++ b/core/include/runqcheck/runq.hpp\n@@ -1,1 +1,1 @@\n"
+                   "-  static constexpr std::uint32_t capacity = Cap;\n"
+                   "+  static constexpr std::uint32_t capacity = Cap + 0;\n")
+    r = gen(core, mut, work / "out3")
+    expect(r.returncode == 1 and "zz_outside.patch changes runq.hpp outside a function body"
+           in r.stderr, "a patch outside a function body is refused", r.stderr)
+    bad.unlink()
+
+    # A patch of a file mutants may not touch is refused.
+    bad = mut / "logic/zz_file.patch"
+    bad.write_text("# patches gqueue\n--- a/core/include/runqcheck/gqueue.hpp\n"
+                   "+++ b/core/include/runqcheck/gqueue.hpp\n@@ -1,1 +1,1 @@\n-x\n+y\n")
+    r = gen(core, mut, work / "out4")
+    expect(r.returncode == 1 and "zz_file.patch: patches gqueue.hpp" in r.stderr,
+           "a patch of another file is refused", r.stderr)
+    bad.unlink()
+
+    # --break: a line-for-line copy with the named sites relaxed.
+    r = subprocess.run([sys.executable, str(GEN), "--core", str(core), "--break",
+                        "runqput_tail_store", "--out", str(work / "broken")],
+                       capture_output=True, text=True)
+    b = (work / "broken/runqcheck/runq.hpp").read_text() if r.returncode == 0 else ""
+    expect(r.returncode == 0 and "pp.runqtail.store(t + 1, relaxed);" in b
+           and len(b.splitlines()) == len(orig.splitlines()), "--break relaxes one site", r.stderr)
+    r = subprocess.run([sys.executable, str(GEN), "--core", str(core), "--break", "nosuch",
+                        "--out", str(work / "broken2")], capture_output=True, text=True)
+    expect(r.returncode == 1 and "unknown site 'nosuch'" in r.stderr, "--break of an unknown site fails",
+           r.stderr)
+    if failures:
+        print(f"schemata_test: {len(failures)} check(s) FAILED")
+        return 1
+    print("schemata_test: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
