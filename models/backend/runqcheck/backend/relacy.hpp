@@ -121,7 +121,7 @@ struct relacy {
     rl::timestamp_t writing(const loc& l, bool commit) {
       auto& th = *rl::ctx().threadx_;
       for (unsigned i = 0; i < n(); i++)
-        if (i != th.index_ && th.acq_rel_order_[i] < read_[i])
+        if (i != static_cast<unsigned>(th.index_) && th.acq_rel_order_[i] < read_[i])
           race(l, "data race: atomic write to a location another thread read plainly "
                   "(no happens-before)");
       rl::timestamp_t ts = ++th.own_acq_rel_order_;
@@ -132,7 +132,7 @@ struct relacy {
     void reading(const loc& l) {
       auto& th = *rl::ctx().threadx_;
       for (unsigned i = 0; i < n(); i++)
-        if (i != th.index_ && th.acq_rel_order_[i] < write_[i])
+        if (i != static_cast<unsigned>(th.index_) && th.acq_rel_order_[i] < write_[i])
           race(l, "data race: plain read of a location another thread wrote atomically "
                   "(no happens-before)");
       read_[th.index_] = ++th.own_acq_rel_order_;
