@@ -167,7 +167,13 @@ def main():
     for name, desc, kind in rows:
         subject_cols = o["subject-cols"].split(",")
         na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
-        if o["quick"]:
+        known_survivor = ((kind == "order" and name[6:] in notes)
+                          or desc.startswith(("equivalent:", "weak-memory:")))
+        if o["quick"] and known_survivor and not expected.get(name):
+            # --quick: an order the notes explain, or an equivalent mutant, with no
+            # required kill is not run (the full matrix runs it).
+            cells = {c: dict(na, skipped=True) for c, _ in o["cols"]}
+        elif o["quick"]:
             cells = quick_cells(o["cols"], name, kind, subject_cols, expected.get(name, set()), na)
         else:
             cells = {c: na if kind == "subject" and c not in subject_cols else run(cmd, name, 300)
@@ -181,7 +187,7 @@ def main():
         for c in expected.get(name, ()):
             if c in cells and not cells[c]["killed"]:
                 problems.append(f"{name} survived {c}, which models/mutants/expected.txt says kills it")
-        if not killed:
+        if not killed and not (o["quick"] and known_survivor and not expected.get(name)):
             if kind in ("logic", "subject") and not equivalent and not weak:
                 problems.append(f"{name} survived every checker")
             if kind == "order" and name[6:] not in notes:
