@@ -117,7 +117,7 @@ endif()
 # --- issue #4: reference model, property tests, linearizability, Go diff ---
 # models/reference (the executable specification), models/lincheck (Wing-Gong
 # linearizability checker), tests/property (rapidcheck stateful tests, the
-# fairness property and its inverted no-%61 build, lincheck's own tests, the
+# fairness property and its teeth on the no-%61 mutant, lincheck's own tests, the
 # native-thread catalog runner), tests/differential (the same op sequences
 # through Go 1.19's runtime). Built with the "unit" family; nothing here needs
 # a preset change. Gate budgets measured on the 2-core box, one test at a time:
