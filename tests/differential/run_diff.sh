@@ -75,7 +75,8 @@ awk -v id="$id" '$1=="seq" && $2==id {p=1} p {print "    " $0} p && $1=="end" {e
 # Regenerates the same sequences (same seed) and compares again.
 echo "reproduce: sh $0 $gen $work $n $seed $gocache   (sequence $id, seed $seed)"
 if [ "$expect" = differ ]; then
-  echo "PASS (inverted test): the mutant ${RUNQCHECK_MUTANT:-?} was told apart from $gover, as it must be"
+  echo "PASS (inverted test): the mutant ${RUNQCHECK_MUTANT:-?} was told apart from $gover," \
+    "as it must be"
   exit 0
 fi
 exit 1
