@@ -60,7 +60,7 @@ if cmp -s "$work/cpp.txt" "$work/go.txt"; then
   fi
   nops=$(grep -cv '^seq \|^end' "$work/seqs.txt")
   echo "PASS: $n sequences ($nops ops; by op: $(awk '$1 != "seq" && $1 != "end" {c[$1]++}
-    END {for (k in c) printf "%s=%d ", k, c[k]}' "$work/seqs.txt")), C++ subject and $gover's"
+    END {for (k in c) {printf "%s%s=%d", s, k, c[k]; s = " "}}' "$work/seqs.txt")), C++ subject and $gover's"
   echo "  runtime agree on every result and final queue ($(wc -l < "$work/cpp.txt") outcome lines)"
   exit 0
 fi
