@@ -29,7 +29,8 @@ rq_ensure_packages() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then
-    rq_die "missing Debian packages (run as root or install them): ${missing[*]}"
+    rq_die "missing Debian packages (run as root or install them; golang-1.27-* come from" \
+      "trixie-backports, see README): ${missing[*]}"
   fi
   rq_log "installing ${#missing[*]} Debian packages: ${missing[*]}"
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
