@@ -6,7 +6,7 @@
 // still hold the same Gs (runqsteal, runqputslow and runqdrain read slots, they
 // never clear them), the global queue's head and size restored (gQueue::pop
 // leaves the links). bench/go/runqcheck_bench_export_test.go does exactly the
-// same on Go 1.19's runtime (BM_X here ↔ BenchmarkRunqcheckX there), so that
+// same on go1.27's runtime (BM_X here ↔ BenchmarkRunqcheckX there), so that
 // ci/bench can print C++/Go ratios. Rejected: PauseTiming/ResumeTiming around
 // the refill (its overhead is of the order of the operations timed, and Go's
 // b.StopTimer reads MemStats, far worse), and refilling with runqput (that
@@ -145,9 +145,8 @@ void BM_GlobBatch(benchmark::State& state) {
 }
 BENCHMARK(BM_GlobBatch);
 
-// The same step before go1.25 (and in Go 1.19): globrunqget(pp, 0), which
-// runqputs the 127 under sched.lock. The Go peer's BenchmarkRunqcheckGlobBatch
-// times this function, so this is the like-for-like row.
+// The same step before go1.25: globrunqget(pp, 0), which runqputs the 127
+// under sched.lock. No Go peer: Go 1.25+ has no globrunqget(pp, max).
 void BM_GlobGetPre125(benchmark::State& state) {
   glob_batch(state, [](P& pp) { return runqcheck::go124<B, Cap>::findRunnable_globrunq(pp); }, false);
 }

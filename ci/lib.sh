@@ -14,7 +14,7 @@ RQ_PACKAGES=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev relacy-dev
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   g++-aarch64-linux-gnu qemu-user-static
-  spin libboost-context-dev libcli11-dev golang-1.19-go golang-1.19-src
+  spin libboost-context-dev libcli11-dev golang-1.27-go golang-1.27-src
 )
 RQ_ARM64_PACKAGES=(libgtest-dev:arm64 librapidcheck-dev:arm64)
 
@@ -29,16 +29,36 @@ rq_ensure_packages() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then
-    rq_die "missing Debian packages (run as root or install them): ${missing[*]}"
+    rq_die "missing Debian packages (run as root or install them; golang-1.27-* come from" \
+      "trixie-backports, see README): ${missing[*]}"
   fi
   rq_log "installing ${#missing[*]} Debian packages: ${missing[*]}"
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     dpkg --add-architecture arm64
   fi
+  case " ${missing[*]} " in *" golang-1.27-"*) rq_add_backports;; esac
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null || rq_die "apt-get update failed"
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     || rq_die "apt-get install failed for: ${missing[*]}"
+}
+
+# Go 1.27 comes from trixie-backports (installable on Debian 12): a deb822
+# source on the same mirror as the system's, signed by the Debian archive
+# keyring. Backports keep their default pin (100): apt takes from there only
+# what is asked for by name (golang-1.27-go pulls just golang-1.27-src).
+RQ_BACKPORTS_FILE=/etc/apt/sources.list.d/runqcheck-trixie-backports.sources
+rq_add_backports() {
+  if grep -rqs 'trixie-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    return 0
+  fi
+  local mirror
+  mirror=$(sed -n 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\)[[:space:]]*$/\1/p' \
+    /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+  rq_log "adding trixie-backports ($RQ_BACKPORTS_FILE) for golang-1.27-go"
+  printf '%s\n' 'Types: deb' "URIs: ${mirror:-http://deb.debian.org/debian}" \
+    'Suites: trixie-backports' 'Components: main' \
+    'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$RQ_BACKPORTS_FILE"
 }
 
 rq_jobs() { nproc 2>/dev/null || echo 2; }

@@ -119,7 +119,7 @@ endif()
 # linearizability checker), tests/property (rapidcheck stateful tests, the
 # fairness property and its teeth on the no-%61 mutant, lincheck's own tests, the
 # native-thread catalog runner), tests/differential (the same op sequences
-# through Go 1.19's runtime). Built with the "unit" family; nothing here needs
+# through go1.27's runtime). Built with the "unit" family; nothing here needs
 # a preset change. Gate budgets measured on the 2-core box, one test at a time:
 # property_sched ~2.5-6 s a subject (4 properties x 5000 sequences),
 # lincheck_threads ~1.5 s a subject (1000 executions x 19 scenarios), diff_go ~1.5 s a subject
@@ -224,14 +224,18 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     endforeach()
   endif()
 
-  # Differential test against production Go (Go 1.19's runtime), per
+  # Differential test against production Go (go1.27's runtime), per
   # subject. diff_go_gen/<subject> (no Go): the subject vs the reference
   # model on the same sequences. diff_go/<subject>: 2000 seeded sequences
-  # through Go; skipped (exit 77) without /usr/lib/go-1.19/bin/go; not
-  # registered when cross-compiling (the script runs the generator directly).
+  # through Go; skipped (exit 77) without Go (ci/find_go.sh: RUNQCHECK_GO,
+  # else /usr/lib/go-1.27/bin/go); not registered when cross-compiling (the
+  # script runs the generator directly).
   # Go's build cache (content-addressed, safe to share between build trees:
   # ci/gate --subject shares one across its presets).
   set(RUNQCHECK_GOCACHE "${CMAKE_BINARY_DIR}/diff_go/gocache" CACHE PATH "GOCACHE of diff_go")
+  # A Go of one's own (a go binary or a GOROOT) for every Go test of this
+  # build tree; empty: RUNQCHECK_GO from ctest's environment, else go1.27.
+  set(RUNQCHECK_GO "$ENV{RUNQCHECK_GO}" CACHE STRING "Go for diff_go and bench_go_smoke")
   # The Go runs of a subject, made when its diff_go_gen target is (HOOK), so
   # that a subject registered after this file (find_package) gets them too.
   function(_rq_diff_go_test s kind)
@@ -258,6 +262,13 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
                "${CMAKE_BINARY_DIR}/diff_go_mutant/${s}" 200 4 "${cache}")
       set_tests_properties(${name} PROPERTIES LABELS "gate;differential;selftest" TIMEOUT 600
         ${props} ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
+    endif()
+    if(RUNQCHECK_GO)
+      set(tests diff_go/${s} diff_go_deep/${s})
+      if(NOT kind STREQUAL "faithful")
+        set(tests ${name})
+      endif()
+      set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT "RUNQCHECK_GO=${RUNQCHECK_GO}")
     endif()
   endfunction()
   function(_rq_diff_go_faithful s)

@@ -1,7 +1,7 @@
 // runqcheck micro benchmarks, runtime side: the loops that bench/micro.cpp
-// times on the C++ port, here on Go 1.19's own runtime functions (runqput,
+// times on the C++ port, here on go1.27's own runtime functions (runqput,
 // runqget, runqsteal, runqputslow through runqput on a full ring,
-// globrunqget, runqdrain) on fake Ps and Gs. In package runtime because those
+// globrunqgetbatch + runqputbatch, runqdrain) on fake Ps and Gs. In package runtime because those
 // functions are unexported; runqcheck_bench_test.go (package runtime_test)
 // wraps each in a Benchmark. Not part of Go: ci/bench adds both files to
 // package runtime with `go test -overlay`, as tests/differential does.
@@ -13,9 +13,8 @@
 // run with the M acquired under GOMAXPROCS=1 (set by ci/bench), with
 // sched.runq saved and emptied before and restored after, as
 // tests/differential's RunqcheckRun does, so the real scheduler never sees
-// the fake Gs. Go 1.19 has no globrunqgetbatch (go1.25): GlobBatch times
-// Go 1.19's globrunqget(pp, 0), which runqputs the batch under sched.lock,
-// like the port's pre125::globrunqget.
+// the fake Gs. Written against go1.25+ (gQueue carries its size;
+// globrunqgetbatch); Go 1.24 and older have neither.
 
 package runtime
 
@@ -24,7 +23,7 @@ import "unsafe"
 func runqcheckBenchGs(n int) []g {
 	gs := make([]g, n)
 	for i := range gs {
-		gs[i].goid = int64(i + 1)
+		gs[i].goid = uint64(i + 1)
 	}
 	return gs
 }
@@ -34,14 +33,13 @@ func runqcheckBenchGs(n int) []g {
 // meanwhile (sysmon's netpoll injection, a GC worker being readied): sift
 // moves such Gs to foreign, and restore puts them back after the loop.
 type runqcheckSavedGlobal struct {
-	q, foreign     gQueue
-	size, nforeign int32
+	q, foreign gQueue
 }
 
 func runqcheckSaveGlobal() (s runqcheckSavedGlobal) {
 	lock(&sched.lock)
-	s.q, s.size = sched.runq, sched.runqsize
-	sched.runq, sched.runqsize = gQueue{}, 0
+	s.q = sched.runq
+	sched.runq = gQueue{}
 	unlock(&sched.lock)
 	return s
 }
@@ -55,18 +53,16 @@ func (s *runqcheckSavedGlobal) sift(gs []g) {
 	for gp := sched.runq.pop(); gp != nil; gp = sched.runq.pop() {
 		if u := uintptr(unsafe.Pointer(gp)); u < lo || u >= hi {
 			s.foreign.pushBack(gp)
-			s.nforeign++
 		}
 	}
-	sched.runqsize = 0
 }
 
 func (s *runqcheckSavedGlobal) restore(gs []g) {
 	lock(&sched.lock)
 	s.sift(gs)
-	sched.runq, sched.runqsize = s.q, s.size
-	if s.nforeign > 0 {
-		globrunqputbatch(&s.foreign, s.nforeign)
+	sched.runq = s.q
+	if !s.foreign.empty() {
+		globrunqputbatch(&s.foreign)
 	}
 	unlock(&sched.lock)
 }
@@ -126,8 +122,9 @@ func RunqcheckBenchPutSlow(n int) {
 	for i := 0; i < n; i++ {
 		runqput(pp, &gs[256], false)
 		lock(&sched.lock)
-		if sched.runqsize == 129 && sched.runq.head.ptr() == &gs[0] && sched.runq.tail.ptr() == &gs[256] {
-			sched.runq, sched.runqsize = gQueue{}, 0
+		if sched.runq.size == 129 && sched.runq.head.ptr() == &gs[0] &&
+			sched.runq.tail.ptr() == &gs[256] {
+			sched.runq = gQueue{}
 		} else {
 			saved.sift(gs) // a real G came in meanwhile
 		}
@@ -138,10 +135,10 @@ func RunqcheckBenchPutSlow(n int) {
 	releasem(mp)
 }
 
-// GlobBatch: Go 1.19's globrunqget(pp, 0) under sched.lock with 256 Gs on the
-// global queue and an empty P (gomaxprocs 1: takes 128, runqputs 127);
-// reset: the global queue's head and size restored (pop leaves the links),
-// the P's ring emptied.
+// GlobBatch: findRunnable's global step (go1.25+): globrunqgetbatch(128)
+// under sched.lock with 256 Gs on the global queue (gomaxprocs 1: takes 128),
+// then runqputbatch of the 127 into an empty P outside the lock; reset: the
+// global queue restored (pop leaves the links), the P's ring emptied.
 func RunqcheckBenchGlobBatch(n int) {
 	pp := new(p)
 	gs := runqcheckBenchGs(256)
@@ -155,17 +152,18 @@ func RunqcheckBenchGlobBatch(n int) {
 	unlock(&sched.lock)
 	for i := 0; i < n; i++ {
 		lock(&sched.lock)
-		gp := globrunqget(pp, 0)
+		gp, q := globrunqgetbatch(int32(len(pp.runq)) / 2)
 		unlock(&sched.lock)
-		if gp != &gs[0] || pp.runqtail-pp.runqhead != 127 {
+		runqputbatch(pp, &q)
+		if gp != &gs[0] || !q.empty() || pp.runqtail-pp.runqhead != 127 {
 			throw("runqcheck GlobBatch: wrong batch")
 		}
 		lock(&sched.lock) // the reset, under the lock (as in micro.cpp)
-		if sched.runqsize != 128 || sched.runq.tail.ptr() != &gs[255] {
+		if sched.runq.size != 128 || sched.runq.tail.ptr() != &gs[255] {
 			saved.sift(gs) // a real G came in meanwhile
 			gs[255].schedlink = 0
 		}
-		sched.runq, sched.runqsize = full, 256
+		sched.runq = full
 		unlock(&sched.lock)
 		pp.runqhead = pp.runqtail
 	}
@@ -183,7 +181,7 @@ func RunqcheckBenchDrain(n int) {
 	}
 	pp.runnext.set(&gs[256])
 	for i := 0; i < n; i++ {
-		if _, m := runqdrain(pp); m != 257 {
+		if q := runqdrain(pp); q.size != 257 {
 			throw("runqcheck Drain: wrong count")
 		}
 		pp.runqhead -= 256

@@ -4,15 +4,15 @@
 # each run must print a well-formed `bench:` line for that workload.
 #
 # Usage: smoke.sh <workdir> [<gocache>]
-# Exit: 0 pass, 1 fail, 77 skipped (no Go 1.19 toolchain; CTest
+# Go: ci/find_go.sh ($RUNQCHECK_GO, else Debian's golang-1.27-go).
+# Exit: 0 pass, 1 fail, 77 skipped (no Go toolchain; CTest
 # SKIP_RETURN_CODE).
 set -u
 work=$1 gocache=${2:-$1/gocache}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-GO=${RUNQCHECK_GO:-/usr/lib/go-1.19/bin/go}
-if [ ! -x "$GO" ]; then
-  echo "SKIP: $GO not found (apt-get install golang-1.19-go); Go benchmark peer not checked"
+if ! GO=$(sh "$root/ci/find_go.sh"); then
+  echo "SKIP: no Go; Go benchmark peer not checked"
   exit 77
 fi
 mkdir -p "$work/home" "$gocache" || exit 1

@@ -1,11 +1,13 @@
 // tests/differential/diff_gen.cpp — the C++ half of the differential test
-// against production Go: writes N random (seeded) sequences of local
-// run-queue operations, runs them through the subject (ring capacity 256,
-// Go's), and writes what they returned and the final queues. The Go half
-// (runqcheck_diff_test.go, in package runtime) runs the same sequences
-// through Go 1.19's runqput/runqget/runqsteal/runqdrain (runqputslow
-// reached through runqput on a full ring) and writes the same format;
-// run_diff.sh compares the two files.
+// against production Go: writes N random (seeded) sequences of run-queue
+// operations, runs them through the subject (ring capacity 256, Go's), and
+// writes what they returned and the final queues. The Go half
+// (runqcheck_export_test.go, in package runtime) runs the same sequences
+// through go1.27's own runqput (runqputslow on a full ring), runqputbatch,
+// runqget, runqdrain, runqempty, runqsteal (runqgrab), globrunqput,
+// globrunqget, globrunqgetbatch + runqputbatch (findRunnable_globrunq) and
+// globrunqputhead in (*p).destroy's order (destroy), and writes the same
+// format; run_diff.sh compares the two files.
 //
 // Usage: diff_gen <sequences> <seed> <seqs-out> <cpp-out>
 //        diff_gen --check-model <sequences> <seed>   (the subject vs the
@@ -18,7 +20,15 @@
 //   get <p>                   <i> drain <g>...
 //   steal <thief> <victim> <next>   P<p> runnext <g> ring <g>...
 //   drain <p>                 global <g>...
+//   empty <p>                 <i> empty <0|1>
+//   putbatch <p> <g0> <k>     <i> putbatch <leftover g>...
+//   globput <p> <g>           (no line)
+//   globget <p>               <i> globget <g>
+//   globbatch <p>             <i> globbatch <g>   (p's ring is empty)
+//   destroy <p>               (no line)
 //   end
+// Every op line has three numbers (unused ones are 0). putbatch's leftovers
+// are reported and then dropped (queued nowhere) on both sides.
 // Steals are generated only when the thief's ring has room for what it can
 // take (Go throws "runqsteal: runq overflow" otherwise); puts may fill a ring
 // and reach runqputslow, so the global queue is part of the outcome.
@@ -66,15 +76,42 @@ sequence generate(std::mt19937_64& rng) {
     if (roll < 40) {
       o = {"put", p, s.ngs++, rnd(0, 1)};
       m.runqput(p, o.b, o.c != 0);
-    } else if (roll < 45) {
+    } else if (roll < 44) {
       int k = rnd(1, 300);
       o = {"putn", p, s.ngs, k};
       for (int j = 0; j < k; j++) m.runqput(p, s.ngs + j, false);
       s.ngs += k;
-    } else if (roll < 70) {
+    } else if (roll < 48) {
+      int k = rnd(1, 200);
+      o = {"putbatch", p, s.ngs, k};
+      std::vector<runqcheck::ref::gid> batch;
+      for (int j = 0; j < k; j++) batch.push_back(s.ngs + j);
+      m.runqputbatch(p, batch);
+      s.ngs += k;
+    } else if (roll < 52) {
+      o = {"empty", p};
+    } else if (roll < 55) {
+      o = {"globput", p, s.ngs++};
+      m.globrunqput(o.b);
+    } else if (roll < 58) {
+      o = {"globget", p};
+      m.globrunqget();
+    } else if (roll < 61) {
+      // findRunnable's step needs an empty ring (subject.hpp): else a drain
+      if (m.ps[p].ring.empty()) {
+        o = {"globbatch", p};
+        m.findRunnable_globrunq(p);
+      } else {
+        o = {"drain", p};
+        m.runqdrain(p);
+      }
+    } else if (roll < 62) {
+      o = {"destroy", p};
+      m.destroy(p);
+    } else if (roll < 78) {
       o = {"get", p};
       m.runqget(p);
-    } else if (roll < 93) {
+    } else if (roll < 95) {
       int v = rnd(0, s.nprocs - 2);
       if (v >= p) v++;
       if (m.ps[p].ring.size() + Cap / 2 >= Cap) {  // no room: do a get instead
@@ -119,6 +156,23 @@ void run(const sequence& s, int id, std::ostream& out) {
       out << i << " drain";
       while (G* gp = q.pop()) out << " " << gname(gp);
       out << "\n";
+    } else if (o.kind == "empty") {
+      out << i << " empty " << (S::runqempty(*ps[o.a]) ? 1 : 0) << "\n";
+    } else if (o.kind == "putbatch") {
+      runqcheck::gQueue<B> q;
+      for (int j = 0; j < o.c; j++) q.pushBack(&gs[o.b + j]);
+      S::runqputbatch(*ps[o.a], q);
+      out << i << " putbatch";
+      while (G* gp = q.pop()) out << " " << gname(gp);
+      out << "\n";
+    } else if (o.kind == "globput") {
+      S::globrunqput(sched, &gs[o.b]);
+    } else if (o.kind == "globget") {
+      out << i << " globget " << gname(S::globrunqget(sched)) << "\n";
+    } else if (o.kind == "globbatch") {
+      out << i << " globbatch " << gname(S::findRunnable_globrunq(*ps[o.a])) << "\n";
+    } else if (o.kind == "destroy") {
+      S::destroy(*ps[o.a]);
     }
   }
   for (int p = 0; p < s.nprocs; p++) {
@@ -153,6 +207,22 @@ void run_model(const sequence& s, int id, std::ostream& out) {
       out << i << " drain";
       for (int g : m.runqdrain(o.a)) out << " " << g;
       out << "\n";
+    } else if (o.kind == "empty") {
+      out << i << " empty " << (m.runqempty(o.a) ? 1 : 0) << "\n";
+    } else if (o.kind == "putbatch") {
+      std::vector<runqcheck::ref::gid> batch;
+      for (int j = 0; j < o.c; j++) batch.push_back(o.b + j);
+      out << i << " putbatch";
+      for (int g : m.runqputbatch(o.a, batch)) out << " " << g;
+      out << "\n";
+    } else if (o.kind == "globput") {
+      m.globrunqput(o.b);
+    } else if (o.kind == "globget") {
+      out << i << " globget " << m.globrunqget() << "\n";
+    } else if (o.kind == "globbatch") {
+      out << i << " globbatch " << m.findRunnable_globrunq(o.a) << "\n";
+    } else if (o.kind == "destroy") {
+      m.destroy(o.a);
     }
   }
   for (int p = 0; p < s.nprocs; p++) {

@@ -1,13 +1,14 @@
 #!/bin/sh
 # tests/differential/run_diff.sh — the differential test against production
 # Go: diff_gen writes N seeded op sequences and the C++ subject's outcomes;
-# Go 1.19's own runtime runs the same sequences (runqcheck_export_test.go and
-# runqcheck_diff_test.go added to package runtime with `go test -overlay`); the two outcome files must be
-# identical.
+# Go's own runtime (go1.27; runqcheck_export_test.go and runqcheck_diff_test.go
+# added to package runtime with `go test -overlay`) runs the same sequences;
+# the two outcome files must be identical.
 #
 # Usage: run_diff.sh <diff_gen> <workdir> <sequences> <seed> [<gocache>]
+# Go: ci/find_go.sh ($RUNQCHECK_GO, else Debian's golang-1.27-go).
 # Exit: 0 equal, 1 different (first difference printed), 77 skipped (no Go
-# 1.19 toolchain; CTest SKIP_RETURN_CODE), 2 setup error.
+# toolchain; CTest SKIP_RETURN_CODE), 2 setup error.
 # RUNQCHECK_DIFF_EXPECT=differ inverts the verdict (a mutant build of
 # diff_gen must be told apart from Go): 0 only if the Go side ran and the
 # outcomes differ.
@@ -15,13 +16,19 @@ set -u
 gen=$1 work=$2 n=$3 seed=$4 gocache=${5:-$2/gocache}
 expect=${RUNQCHECK_DIFF_EXPECT:-same}
 here=$(cd "$(dirname "$0")" && pwd)
-GO=${RUNQCHECK_GO:-/usr/lib/go-1.19/bin/go}
-if [ ! -x "$GO" ]; then
-  echo "SKIP: $GO not found (apt-get install golang-1.19-go); differential test against Go not run"
+if ! GO=$(sh "$here/../../ci/find_go.sh"); then
+  echo "SKIP: no Go; differential test against Go not run"
   exit 77
 fi
 goroot=$("$GO" env GOROOT) || exit 2
+gover=$("$GO" env GOVERSION) || exit 2
+case $gover in
+  go1.2[5-9]*|go1.[3-9]*) ;;
+  *) echo "error: $GO is $gover; the overlay needs go1.25's runtime or later (golang-1.27-go)"
+     exit 2;;
+esac
 mkdir -p "$gocache" "$work/home" || exit 2
+gocache=$(cd "$gocache" && pwd) || exit 2  # Go wants an absolute GOCACHE
 cp "$here/runqcheck_diff_test.go" "$here/runqcheck_export_test.go" "$work/" || exit 2
 cat > "$work/overlay.json" <<JSON
 {"Replace": {
@@ -40,7 +47,7 @@ start=$(date +%s)
     > "$work/go-test.log" 2>&1
 rc=$?
 end=$(date +%s)
-echo "go test runtime (Go $("$GO" env GOVERSION)): exit $rc in $((end - start)) s (log: $work/go-test.log)"
+echo "go test runtime ($gover): exit $rc in $((end - start)) s (log: $work/go-test.log)"
 if [ $rc -ne 0 ] || [ ! -s "$work/go.txt" ]; then
   tail -30 "$work/go-test.log"
   echo "FAIL: the Go side did not run"
@@ -51,7 +58,10 @@ if cmp -s "$work/cpp.txt" "$work/go.txt"; then
     echo "FAIL (inverted test): the mutant diff_gen agrees with Go on $n sequences: the comparison has no teeth"
     exit 1
   fi
-  echo "PASS: $n sequences, C++ subject and Go 1.19 runtime agree on every result and final queue ($(wc -l < "$work/cpp.txt") outcome lines)"
+  nops=$(grep -cv '^seq \|^end' "$work/seqs.txt")
+  echo "PASS: $n sequences ($nops ops; by op: $(awk '$1 != "seq" && $1 != "end" {c[$1]++}
+    END {for (k in c) {printf "%s%s=%d", s, k, c[k]; s = " "}}' "$work/seqs.txt")), C++ subject and $gover's"
+  echo "  runtime agree on every result and final queue ($(wc -l < "$work/cpp.txt") outcome lines)"
   exit 0
 fi
 line=$(cmp "$work/cpp.txt" "$work/go.txt" | sed -n 's/.* line \([0-9]*\).*/\1/p')
@@ -65,7 +75,8 @@ awk -v id="$id" '$1=="seq" && $2==id {p=1} p {print "    " $0} p && $1=="end" {e
 # Regenerates the same sequences (same seed) and compares again.
 echo "reproduce: sh $0 $gen $work $n $seed $gocache   (sequence $id, seed $seed)"
 if [ "$expect" = differ ]; then
-  echo "PASS (inverted test): the mutant ${RUNQCHECK_MUTANT:-?} was told apart from Go 1.19, as it must be"
+  echo "PASS (inverted test): the mutant ${RUNQCHECK_MUTANT:-?} was told apart from $gover," \
+    "as it must be"
   exit 0
 fi
 exit 1

@@ -74,14 +74,21 @@ func runqcheckFormat(seqID int, rec []int64, sb *strings.Builder) {
 		case 2:
 			sb.WriteString(num(i) + " steal " + num(rec[k+2]) + "\n")
 			k += 3
-		case 3:
+		case 3, 7:
 			n := int(rec[k+2])
-			sb.WriteString(num(i) + " drain")
+			sb.WriteString(num(i) + map[int64]string{3: " drain", 7: " putbatch"}[kind])
 			for j := 0; j < n; j++ {
 				sb.WriteString(" " + num(rec[k+3+j]))
 			}
 			sb.WriteString("\n")
 			k += 3 + n
+		case 6:
+			sb.WriteString(num(i) + " empty " + num(rec[k+2]) + "\n")
+			k += 3
+		case 8, 9:
+			sb.WriteString(num(i) + map[int64]string{8: " globget ", 9: " globbatch "}[kind] +
+				num(rec[k+2]) + "\n")
+			k += 3
 		case 4:
 			n := int(rec[k+4])
 			sb.WriteString("P" + num(rec[k+2]) + " runnext " + num(rec[k+3]) + " ring")
@@ -98,6 +105,8 @@ func runqcheckFormat(seqID int, rec []int64, sb *strings.Builder) {
 			}
 			sb.WriteString("\n")
 			k += 3 + n
+		default:
+			panic("runqcheck: unknown record kind " + num(kind))
 		}
 	}
 }

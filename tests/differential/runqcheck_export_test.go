@@ -1,20 +1,28 @@
 // runqcheck differential oracle, runtime side: RunqcheckRun runs one
 // operation sequence written by runqcheck's diff_gen through the real
-// runtime's local run-queue functions (runqput, runqget, runqsteal,
-// runqdrain; runqputslow through runqput on a full ring) on fresh p structs
-// and returns the raw results. In package runtime (like export_test.go)
-// because those functions are unexported; runqcheck_diff_test.go (package
-// runtime_test) reads the files and formats the results.
+// runtime's run-queue functions on fresh p structs and returns the raw
+// results: runqput (runqputslow through it on a full ring), runqputbatch,
+// runqget, runqdrain, runqempty, runqsteal (runqgrab), globrunqput,
+// globrunqget, globrunqgetbatch + runqputbatch (findRunnable's global step)
+// and globrunqputhead in (*p).destroy's order. (*p).destroy itself is not
+// callable here (it asserts a stopped world and frees the P's caches), so
+// the "destroy" op pops the ring from its tail onto the global head with the
+// real globrunqputhead, runnext last, as destroy does. In package runtime
+// (like export_test.go) because those functions are unexported;
+// runqcheck_diff_test.go (package runtime_test) reads the files and formats
+// the results. Written against go1.27's runtime (gQueue carries its size;
+// go1.25's runqputbatch and globrunqgetbatch).
 //
 // Not part of Go: runqcheck's run_diff.sh adds both files to package runtime
 // with `go test -overlay`.
 //
-// runqputslow moves Gs to the real global queue (sched.runq). So that the
-// real scheduler never sees the fake Gs, a sequence runs with the M acquired
-// (no preemption, no scheduling on this M) under GOMAXPROCS=1 (set by the
+// The fake Gs reach the real global queue (sched.runq). So that the real
+// scheduler never sees them, a sequence runs with the M acquired (no
+// preemption, no scheduling on this M) under GOMAXPROCS=1 (set by the
 // driver), and sched.runq is emptied under sched.lock before the sequence
 // and restored after it. A G some other M queued meanwhile (an M leaving a
-// syscall) is kept and put back.
+// syscall) is kept and put back. gomaxprocs is set to the sequence's P count
+// for the sequence (globrunqgetbatch divides by it) and restored after.
 
 package runtime
 
@@ -28,7 +36,9 @@ type RunqcheckOp struct {
 // Raw results:
 //
 //	get: i 1 g inherit | steal: i 2 g | drain: i 3 n g... |
-//	final P: -1 4 p runnext n g... | global: -1 5 n g...
+//	final P: -1 4 p runnext n g... | global: -1 5 n g... |
+//	empty: i 6 0|1 | putbatch: i 7 n left-g... | globget: i 8 g |
+//	globbatch: i 9 g
 func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 	ps := make([]*p, nprocs)
 	for i := range ps {
@@ -36,7 +46,7 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 	}
 	gs := make([]g, ngs+1)
 	for i := range gs {
-		gs[i].goid = int64(i)
+		gs[i].goid = uint64(i)
 	}
 	base := uintptr(unsafe.Pointer(&gs[0]))
 	size := unsafe.Sizeof(gs[0])
@@ -48,7 +58,7 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 		if u < base || u >= base+size*uintptr(len(gs)) {
 			return -2 // not ours
 		}
-		return gp.goid
+		return int64(gp.goid)
 	}
 	// Appended within capacity: nothing below allocates while the M is
 	// acquired (an allocation could start a GC and block).
@@ -56,9 +66,17 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 
 	mp := acquirem()
 	lock(&sched.lock)
-	savedQ, savedSize := sched.runq, sched.runqsize
-	sched.runq, sched.runqsize = gQueue{}, 0
+	savedQ, savedProcs := sched.runq, gomaxprocs
+	sched.runq = gQueue{}
+	gomaxprocs = int32(nprocs)
 	unlock(&sched.lock)
+	queue := func(g0, k int) gQueue {
+		var q gQueue
+		for j := 0; j < k; j++ {
+			q.pushBack(&gs[g0+j])
+		}
+		return q
+	}
 
 	for i, o := range ops {
 		pp := ps[o.A]
@@ -80,11 +98,56 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 			gp := runqsteal(pp, ps[o.B], o.C != 0)
 			rec = append(rec, int64(i), 2, id(gp))
 		case "drain":
-			q, n := runqdrain(pp)
-			rec = append(rec, int64(i), 3, int64(n))
+			q := runqdrain(pp)
+			rec = append(rec, int64(i), 3, int64(q.size))
 			for gp := q.pop(); gp != nil; gp = q.pop() {
 				rec = append(rec, id(gp))
 			}
+		case "empty":
+			x := int64(0)
+			if runqempty(pp) {
+				x = 1
+			}
+			rec = append(rec, int64(i), 6, x)
+		case "putbatch":
+			q := queue(o.B, o.C)
+			runqputbatch(pp, &q)
+			rec = append(rec, int64(i), 7, int64(q.size))
+			for gp := q.pop(); gp != nil; gp = q.pop() {
+				rec = append(rec, id(gp))
+			}
+		case "globput":
+			lock(&sched.lock)
+			globrunqput(&gs[o.B])
+			unlock(&sched.lock)
+		case "globget":
+			lock(&sched.lock)
+			gp := globrunqget()
+			unlock(&sched.lock)
+			rec = append(rec, int64(i), 8, id(gp))
+		case "globbatch":
+			// findRunnable's "global runq" step on an empty ring.
+			lock(&sched.lock)
+			gp, q := globrunqgetbatch(int32(len(pp.runq)) / 2)
+			unlock(&sched.lock)
+			runqputbatch(pp, &q)
+			if !q.empty() {
+				throw("runqcheck: Gs left after runqputbatch into an empty ring")
+			}
+			rec = append(rec, int64(i), 9, id(gp))
+		case "destroy":
+			lock(&sched.lock)
+			for pp.runqhead != pp.runqtail {
+				pp.runqtail--
+				globrunqputhead(pp.runq[pp.runqtail%uint32(len(pp.runq))].ptr())
+			}
+			if pp.runnext != 0 {
+				globrunqputhead(pp.runnext.ptr())
+				pp.runnext = 0
+			}
+			unlock(&sched.lock)
+		default:
+			throw("runqcheck: unknown op " + o.Kind)
 		}
 	}
 	for i, pp := range ps {
@@ -96,7 +159,6 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 
 	lock(&sched.lock)
 	var foreign gQueue
-	var nforeign int32
 	rec = append(rec, -1, 5, 0)
 	at := len(rec) - 1
 	for gp := sched.runq.pop(); gp != nil; gp = sched.runq.pop() {
@@ -105,12 +167,11 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 			rec[at]++
 		} else {
 			foreign.pushBack(gp)
-			nforeign++
 		}
 	}
-	sched.runq, sched.runqsize = savedQ, savedSize
-	if nforeign > 0 {
-		globrunqputbatch(&foreign, nforeign)
+	sched.runq, gomaxprocs = savedQ, savedProcs
+	if !foreign.empty() {
+		globrunqputbatch(&foreign)
 	}
 	unlock(&sched.lock)
 	releasem(mp)
