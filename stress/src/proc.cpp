@@ -122,7 +122,7 @@ void acquirep(M* mp, P* pp) {
   RQ_CHECK(B, mp->p.load(relaxed) == nullptr, "wirep: already in go", "m", mp->id);
   RQ_CHECK(B, pp->owner() == nullptr && pp->status.load(relaxed) == st(pstatus::idle), "wirep: invalid p state",
            "p", pp->id, "status", pp->status.load(relaxed));
-  pp->m.store(mp, relaxed);    // relaxed: read by owner checks on this thread, dumps elsewhere
+  pp->m.store(mp, release);  // release: runqgrab's acquire load of pp.m may then read the M
   mp->p.store(pp, relaxed);    // relaxed: this M only (dumps read it)
   pp->status.store(st(pstatus::running), relaxed);  // relaxed: runqgrab's hint only
 }
@@ -522,7 +522,7 @@ void dropg(M* mp, G* gp) {  // Go: dropg. g0 of the M that ran gp.
 // run the mcall function.
 next_g execute(M* mp, G* gp, bool inheritTime) {
   P* pp = mp->p.load(relaxed);
-  mp->curg.store(gp, relaxed);
+  mp->curg.store(gp, release);  // release: runqgrab's acquire load of curg reads the G's status
   gp->m.store(mp, relaxed);
   casgstatus(gp, gstatus::runnable, gstatus::running);
   if (!inheritTime) pp->schedtick++;

@@ -21,7 +21,8 @@
 // preemption, no scheduling on this M) under GOMAXPROCS=1 (set by the
 // driver), and sched.runq is emptied under sched.lock before the sequence
 // and restored after it. A G some other M queued meanwhile (an M leaving a
-// syscall) is kept and put back. gomaxprocs is set to the sequence's P count
+// syscall) is moved aside before each op that reads the global queue, and
+// put back at the end. gomaxprocs is set to the sequence's P count
 // for the sequence (globrunqgetbatch divides by it) and restored after.
 
 package runtime
@@ -70,6 +71,21 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 	sched.runq = gQueue{}
 	gomaxprocs = int32(nprocs)
 	unlock(&sched.lock)
+	// A G another M queued meanwhile (an M leaving a syscall) is moved aside
+	// before each op reads the global queue, so only the sequence's Gs count;
+	// it is put back at the end. Called with sched.lock held.
+	var foreign gQueue
+	strip := func() {
+		var ours gQueue
+		for gp := sched.runq.pop(); gp != nil; gp = sched.runq.pop() {
+			if id(gp) >= 0 {
+				ours.pushBack(gp)
+			} else {
+				foreign.pushBack(gp)
+			}
+		}
+		sched.runq = ours
+	}
 	queue := func(g0, k int) gQueue {
 		var q gQueue
 		for j := 0; j < k; j++ {
@@ -122,12 +138,14 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 			unlock(&sched.lock)
 		case "globget":
 			lock(&sched.lock)
+			strip()
 			gp := globrunqget()
 			unlock(&sched.lock)
 			rec = append(rec, int64(i), 8, id(gp))
 		case "globbatch":
 			// findRunnable's "global runq" step on an empty ring.
 			lock(&sched.lock)
+			strip()
 			gp, q := globrunqgetbatch(int32(len(pp.runq)) / 2)
 			unlock(&sched.lock)
 			runqputbatch(pp, &q)
@@ -158,7 +176,6 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 	}
 
 	lock(&sched.lock)
-	var foreign gQueue
 	rec = append(rec, -1, 5, 0)
 	at := len(rec) - 1
 	for gp := sched.runq.pop(); gp != nil; gp = sched.runq.pop() {

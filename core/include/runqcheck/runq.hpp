@@ -47,8 +47,8 @@ enum class pstatus : std::uint32_t { idle = 0, running = 1, syscall = 2, gcstop 
 // Go: type m, the part runqgrab reads: the M's current G.
 template <class B>
 struct m {
-  // Go: mp.curg; nil while the M is in the scheduler. Written by the M;
-  // runqgrab reads it racily as a hint, so an atomic.
+  // Go: mp.curg; nil while the M is in the scheduler. Written by the M with
+  // release; runqgrab reads it racily (acquire, then reads the G's status).
   typename B::template atomic<g<B>*> curg{nullptr};
 };
 
@@ -69,8 +69,8 @@ struct p {
   std::int32_t id;
   // Go: pp.status; read racily by runqgrab as a hint, so an atomic here.
   typename B::template atomic<std::uint32_t> status{static_cast<std::uint32_t>(pstatus::idle)};
-  // Go: pp.m, the M that holds this P (nil if idle); set by acquirep and
-  // releasep. runqgrab reads it racily as a hint, so an atomic here.
+  // Go: pp.m, the M that holds this P (nil if idle); set by acquirep (with
+  // release) and releasep. runqgrab reads it racily (acquire, then reads the M).
   typename B::template atomic<runqcheck::m<B>*> m{nullptr};
 
   // Queue of runnable goroutines. Accessed without lock.
@@ -293,11 +293,14 @@ std::uint32_t runqgrab(p<B, Cap>& pp, typename p<B, Cap>::ring& batch, std::uint
         // Try to steal from pp.runnext.
         // relaxed: the CAS below validates it.
         if (g<B>* next = pp.runnext.load(relaxed); next != nullptr) {
-          // relaxed: status, m, curg and its status are hints.
+          // relaxed: a hint.
           if (pp.status.load(relaxed) == static_cast<std::uint32_t>(pstatus::running)) {
-            if (runqcheck::m<B>* mp = pp.m.load(relaxed); mp != nullptr) {
+            // acquire: pairs with acquirep's release store, so the M is ours to read.
+            if (runqcheck::m<B>* mp = pp.m.load(acquire); mp != nullptr) {
               // go1.26 (d55ecea9e5): no backoff while pp's G is in a syscall.
-              if (g<B>* gp = mp->curg.load(relaxed);
+              // acquire: pairs with the M's release store of curg (the G's
+              // construction happens before its status is read); status: a hint.
+              if (g<B>* gp = mp->curg.load(acquire);
                   gp == nullptr || (gp->atomicstatus.load(relaxed) & ~gscan) !=
                                        static_cast<std::uint32_t>(gstatus::syscall)) {
                 // Back off so that pp can run the G it just readied (Go:
