@@ -197,7 +197,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
 endif()
 
 # fuzz_sequential (clang only): long sequential runs of the scheduler-level
-# ops (tests/property/sched_ops.hpp) on the core subject, ring 256, against
+# ops (models/sched_ops/sched_ops.hpp) on the core subject, ring 256, against
 # the reference model; no relacy. Its _mutant twin (on the mutant schemata,
 # models/mutants) is the kill matrix's fuzz_sequential column.
 # Tests: the checked-in seeds + regressions on the production port, a short
@@ -208,7 +208,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
   get_property(_rq_seq_incs GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_core_name}_INCLUDE_DIRS)
   foreach(t IN ITEMS fuzz_sequential fuzz_sequential_mutant)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_sequential.cpp")
-    target_include_directories(${t} PRIVATE "${_rq_seq_gen}" ${_rq_seq_incs} "${RUNQCHECK_ROOT}/tests/property"
+    target_include_directories(${t} PRIVATE "${_rq_seq_gen}" ${_rq_seq_incs} "${RUNQCHECK_ROOT}/models/sched_ops"
       "${RUNQCHECK_ROOT}/models/reference")
     target_link_libraries(${t} PRIVATE runqcheck::core)
     # No comparison tracing: input bytes are indices taken modulo the

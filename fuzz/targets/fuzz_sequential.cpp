@@ -1,6 +1,6 @@
 // fuzz/targets/fuzz_sequential.cpp — libFuzzer target (issue 5, 2b): long
 // sequential runs of the scheduler-level operations of the stateful property
-// tests (tests/property/sched_ops.hpp) on the core subject with the
+// tests (models/sched_ops/sched_ops.hpp) on the core subject with the
 // production ring (capacity 256), side by side with the reference model
 // (models/reference). After every op the outcome and the whole state
 // (sut::compare: rings, runnext, global queue, who runs where, schedtick,

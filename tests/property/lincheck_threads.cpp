@@ -29,6 +29,7 @@
 #include "../../models/watchdog/watchdog.hpp"
 #include "runqcheck/check.hpp"
 #include "runqcheck_lincheck/lincheck.hpp"
+#include "caps.hpp"
 #include "catalog.hpp"
 #include "hooks.hpp"
 
@@ -319,15 +320,11 @@ int main(int argc, char** argv) {
     for (long i = 0; i < iters && !scenario_failed; i++) {
       std::string err;
       bool ov = false;
-      if (s.cap == 4) {
-        run<4> r(s);
+      runqcheck::model::with_cap<4, 8>(s.cap, [&](auto c) {
+        run<decltype(c)::value> r(s);
         err = r.once();
         ov = r.overlapped;
-      } else {
-        run<8> r(s);
-        err = r.once();
-        ov = r.overlapped;
-      }
+      });
       total++;
       overlapping += ov;
       scenario_overlaps += ov;

@@ -49,7 +49,8 @@
 
 // The harness's own checks fail the property (and are shrunk).
 #define RQ_SCHED_ASSERT(cond) RC_ASSERT(cond)
-#include "sched_ops.hpp"
+#include "../../models/sched_ops/sched_ops.hpp"
+#include "../../models/scenarios/caps.hpp"
 
 namespace {
 
@@ -365,10 +366,12 @@ int replay_file(const char* path) {
     break;
   }
   std::printf("replay of %s: subject %s, cap %u, nprocs %d\n", path, subject_name, cap, nprocs);
-  if (cap == 8) return replay<8>(in, nprocs);
-  if (cap == 256) return replay<256>(in, nprocs);
-  std::fprintf(stderr, "replay: cap %u not built (8, 256)\n", cap);
-  return 2;
+  if (cap != 8 && cap != 256) {
+    std::fprintf(stderr, "replay: cap %u not built (8, 256)\n", cap);
+    return 2;
+  }
+  return runqcheck::model::with_cap<8, 256>(
+      cap, [&](auto c) { return replay<decltype(c)::value>(in, nprocs); });
 }
 
 }  // namespace

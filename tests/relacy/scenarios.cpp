@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 
+#include "caps.hpp"
 #include "catalog.hpp"
 #include "exec.hpp"
 #include "hooks.hpp"
@@ -89,7 +90,8 @@ int main(int argc, char** argv) {
     }
     current = &sc;
     ran++;
-    ok &= sc.cap == 8 ? run_cap<8>(argv[0], sc, search) : run_cap<4>(argv[0], sc, search);
+    ok &= model::with_cap<8, 4>(
+        sc.cap, [&](auto c) { return run_cap<decltype(c)::value>(argv[0], sc, search); });
     if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
   }
   if (ran == 0) {

@@ -23,13 +23,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "found_in.hpp"
 #include "g.hpp"
 #include "steal_order.hpp"
 
 namespace runqcheck {
 
-// Where findRunnable found its G.
-enum class found_in : std::uint8_t { none, fairness, local, global, steal };
 
 template <class S>
 using subject_g_t =

@@ -25,6 +25,7 @@
 #include <string>
 #include <utility>
 
+#include "caps.hpp"
 #include "runqcheck_lincheck/lincheck.hpp"
 #include "runqcheck_all_subjects.hpp"
 #include "input.hpp"
@@ -175,15 +176,8 @@ outcome run_one(const model::scenario& sc, sched_kind k, bool trace) {
 
 template <class H>
 outcome run_cap(const model::scenario& sc, sched_kind k, bool trace) {
-  switch (sc.cap) {
-    case 4: return run_one<H, 4>(sc, k, trace);
-    case 8: return run_one<H, 8>(sc, k, trace);
-    case 16: return run_one<H, 16>(sc, k, trace);
-    case 32: return run_one<H, 32>(sc, k, trace);
-    case 64: return run_one<H, 64>(sc, k, trace);
-    case 128: return run_one<H, 128>(sc, k, trace);
-    default: return run_one<H, 256>(sc, k, trace);
-  }
+  return model::with_cap<4, 8, 16, 32, 64, 128, 256>(
+      sc.cap, [&](auto c) { return run_one<H, decltype(c)::value>(sc, k, trace); });
 }
 
 template <int... I>

@@ -52,6 +52,8 @@
 #include <string>
 #include <vector>
 
+#include <runqcheck/found_in.hpp>
+
 namespace runqcheck::ref {
 
 using gid = int;  // a G, by number; Gs are 0, 1, 2, …
@@ -279,8 +281,8 @@ inline std::vector<int> steal_order(int count, std::uint32_t r) {
   return out;
 }
 
-// Where findRunnable found its G.
-enum class source : std::uint8_t { none, fairness, local, global, steal };
+// Where findRunnable found its G: the port's own vocabulary.
+using source = runqcheck::found_in;
 inline const char* to_string(source s) {
   switch (s) {
     case source::none: return "none";

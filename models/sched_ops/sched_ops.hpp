@@ -1,4 +1,4 @@
-// tests/property/sched_ops.hpp — the scheduler-level operations of the
+// models/sched_ops/sched_ops.hpp — the scheduler-level operations of the
 // stateful tests, without rapidcheck: the op vocabulary, when an op is valid
 // in the reference model (`valid`), running it on the model (`model_do`) and
 // on the subject (`sut<Cap>::apply`), and comparing the two states
@@ -29,7 +29,7 @@
 #include "runqcheck/subject.hpp"
 #include "runqcheck/steal_order.hpp"
 #include "runqcheck_ref/reference.hpp"
-#include "../../models/watchdog/watchdog.hpp"
+#include "../watchdog/watchdog.hpp"
 
 #ifndef RQ_SCHED_ASSERT
 #define RQ_SCHED_ASSERT(cond) \
