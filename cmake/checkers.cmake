@@ -285,6 +285,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     _rq_diff_go_test(mutants mutant)
   endif()
 endif()
+if(NOT CMAKE_CROSSCOMPILING AND EXISTS "${RUNQCHECK_ROOT}/ci/go-drift")
+  include("${CMAKE_CURRENT_LIST_DIR}/go_drift.cmake")
+endif()
 
 # --- issue #6: the stress scheduler (stress/, cmake/stress.cmake) ---
 if("stress" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/stress/src/proc.cpp")
