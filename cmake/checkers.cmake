@@ -285,7 +285,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
     _rq_diff_go_test(mutants mutant)
   endif()
 endif()
-if(NOT CMAKE_CROSSCOMPILING AND EXISTS "${RUNQCHECK_ROOT}/ci/go-drift")
+# Once per CI run: the native preset (the one with the proofs family).
+if("proofs" IN_LIST RUNQCHECK_CHECKERS AND NOT CMAKE_CROSSCOMPILING
+   AND EXISTS "${RUNQCHECK_ROOT}/ci/go-drift")
   include("${CMAKE_CURRENT_LIST_DIR}/go_drift.cmake")
 endif()
 
