@@ -16,7 +16,7 @@
 #   <name>__<subject> target is made (to register tests of other shapes).
 #
 # CORE_ONLY checkers test core internals and run only for the CORE subject
-# (the bundled go1.25 port itself). INCLUDE_DIRS come before core/include, so
+# (the bundled port itself). INCLUDE_DIRS come before core/include, so
 # a subject may replace core headers (the mutant schemata does). NO_TESTS:
 # binaries only; CHECKERS: only these checkers.
 #
