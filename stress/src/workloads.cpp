@@ -290,6 +290,7 @@ void chaos(int procs, std::int64_t k, std::uint64_t seed, int round) {
   std::function<void(std::int64_t)> task = [&](std::int64_t id) {
     std::uint64_t r = seed * 1000003u + static_cast<std::uint64_t>(round) * 7919u + static_cast<std::uint64_t>(id);
     for (int step = 0; step < 8; step++) {
+      checkpreempt();  // a function prologue: Go preempts here for a stop-the-world
       std::uint64_t x = splitmix(r);
       switch (x % 4) {
         case 0:
