@@ -327,7 +327,7 @@ void resetspinning(M* mp) {
   RQ_CHECK(B, mp->spinning.load(relaxed), "resetspinning: not a spinning m", "m", mp->id);
   mp->spinning.store(false, relaxed);
   std::int32_t n = the_sched->nmspinning.fetch_sub(1, seq_cst) - 1;  // seq_cst: wakeup counter
-  RQ_CHECK(B, n >= 0, "findrunnable: negative nmspinning", "nmspinning", n);
+  RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
   // M wakeup policy is deliberately somewhat conservative, so check if we
   // need to wakeup another P here.
   if (mutated(protocol_mutant::spinning_drop_no_recheck)) return;
@@ -494,7 +494,7 @@ top:
       becomeSpinning(mp);
       goto top;  // unlocks
     } else {
-      RQ_CHECK(B, releasep(mp) == pp, "findrunnable: wrong p");
+      RQ_CHECK(B, releasep(mp) == pp, "findRunnable: wrong p");
       pidleput(l, pp);
     }
   }
@@ -510,7 +510,7 @@ top:
   // work is found but no P is idle.
   if (mp->spinning.load(relaxed)) {
     mp->spinning.store(false, relaxed);
-    RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "findrunnable: negative nmspinning");  // step 1
+    RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "findRunnable: negative nmspinning");  // step 1
     storeload();                                                                                   // step 2
     if (!mutated(protocol_mutant::spinning_drop_no_recheck)) {                                           // step 3
       if (next_g r = recheck_global(mp); r.gp != nullptr) return r;
