@@ -1,6 +1,6 @@
 // stress/src/proc.cpp — schedule, findRunnable, wakep, startm, stopm,
 // resetspinning, handoffp, the syscall paths and procresize: the M:N
-// scheduler of go1.25 proc.go, reduced to what moves Gs through the queues.
+// scheduler of go1.27 proc.go, reduced to what moves Gs through the queues.
 //
 // Wakeup protocol (proc.go, "Worker thread parking/unparking"; the step
 // numbers are Go's and the SPIN model's):
@@ -36,7 +36,7 @@
 //    have hidden lost wakeups in Go: issues 45867, 55160).
 //  - A G gets its fiber stack at its first execute, not at newproc.
 //  - mcall: a G switches to its M's g0 (the M's own thread stack) with a
-//    function for g0 to run (park_m, gosched_m, goexit0, exitsyscall0), which
+//    function for g0 to run (park_m, gosched_m, goexit0, exitsyscallNoP), which
 //    returns the G to run next or nullptr for findRunnable; Go's schedule()
 //    "never returns", here it is the loop in schedule_loop.
 //  - The global queue is never read without sched.lock (sched_policy.hpp).
@@ -97,11 +97,19 @@ std::uint32_t cheaprand(M* mp) {
 // Go: casgstatus. Any M. Every G state change goes through a CAS from the
 // state the caller expects; a failure means a G was run, readied or finished
 // twice (or was lost and found in the wrong state): the exactly-once checks.
+// Like Go's, it waits while another thread holds the G's _Gscan bit
+// (setBlockOnExitSyscall): exitsyscall cannot leave _Gsyscall meanwhile.
 void casgstatus(G* gp, gstatus from, gstatus to) {
-  std::uint32_t old = st(from);
-  bool ok = gp->atomicstatus.compare_exchange_strong(old, st(to), acq_rel, relaxed);  // acq_rel: orders the G's state with its previous owner's (the queues already do; this is the check)
-  RQ_CHECK(B, ok, "casgstatus: bad g status (a G run, readied or finished twice?)", "goid", gp->goid, "have", old,
-           "want", st(from));
+  for (;;) {
+    std::uint32_t old = st(from);
+    // acq_rel: orders the G's state with its previous owner's, and with a
+    // syscall thief's (setBlockOnExitSyscall's scan-bit CAS and resume)
+    if (gp->atomicstatus.compare_exchange_strong(old, st(to), acq_rel, acquire)) return;
+    RQ_CHECK(B, old == (st(from) | gscan),
+             "casgstatus: bad g status (a G run, readied or finished twice?)", "goid", gp->goid,
+             "have", old, "want", st(from));
+    std::this_thread::yield();  // Go: procyield/osyield while scanned
+  }
 }
 
 // The owner-P check: runq put/get/drain only by the M that holds the P
@@ -116,8 +124,8 @@ locked lock_sched() { return runqcheck::lock(the_sched->core); }
 // --- P ownership (Go: acquirep, wirep, releasep) ---
 
 // Go: acquirep/wirep. The calling M, which must hold no P; pp must be idle
-// and unowned (taken from pidle, handed over by startm, or CAS'd out of
-// _Psyscall).
+// and unowned (taken from pidle, handed over by startm, or taken from a
+// syscalling M by syscallingThread::takeP).
 void acquirep(M* mp, P* pp) {
   RQ_CHECK(B, mp->p.load(relaxed) == nullptr, "wirep: already in go", "m", mp->id);
   RQ_CHECK(B, pp->owner() == nullptr && pp->status.load(relaxed) == st(pstatus::idle), "wirep: invalid p state",
@@ -125,6 +133,7 @@ void acquirep(M* mp, P* pp) {
   pp->m.store(mp, release);  // release: runqgrab's acquire load of pp.m may then read the M
   mp->p.store(pp, relaxed);    // relaxed: this M only (dumps read it)
   pp->status.store(st(pstatus::running), relaxed);  // relaxed: runqgrab's hint only
+  pp->oldm.store(mp, relaxed);  // go1.26 (2263d4aabd): procresize hands pp back to this M
 }
 
 // Go: releasep. The M holding the P.
@@ -183,6 +192,18 @@ M* mget(locked&) {
     the_sched->nmidle--;
   }
   return mp;
+}
+// Go: mgetSpecific (go1.26, 2263d4aabd). sched.lock must be held: take mp
+// off midle if it is there (idle), else nullptr.
+M* mgetSpecific(locked&, M* mp) {
+  for (M** pm = &the_sched->midle; *pm != nullptr; pm = &(*pm)->schedlink) {
+    if (*pm == mp) {
+      *pm = mp->schedlink;
+      the_sched->nmidle--;
+      return mp;
+    }
+  }
+  return nullptr;
 }
 
 // sched.lock must be held. Go: "sched.stopwait--; if sched.stopwait == 0 { notewakeup(&sched.stopnote) }"
@@ -306,7 +327,7 @@ void resetspinning(M* mp) {
   RQ_CHECK(B, mp->spinning.load(relaxed), "resetspinning: not a spinning m", "m", mp->id);
   mp->spinning.store(false, relaxed);
   std::int32_t n = the_sched->nmspinning.fetch_sub(1, seq_cst) - 1;  // seq_cst: wakeup counter
-  RQ_CHECK(B, n >= 0, "findrunnable: negative nmspinning", "nmspinning", n);
+  RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
   // M wakeup policy is deliberately somewhat conservative, so check if we
   // need to wakeup another P here.
   if (mutated(protocol_mutant::spinning_drop_no_recheck)) return;
@@ -473,7 +494,7 @@ top:
       becomeSpinning(mp);
       goto top;  // unlocks
     } else {
-      RQ_CHECK(B, releasep(mp) == pp, "findrunnable: wrong p");
+      RQ_CHECK(B, releasep(mp) == pp, "findRunnable: wrong p");
       pidleput(l, pp);
     }
   }
@@ -489,7 +510,7 @@ top:
   // work is found but no P is idle.
   if (mp->spinning.load(relaxed)) {
     mp->spinning.store(false, relaxed);
-    RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "findrunnable: negative nmspinning");  // step 1
+    RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "findRunnable: negative nmspinning");  // step 1
     storeload();                                                                                   // step 2
     if (!mutated(protocol_mutant::spinning_drop_no_recheck)) {                                           // step 3
       if (next_g r = recheck_global(mp); r.gp != nullptr) return r;
@@ -591,21 +612,30 @@ next_g park_m(M* mp, G* gp) {
   return {};
 }
 
-// Go: gosched_m / goschedImpl. g0.
-next_g gosched_m(M* mp, G* gp) {
+// Go: goschedImpl. g0 of the M that ran gp, holding a P.
+next_g goschedImpl(M* mp, G* gp, bool preempted) {
+  P* pp = mp->p.load(relaxed);
   casgstatus(gp, gstatus::running, gstatus::runnable);
   dropg(mp, gp);
-  {
+  if (preempted && the_sched->gcwaiting.load(seq_cst)) {
+    // go1.26 (4ebf295b0b): preempted for a stop-the-world, the G stays on
+    // its P's runnext so it can run right after it.
+    S::runqput(owner(pp), gp, true);
+  } else {
     auto l = lock_sched();
     runqcheck::globrunqput(l, gp);
   }
-  wakep();  // Go: if mainStarted { wakep() }; no #StoreLoad needed: the global queue is under sched.lock
+  wakep();  // Go: if mainStarted { wakep() }; no #StoreLoad needed: the world is stopping or
+            // the G is on the global queue, under sched.lock
   return {};
 }
+next_g gosched_m(M* mp, G* gp) { return goschedImpl(mp, gp, false); }    // Go: gosched_m. g0.
+next_g gopreempt_m(M* mp, G* gp) { return goschedImpl(mp, gp, true); }  // Go: gopreempt_m. g0.
 
-// Go: exitsyscall0. g0 of an M without a P: the fast path found no P.
-next_g exitsyscall0(M* mp, G* gp) {
-  casgstatus(gp, gstatus::syscall, gstatus::runnable);
+// Go: exitsyscallNoP (go1.26, 7244e9221f: was exitsyscall0; the G is
+// already _Grunning). g0 of an M without a P: exitsyscall found no P.
+next_g exitsyscallNoP(M* mp, G* gp) {
+  casgstatus(gp, gstatus::running, gstatus::runnable);
   dropg(mp, gp);
   P* pp;
   {
@@ -650,52 +680,111 @@ void mstart(M* mp) {
   mp->state.store(mstate::exited, relaxed);
 }
 
-// Go: exitsyscallfast. The G's M, without a P: take back the old P if it
-// is still in _Psyscall, else any idle P.
-bool exitsyscallfast(M* mp, P* oldp) {
+// --- syscalls (go1.26, Go commit 7244e9221f: no _Psyscall; a P whose G is
+// in a syscall stays _Prunning and wired to its M, and the G's _Gsyscall
+// status, locked with the _Gscan bit, decides who may take the P) ---
+
+// Go: syscallingThread. The G, M and P of a thread blocked in a syscall
+// while its G's scan bit is held.
+struct syscallingThread {
+  G* gp = nullptr;
+  M* mp = nullptr;
+  P* pp = nullptr;
+  std::uint32_t status = 0;
+
+  // Go: releaseP. Unwire pp from the syscalling M, into state.
+  void releaseP(pstatus state) const {
+    RQ_CHECK(B, state == pstatus::idle || state == pstatus::gcstop,
+             "attempted to release P into a bad state");
+    pp->m.store(nullptr, relaxed);  // published by resume's release
+    mp->p.store(nullptr, relaxed);  // read by exitsyscall after its acquire CAS
+    pp->status.store(st(state), relaxed);
+    pp->syscalltick.fetch_add(1, relaxed);
+  }
+  void takeP() const { releaseP(pstatus::idle); }  // Go: takeP
+  // Go: gcstopP. sched.lock held, stopping the world.
+  void gcstopP(locked&) const {
+    releaseP(pstatus::gcstop);
+    the_sched->stopwait--;
+  }
+  // Go: resume (casfrom_Gscanstatus): the G may leave _Gsyscall again.
+  void resume() const {
+    std::uint32_t want = status | gscan;
+    // release: pairs with exitsyscall's acquire CAS (the P's new wiring)
+    bool ok = gp->atomicstatus.compare_exchange_strong(want, status, release, relaxed);
+    RQ_CHECK(B, ok, "casfrom_Gscanstatus: bad status", "goid", gp->goid, "have", want);
+  }
+};
+
+// Go: setBlockOnExitSyscall (go1.26, 7244e9221f). Any thread (sysmon,
+// stopTheWorld, another M's exitsyscall): if pp's M is in a syscall, lock
+// its G in _Gsyscall with the scan bit and return the thread. Racy reads,
+// validated after the CAS, as in Go.
+bool setBlockOnExitSyscall(P* pp, syscallingThread& t) {
+  if (pp->status.load(relaxed) != st(pstatus::running)) return false;  // relaxed: a hint
+  auto* mp = static_cast<M*>(pp->m.load(acquire));  // acquire: pairs with acquirep's release
+  if (mp == nullptr) return false;
+  G* gp = static_cast<G*>(mp->curg.load(acquire));  // acquire: pairs with execute's release
+  if (gp == nullptr) return false;
+  std::uint32_t status = gp->atomicstatus.load(relaxed) & ~gscan;
+  if (status != st(gstatus::syscall)) return false;  // Go also takes _Gdeadextra: no extra Ms here
+  // acquire: pairs with entersyscall's casgstatus (the M's last use of pp)
+  if (!gp->atomicstatus.compare_exchange_strong(status, status | gscan, acquire, relaxed)) {
+    return false;
+  }
+  t = {gp, mp, pp, status};
+  if (gp->m.load(relaxed) != mp || mp->p.load(relaxed) != pp) {
+    t.resume();  // not what we observed: nothing to do
+    return false;
+  }
+  return true;
+}
+
+// Go: exitsyscallTryGetP. The G's M, without a P: steal the old P back from
+// whatever M is in a syscall on it, else take any idle P.
+P* exitsyscallTryGetP(P* oldp) {
   if (oldp != nullptr) {
-    std::uint32_t s = st(pstatus::syscall);
-    if (oldp->status.compare_exchange_strong(s, st(pstatus::idle), acq_rel, relaxed)) {  // acquire: pairs with entersyscall's store (and retake/STW compete for the same CAS)
-      acquirep(mp, oldp);
-      return true;
+    if (syscallingThread t; setBlockOnExitSyscall(oldp, t)) {
+      t.takeP();
+      t.resume();
+      return oldp;
     }
   }
   if (the_sched->npidle.load(seq_cst) > 0) {  // Go: sched.pidle != 0, a racy read
-    P* pp;
-    {
-      auto l = lock_sched();
-      pp = pidleget(l);
-    }
-    if (pp != nullptr) {
-      acquirep(mp, pp);
-      return true;
-    }
+    auto l = lock_sched();
+    return pidleget(l);
   }
-  return false;
+  return nullptr;
 }
 
-// Go: sysmon's retake, syscall part only. The sysmon thread: a P in
-// _Psyscall for a whole sysmon tick is taken back and handed off if there is
-// work or nobody else to take it.
+// Go: retake, the syscall part (go1.27). The sysmon thread: a P whose G was
+// in the same syscall for a whole sysmon tick is taken and handed off if
+// there is work or nobody else to take it. Go also retakes after 10ms
+// regardless; without time here, never when the check says no work.
 void retake() {
   auto& s = *the_sched;
   std::int32_t n = s.gomaxprocs.load(acquire);
   for (std::int32_t i = 0; i < n; i++) {
     P* pp = s.allp[i].load(acquire);
-    if (pp->status.load(relaxed) != st(pstatus::syscall)) continue;
-    std::uint32_t t = pp->syscalltick.load(relaxed);
-    if (pp->sysmontick != t) {
-      pp->sysmontick = t;
+    if (pp->status.load(relaxed) != st(pstatus::running)) continue;
+    syscallingThread t;
+    if (!setBlockOnExitSyscall(pp, t)) continue;
+    std::uint32_t tick = pp->syscalltick.load(relaxed);
+    if (pp->sysmontick != tick) {
+      pp->sysmontick = tick;
+      t.resume();
       continue;
     }
     // On the one hand we don't want to retake Ps if there is no other work
     // to do, but on the other hand we want to retake them eventually.
-    if (S::runqempty(*pp) && s.nmspinning.load(seq_cst) + s.npidle.load(seq_cst) > 0) continue;
-    std::uint32_t want = st(pstatus::syscall);
-    if (pp->status.compare_exchange_strong(want, st(pstatus::idle), acq_rel, relaxed)) {  // acq_rel: takes the P over from the syscall M
-      s.nretake.fetch_add(1, relaxed);
-      handoffp(pp);
+    if (S::runqempty(*pp) && s.nmspinning.load(seq_cst) + s.npidle.load(seq_cst) > 0) {
+      t.resume();
+      continue;
     }
+    t.takeP();
+    t.resume();
+    s.nretake.fetch_add(1, relaxed);
+    handoffp(pp);
   }
 }
 
@@ -708,21 +797,41 @@ void sysmon() {
 
 // --- stop the world and procresize ---
 
+// Go: preemptall + preemptone, reduced: ask the G running on every other
+// _Prunning P to stop at its next preemption point (checkpreempt). Best
+// effort, as in Go. The stopper, under sched.lock.
+void preemptall(M* self) {
+  auto& s = *the_sched;
+  for (std::int32_t i = 0; i < s.gomaxprocs.load(relaxed); i++) {
+    P* pp = s.allp[i].load(relaxed);
+    if (pp->status.load(relaxed) != st(pstatus::running)) continue;
+    auto* mp = static_cast<M*>(pp->m.load(acquire));  // acquire: pairs with acquirep's release
+    if (mp == nullptr || mp == self) continue;
+    if (auto* gp = static_cast<G*>(mp->curg.load(acquire)); gp != nullptr) {  // acquire: execute's release
+      gp->preempt.store(true, relaxed);  // relaxed: a request; the G acts on it at its next check
+    }
+  }
+}
+
 // Go: stopTheWorldWithSema. A G (with its P): stop every other P.
 void stopTheWorld(M* mp) {
   auto& s = *the_sched;
+  G* gp = mp->curG();
+  casgstatus(gp, gstatus::running, gstatus::waiting);  // Go: casGToWaitingForSuspendG
   {
     auto l = lock_sched();
     s.stopwait = s.gomaxprocs.load(relaxed);
     s.gcwaiting.store(true, seq_cst);  // seq_cst: read by every M at findRunnable's top
+    preemptall(mp);
     P* me = mp->p.load(relaxed);
     me->status.store(st(pstatus::gcstop), relaxed);
     s.stopwait--;
-    // stop current P and those in syscalls
+    // stop current P and those in syscalls (go1.26, 7244e9221f: a P whose
+    // G is in a syscall is found through the G's status, not _Psyscall)
     for (std::int32_t i = 0; i < s.gomaxprocs.load(relaxed); i++) {
-      std::uint32_t want = st(pstatus::syscall);
-      if (s.allp[i].load(relaxed)->status.compare_exchange_strong(want, st(pstatus::gcstop), acq_rel, relaxed)) {
-        s.stopwait--;
+      if (syscallingThread t; setBlockOnExitSyscall(s.allp[i].load(relaxed), t)) {
+        t.gcstopP(l);
+        t.resume();
       }
     }
     // stop idle P's
@@ -741,6 +850,7 @@ void stopTheWorld(M* mp) {
     }
     s.stopnote.wait(gen, acquire);
   }
+  casgstatus(gp, gstatus::waiting, gstatus::running);
 }
 
 // The run-queue part of (*p).destroy (the core's destroy) plus the G free
@@ -791,13 +901,30 @@ std::vector<P*> procresize(locked& l, std::int32_t nprocs, M* mp) {
   l.set_gomaxprocs(nprocs);
   s.stealOrder.reset(static_cast<std::uint32_t>(nprocs));
   s.gomaxprocs.store(nprocs, release);  // release: pairs with snapshotAllp
-  std::vector<P*> runnable;
+  // go1.26 (2263d4aabd): a runnable P goes back to the M it last ran on
+  // if that M is idle; the others get any idle M (or none: startTheWorld
+  // starts one). Go's order: Ps with their old M first.
+  std::vector<P*> runnable, needM;
   for (std::int32_t i = nprocs - 1; i >= 0; i--) {
     P* pp = s.allp[i].load(relaxed);
     if (pp == mp->p.load(relaxed)) continue;
     pp->status.store(st(pstatus::idle), relaxed);
-    if (S::runqempty(*pp)) pidleput(l, pp);
-    else runnable.push_back(pp);
+    if (S::runqempty(*pp)) {
+      pidleput(l, pp);
+      continue;
+    }
+    M* oldm = pp->oldm.load(relaxed);
+    M* m2 = oldm != nullptr ? mgetSpecific(l, oldm) : nullptr;
+    if (m2 == nullptr) {
+      needM.push_back(pp);
+      continue;
+    }
+    pp->m.store(m2, relaxed);  // published by startTheWorld's notewakeup
+    runnable.push_back(pp);
+  }
+  for (P* pp : needM) {
+    pp->m.store(mget(l), relaxed);
+    runnable.push_back(pp);
   }
   return runnable;
 }
@@ -828,6 +955,7 @@ void newproc(std::function<void()> fn) {
   newg->fn = std::move(fn);
   newg->nparks = 0;
   newg->nreadies.store(0, relaxed);
+  newg->preempt.store(false, relaxed);  // a stale request to a G that ended
   newg->rng = s.seed * 0x2545f4914f6cdd1dull + newg->goid;
   casgstatus(newg, gstatus::dead, gstatus::runnable);
   s.ngcreated.fetch_add(1, relaxed);
@@ -838,6 +966,13 @@ void newproc(std::function<void()> fn) {
 }
 
 void gosched() { mcall(gosched_m); }
+
+void checkpreempt() {
+  G* gp = getg();
+  if (!gp->preempt.load(relaxed)) return;
+  gp->preempt.store(false, relaxed);
+  if (the_sched->gcwaiting.load(seq_cst)) mcall(gopreempt_m);  // Go: newstack -> gopreempt_m
+}
 
 void gopark(bool (*unlockf)(G*, void*), void* lock) {
   M* mp = getm();
@@ -863,39 +998,67 @@ void goready(G* gp) {
   wakep();      // step 3
 }
 
+namespace {
+// Go: entersyscallHandleGCWait. The syscalling M, before its G enters
+// _Gsyscall: a stop-the-world is pending, so give the P away now.
+void entersyscallHandleGCWait(M* mp) {
+  auto l = lock_sched();
+  if (the_sched->stopwait > 0) {
+    P* pp = mp->p.load(relaxed);
+    pp->m.store(nullptr, relaxed);
+    mp->p.store(nullptr, relaxed);
+    pp->status.store(st(pstatus::gcstop), relaxed);
+    pp->syscalltick.fetch_add(1, relaxed);
+    stopwait_dec(l);
+  }
+}
+}  // namespace
+
+// Go: reentersyscall (go1.27). The M keeps its P, which stays _Prunning;
+// from the casgstatus on, sysmon, stopTheWorld or another M's exitsyscall
+// may take the P (setBlockOnExitSyscall).
 void entersyscall() {
   M* mp = getm();
   G* gp = mp->curG();
-  P* pp = mp->p.load(relaxed);
-  casgstatus(gp, gstatus::running, gstatus::syscall);
-  pp->syscalltick.fetch_add(1, relaxed);  // Go counts at exitsyscall; here each syscall gets its own tick for retake
-  mp->oldp = pp;
-  pp->m.store(nullptr, relaxed);
-  mp->p.store(nullptr, relaxed);
+  mp->oldp = mp->p.load(relaxed);
   mp->state.store(mstate::syscall, relaxed);
-  pp->status.store(st(pstatus::syscall), release);  // release: the P's state before it, for whoever CASes it out of _Psyscall
+  if (the_sched->gcwaiting.load(seq_cst)) entersyscallHandleGCWait(mp);
+  // As soon as we switch to _Gsyscall, we are in danger of losing our P.
+  casgstatus(gp, gstatus::running, gstatus::syscall);
 }
 
+// Go: entersyscallblock (go1.27): hand off the P, then enter _Gsyscall.
 void entersyscallblock() {
   M* mp = getm();
   G* gp = mp->curG();
-  casgstatus(gp, gstatus::running, gstatus::syscall);
   mp->oldp = nullptr;
   mp->state.store(mstate::syscall, relaxed);
-  handoffp(releasep(mp));  // Go: entersyscallblock_handoff
+  P* pp = mp->p.load(relaxed);
+  pp->syscalltick.fetch_add(1, relaxed);
+  handoffp(releasep(mp));  // Go: systemstack(handoffp(releasep()))
+  casgstatus(gp, gstatus::running, gstatus::syscall);
 }
 
+// Go: exitsyscall (go1.27). Back to _Grunning first (waiting while a thief
+// holds the scan bit); then the P is ours if it is still wired to this M.
 void exitsyscall() {
   M* mp = getm();
   G* gp = mp->curG();
+  casgstatus(gp, gstatus::syscall, gstatus::running);  // acquire: a thief's releaseP
   P* oldp = mp->oldp;
   mp->oldp = nullptr;
-  if (exitsyscallfast(mp, oldp)) {
-    casgstatus(gp, gstatus::syscall, gstatus::running);
+  P* pp = mp->p.load(relaxed);
+  if (pp == nullptr) {
+    pp = exitsyscallTryGetP(oldp);
+    if (pp != nullptr) acquirep(mp, pp);
+  }
+  if (pp != nullptr) {
+    pp->syscalltick.fetch_add(1, relaxed);
     mp->state.store(mstate::running, relaxed);
     return;
   }
-  mcall(exitsyscall0);  // returns when an M executes this G again
+  mcall(exitsyscallNoP);  // returns when an M executes this G again
+  getm()->p.load(relaxed)->syscalltick.fetch_add(1, relaxed);
 }
 
 void gomaxprocs(int n) {
@@ -910,9 +1073,19 @@ void gomaxprocs(int n) {
     runnable = procresize(l, n, mp);
     the_sched->gcwaiting.store(false, seq_cst);
   }
-  // Go: startTheWorldWithSema: an M for every P with work, then wakep for
-  // the global queue.
-  for (P* pp : runnable) startm(pp, false);
+  // Go: startTheWorldWithSema: every P with work to the M procresize gave
+  // it (go1.26, 2263d4aabd), or a new M; then wakep for the global queue.
+  for (P* pp : runnable) {
+    if (auto* m2 = static_cast<M*>(pp->m.load(relaxed)); m2 != nullptr) {
+      pp->m.store(nullptr, relaxed);
+      RQ_CHECK(B, m2->nextp.load(relaxed) == nullptr, "startTheWorld: inconsistent mp->nextp",
+               "m", m2->id);
+      m2->nextp.store(pp, relaxed);  // published by notewakeup
+      notewakeup(m2);
+    } else {
+      newm(pp, false);  // Go: newm(nil, p, -1)
+    }
+  }
   wakep();
   mp->state.store(mstate::running, relaxed);
 }

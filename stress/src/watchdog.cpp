@@ -29,7 +29,7 @@ const char* pstatus_name(std::uint32_t s) {
   return s < 5 ? n[s] : "?";
 }
 const char* gstatus_name(std::uint32_t s) {
-  switch (s) {
+  switch (s & ~runqcheck::gscan) {  // a scanned G (setBlockOnExitSyscall) by its status
     case 0: return "idle";
     case 1: return "runnable";
     case 2: return "running";

@@ -282,7 +282,8 @@ void goroutine_parallelism2(int P, std::int64_t k) {
 // until k tasks have been spawned, each task does 8 random steps: spawn a
 // child task, Gosched, a syscall (nanosleep 1µs; half of them hand the P off
 // at once, Go's entersyscallblock), or park/ready through a channel and a
-// helper G. The main G changes GOMAXPROCS to a random value in [1, procs]
+// helper G. Each step starts with a preemption point (checkpreempt: a
+// stop-the-world's request). The main G changes GOMAXPROCS to a random value in [1, procs]
 // every 64 yields (procresize at run time) and restores procs at the end.
 void chaos(int procs, std::int64_t k, std::uint64_t seed, int round) {
   waitgroup wg;
@@ -290,6 +291,7 @@ void chaos(int procs, std::int64_t k, std::uint64_t seed, int round) {
   std::function<void(std::int64_t)> task = [&](std::int64_t id) {
     std::uint64_t r = seed * 1000003u + static_cast<std::uint64_t>(round) * 7919u + static_cast<std::uint64_t>(id);
     for (int step = 0; step < 8; step++) {
+      checkpreempt();  // a function prologue: Go preempts here for a stop-the-world
       std::uint64_t x = splitmix(r);
       switch (x % 4) {
         case 0:

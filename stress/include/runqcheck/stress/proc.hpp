@@ -42,12 +42,18 @@ M* getm();
 void newproc(std::function<void()> fn);
 // Go: Gosched. From a G: yield; the G goes to the global queue.
 void gosched();
+// Go's preemption check at a function prologue, reduced: from a G, if a
+// stop-the-world asked this G to stop (preemptall), yield to it (gopreempt_m:
+// the G waits in its P's runnext, go1.26).
+void checkpreempt();
 // Go: gopark. From a G: park; unlockf(gp, lock) runs on g0 after the G is
 // off its stack (returning false resumes the G at once).
 void gopark(bool (*unlockf)(G*, void*), void* lock);
 // Go: goready (ready with next=true). From a G with a P: gp must be waiting.
 void goready(G* gp);
-// Go: entersyscall / exitsyscall (P kept in _Psyscall; sysmon may retake it)
+// Go: entersyscall / exitsyscall (go1.27: the P stays _Prunning and wired to
+// the M; sysmon, stopTheWorld or another exitsyscall may take it from the G in
+// _Gsyscall)
 // and entersyscallblock (P handed off at once). From a G.
 void entersyscall();
 void entersyscallblock();

@@ -65,6 +65,7 @@ struct G : core_g {
   std::atomic<M*> m{nullptr};         // the M running it (dumps only; relaxed)
   std::uint32_t nparks = 0;           // gopark calls; the G itself only
   std::atomic<std::uint32_t> nreadies{0};  // goready calls (relaxed: published with the G by runqput)
+  std::atomic<bool> preempt{false};   // Go: gp.preempt; set by preemptall, cleared by the G (relaxed)
   std::uint64_t rng = 0;              // per-G seeded random state (workloads)
   // Go: sudog, reduced: a channel waiter's element and result.
   void* elem = nullptr;
@@ -76,7 +77,8 @@ struct G : core_g {
 struct P : core_p {
   P(runqcheck::schedt<B>& s, std::int32_t pid) : core_p(s, pid) {}
   std::uint32_t schedtick = 0;                  // owner only: incremented on every non-inherited execute
-  std::atomic<std::uint32_t> syscalltick{0};    // owner writes; sysmon reads (relaxed: a hint)
+  // owner, or a syscall thief (releaseP), writes; sysmon reads (relaxed: a hint)
+  std::atomic<std::uint32_t> syscalltick{0};
   P* link = nullptr;                            // pidle list; sched.lock
   // pp.m is core_p's (runqgrab reads it): written by acquirep/releasep (the
   // owning M), read by owner checks (relaxed: a P is handed over with
@@ -85,6 +87,9 @@ struct P : core_p {
   std::atomic<bool> idle{false};                // Go: idlepMask bit; relaxed hint for stealWork
   std::vector<stress::G*> gfree;                // Go: pp.gFree; owner only (stress::G: core_p::G is the core g)
   std::uint32_t sysmontick = 0;                 // sysmon's last seen syscalltick; sysmon only
+  // Go: pp.oldm (go1.26, 2263d4aabd): the M that last acquired pp; relaxed:
+  // a hint, procresize takes that M only if it is idle (mgetSpecific).
+  std::atomic<M*> oldm{nullptr};
 };
 
 // M states for the watchdog dump.
@@ -97,7 +102,7 @@ struct M : runqcheck::m<B> {
   std::thread thread;
   std::atomic<P*> p{nullptr};          // Go: mp.p; owner M writes, dumps read (relaxed)
   std::atomic<P*> nextp{nullptr};      // Go: mp.nextp; written by startm before notewakeup (published by the note's release)
-  P* oldp = nullptr;                   // Go: mp.oldp; the P left by entersyscall; this M only
+  P* oldp = nullptr;                   // Go: mp.oldp; the P held at entersyscall; this M only
   std::atomic<bool> spinning{false};   // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
   std::atomic<std::uint32_t> park{0};  // Go: mp.park note: 1 = woken. release by notewakeup, acquire by mPark
   M* schedlink = nullptr;              // midle list; sched.lock
