@@ -120,9 +120,10 @@ class Event:
              "seq_cst": "sc"}[self.order]
         if self.kind == "F":
             return f"F{o}"
+        cas = " (cas)" if self.src else ""
         if self.kind == "R":
-            return f"R{o} {self.loc}={self.val}" + (f" ({self.reg})" if self.reg else "")
-        return f"W{o} {self.loc}={self.val}"
+            return f"R{o} {self.loc}={self.val}" + (f" ({self.reg})" if self.reg else "") + cas
+        return f"W{o} {self.loc}={self.val}" + cas
 
 
 def thread_paths(tid, instrs, domain):
