@@ -103,7 +103,9 @@ def table(runq):
            "(models/mutants/schemata.py's sites()) is weakened one step in every idiom of",
            "proofs/weak/idioms.py that uses it, and every execution is judged by "
            "proofs/weak/wmm.py.",
-           "*necessary*: an idiom's invariant fails (the idiom is named; its witness is below).",
+           "*necessary*: an idiom's invariant fails (its witness is below); necessary "
+           "(retry):",
+           "only progress fails (runqgrab retries its read); no G is lost or duplicated.",
            "*removable*: no consistent execution of the idioms that use the site violates "
            "its invariant",
            "(a claim about these idioms at capacity 1-2, not about every program).",
@@ -113,7 +115,8 @@ def table(runq):
            "not that the C++ order may be weakened.", "",
            "| site | C++ order | RC11 | C11 with LB | ARMv8 |", "|---|---|---|---|---|"]
     for s, mo in sites:
-        cells = ["**necessary**" if verdict[s][m] else "removable" for m in wmm.MODELS]
+        cells = [("necessary (retry)" if verdict[s][m][0].progress else "**necessary**")
+                 if verdict[s][m] else "removable" for m in wmm.MODELS]
         out.append(f"| {s} | {mo} | " + " | ".join(cells) + " |")
     n = {m: sum(1 for s, _ in sites if verdict[s][m]) for m in wmm.MODELS}
     out += ["", "Necessary: " + ", ".join(f"{MODEL_NAMES[m]} {n[m]} of {len(sites)}"
@@ -146,7 +149,7 @@ def table(runq):
                 *textwrap.wrap("Necessary under " + ", ".join(
                     f"{MODEL_NAMES[m]} ({verdict[s][m][0].name})" for m in ms) + ".", 100),
                 f"Witness under {MODEL_NAMES[ms[0]]}, {prog.name}:", "",
-                f"{prog.doc}.", "", "```", x.text(), "```", ""]
+                *textwrap.wrap(f"{prog.doc}.", 100), "", "```", x.text(), "```", ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

@@ -167,10 +167,13 @@ def grab_torn(o):
     livelock)."""
     owner = [W("slot0", "g1"), W("tail", 1, o("runqput_tail_store"))]
     t2 = [R("h", "head", o("runqgrab_head_load")), R("t", "tail", o("runqgrab_tail_load"))]
-    return Program("grab_torn", {"head": 0, "tail": 0, "slot0": 0},
+    prog = Program("grab_torn", {"head": 0, "tail": 0, "slot0": 0},
                    [owner, grab(o, ""), t2],
                    lambda rg, m: rg[2]["h"] == 1 and rg[2]["t"] == 0,
-                   "a thief reads head past tail")
+                   "a thief reads head past tail: runqgrab's guard retries (progress, not "
+                   "safety: no G is lost; Relacy's livelock for runqgrab_head_load)")
+    prog.progress = True
+    return prog
 
 
 def chained(o):

@@ -93,6 +93,7 @@ class Program:
                 if o not in ORDERS:
                     raise Error(f"{name}: unknown order {o!r}")
         self.name, self.init, self.threads, self.cond, self.doc = name, init, threads, cond, doc
+        self.progress = False  # True: the bad outcome costs progress, not safety
 
 
 # --- events -----------------------------------------------------------------------------
