@@ -73,6 +73,8 @@ def settle(sites):
     users = {s: [p.name for p, used in port if s in used] for s in base}
     broken = []
     for prog, _ in port:
+        if not wmm.candidate(prog):
+            raise wmm.Error(f"{prog.name}: no candidate execution has the bad outcome")
         for m in wmm.MODELS:
             x = wmm.witness(prog, m)
             if x is not None:
