@@ -34,6 +34,15 @@ def weaken(mo):
     return {"seq_cst": "acq_rel", "acq_rel": "acquire"}.get(mo, "relaxed")
 
 
+class SiteOrder(str):
+    """An order that remembers its site (witnesses name it)."""
+
+    def __new__(cls, order, site):
+        s = super().__new__(cls, order)
+        s.site = site
+        return s
+
+
 class Orders:
     """o(site): the site's order; an access that is no site is relaxed in the code."""
 
@@ -42,7 +51,7 @@ class Orders:
 
     def __call__(self, name):
         self.used.add(name)
-        return self.sites.get(name, "relaxed")
+        return SiteOrder(self.sites.get(name, "relaxed"), name)
 
 
 def load_sites(runq):
@@ -141,7 +150,9 @@ def table(runq):
     out += ["", "## Witnesses", "",
             "One per necessary site: under C11 with LB when it is necessary there, else the "
             "first model", "that shows it.  `<- eN`: the write a read reads from; "
-            "`co`: coherence order.", ""]
+            "`co`: coherence order;",
+            "`[addr eN; ctrl eM,eK]`: dependencies on reads; `@site`: the access's order site.",
+            ""]
     for s, mo in sites:
         ms = [m for m in ("c11lb", "rc11", "armv8") if verdict[s][m]]
         if not ms:

@@ -5,8 +5,10 @@ Each idiom is a function of `o`, the port's orders: o(site) is the order written
 site of core/include/runqcheck/runq.hpp as models/mutants/schemata.py derives it (an access
 that is no site is relaxed in the code, so o gives relaxed for it).  Slot accesses are
 relaxed in the port and are not sites.  The shapes follow runq.hpp and the Relacy catalog
-(models/scenarios/catalog.hpp); rings have capacity 1 or 2, so "t - h < cap" is a guard on
-one value.  Each idiom's `bad` outcome is the invariant's violation.
+(models/scenarios/catalog.hpp), reduced: rings hold 1 or 2 Gs and each guard is cut to the
+one value the idiom needs (runqgrab's "take 1 of 1" is `t - h == 1`, runqput's "not full"
+is the head value that frees the slot), so the index and batch arithmetic is Z3's part
+(proofs/z3), not this one's.  Each idiom's `bad` outcome is the invariant's violation.
 """
 from wmm import CAS, F, If, Program, R, W, X
 

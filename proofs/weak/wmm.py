@@ -99,11 +99,13 @@ class Program:
 # --- events -----------------------------------------------------------------------------
 
 class Event:
-    __slots__ = ("id", "tid", "kind", "loc", "val", "order", "src", "reg", "deps", "rmw")
+    __slots__ = ("id", "tid", "kind", "loc", "val", "order", "src", "reg", "deps", "rmw",
+                 "site")
 
-    def __init__(self, eid, tid, kind, loc, val, order, src="", reg=None):
+    def __init__(self, eid, tid, kind, loc, val, order, src="", reg=None, site=None):
         self.id, self.tid, self.kind, self.loc, self.val = eid, tid, kind, loc, val
-        self.order, self.src, self.reg = order, src, reg
+        self.order, self.src, self.reg = str(order), src, reg
+        self.site = site if site is not None else getattr(order, "site", None)
         self.deps = {"addr": set(), "data": set(), "ctrl": set()}  # ids of reads
         self.rmw = None  # for an RMW read: id of its write
 
@@ -171,9 +173,10 @@ def thread_paths(tid, instrs, domain):
             if v == exp:
                 ro = {"release": "relaxed", "acq_rel": "acquire"}.get(ins.order, ins.order)
                 wo = {"acquire": "relaxed", "acq_rel": "release"}.get(ins.order, ins.order)
-                r = Event(None, tid, "R", loc, v, ro, src="cas", reg=ins.reg)
+                site = getattr(ins.order, "site", None)
+                r = Event(None, tid, "R", loc, v, ro, src="cas", reg=ins.reg, site=site)
                 r.deps.update(addr=addr, ctrl=set(ctrl))
-                w = Event(None, tid, "W", loc, ev(ins.new, regs), wo, src="cas")
+                w = Event(None, tid, "W", loc, ev(ins.new, regs), wo, src="cas", site=site)
                 w.deps.update(addr=addr, ctrl=cctrl | {k},
                               data={regsrc[x] for x in uses(ins.new) if x in regsrc})
                 r.rmw = k + 1
@@ -182,7 +185,8 @@ def thread_paths(tid, instrs, domain):
             else:
                 # the failing CAS runs the same load-exclusive: its acquire-ness follows
                 # the success order on ARMv8; C++ gives it the failure order.
-                r = Event(None, tid, "R", loc, v, ins.fail, reg=ins.reg)
+                r = Event(None, tid, "R", loc, v, ins.fail, reg=ins.reg,
+                          site=getattr(ins.order, "site", None))
                 r.deps.update(addr=addr, ctrl=set(ctrl))
                 r.src = "casfail:" + ins.order
                 go(i + 1, dict(nregs, **{ins.reg + "_ok": False}), evs + [r], nsrc,
@@ -229,9 +233,11 @@ class Execution:
                 if e.kind == "R":
                     w = ev_[src[e.id]]
                     s += "   <- " + ("init" if w.tid < 0 else f"e{w.id}")
-                d = [f"{k} e{a}" for k in ("addr", "data", "ctrl")
-                     for a, b in sorted(self.deps[k]) if b == e.id]
-                lines.append(s + ("   [" + ", ".join(d) + "]" if d else ""))
+                d = [k + " " + ",".join(f"e{a}" for a, b in sorted(self.deps[k]) if b == e.id)
+                     for k in ("addr", "data", "ctrl")
+                     if any(b == e.id for _, b in self.deps[k])]
+                lines.append(s + ("   [" + "; ".join(d) + "]" if d else "")
+                             + (f"   @{e.site}" if e.site else ""))
         for loc in sorted({e.loc for e in ev_ if e.kind == "W"}):
             ws = sorted((e for e in ev_ if e.kind == "W" and e.loc == loc),
                         key=lambda e: self.co_rank[e.id])
@@ -255,7 +261,7 @@ def executions(prog):
             base = len(events)
             ids = []
             for j, e in enumerate(evs):
-                e2 = Event(base + j, tid, e.kind, e.loc, e.val, e.order, e.src, e.reg)
+                e2 = Event(base + j, tid, e.kind, e.loc, e.val, e.order, e.src, e.reg, e.site)
                 if e.rmw is not None:
                     rmw.add((base + j, base + e.rmw))
                 for k in deps:
