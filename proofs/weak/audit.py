@@ -12,7 +12,7 @@ usage: audit.py [--runq RUNQ_HPP] (--table | --check DOC | --port | --witness SI
   --table          print docs/weak-memory.md
   --check DOC      exit 1 if DOC differs from --table's output
   --port           exit 1 (printing the witness) if the port's own orders let an idiom's
-                   bad outcome happen under some model
+                   bad outcome happen under some model, or if no idiom reads some site
   --witness S M    print the witness (or "removable") of site S under model M
 """
 import sys
@@ -120,6 +120,7 @@ def table(runq):
            "*removable*: no consistent execution of the idioms that use the site violates "
            "its invariant",
            "(a claim about these idioms at capacity 1-2, not about every program).",
+           "*no idiom*: no idiom reads the site (a new site: idioms.py needs a shape for it).",
            "The ARMv8 column judges the instructions compilers emit (wmm.py's mapping) with the",
            "address and control dependencies of the source kept; C++ does not promise that a",
            "compiler keeps them, so *removable* there means the hardware cannot show the bug,",
@@ -127,7 +128,8 @@ def table(runq):
            "| site | C++ order | RC11 | C11 with LB | ARMv8 |", "|---|---|---|---|---|"]
     for s, mo in sites:
         cells = [("necessary (retry)" if verdict[s][m][0].progress else "**necessary**")
-                 if verdict[s][m] else "removable" for m in wmm.MODELS]
+                 if verdict[s][m] else "removable" if users[s] else "**no idiom**"
+                 for m in wmm.MODELS]
         out.append(f"| {s} | {mo} | " + " | ".join(cells) + " |")
     n = {m: sum(1 for s, _ in sites if verdict[s][m]) for m in wmm.MODELS}
     out += ["", "Necessary: " + ", ".join(f"{MODEL_NAMES[m]} {n[m]} of {len(sites)}"
@@ -193,13 +195,17 @@ def main(argv):
             print(f"audit.py: {args[1]} is current")
             return 0
         if args == ["--port"]:
-            _, _, broken = settle(load_sites(runq))
+            _, users, broken = settle(load_sites(runq))
             for name, m, x in broken:
                 print(f"audit.py: {runq}: {name}: bad outcome under {MODEL_NAMES[m]}:")
                 print(x.text())
-            if not broken:
+            lost = [s for s, u in users.items() if not u]
+            if lost:
+                print(f"audit.py: {runq}: no idiom reads the site(s) {', '.join(lost)}: "
+                      "not settled")
+            if not broken and not lost:
                 print(f"audit.py: {runq}: no idiom has a bad execution under any model")
-            return 1 if broken else 0
+            return 1 if broken or lost else 0
         if len(args) == 3 and args[0] == "--witness":
             sites = dict(load_sites(runq))
             s, m = args[1], args[2]

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Teeth of the weak-memory audit: a runq.hpp with runqput's head load relaxed (the lost-slot
 order of issue #17) must be rejected by audit.py --port with the load-buffering witness
-under C11 with LB, and the site must leave the table's C11-with-LB column.  Exit 0 only then.
+under C11 with LB, and the site must leave the table; a site no idiom reads must fail
+--port as not settled.  Exit 0 only then.
 """
 import re
 import subprocess
@@ -40,8 +41,22 @@ def main():
     if t.returncode != 0 or "| runqput_head_load |" in t.stdout:
         print("test_teeth.py: the relaxed head load is still listed as a site")
         return 1
+    # a site no idiom reads (runqget's own tail load made acquire) is not settled
+    own = "pp.runqtail.load(relaxed);  // own tail"
+    i = text.index(own, text.index("runqget_result<B> runqget("))
+    extra = text[:i] + own.replace("relaxed", "acquire") + text[i + len(own):]
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "runq.hpp"
+        path.write_text(extra)
+        e = subprocess.run([sys.executable, str(HERE / "audit.py"), "--runq", str(path),
+                            "--port"], capture_output=True, text=True)
+    if e.returncode != 1 or "runqget_tail_load: not settled" not in e.stdout:
+        print(f"test_teeth.py: an unread site passed --port (exit {e.returncode}):\n"
+              + e.stdout + e.stderr)
+        return 1
     print("test_teeth.py: runqput's relaxed head load rejected under C11 with LB only:")
     print(out)
+    print("test_teeth.py: a site no idiom reads is reported: " + e.stdout.strip())
     return 0
 
 
