@@ -10,12 +10,13 @@ Sources of the expected verdicts:
           seq_cst, LB forbidden by no-thin-air and allowed by C11 (sections 1, 3), MP with
           release/acquire or fences forbidden.  2+2W with release writes: allowed by C11's
           release/acquire (Lahav, Giannarakis, Vafeiadis, "Taming release-acquire
-          consistency", POPL 2016, which RC11 does not adopt).
-  [ARM]   herdtools7 catalogue/aarch64/tests/kinds.txt: MP, SB, LB, 2+2W Allowed;
+          consistency", POPL 2016, which RC11 does not adopt).  MP+rel+rmw+acq: the
+          release sequence (RC11's rs) runs through the RMW.
+  [ARM]   herdtools7 catalogue/aarch64/tests/kinds.txt: MP, SB, LB, 2+2W Allowed; CoRR,
           MP+dmb.sys, SB+dmb.sys, LB+dmb.sys, 2+2W+dmb.sys Forbidden; MP+dmb.sy+po,
           SB+dmb.sy+po, 2+2W+dmb.sy+po Allowed; MP+rel+acq, SB+dmb.sy+rel-acq Forbidden.
           The dependency and acquire/release rows (MP+rel+addr, LB+ctrls, LB+datas, LB+rel,
-          LB+acq, IRIW+addrs, IRIW+acq, SB+rel+acq, 2+2W+rel) follow from aarch64.cat's dob
+          LB+acq, IRIW+addrs, IRIW+acq, SB+rel+acq, 2+2W+rel, MP+rel+rmw+acq) follow from aarch64.cat's dob
           and bob as Pulte et al., POPL 2018, discuss them (ARMv8 is other-multicopy-atomic:
           IRIW with ordered readers is forbidden).
 
@@ -85,9 +86,25 @@ def w22(w=RLX, f=None, one=False):
                    lambda rg, m: m["x"] == 1 and m["y"] == 1)
 
 
+def corr():
+    return Program("CoRR", {"x": 0}, [[W("x", 1)], [R("a", "x"), R("b", "x")]],
+                   lambda rg, m: rg[1]["a"] == 1 and rg[1]["b"] == 0)
+
+
+def mp_rmw():
+    """A relaxed RMW between the release write and the acquire read continues the release
+    sequence (RC11's rs: rf;rmw)."""
+    return Program("MP+rel+rmw+acq", {"x": 0, "y": 0},
+                   [[W("x", 1), W("y", 1, REL)], [CAS("c", "y", 1, 2, RLX)],
+                    [R("a", "y", ACQ), R("b", "x")]],
+                   lambda rg, m: rg[2]["a"] == 2 and rg[2]["b"] == 0)
+
+
 A_, F_ = True, False
 # (name, program, {model: allowed})
 TESTS = [
+    ("CoRR", corr(), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("MP+rel+rmw+acq", mp_rmw(), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("MP", mp(), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("MP+rel+acq", mp(w2=REL, r1=ACQ), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("MP+fences(sc)", mp(fw=SC, fr=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
