@@ -16,9 +16,9 @@ Sources of the expected verdicts:
           MP+dmb.sys, SB+dmb.sys, LB+dmb.sys, 2+2W+dmb.sys Forbidden; MP+dmb.sy+po,
           SB+dmb.sy+po, 2+2W+dmb.sy+po Allowed; MP+rel+acq, SB+dmb.sy+rel-acq Forbidden.
           The dependency and acquire/release rows (MP+rel+addr, LB+ctrls, LB+datas, LB+rel,
-          LB+acq, IRIW+addrs, IRIW+acq, SB+rel+acq, 2+2W+rel, MP+rel+rmw+acq) follow from aarch64.cat's dob
-          and bob as Pulte et al., POPL 2018, discuss them (ARMv8 is other-multicopy-atomic:
-          IRIW with ordered readers is forbidden).
+          LB+acq, IRIW+addrs, IRIW+acq, SB+rel+acq, 2+2W+rel, MP+rel+rmw+acq) follow from
+          aarch64.cat's dob, aob and bob as Pulte et al., POPL 2018, discuss them (ARMv8 is
+          other-multicopy-atomic: IRIW with ordered readers is forbidden).
 
 usage: litmus.py [--model M] [--teeth] [--list]
   no option: every test under rc11, c11lb, armv8; exit 1 on any mismatch.
