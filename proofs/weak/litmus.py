@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""The classic litmus tests, with their published verdict per model (issue #17).
+
+Each test names its weak outcome; the expectation is whether that outcome is allowed
+(True) or forbidden (False) under rc11, c11lb (C11 with load buffering) and armv8.
+
+Sources of the expected verdicts:
+  [RC11]  Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017: SB allowed unless both sides are
+          seq_cst (accesses or fences), IRIW allowed for acquire reads and forbidden for
+          seq_cst, LB forbidden by no-thin-air and allowed by C11 (sections 1, 3), MP with
+          release/acquire or fences forbidden.  2+2W with release writes: allowed by C11's
+          release/acquire (Lahav, Giannarakis, Vafeiadis, "Taming release-acquire
+          consistency", POPL 2016, which RC11 does not adopt).  MP+rel+rmw+acq: the
+          release sequence (RC11's rs) runs through the RMW.
+  [ARM]   herdtools7 catalogue/aarch64/tests/kinds.txt: MP, SB, LB, 2+2W Allowed; CoRR,
+          MP+dmb.sys, SB+dmb.sys, LB+dmb.sys, 2+2W+dmb.sys Forbidden; MP+dmb.sy+po,
+          SB+dmb.sy+po, 2+2W+dmb.sy+po Allowed; MP+rel+acq, SB+dmb.sy+rel-acq Forbidden.
+          The dependency and acquire/release rows (MP+rel+addr, LB+ctrls, LB+datas, LB+rel,
+          LB+acq, IRIW+addrs, IRIW+acq, SB+rel+acq, 2+2W+rel, MP+rel+rmw+acq) follow from
+          aarch64.cat's dob, aob and bob as Pulte et al., POPL 2018, discuss them (ARMv8 is
+          other-multicopy-atomic: IRIW with ordered readers is forbidden).
+
+usage: litmus.py [--model M] [--teeth] [--list]
+  no option: every test under rc11, c11lb, armv8; exit 1 on any mismatch.
+  --model M: judge under M (also the wrong:* models); exit 1 on any mismatch.
+  --teeth:   exit 0 only if every wrong:* model mismatches on some test.
+"""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wmm  # noqa: E402
+from wmm import CAS, F, If, Program, R, W, X  # noqa: E402,F401
+
+RLX, ACQ, REL, SC = "relaxed", "acquire", "release", "seq_cst"
+
+
+def mp(w2=RLX, r1=RLX, fw=None, fr=None, addr=False):
+    """Thread 0 writes x then y, thread 1 reads y then x; weak outcome: y=1, x=0."""
+    t0 = [W("x", 1)] + ([F(fw)] if fw else []) + [W("y", 1, w2)]
+    if addr:  # the second read's address depends on the first read's value
+        t1 = [R("a", "y", r1), R("b", X(lambda r: "x" if r["a"] in (0, 1) else "z", "a"))]
+    else:
+        t1 = [R("a", "y", r1)] + ([F(fr)] if fr else []) + [R("b", "x")]
+    return Program("MP", {"x": 0, "y": 0}, [t0, t1],
+                   lambda rg, m: rg[1].get("a") == 1 and rg[1].get("b") == 0)
+
+
+def sb(w=RLX, r=RLX, f=None, t1=None):
+    """t1: thread 1's (write, read) orders when they differ from thread 0's."""
+    fe = [F(f)] if f else []
+    w1, r1 = t1 or (w, r)
+    t0 = [W("x", 1, w)] + fe + [R("a", "y", r)]
+    t1 = [W("y", 1, w1)] + (fe if not t1 else []) + [R("b", "x", r1)]
+    return Program("SB", {"x": 0, "y": 0}, [t0, t1],
+                   lambda rg, m: rg[0]["a"] == 0 and rg[1]["b"] == 0)
+
+
+def lb(r=RLX, w=RLX, dep=None, f=None):
+    def thread(src, dst):
+        if dep == "ctrl":
+            # herd's shape: a branch on the value that writes either way
+            return [R("a", src, r), If(X(lambda g: g["a"] in (0, 1), "a")), W(dst, 1, w)]
+        if dep == "data":
+            return [R("a", src, r), W(dst, X(lambda g: (g["a"] ^ g["a"]) + 1, "a"), w)]
+        return [R("a", src, r)] + ([F(f)] if f else []) + [W(dst, 1, w)]
+    return Program("LB", {"x": 0, "y": 0}, [thread("x", "y"), thread("y", "x")],
+                   lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
+
+
+def iriw(w=RLX, r=RLX, addr=False, f=None):
+    def reader(a, b):
+        if addr:
+            return [R("a", a, r), R("b", X(lambda g, b=b: b if g["a"] in (0, 1) else "z", "a"), r)]
+        return [R("a", a, r)] + ([F(f)] if f else []) + [R("b", b, r)]
+    return Program("IRIW", {"x": 0, "y": 0, "z": 0},
+                   [[W("x", 1, w)], reader("x", "y"), reader("y", "x"), [W("y", 1, w)]],
+                   lambda rg, m: (rg[1]["a"], rg[1]["b"], rg[2]["a"], rg[2]["b"]) == (1, 0, 1, 0))
+
+
+def w22(w=RLX, f=None, one=False):
+    fe = [F(f)] if f else []
+    return Program("2+2W", {"x": 0, "y": 0},
+                   [[W("x", 1, w)] + fe + [W("y", 2, w)],
+                    [W("y", 1, w)] + ([] if one else fe) + [W("x", 2, w)]],
+                   lambda rg, m: m["x"] == 1 and m["y"] == 1)
+
+
+def corr():
+    return Program("CoRR", {"x": 0}, [[W("x", 1)], [R("a", "x"), R("b", "x")]],
+                   lambda rg, m: rg[1]["a"] == 1 and rg[1]["b"] == 0)
+
+
+def mp_rmw():
+    """A relaxed RMW between the release write and the acquire read continues the release
+    sequence (RC11's rs: rf;rmw)."""
+    return Program("MP+rel+rmw+acq", {"x": 0, "y": 0},
+                   [[W("x", 1), W("y", 1, REL)], [CAS("c", "y", 1, 2, RLX)],
+                    [R("a", "y", ACQ), R("b", "x")]],
+                   lambda rg, m: rg[2]["a"] == 2 and rg[2]["b"] == 0)
+
+
+A_, F_ = True, False
+# (name, program, {model: allowed})
+TESTS = [
+    ("CoRR", corr(), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("MP+rel+rmw+acq", mp_rmw(), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("MP", mp(), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("MP+rel+acq", mp(w2=REL, r1=ACQ), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("MP+fences(sc)", mp(fw=SC, fr=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("MP+fence.rel+fence.acq", mp(fw=REL, fr=ACQ), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("MP+rel+addr", mp(w2=REL, addr=True), dict(rc11=A_, c11lb=A_, armv8=F_)),
+    ("MP+rel+po", mp(w2=REL), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("MP+fence(sc)+po", mp(fw=SC), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("SB", sb(), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("SB+rel+acq", sb(w=REL, r=ACQ), dict(rc11=A_, c11lb=A_, armv8=F_)),
+    ("SB+fences(sc)", sb(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("SB+sc", sb(w=SC, r=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("SB+fence(sc)+po", sb(f=SC, t1=(RLX, RLX)), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("SB+fence(sc)+rel-acq", sb(f=SC, t1=(REL, ACQ)), dict(rc11=A_, c11lb=A_, armv8=F_)),
+    ("LB", lb(), dict(rc11=F_, c11lb=A_, armv8=A_)),
+    ("LB+ctrls", lb(dep="ctrl"), dict(rc11=F_, c11lb=A_, armv8=F_)),
+    ("LB+datas", lb(dep="data"), dict(rc11=F_, c11lb=A_, armv8=F_)),
+    ("LB+rel", lb(w=REL), dict(rc11=F_, c11lb=A_, armv8=F_)),
+    ("LB+acq", lb(r=ACQ), dict(rc11=F_, c11lb=A_, armv8=F_)),
+    ("LB+acq+rel", lb(r=ACQ, w=REL), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("IRIW", iriw(), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("IRIW+acq", iriw(r=ACQ), dict(rc11=A_, c11lb=A_, armv8=F_)),
+    ("IRIW+addrs", iriw(addr=True), dict(rc11=A_, c11lb=A_, armv8=F_)),
+    ("IRIW+sc", iriw(w=SC, r=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("IRIW+fences(sc)", iriw(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("LB+fences(sc)", lb(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("2+2W", w22(), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("2+2W+fence(sc)+po", w22(f=SC, one=True), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("2+2W+rel", w22(w=REL), dict(rc11=A_, c11lb=A_, armv8=F_)),
+    ("2+2W+fences(sc)", w22(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("2+2W+sc", w22(w=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+]
+
+
+def expected(exp, model):
+    """A wrong model is judged against the verdicts of the model it pretends to be."""
+    if model.startswith("wrong:"):
+        base = model.split(":")[1].split("-")[0]
+        return exp[base]
+    return exp[model]
+
+
+def run(model, verbose=True):
+    bad = 0
+    for name, prog, exp in TESTS:
+        if not wmm.candidate(prog):
+            print(f"FAIL {name}: no candidate execution has the weak outcome")
+            bad += 1
+            continue
+        got = wmm.witness(prog, model) is not None
+        want = expected(exp, model)
+        ok = got == want
+        bad += not ok
+        if verbose or not ok:
+            print(f"{'ok  ' if ok else 'FAIL'} {model:24} {name:24} "
+                  f"{'allowed' if got else 'forbidden'}"
+                  + ("" if ok else f" (published: {'allowed' if want else 'forbidden'})"))
+    return bad
+
+
+def main(argv):
+    if "--list" in argv:
+        for name, _, exp in TESTS:
+            print(name, " ".join(f"{m}={'A' if exp[m] else 'F'}" for m in wmm.MODELS))
+        return 0
+    if "--teeth" in argv:
+        rc = 0
+        for m in wmm.JUDGES:
+            if m.startswith("wrong:"):
+                n = run(m, verbose=False)
+                print(f"{m}: {'rejected' if n else 'NOT rejected'} ({n} mismatches)")
+                rc |= n == 0
+        return rc
+    models = list(wmm.MODELS)
+    if "--model" in argv:
+        i = argv.index("--model")
+        if i + 1 >= len(argv) or argv[i + 1] not in wmm.JUDGES:
+            print("litmus.py: --model needs one of " + ", ".join(wmm.JUDGES))
+            return 2
+        models = [argv[i + 1]]
+    unknown = [a for a in argv if a.startswith("-") and a not in ("--model",)]
+    if unknown:
+        print(f"litmus.py: unknown option {unknown[0]}")
+        return 2
+    bad = sum(run(m) for m in models)
+    print(f"{len(TESTS) * len(models) - bad} of {len(TESTS) * len(models)} verdicts match")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
