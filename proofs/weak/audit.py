@@ -8,13 +8,14 @@ reads it; the site is *necessary* under a model when some idiom then has a consi
 execution with its bad outcome (the witness is printed), *removable* when none has.  The
 port itself must have no bad execution in any idiom under any model.
 
-usage: audit.py [--runq RUNQ_HPP] (--table | --check DOC | --port | --witness SITE MODEL)
+usage: audit.py [--runq FILE] (--table | --json | --check DOC | --port | --witness SITE MODEL)
   --table          print docs/weak-memory.md
   --check DOC      exit 1 if DOC differs from --table's output
   --port           exit 1 (printing the witness) if the port's own orders let an idiom's
                    bad outcome happen under some model, or if no idiom reads some site
   --witness S M    print the witness (or "removable") of site S under model M
 """
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -193,6 +194,15 @@ def main(argv):
                       f"/usr/bin/python3 proofs/weak/audit.py --table > {args[1]}")
                 return 1
             print(f"audit.py: {args[1]} is current")
+            return 0
+        if args == ["--json"]:
+            sites = load_sites(runq)
+            verdict, users, _ = settle(sites)
+            cell = {s: {MODEL_NAMES[m]: (("necessary (retry)" if verdict[s][m][0].progress
+                                          else "necessary") + f" ({verdict[s][m][0].name})")
+                        if verdict[s][m] else "removable" if users[s] else "no idiom"
+                        for m in wmm.MODELS} for s, _ in sites}
+            print(json.dumps(cell, indent=1))
             return 0
         if args == ["--port"]:
             _, users, broken = settle(load_sites(runq))
