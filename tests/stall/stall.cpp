@@ -28,7 +28,7 @@ using namespace runqcheck::stall;
 using B = runqcheck::stall::backend;
 using G = runqcheck::g<B>;
 using runqcheck::stall::model::load_kind;
-using runqcheck::stall::model::op_kind;
+using runqcheck::model::op_kind;
 using runqcheck::stall::model::scenario;
 
 constexpr std::uint32_t none = UINT32_MAX;
