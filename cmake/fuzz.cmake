@@ -148,8 +148,8 @@ target_compile_options(fuzz_encode_roundtrip PRIVATE -Wno-missing-field-initiali
 add_test(NAME fuzz_encode_roundtrip COMMAND fuzz_encode_roundtrip)
 set(_rq_cat "${CMAKE_BINARY_DIR}/corpus_from_catalog")
 add_test(NAME fuzz_corpus_from_catalog
-  COMMAND sh -c "rm -rf '${_rq_cat}' && \"$0\" corpus --from-catalog '${_rq_cat}' && diff -r '${_rq_cat}' '${_rq_il_corpus}'"
-    $<TARGET_FILE:runqcheck>)
+  COMMAND sh -c "rm -rf \"$1\" && \"$0\" corpus --from-catalog \"$1\" && diff -r \"$1\" \"$2\""
+    $<TARGET_FILE:runqcheck> "${_rq_cat}" "${_rq_il_corpus}")
 set_tests_properties(fuzz_encode_roundtrip fuzz_corpus_from_catalog PROPERTIES
   LABELS "gate;fuzz;selftest" TIMEOUT 60)
 # A Relacy failure's .replay file (tests/relacy/picture.hpp) through replay

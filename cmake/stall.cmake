@@ -25,7 +25,8 @@ if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_i
   add_executable(stall_teeth__narrow_index "${RUNQCHECK_ROOT}/tests/stall/stall.cpp")
   target_include_directories(stall_teeth__narrow_index PRIVATE "${_rq_stall_gen}"
     "${RUNQCHECK_ROOT}/examples/narrow_index/include")
-  target_link_libraries(stall_teeth__narrow_index PRIVATE runqcheck::core runqcheck_models Threads::Threads)
+  target_link_libraries(stall_teeth__narrow_index PRIVATE runqcheck::core runqcheck_models
+    Threads::Threads)
   set_target_properties(stall_teeth__narrow_index PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME stall_teeth/narrow_index

@@ -1,8 +1,9 @@
 // fuzz/tests/encode_roundtrip.cpp — the seed encoder (encode.hpp) against the
 // parser (input.hpp), over the scenario catalog: every scenario it encodes
 // decodes back to itself (G ids renumbered the format's way), and every one it
-// refuses uses something the format has no byte for. Teeth: a changed op byte
-// must decode to a different scenario. Exit 0: all held.
+// refuses uses something the format has no byte for; the op name table parses
+// back. Teeth: a changed op byte must decode to a different scenario.
+// Exit 0: all held.
 #include <algorithm>
 #include <cstdio>
 #include <span>
@@ -31,6 +32,13 @@ bool outside_format(const m::scenario& sc) {
 
 int main() {
   int bad = 0, encoded = 0, renamed_ids = 0;
+  // The name table (ops.hpp): each name parses back to its kind.
+  for (const m::op_name& n : m::op_names)
+    if (m::parse_op_kind(n.name) != n.kind || m::name(n.kind) != n.name) {
+      std::printf("FAIL op name %s does not parse back\n", n.name.data());
+      bad++;
+    }
+  if (m::parse_op_kind("runqput")) bad++;  // Go's names are not op names
   const std::uint8_t sched[] = {1, 2, 1, 2, 0, 7};
   for (const m::scenario& sc : m::catalog) {
     std::vector<std::uint8_t> bytes;
@@ -39,7 +47,8 @@ int main() {
     if (!why.empty()) {
       bool ok = outside_format(sc);
       bad += !ok;
-      std::printf("%s %s: not expressible: %s\n", ok ? "ok  " : "FAIL", sc.name.data(), why.c_str());
+      std::printf("%s %s: not expressible: %s\n", ok ? "ok  " : "FAIL", sc.name.data(),
+                  why.c_str());
       continue;
     }
     encoded++;
