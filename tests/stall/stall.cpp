@@ -111,6 +111,7 @@ std::string op_name(const scenario& sc) {
       return "runqput(" + pn(sc.p) + ", g, true)";
     case op_kind::get:
       return "runqget(" + pn(sc.p) + ")";
+    default: break;  // the catalog holds only the five above
   }
   return "?";
 }
@@ -238,6 +239,7 @@ struct runner {
         owner = r.inheritTime ? -1 : sc.p;
         break;
       }
+      default: std::abort();  // not a held operation (stall_scenarios.hpp)
     }
     tls.counting = false;
     stalled_accesses = tls.count;
