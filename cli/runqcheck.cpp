@@ -6,6 +6,8 @@
 //     (FILE may also be the .replay file a failing Relacy scenario run wrote,
 //     tests/relacy/picture.hpp: the scenario binary it names re-runs it)
 //   runqcheck corpus DIR|FILE... [--expect pass|fail]   replay many seeds
+//   runqcheck corpus --from-catalog DIR   write the scenario catalog as seeds
+//                                    (fuzz_interleave's checked-in corpus)
 //   runqcheck pct FILE [--depth D] [--runs N]           PCT search on a seed's
 //                                    scenario, with its probabilistic guarantee
 //   runqcheck stress ...             the M:N scheduler (stress/), when built
@@ -34,7 +36,9 @@
 #ifdef RUNQCHECK_WITH_STRESS
 #include "runqcheck/stress/command.hpp"
 #endif
+#include "catalog.hpp"
 #include "runqcheck_fuzz/asan_options.hpp"  // the fuzz preset builds this under ASan too
+#include "runqcheck_fuzz/encode.hpp"
 #include "runqcheck_fuzz/report.hpp"
 
 namespace fz = runqcheck::fuzz;
@@ -272,6 +276,50 @@ int do_corpus(const std::vector<std::string>& paths, const std::string& expect) 
   return wrong == 0 ? 0 : 1;
 }
 
+// The catalog as seeds in `dir`: seed-<name>.rqf (no choices: threads run
+// one after the other) and seed-<name>-alternating.rqf (a switch at every
+// point); one line per scenario, written or why the format cannot hold it.
+int do_from_catalog(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "runqcheck: %s: %s\n", dir.c_str(), ec.message().c_str());
+    return kBad;
+  }
+  std::vector<std::uint8_t> alternating;
+  for (int i = 0; i < 48; i++) alternating.insert(alternating.end(), {1, 2});
+  int written = 0;
+  for (const auto& sc : runqcheck::model::catalog) {
+    std::string name(sc.name);
+    runqcheck::model::scenario renamed;
+    std::vector<std::uint8_t> bytes;
+    for (bool alt : {false, true}) {
+      std::span<const std::uint8_t> sched;
+      if (alt) sched = alternating;
+      std::string why = fz::encode(sc, sched, bytes, renamed);
+      if (!why.empty()) {
+        std::printf("skipped %s: %s\n", name.c_str(), why.c_str());
+        break;
+      }
+      fs::path f = fs::path(dir) / ("seed-" + name + (alt ? "-alternating" : "") + ".rqf");
+      std::ofstream os(f, std::ios::binary);
+      os.write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+      if (!os) {
+        std::fprintf(stderr, "runqcheck: %s: cannot write\n", f.c_str());
+        return kBad;
+      }
+      if (alt) {
+        written++;
+        std::printf("wrote %s (+ -alternating)\n", name.c_str());
+      }
+    }
+  }
+  std::printf("corpus: %d of %zu catalog scenarios written to %s\n", written,
+              runqcheck::model::catalog.size(), dir.c_str());
+  return 0;
+}
+
 // PCT on a seed's scenario (its recorded choices are ignored).
 int do_pct(const std::string& path, unsigned depth, long runs, double seconds, std::uint64_t seed0,
            const std::string& out_dir, bool stale) {
@@ -349,9 +397,21 @@ int main(int argc, char** argv) {
   std::vector<std::string> paths;
   std::string expect = "pass";
   auto* corpus = app.add_subcommand("corpus", "replay every seed of directories/files, check each passes (or fails)");
-  corpus->add_option("PATHS", paths, "seed files or directories")->required();
+  std::string from_catalog;
+  auto* paths_opt = corpus->add_option("PATHS", paths, "seed files or directories");
   corpus->add_option("--expect", expect, "pass (default) or fail")->check(CLI::IsMember({"pass", "fail"}));
-  corpus->callback([&] { rc = do_corpus(paths, expect); });
+  corpus->add_option("--from-catalog", from_catalog, "write the scenario catalog as seeds into DIR")
+      ->excludes(paths_opt);
+  corpus->callback([&] {
+    if (!from_catalog.empty()) {
+      rc = do_from_catalog(from_catalog);
+    } else if (paths.empty()) {
+      std::fprintf(stderr, "runqcheck: corpus: give seed PATHS or --from-catalog DIR\n");
+      rc = kBad;
+    } else {
+      rc = do_corpus(paths, expect);
+    }
+  });
 
   unsigned depth = 3;
   long runs = 10000;

@@ -128,8 +128,8 @@ endif()
 if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/property/sched_props.cpp")
   if(NOT TARGET runqcheck_reference)
     add_library(runqcheck_reference INTERFACE)
-    target_include_directories(runqcheck_reference INTERFACE
-      "${RUNQCHECK_ROOT}/models/reference" "${RUNQCHECK_ROOT}/models/lincheck")
+    target_include_directories(runqcheck_reference INTERFACE "${RUNQCHECK_ROOT}/models/reference"
+      "${RUNQCHECK_ROOT}/models/lincheck" "${RUNQCHECK_ROOT}/models/scenarios")
   endif()
   # RUNQCHECK_SCALE (qemu, TSan presets) on the default run of a checker.
   function(_rq_prop_scale checker)

@@ -138,6 +138,20 @@ add_test(NAME fuzz_replay_determinism
 add_test(NAME fuzz_bad_input
   COMMAND "${_rq_py}" "${RUNQCHECK_ROOT}/fuzz/tests/bad_input.py" $<TARGET_FILE:runqcheck> "${CMAKE_BINARY_DIR}/bad_input"
     "${_rq_il_corpus}/seed-owner_vs_thief.rqf")
+# The seed encoder: every expressible catalog scenario round-trips through
+# the parser; the checked-in fuzz_interleave corpus is exactly what
+# `runqcheck corpus --from-catalog` writes (regenerate it with that command).
+add_executable(fuzz_encode_roundtrip "${RUNQCHECK_ROOT}/fuzz/tests/encode_roundtrip.cpp")
+target_include_directories(fuzz_encode_roundtrip PRIVATE "${RUNQCHECK_ROOT}/fuzz/include"
+  "${RUNQCHECK_ROOT}/models/scenarios")
+target_compile_options(fuzz_encode_roundtrip PRIVATE -Wno-missing-field-initializers)
+add_test(NAME fuzz_encode_roundtrip COMMAND fuzz_encode_roundtrip)
+set(_rq_cat "${CMAKE_BINARY_DIR}/corpus_from_catalog")
+add_test(NAME fuzz_corpus_from_catalog
+  COMMAND sh -c "rm -rf \"$1\" && \"$0\" corpus --from-catalog \"$1\" && diff -r \"$1\" \"$2\""
+    $<TARGET_FILE:runqcheck> "${_rq_cat}" "${_rq_il_corpus}")
+set_tests_properties(fuzz_encode_roundtrip fuzz_corpus_from_catalog PROPERTIES
+  LABELS "gate;fuzz;selftest" TIMEOUT 60)
 # A Relacy failure's .replay file (tests/relacy/picture.hpp) through replay
 # and explain, with a stand-in scenario binary; bad files exit 2, one line.
 add_test(NAME fuzz_replay_file

@@ -10,7 +10,7 @@ if(RUNQCHECK_TEST_SCALE)
   return()
 endif()
 runqcheck_add_checker(NAME stall SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cpp"
-  LIBS Threads::Threads LABELS gate port TIMEOUT 300)
+  LIBS runqcheck_models Threads::Threads LABELS gate port TIMEOUT 300)
 
 # Teeth: a port with 16-bit ring counters (examples/narrow_index), built like
 # a registered subject (the same generated header and contract check) but
@@ -25,7 +25,8 @@ if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_i
   add_executable(stall_teeth__narrow_index "${RUNQCHECK_ROOT}/tests/stall/stall.cpp")
   target_include_directories(stall_teeth__narrow_index PRIVATE "${_rq_stall_gen}"
     "${RUNQCHECK_ROOT}/examples/narrow_index/include")
-  target_link_libraries(stall_teeth__narrow_index PRIVATE runqcheck::core Threads::Threads)
+  target_link_libraries(stall_teeth__narrow_index PRIVATE runqcheck::core runqcheck_models
+    Threads::Threads)
   set_target_properties(stall_teeth__narrow_index PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME stall_teeth/narrow_index

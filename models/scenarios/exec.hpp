@@ -208,6 +208,7 @@ class world {
         while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
         break;
       case op_kind::destroy: S::destroy(pp); break;
+      case op_kind::empty: empty_[t] = S::runqempty(*ps_[o.victim]); break;  // the bare query
     }
   }
 

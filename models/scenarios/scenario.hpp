@@ -10,32 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ops.hpp"
+
 namespace runqcheck::model {
-
-// One operation, executed by a thread as the owner of P `p` (thieves own the
-// P they steal into, as in Go: runqsteal(pp=own, p2=victim)).
-enum class op_kind : std::uint8_t {
-  put,           // runqput(p, g, next=false)
-  put_next,      // runqput(p, g, next=true)
-  get,           // runqget(p)
-  steal,         // runqsteal(p, victim, stealRunNextG=false)
-  steal_next,    // runqsteal(p, victim, stealRunNextG=true)
-  steal_next_must,  // as steal_next, and it must find a G (the victim is never empty meanwhile)
-  drain,         // runqdrain(p)
-  glob_batch,    // findRunnable's global step: globrunqgetbatch + runqputbatch
-  glob_put,      // globrunqput(g)
-  glob_get,      // globrunqget()
-  expect_nonempty,  // runqempty(victim) must be false (checked in the run)
-  wait_done,     // spin until thread `victim` finished its script (a world stop)
-  destroy,       // procresize: (*p).destroy moves p's Gs to the global head
-};
-
-struct op {
-  op_kind kind;
-  std::uint8_t p = 0;       // the P this thread acts as the owner of
-  std::uint8_t victim = 0;  // steal / expect_nonempty: the other P; wait_done: a thread
-  std::int16_t g = -1;      // put / glob_put: the G's id
-};
 
 constexpr op put(int p, int g) { return {op_kind::put, std::uint8_t(p), 0, std::int16_t(g)}; }
 constexpr op put_next(int p, int g) { return {op_kind::put_next, std::uint8_t(p), 0, std::int16_t(g)}; }

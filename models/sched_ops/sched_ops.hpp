@@ -6,6 +6,13 @@
 // draws and shrinks the ops) and fuzz/targets/fuzz_sequential.cpp (libFuzzer
 // bytes pick them).
 //
+// Its `opk` is a vocabulary of its own on purpose: scheduler events (spawn,
+// park, ready, schedule, syscalls, procresize), one level above the queue
+// operations of models/scenarios/ops.hpp (runqput, runqsteal, ...), which
+// they run through sched_policy.hpp. Its `drain` is ops.hpp's drain (plus the
+// global append); `steal` is stealWork (runqsteal over victims), `globbatch`
+// ops.hpp's glob_batch, each followed by execute.
+//
 // Include after "runqcheck_subject.hpp" (the per-subject generated header:
 // subject_under_test<B, Cap>, subject_name). Macro read here:
 //   RQ_SCHED_ASSERT(cond)    an internal check of the subject-side harness

@@ -15,7 +15,7 @@ using runqcheck::ref::nil;
 using runqcheck::ref::queues;
 
 // op(thread, kind, call, ret) with arguments and results set by the helpers.
-operation mk(int t, opkind k, std::uint64_t call, std::uint64_t ret) {
+operation mk(int t, op_kind k, std::uint64_t call, std::uint64_t ret) {
   operation o;
   o.thread = t;
   o.kind = k;
@@ -24,33 +24,33 @@ operation mk(int t, opkind k, std::uint64_t call, std::uint64_t ret) {
   return o;
 }
 operation put(int t, int p, int g, std::uint64_t c, std::uint64_t r, bool next = false) {
-  auto o = mk(t, next ? opkind::put_next : opkind::put, c, r);
+  auto o = mk(t, next ? op_kind::put_next : op_kind::put, c, r);
   o.p = p;
   o.g = g;
   return o;
 }
 operation get(int t, int p, int res, bool inherit, std::uint64_t c, std::uint64_t r) {
-  auto o = mk(t, opkind::get, c, r);
+  auto o = mk(t, op_kind::get, c, r);
   o.p = p;
   o.res = res;
   o.inheritTime = inherit;
   return o;
 }
 operation steal(int t, int p, int victim, bool next, int res, std::uint64_t c, std::uint64_t r) {
-  auto o = mk(t, next ? opkind::steal_next : opkind::steal, c, r);
+  auto o = mk(t, next ? op_kind::steal_next : op_kind::steal, c, r);
   o.p = p;
   o.victim = victim;
   o.res = res;
   return o;
 }
 operation drain(int t, int p, std::vector<int> res, std::uint64_t c, std::uint64_t r) {
-  auto o = mk(t, opkind::drain, c, r);
+  auto o = mk(t, op_kind::drain, c, r);
   o.p = p;
   o.list = std::move(res);
   return o;
 }
 operation empty(int t, int victim, bool res, std::uint64_t c, std::uint64_t r) {
-  auto o = mk(t, opkind::empty, c, r);
+  auto o = mk(t, op_kind::empty, c, r);
   o.victim = victim;
   o.flag = res;
   return o;

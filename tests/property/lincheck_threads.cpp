@@ -103,14 +103,14 @@ struct run {
       case sc::op_kind::put:
       case sc::op_kind::put_next: {
         bool next = o.kind == sc::op_kind::put_next;
-        x.kind = next ? lc::opkind::put_next : lc::opkind::put;
+        x.kind = next ? lc::op_kind::put_next : lc::op_kind::put;
         auto& r = rec.begin(t, x);
         S::runqput(pp, &gs[o.g], next);
         rec.end(r);
         break;
       }
       case sc::op_kind::get: {
-        x.kind = lc::opkind::get;
+        x.kind = lc::op_kind::get;
         auto& r = rec.begin(t, x);
         auto got = S::runqget(pp);
         rec.end(r);
@@ -122,7 +122,7 @@ struct run {
       case sc::op_kind::steal_next:
       case sc::op_kind::steal_next_must: {  // "must find a G": the model decides what it finds
         bool next = o.kind != sc::op_kind::steal;
-        x.kind = next ? lc::opkind::steal_next : lc::opkind::steal;
+        x.kind = next ? lc::op_kind::steal_next : lc::op_kind::steal;
         auto& r = rec.begin(t, x);
         G* gp = S::runqsteal(pp, *ps[o.victim], next);
         rec.end(r);
@@ -130,7 +130,7 @@ struct run {
         break;
       }
       case sc::op_kind::drain: {
-        x.kind = lc::opkind::drain;
+        x.kind = lc::op_kind::drain;
         auto& r = rec.begin(t, x);
         runqcheck::gQueue<B> q = S::runqdrain(pp);
         rec.end(r);
@@ -138,7 +138,7 @@ struct run {
         break;
       }
       case sc::op_kind::glob_batch: {
-        x.kind = lc::opkind::glob_batch;
+        x.kind = lc::op_kind::glob_batch;
         auto& r = rec.begin(t, x);
         G* gp = S::findRunnable_globrunq(pp);
         rec.end(r);
@@ -146,14 +146,14 @@ struct run {
         break;
       }
       case sc::op_kind::glob_put: {
-        x.kind = lc::opkind::glob_put;
+        x.kind = lc::op_kind::glob_put;
         auto& r = rec.begin(t, x);
         S::globrunqput(sched, &gs[o.g]);
         rec.end(r);
         break;
       }
       case sc::op_kind::glob_get: {
-        x.kind = lc::opkind::glob_get;
+        x.kind = lc::op_kind::glob_get;
         auto& r = rec.begin(t, x);
         G* gp = S::globrunqget(sched);
         rec.end(r);
@@ -161,7 +161,7 @@ struct run {
         break;
       }
       case sc::op_kind::expect_nonempty: {
-        x.kind = lc::opkind::empty;
+        x.kind = lc::op_kind::empty;
         auto& r = rec.begin(t, x);
         bool e = S::runqempty(*ps[o.victim]);
         rec.end(r);
@@ -172,7 +172,7 @@ struct run {
         while (done[o.victim].load(std::memory_order::acquire) == 0) std::this_thread::yield();
         break;
       case sc::op_kind::destroy: {
-        x.kind = lc::opkind::destroy;
+        x.kind = lc::op_kind::destroy;
         auto& r = rec.begin(t, x);
         S::destroy(pp);
         rec.end(r);
@@ -221,7 +221,7 @@ struct run {
     for (int p = 0; p < s.nprocs; p++) {
       for (;;) {
         lc::operation x;
-        x.kind = lc::opkind::get;
+        x.kind = lc::op_kind::get;
         x.p = p;
         auto& r = rec.begin(nthreads, x);
         auto got = S::runqget(*ps[static_cast<std::size_t>(p)]);
@@ -233,7 +233,7 @@ struct run {
     }
     for (;;) {
       lc::operation x;
-      x.kind = lc::opkind::glob_get;
+      x.kind = lc::op_kind::glob_get;
       auto& r = rec.begin(nthreads, x);
       G* gp = S::globrunqget(sched);
       rec.end(r);

@@ -28,7 +28,7 @@ using namespace runqcheck::stall;
 using B = runqcheck::stall::backend;
 using G = runqcheck::g<B>;
 using runqcheck::stall::model::load_kind;
-using runqcheck::stall::model::op_kind;
+using runqcheck::model::op_kind;
 using runqcheck::stall::model::scenario;
 
 constexpr std::uint32_t none = UINT32_MAX;
@@ -111,6 +111,7 @@ std::string op_name(const scenario& sc) {
       return "runqput(" + pn(sc.p) + ", g, true)";
     case op_kind::get:
       return "runqget(" + pn(sc.p) + ")";
+    default: break;  // the catalog holds only the five above
   }
   return "?";
 }
@@ -238,6 +239,7 @@ struct runner {
         owner = r.inheritTime ? -1 : sc.p;
         break;
       }
+      default: std::abort();  // not a held operation (stall_scenarios.hpp)
     }
     tls.counting = false;
     stalled_accesses = tls.count;

@@ -7,9 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "ops.hpp"
+
 namespace runqcheck::stall::model {
 
-enum class op_kind { steal, steal_next, put, put_next, get };  // the held operation
+// The held operation: one of put, put_next, get, steal, steal_next (the
+// shared vocabulary, models/scenarios/ops.hpp).
+using runqcheck::model::op_kind;
 
 enum class load_kind {
   owner_churn,  // owner of p: reps x (runqput, runqget), then reps/8 more with next=true

@@ -12,7 +12,8 @@
 //   10     counters     0: runqhead = runqtail = 0; else 2^32 - b (wrap; core only)
 //   then per thread: a length byte (b % 9 ops), then one byte per op:
 //          kind = b % 8 (put, put_next, get, steal, steal_next, drain,
-//          glob_batch, glob_put/glob_get/wait), argument = b / 8
+//          glob_batch, glob_put/glob_get/wait_done), argument = b / 8
+//          (kByteKinds below; encode.hpp writes the bytes back)
 //   the rest: scheduling choices, one byte per choice (input_scheduler.hpp);
 //          when they run out, choices fall back deterministically.
 //
@@ -62,26 +63,35 @@ inline const char* describe(parse_error e) {
   return "?";
 }
 
+// The op byte: kind = kByteKinds[b % 8], argument = b / 8; the last entry is
+// three kinds, chosen by argument % 3 (kByteKinds7). The encoder inverts both.
+using k = model::op_kind;
+inline constexpr k kByteKinds[7] = {k::put,        k::put_next, k::get,       k::steal,
+                                    k::steal_next, k::drain,    k::glob_batch};
+inline constexpr k kByteKinds7[3] = {k::glob_put, k::glob_get, k::wait_done};
+
+constexpr k byte_kind(std::uint8_t b) {
+  return b % 8 < 7 ? kByteKinds[b % 8] : kByteKinds7[(b / 8) % 3];
+}
+
 namespace detail {
-// The 8 op kinds of a byte; the last one depends on its argument.
 inline model::op decode_op(std::uint8_t b, int t, int nthreads, int& next_g) {
   int arg = b / 8;
   int victim = (t + 1 + arg % (nthreads - 1)) % nthreads;
-  switch (b % 8) {
-    case 0: return model::put(t, next_g++);
-    case 1: return model::put_next(t, next_g++);
-    case 2: return model::get(t);
-    case 3: return model::steal(t, victim);
-    case 4: return model::steal_next(t, victim);
-    case 5: return model::drain(t);
-    case 6: return model::glob_batch(t);
-    default:
-      switch (arg % 3) {
-        case 0: return model::glob_put(next_g++);
-        case 1: return model::glob_get();
-        default: return model::wait_done(t == 0 ? 0 : arg % t);  // thread 0 never waits (below)
-      }
+  auto p = static_cast<std::uint8_t>(t);
+  model::op o{byte_kind(b), p};
+  switch (o.kind) {
+    case model::op_kind::put:
+    case model::op_kind::put_next: o.g = static_cast<std::int16_t>(next_g++); break;
+    case model::op_kind::steal:
+    case model::op_kind::steal_next: o.victim = static_cast<std::uint8_t>(victim); break;
+    case model::op_kind::glob_put: o = model::glob_put(next_g++); break;
+    case model::op_kind::glob_get: o = model::glob_get(); break;
+    // thread 0 never waits (below)
+    case model::op_kind::wait_done: o = model::wait_done(t == 0 ? 0 : arg % t); break;
+    default: break;
   }
+  return o;
 }
 }  // namespace detail
 

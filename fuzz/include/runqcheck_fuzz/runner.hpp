@@ -75,23 +75,6 @@ struct suite : rl::test_suite<suite<S, Cap>, kThreads> {
 
 namespace detail {
 
-inline lincheck::opkind lc_kind(model::op_kind k) {
-  switch (k) {
-    case model::op_kind::put: return lincheck::opkind::put;
-    case model::op_kind::put_next: return lincheck::opkind::put_next;
-    case model::op_kind::get: return lincheck::opkind::get;
-    case model::op_kind::steal: return lincheck::opkind::steal;
-    case model::op_kind::steal_next:
-    case model::op_kind::steal_next_must: return lincheck::opkind::steal_next;
-    case model::op_kind::drain: return lincheck::opkind::drain;
-    case model::op_kind::glob_batch: return lincheck::opkind::glob_batch;
-    case model::op_kind::glob_put: return lincheck::opkind::glob_put;
-    case model::op_kind::glob_get: return lincheck::opkind::glob_get;
-    case model::op_kind::expect_nonempty: return lincheck::opkind::empty;
-    default: return lincheck::opkind::destroy;
-  }
-}
-
 // The recorded operations as a history for lincheck ("" if linearizable).
 inline std::string check_history(const model::scenario& sc, const recorder& r) {
   ref::queues q(sc.cap, sc.nprocs);
@@ -112,7 +95,7 @@ inline std::string check_history(const model::scenario& sc, const recorder& r) {
     if (rec.thread < 0 && finals > 64) continue;
     lincheck::operation x;
     x.thread = rec.thread < 0 ? static_cast<int>(kThreads) : rec.thread;
-    x.kind = lc_kind(rec.o.kind);
+    x.kind = model::recorded_as(rec.o.kind);
     x.p = rec.o.p;
     x.victim = rec.o.victim;
     x.g = rec.o.g;

@@ -42,26 +42,7 @@ inline const char* name_of(std::memory_order mo) {
   }
 }
 
-// An operation as Go names it ("runqsteal(P1, P0, stealRunNextG=true)").
-inline void describe_op(const model::op& o, char* b, std::size_t n) {
-  switch (o.kind) {
-    case model::op_kind::put: std::snprintf(b, n, "runqput(P%d, G%d, next=false)", o.p, o.g); break;
-    case model::op_kind::put_next: std::snprintf(b, n, "runqput(P%d, G%d, next=true)", o.p, o.g); break;
-    case model::op_kind::get: std::snprintf(b, n, "runqget(P%d)", o.p); break;
-    case model::op_kind::steal: std::snprintf(b, n, "runqsteal(P%d, P%d, stealRunNextG=false)", o.p, o.victim); break;
-    case model::op_kind::steal_next:
-    case model::op_kind::steal_next_must:
-      std::snprintf(b, n, "runqsteal(P%d, P%d, stealRunNextG=true)", o.p, o.victim);
-      break;
-    case model::op_kind::drain: std::snprintf(b, n, "runqdrain(P%d)", o.p); break;
-    case model::op_kind::glob_batch: std::snprintf(b, n, "findRunnable: globrunqgetbatch into P%d", o.p); break;
-    case model::op_kind::glob_put: std::snprintf(b, n, "globrunqput(G%d)", o.g); break;
-    case model::op_kind::glob_get: std::snprintf(b, n, "globrunqget()"); break;
-    case model::op_kind::expect_nonempty: std::snprintf(b, n, "runqempty(P%d) must be false", o.victim); break;
-    case model::op_kind::wait_done: std::snprintf(b, n, "wait until T%d is done", o.victim); break;
-    case model::op_kind::destroy: std::snprintf(b, n, "destroy(P%d)", o.p); break;
-  }
-}
+using model::describe_op;
 
 struct event {
   int thread = -1;  // -1: set-up or final check
@@ -248,24 +229,8 @@ class recorder final : public access_observer, public model::op_observer {
   const op_record& op_at(int i) const { return ops_[i]; }
   const std::uint64_t* results(const op_record& r) const { return res_ + r.res; }
 
-  static const char* go_function(model::op_kind k) {
-    switch (k) {
-      case model::op_kind::put:
-      case model::op_kind::put_next: return "runqput";
-      case model::op_kind::get: return "runqget";
-      case model::op_kind::steal:
-      case model::op_kind::steal_next:
-      case model::op_kind::steal_next_must: return "runqsteal";
-      case model::op_kind::drain: return "runqdrain";
-      case model::op_kind::glob_batch: return "globrunqgetbatch";
-      case model::op_kind::glob_put: return "globrunqput";
-      case model::op_kind::glob_get: return "globrunqget";
-      case model::op_kind::expect_nonempty: return "runqempty";
-      case model::op_kind::wait_done: return "wait";
-      case model::op_kind::destroy: return "destroy";
-    }
-    return "?";
-  }
+  // The names are literals: data() is null-terminated.
+  static const char* go_function(model::op_kind k) { return model::info(k).go.data(); }
 
  private:
   static constexpr unsigned kStoreLog = 8;
@@ -375,6 +340,7 @@ class recorder final : public access_observer, public model::op_observer {
       case model::op_kind::glob_put:
       case model::op_kind::wait_done:
       case model::op_kind::destroy: add("done"); break;
+      case model::op_kind::empty:
       case model::op_kind::expect_nonempty: add(empty ? "true" : "false"); break;
       case model::op_kind::drain:
         add("[");

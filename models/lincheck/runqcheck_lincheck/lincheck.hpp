@@ -42,6 +42,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "ops.hpp"
 #include "runqcheck_ref/reference.hpp"
 
 namespace runqcheck::lincheck {
@@ -49,25 +50,15 @@ namespace runqcheck::lincheck {
 using ref::gid;
 using ref::nil;
 
-enum class opkind : std::uint8_t {
-  put,         // runqput(p, g, false)
-  put_next,    // runqput(p, g, true)
-  get,         // runqget(p) -> g, inheritTime
-  steal,       // runqsteal(p, victim, false) -> g
-  steal_next,  // runqsteal(p, victim, true) -> g
-  drain,       // runqdrain(p) -> list
-  glob_batch,  // findRunnable's global step on p -> g
-  glob_put,    // globrunqput(g)
-  glob_get,    // globrunqget() -> g
-  empty,       // runqempty(victim) -> bool
-  destroy,     // (*p).destroy (world stopped)
-};
+// Operation kinds are the shared vocabulary (models/scenarios/ops.hpp);
+// a history holds queue operations only, never a control.
+using model::op_kind;
 
 inline constexpr std::uint64_t pending = std::numeric_limits<std::uint64_t>::max();
 
 struct operation {
   int thread = 0;
-  opkind kind{};
+  op_kind kind{};
   int p = 0;
   int victim = 0;
   gid g = nil;
@@ -87,33 +78,22 @@ struct history {
 };
 
 inline std::string describe_call(const operation& o) {
-  std::ostringstream os;
-  switch (o.kind) {
-    case opkind::put: os << "runqput(P" << o.p << ", G" << o.g << ", next=false)"; break;
-    case opkind::put_next: os << "runqput(P" << o.p << ", G" << o.g << ", next=true)"; break;
-    case opkind::get: os << "runqget(P" << o.p << ")"; break;
-    case opkind::steal: os << "runqsteal(P" << o.p << " <- P" << o.victim << ", runnext=false)"; break;
-    case opkind::steal_next: os << "runqsteal(P" << o.p << " <- P" << o.victim << ", runnext=true)"; break;
-    case opkind::drain: os << "runqdrain(P" << o.p << ")"; break;
-    case opkind::glob_batch: os << "globrunqgetbatch+runqputbatch(P" << o.p << ")"; break;
-    case opkind::glob_put: os << "globrunqput(G" << o.g << ")"; break;
-    case opkind::glob_get: os << "globrunqget()"; break;
-    case opkind::empty: os << "runqempty(P" << o.victim << ")"; break;
-    case opkind::destroy: os << "destroy(P" << o.p << ")"; break;
-  }
-  return os.str();
+  char b[96];
+  model::describe_op({o.kind, static_cast<std::uint8_t>(o.p), static_cast<std::uint8_t>(o.victim),
+                      static_cast<std::int16_t>(o.g)}, b, sizeof b);
+  return b;
 }
 
 inline std::string describe_result(const operation& o) {
   auto g = [](gid x) { return x == nil ? std::string("nil") : "G" + std::to_string(x); };
   switch (o.kind) {
-    case opkind::get: return g(o.res) + (o.inheritTime ? " (runnext, inheritTime)" : "");
-    case opkind::steal:
-    case opkind::steal_next:
-    case opkind::glob_batch:
-    case opkind::glob_get: return g(o.res);
-    case opkind::drain: return ref::show(o.list);
-    case opkind::empty: return o.flag ? "true" : "false";
+    case op_kind::get: return g(o.res) + (o.inheritTime ? " (runnext, inheritTime)" : "");
+    case op_kind::steal:
+    case op_kind::steal_next:
+    case op_kind::glob_batch:
+    case op_kind::glob_get: return g(o.res);
+    case op_kind::drain: return ref::show(o.list);
+    case op_kind::empty: return o.flag ? "true" : "false";
     default: return "ok";
   }
 }
@@ -181,7 +161,7 @@ inline bool step(state& s, const operation& o, std::size_t i) {
   ref::queues& q = s.q;
   const bool check = o.ret != pending;
   switch (o.kind) {
-    case opkind::put:
+    case op_kind::put:
       // step 0: ring or spill; step 1: spill to the global tail
       if (st.phase == 0) {
         if (ring_put_or_spill(q, o.p, o.g, st.inflight)) st.phase = done;
@@ -192,7 +172,7 @@ inline bool step(state& s, const operation& o, std::size_t i) {
         st.phase = done;
       }
       return true;
-    case opkind::put_next:
+    case op_kind::put_next:
       // step 0: swap runnext; step 1: old runnext to the ring (or spill);
       // step 2: spill to the global tail
       if (st.phase == 0) {
@@ -213,16 +193,16 @@ inline bool step(state& s, const operation& o, std::size_t i) {
         st.phase = done;
       }
       return true;
-    case opkind::get: {
+    case op_kind::get: {
       ref::runqget_outcome r = q.allowed_runqget(o.p).front();
       if (check && (r.gp != o.res || r.inheritTime != o.inheritTime)) return false;
       q.runqget(o.p);
       st.phase = done;
       return true;
     }
-    case opkind::steal:
-    case opkind::steal_next: {
-      bool next = o.kind == opkind::steal_next;
+    case op_kind::steal:
+    case op_kind::steal_next: {
+      bool next = o.kind == op_kind::steal_next;
       if (st.phase == 0) {
         ref::local& v = q.ps[o.victim];
         if (!v.ring.empty()) {
@@ -255,7 +235,7 @@ inline bool step(state& s, const operation& o, std::size_t i) {
       st.phase = done;
       return true;
     }
-    case opkind::drain:
+    case op_kind::drain:
       if (st.phase == 0) {
         if (q.ps[o.p].runnext != nil) st.inflight = {q.ps[o.p].runnext};
         q.ps[o.p].runnext = nil;
@@ -270,7 +250,7 @@ inline bool step(state& s, const operation& o, std::size_t i) {
         st.phase = done;
         return true;
       }
-    case opkind::glob_batch:
+    case op_kind::glob_batch:
       if (st.phase == 0) {
         ref::batch_outcome b = q.globrunqgetbatch(static_cast<std::int32_t>(q.cap / 2));
         if (check && b.gp != o.res) return false;
@@ -284,25 +264,28 @@ inline bool step(state& s, const operation& o, std::size_t i) {
         st.phase = done;
         return true;
       }
-    case opkind::glob_put:
+    case op_kind::glob_put:
       q.globrunqput(o.g);
       st.phase = done;
       return true;
-    case opkind::glob_get: {
+    case op_kind::glob_get: {
       gid want = q.global.empty() ? nil : q.global.front();
       if (check && want != o.res) return false;
       q.globrunqget();
       st.phase = done;
       return true;
     }
-    case opkind::empty:
+    case op_kind::empty:
       if (check && q.runqempty(o.victim) != o.flag) return false;
       st.phase = done;
       return true;
-    case opkind::destroy:
+    case op_kind::destroy:
       q.destroy(o.p);
       st.phase = done;
       return true;
+    case op_kind::steal_next_must:
+    case op_kind::expect_nonempty:
+    case op_kind::wait_done: return false;  // controls: recorded as what they run (recorded_as)
   }
   return false;
 }
