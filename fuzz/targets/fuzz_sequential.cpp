@@ -12,9 +12,9 @@
 //   0..3   "RQS" 0x01            magic and version (else: rejected, -1)
 //   4      nprocs                1..4 (else: rejected, -1); G0 runs on P0
 //   then ops, until the bytes run out or after kMaxOps ops, each:
-//     kind byte b:   if b % 16 names an op kind (opk order: 0 spawn,
+//     kind byte b:   if b % 16 names an op kind (kSchedOps order: 0 spawn,
 //                    1 spawn_many, 2 park, 3 ready, 4 gosched, 5 goexit,
-//                    6 schedule, 7 steal, 8 globbatch, 9 entersyscall,
+//                    6 schedule, 7 steal_work, 8 glob_batch, 9 entersyscall,
 //                    10 exitsyscall, 11 procresize, 12 drain, 13 inject)
 //                    that is on the menu of kinds valid in the model's
 //                    state (sched_ops.hpp menu_for, gen_op's menu), that
@@ -24,7 +24,7 @@
 //       spawn, park, gosched, goexit, entersyscall   p: running[p]
 //       spawn_many   p, c: running[p], count 1 + c (1..256)
 //       ready        p, g: running[p], waiting[g]
-//       schedule, steal, globbatch   p, s: free[p], steal-order seed s
+//       schedule, steal_work, glob_batch   p, s: free[p], steal-order seed s
 //       exitsyscall  g: insys[g]
 //       procresize   n: gomaxprocs 1 + n % 4
 //       drain        p: P p % nprocs
@@ -62,7 +62,7 @@ using namespace runqcheck::schedops;
 constexpr std::uint32_t kCap = 256;  // the production ring
 constexpr int kMaxOps = 2000;
 constexpr std::uint8_t kMagic[4] = {'R', 'Q', 'S', 1};
-constexpr int kKinds = static_cast<int>(std::size(kNames));
+constexpr int kKinds = static_cast<int>(std::size(kSchedOps));
 
 void throwing_fatal(const runqcheck::fatal_info& f) {
   throw std::runtime_error(std::string("fatal error: ") + f.msg + " " + f.values);
@@ -96,7 +96,7 @@ bool decode(reader& r, const ref::world& m, op& o) {
   bool direct = false;
   if (kb % 16 < kKinds)
     for (auto& [w, k] : c.menu)
-      if (static_cast<int>(k) == kb % 16) {
+      if (sched_index(k) == kb % 16) {
         o.k = k;
         direct = true;
       }
@@ -113,48 +113,49 @@ bool decode(reader& r, const ref::world& m, op& o) {
   std::uint8_t x, y;
   auto pick = [](const std::vector<int>& v, std::uint8_t i) { return v[i % v.size()]; };
   switch (o.k) {
-    case opk::spawn:
-    case opk::park:
-    case opk::gosched:
-    case opk::goexit:
-    case opk::entersyscall:
+    case op_kind::spawn:
+    case op_kind::park:
+    case op_kind::gosched:
+    case op_kind::goexit:
+    case op_kind::entersyscall:
       if (!r.next(x)) return false;
       o.a = pick(c.running, x);
       break;
-    case opk::spawn_many:
+    case op_kind::spawn_many:
       if (!r.next(x) || !r.next(y)) return false;
       o.a = pick(c.running, x);
       o.b = 1 + y;
       break;
-    case opk::ready:
+    case op_kind::ready:
       if (!r.next(x) || !r.next(y)) return false;
       o.a = pick(c.running, x);
       o.b = pick(c.waiting, y);
       break;
-    case opk::schedule:
-    case opk::steal:
-    case opk::globbatch:
+    case op_kind::schedule:
+    case op_kind::steal_work:
+    case op_kind::glob_batch:
       if (!r.next(x) || !r.next(y)) return false;
       o.a = pick(c.free, x);
       o.seed = y;
       break;
-    case opk::exitsyscall:
+    case op_kind::exitsyscall:
       if (!r.next(x)) return false;
       o.b = pick(c.insys, x);
       break;
-    case opk::procresize:
+    case op_kind::procresize:
       if (!r.next(x)) return false;
       o.a = 1 + x % kMaxP;
       break;
-    case opk::drain:
+    case op_kind::drain:
       if (!r.next(x)) return false;
       o.a = x % m.nprocs();
       break;
-    case opk::inject:
+    case op_kind::inject:
       if (!r.next(x) || !r.next(y)) return false;
       o.a = x % m.nprocs();
       o.list.assign(c.waiting.begin(), c.waiting.begin() + 1 + y % c.waiting.size());
       break;
+    default: break;  // not on a menu: the menus hold scheduler events only
   }
   return true;
 }

@@ -209,6 +209,7 @@ class world {
         break;
       case op_kind::destroy: S::destroy(pp); break;
       case op_kind::empty: empty_[t] = S::runqempty(*ps_[o.victim]); break;  // the bare query
+      default: break;  // scheduler events: not in a scenario
     }
   }
 

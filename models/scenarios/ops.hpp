@@ -1,10 +1,11 @@
-// models/scenarios/ops.hpp — the one vocabulary of queue-level operations:
-// the kinds, their names (one table), a parser (name -> kind) and a printer
-// (an operation as Go names it). Used by the scenario catalog, the executor,
-// lincheck's histories, the fuzz seed format (a byte -> kind table, input.hpp),
-// the stall checker's held operations and the replay listing.
-// Scheduler-level events (spawn, park, ready, ...) are a level above: see
-// models/sched_ops/sched_ops.hpp.
+// models/scenarios/ops.hpp — the one vocabulary of operations: the kinds,
+// their names (one table), a parser (name -> kind) and a printer (an operation
+// as Go names it). Three levels share it: queue operations (the scenario
+// catalog, the executor, lincheck's histories, the fuzz seed format through a
+// byte -> kind table in input.hpp, the stall checker, the replay listing),
+// scenario controls, and the scheduler events of the stateful tests
+// (models/sched_ops: spawn, park, schedule, ...; drain and glob_batch are the
+// queue operations there too, followed by what the scheduler does with them).
 #pragma once
 
 #include <cstddef>
@@ -33,7 +34,22 @@ enum class op_kind : std::uint8_t {
   steal_next_must,  // as steal_next, and it must find a G (the victim is never empty meanwhile)
   expect_nonempty,  // runqempty(victim) must be false (checked in the run)
   wait_done,        // spin until thread `victim` finished its script (a world stop)
+  // Scheduler events (models/sched_ops), on the reference world and a subject.
+  spawn,         // the running G does newproc: runqput(next=true)
+  spawn_many,    // that, count times in a row (fills a 256 ring)
+  park,          // the running G waits (gopark)
+  ready,         // the running G readies a waiting G: runqput(next=true)
+  gosched,       // the running G yields to the global tail (goschedImpl)
+  goexit,        // the running G exits
+  schedule,      // findRunnable (fairness, local, global batch, stealWork) + execute
+  steal_work,    // stealWork only (the P's queue empty) + execute
+  entersyscall,  // the running G enters a syscall; its P handed off
+  exitsyscall,   // a G leaves its syscall: old P, any free P, or the global queue
+  procresize,    // a new gomaxprocs
+  inject,        // injectglist: runqputbatch, leftovers global
 };
+
+enum class op_level : std::uint8_t { queue, control, sched };
 
 struct op {
   op_kind kind;
@@ -46,25 +62,37 @@ struct op_name {
   op_kind kind;
   std::string_view name;  // as scenarios and listings spell it
   std::string_view go;    // the Go function it runs
-  bool control;
+  op_level level;
 };
 
 // The name table, in enum order.
 inline constexpr op_name op_names[] = {
-    {op_kind::put, "put", "runqput", false},
-    {op_kind::put_next, "put_next", "runqput", false},
-    {op_kind::get, "get", "runqget", false},
-    {op_kind::steal, "steal", "runqsteal", false},
-    {op_kind::steal_next, "steal_next", "runqsteal", false},
-    {op_kind::drain, "drain", "runqdrain", false},
-    {op_kind::glob_batch, "glob_batch", "globrunqgetbatch", false},
-    {op_kind::glob_put, "glob_put", "globrunqput", false},
-    {op_kind::glob_get, "glob_get", "globrunqget", false},
-    {op_kind::empty, "empty", "runqempty", false},
-    {op_kind::destroy, "destroy", "destroy", false},
-    {op_kind::steal_next_must, "steal_next_must", "runqsteal", true},
-    {op_kind::expect_nonempty, "expect_nonempty", "runqempty", true},
-    {op_kind::wait_done, "wait_done", "wait", true},
+    {op_kind::put, "put", "runqput", op_level::queue},
+    {op_kind::put_next, "put_next", "runqput", op_level::queue},
+    {op_kind::get, "get", "runqget", op_level::queue},
+    {op_kind::steal, "steal", "runqsteal", op_level::queue},
+    {op_kind::steal_next, "steal_next", "runqsteal", op_level::queue},
+    {op_kind::drain, "drain", "runqdrain", op_level::queue},
+    {op_kind::glob_batch, "glob_batch", "globrunqgetbatch", op_level::queue},
+    {op_kind::glob_put, "glob_put", "globrunqput", op_level::queue},
+    {op_kind::glob_get, "glob_get", "globrunqget", op_level::queue},
+    {op_kind::empty, "empty", "runqempty", op_level::queue},
+    {op_kind::destroy, "destroy", "destroy", op_level::queue},
+    {op_kind::steal_next_must, "steal_next_must", "runqsteal", op_level::control},
+    {op_kind::expect_nonempty, "expect_nonempty", "runqempty", op_level::control},
+    {op_kind::wait_done, "wait_done", "wait", op_level::control},
+    {op_kind::spawn, "spawn", "newproc", op_level::sched},
+    {op_kind::spawn_many, "spawn_many", "newproc", op_level::sched},
+    {op_kind::park, "park", "gopark", op_level::sched},
+    {op_kind::ready, "ready", "ready", op_level::sched},
+    {op_kind::gosched, "gosched", "goschedImpl", op_level::sched},
+    {op_kind::goexit, "goexit", "goexit0", op_level::sched},
+    {op_kind::schedule, "schedule", "schedule", op_level::sched},
+    {op_kind::steal_work, "steal_work", "stealWork", op_level::sched},
+    {op_kind::entersyscall, "entersyscall", "entersyscall", op_level::sched},
+    {op_kind::exitsyscall, "exitsyscall", "exitsyscall", op_level::sched},
+    {op_kind::procresize, "procresize", "procresize", op_level::sched},
+    {op_kind::inject, "inject", "injectglist", op_level::sched},
 };
 static_assert([] {
   for (std::size_t i = 0; i < std::size(op_names); i++)
@@ -115,6 +143,7 @@ inline void describe_op(const op& o, char* b, std::size_t n) {
     case op_kind::expect_nonempty: std::snprintf(b, n, "runqempty(P%d) must be false", v); break;
     case op_kind::wait_done: std::snprintf(b, n, "wait until T%d is done", v); break;
     case op_kind::destroy: std::snprintf(b, n, "destroy(P%d)", p); break;
+    default: std::snprintf(b, n, "%s(P%d)", info(o.kind).go.data(), p); break;  // sched events
   }
 }
 

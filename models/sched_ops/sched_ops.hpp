@@ -6,12 +6,12 @@
 // draws and shrinks the ops) and fuzz/targets/fuzz_sequential.cpp (libFuzzer
 // bytes pick them).
 //
-// Its `opk` is a vocabulary of its own on purpose: scheduler events (spawn,
-// park, ready, schedule, syscalls, procresize), one level above the queue
-// operations of models/scenarios/ops.hpp (runqput, runqsteal, ...), which
-// they run through sched_policy.hpp. Its `drain` is ops.hpp's drain (plus the
-// global append); `steal` is stealWork (runqsteal over victims), `globbatch`
-// ops.hpp's glob_batch, each followed by execute.
+// Its kinds are the scheduler level of models/scenarios/ops.hpp's one
+// vocabulary (kSchedOps below): scheduler events (spawn, park, ready,
+// schedule, syscalls, procresize) that run the queue operations through
+// sched_policy.hpp; drain is the queue's runqdrain plus the global append,
+// glob_batch findRunnable's global step and steal_work stealWork, each of
+// the last two followed by execute.
 //
 // Include after "runqcheck_subject.hpp" (the per-subject generated header:
 // subject_under_test<B, Cap>, subject_name). Macro read here:
@@ -36,6 +36,7 @@
 #include "runqcheck/subject.hpp"
 #include "runqcheck/steal_order.hpp"
 #include "runqcheck_ref/reference.hpp"
+#include "../scenarios/ops.hpp"
 #include "../watchdog/watchdog.hpp"
 
 #ifndef RQ_SCHED_ASSERT
@@ -57,29 +58,25 @@ inline constexpr int kMaxG = 2048;
 // Operations, as data: what rapidcheck generates, shrinks, prints and what a
 // counterexample file holds (one op a line: "<kind> a b seed [list...]").
 
-enum class opk : std::uint8_t {
-  spawn,        // a: P. The running G does newproc: runqput(next=true)
-  spawn_many,   // a: P, b: count. b spawns in a row (fills a 256 ring)
-  park,         // a: P. The running G waits (gopark)
-  ready,        // a: P, b: G. P's running G readies a waiting G: runqput(next=true)
-  gosched,      // a: P. The running G yields to the global tail (goschedImpl)
-  goexit,       // a: P. The running G exits
-  schedule,     // a: P, seed. findRunnable (fairness, local, global batch, stealWork) + execute
-  steal,        // a: P, seed. stealWork only (P's queue empty) + execute
-  globbatch,    // a: P. findRunnable's global step (P's queue empty) + execute
-  entersyscall, // a: P. The running G enters a syscall; P handed off
-  exitsyscall,  // b: G. The G leaves its syscall: old P, any free P, or the global queue
-  procresize,   // a: new gomaxprocs
-  drain,        // a: P. runqdrain, the Gs appended to the global queue
-  inject,       // a: P, list: waiting Gs. injectglist: runqputbatch, leftovers global
-};
+using model::op_kind;
 
-inline constexpr const char* kNames[] = {"spawn",     "spawn_many",   "park",        "ready",      "gosched",
-                                  "goexit",    "schedule",     "steal",       "globbatch",  "entersyscall",
-                                  "exitsyscall", "procresize", "drain",       "inject"};
+// The scheduler-level kinds, in the order of the fuzz_sequential byte format
+// (a kind byte b names kSchedOps[b % 16]).
+inline constexpr op_kind kSchedOps[] = {
+    op_kind::spawn,      op_kind::spawn_many, op_kind::park,         op_kind::ready,
+    op_kind::gosched,    op_kind::goexit,     op_kind::schedule,     op_kind::steal_work,
+    op_kind::glob_batch, op_kind::entersyscall, op_kind::exitsyscall, op_kind::procresize,
+    op_kind::drain,      op_kind::inject};
+
+// k's index in kSchedOps, -1 if it is not a scheduler-level kind.
+constexpr int sched_index(op_kind k) {
+  for (int i = 0; i < static_cast<int>(std::size(kSchedOps)); i++)
+    if (kSchedOps[i] == k) return i;
+  return -1;
+}
 
 struct op {
-  opk k{};
+  op_kind k = op_kind::spawn;
   int a = 0;
   int b = 0;
   std::uint32_t seed = 0;
@@ -88,7 +85,7 @@ struct op {
 
 inline std::string show_op(const op& o) {
   std::ostringstream os;
-  os << kNames[static_cast<int>(o.k)] << ' ' << o.a << ' ' << o.b << ' ' << o.seed;
+  os << model::name(o.k) << ' ' << o.a << ' ' << o.b << ' ' << o.seed;
   for (int g : o.list) os << ' ' << g;
   return os.str();
 }
@@ -98,13 +95,9 @@ inline std::optional<op> parse_op(const std::string& line) {
   std::string name;
   op o;
   if (!(is >> name >> o.a >> o.b >> o.seed)) return std::nullopt;
-  bool found = false;
-  for (int i = 0; i < static_cast<int>(std::size(kNames)); i++)
-    if (name == kNames[i]) {
-      o.k = static_cast<opk>(i);
-      found = true;
-    }
-  if (!found) return std::nullopt;
+  std::optional<op_kind> k = model::parse_op_kind(name);
+  if (!k || sched_index(*k) < 0) return std::nullopt;
+  o.k = *k;
   for (int g; is >> g;) o.list.push_back(g);
   return o;
 }
@@ -146,20 +139,20 @@ inline bool valid(const ref::world& m, const op& o) {
   auto running = [&](int p) { return isP(p) && m.current[p] != nil; };
   auto idle_empty = [&](int p) { return isP(p) && m.current[p] == nil && m.q.runqempty(p); };
   switch (o.k) {
-    case opk::spawn: return running(o.a) && m.gs.size() < kMaxG;
-    case opk::spawn_many: return running(o.a) && o.b >= 1 && m.gs.size() + static_cast<std::size_t>(o.b) <= kMaxG;
-    case opk::park:
-    case opk::gosched:
-    case opk::goexit:
-    case opk::entersyscall: return running(o.a);
-    case opk::ready: return running(o.a) && isG(o.b) && m.gs[o.b] == ref::gstate::waiting;
-    case opk::schedule: return isP(o.a) && m.current[o.a] == nil;
-    case opk::steal: return idle_empty(o.a);
-    case opk::globbatch: return idle_empty(o.a) && !m.q.global.empty();
-    case opk::exitsyscall: return isG(o.b) && m.gs[o.b] == ref::gstate::syscall;
-    case opk::procresize: return o.a >= 1 && o.a <= m.maxprocs && o.a != m.nprocs();
-    case opk::drain: return isP(o.a);
-    case opk::inject: {
+    case op_kind::spawn: return running(o.a) && m.gs.size() < kMaxG;
+    case op_kind::spawn_many: return running(o.a) && o.b >= 1 && m.gs.size() + static_cast<std::size_t>(o.b) <= kMaxG;
+    case op_kind::park:
+    case op_kind::gosched:
+    case op_kind::goexit:
+    case op_kind::entersyscall: return running(o.a);
+    case op_kind::ready: return running(o.a) && isG(o.b) && m.gs[o.b] == ref::gstate::waiting;
+    case op_kind::schedule: return isP(o.a) && m.current[o.a] == nil;
+    case op_kind::steal_work: return idle_empty(o.a);
+    case op_kind::glob_batch: return idle_empty(o.a) && !m.q.global.empty();
+    case op_kind::exitsyscall: return isG(o.b) && m.gs[o.b] == ref::gstate::syscall;
+    case op_kind::procresize: return o.a >= 1 && o.a <= m.maxprocs && o.a != m.nprocs();
+    case op_kind::drain: return isP(o.a);
+    case op_kind::inject: {
       if (!isP(o.a) || o.list.empty()) return false;
       std::vector<bool> seen(m.gs.size(), false);
       for (int g : o.list) {
@@ -168,45 +161,46 @@ inline bool valid(const ref::world& m, const op& o) {
       }
       return true;
     }
+    default: return false;  // a queue operation or control: not a scheduler event
   }
-  return false;
 }
 
 inline outcome model_do(ref::world& m, const op& o) {
   outcome r;
   switch (o.k) {
-    case opk::spawn: r.gp = m.spawn(o.a); break;
-    case opk::spawn_many:
+    case op_kind::spawn: r.gp = m.spawn(o.a); break;
+    case op_kind::spawn_many:
       for (int i = 0; i < o.b; i++) r.gp = m.spawn(o.a);
       break;
-    case opk::park: m.park(o.a); break;
-    case opk::ready: m.ready(o.a, o.b); break;
-    case opk::gosched: m.gosched(o.a); break;
-    case opk::goexit: m.goexit(o.a); break;
-    case opk::schedule: {
+    case op_kind::park: m.park(o.a); break;
+    case op_kind::ready: m.ready(o.a, o.b); break;
+    case op_kind::gosched: m.gosched(o.a); break;
+    case op_kind::goexit: m.goexit(o.a); break;
+    case op_kind::schedule: {
       ref::found f = m.findRunnable(o.a, splitmix{o.seed});
       m.execute(o.a, f);
       r = {f.gp, f.inheritTime, static_cast<int>(f.from), {}};
       break;
     }
-    case opk::steal: {
+    case op_kind::steal_work: {
       ref::found f = m.stealWork(o.a, splitmix{o.seed});
       m.execute(o.a, f);
       r = {f.gp, f.inheritTime, static_cast<int>(f.from), {}};
       break;
     }
-    case opk::globbatch: {
+    case op_kind::glob_batch: {
       ref::found f{m.q.findRunnable_globrunq(o.a), false, ref::source::global};
       m.execute(o.a, f);
       r = {f.gp, false, static_cast<int>(f.from), {}};
       r.list = std::vector<gid>(m.q.ps[o.a].ring.begin(), m.q.ps[o.a].ring.end());
       break;
     }
-    case opk::entersyscall: m.entersyscall(o.a); break;
-    case opk::exitsyscall: r.where = m.exitsyscall(o.b); break;
-    case opk::procresize: m.procresize(o.a); break;
-    case opk::drain: r.list = m.drain_to_global(o.a); break;
-    case opk::inject: m.inject(o.a, o.list); break;
+    case op_kind::entersyscall: m.entersyscall(o.a); break;
+    case op_kind::exitsyscall: r.where = m.exitsyscall(o.b); break;
+    case op_kind::procresize: m.procresize(o.a); break;
+    case op_kind::drain: r.list = m.drain_to_global(o.a); break;
+    case op_kind::inject: m.inject(o.a, o.list); break;
+    default: break;  // not a scheduler event (valid() refuses it)
   }
   return r;
 }
@@ -270,16 +264,16 @@ struct sut {
     std::int32_t glob_before = S::globrunqsize(sched);
     outcome r = apply_(o);
     std::int32_t glob_after = S::globrunqsize(sched);
-    bool puts = o.k == opk::spawn || o.k == opk::spawn_many || o.k == opk::ready;
+    bool puts = o.k == op_kind::spawn || o.k == op_kind::spawn_many || o.k == op_kind::ready;
     if (puts && glob_after > glob_before) seen.putslow = true;
-    if (o.k == opk::inject && glob_after > glob_before) seen.inject_leftover = true;
-    if (o.k == opk::schedule || o.k == opk::steal) {
+    if (o.k == op_kind::inject && glob_after > glob_before) seen.inject_leftover = true;
+    if (o.k == op_kind::schedule || o.k == op_kind::steal_work) {
       if (r.where == static_cast<int>(runqcheck::found_in::fairness)) seen.fairness = true;
       if (r.where == static_cast<int>(runqcheck::found_in::global)) seen.global_batch = true;
       if (r.where == static_cast<int>(runqcheck::found_in::steal)) seen.steal = true;
     }
-    if (o.k == opk::exitsyscall && r.where < 0) seen.exitsyscall_global = true;
-    if (o.k == opk::procresize && o.a < nprocs_before_) seen.resize_down = true;
+    if (o.k == op_kind::exitsyscall && r.where < 0) seen.exitsyscall_global = true;
+    if (o.k == op_kind::procresize && o.a < nprocs_before_) seen.resize_down = true;
     nprocs_before_ = nprocs;
     return r;
   }
@@ -290,48 +284,48 @@ struct sut {
     outcome r;
     auto& pp = *ps[o.a < kMaxP ? o.a : 0];
     switch (o.k) {
-      case opk::spawn: {
+      case op_kind::spawn: {
         r.gp = newg();
         S::runqput(pp, g(r.gp), true);
         break;
       }
-      case opk::spawn_many:
+      case op_kind::spawn_many:
         for (int i = 0; i < o.b; i++) {
           r.gp = newg();
           S::runqput(pp, g(r.gp), true);
         }
         break;
-      case opk::park:
+      case op_kind::park:
         state[current[o.a]] = ref::gstate::waiting;
         current[o.a] = nil;
         break;
-      case opk::ready:
+      case op_kind::ready:
         state[o.b] = ref::gstate::runnable;
         S::runqput(pp, g(o.b), true);
         break;
-      case opk::gosched:
+      case op_kind::gosched:
         state[current[o.a]] = ref::gstate::runnable;
         S::globrunqput(sched, g(current[o.a]));
         current[o.a] = nil;
         break;
-      case opk::goexit:
+      case op_kind::goexit:
         state[current[o.a]] = ref::gstate::dead;
         current[o.a] = nil;
         break;
-      case opk::schedule: {
+      case op_kind::schedule: {
         auto f = runqcheck::findRunnable<S>(sched, pp, schedtick[o.a], allps(), stealOrder,
                                                            splitmix{o.seed});
         run_on(o.a, id(f.gp), f.inheritTime);
         r = {id(f.gp), f.inheritTime, static_cast<int>(f.from), {}};
         break;
       }
-      case opk::steal: {
+      case op_kind::steal_work: {
         auto f = runqcheck::stealWork<S>(pp, allps(), stealOrder, splitmix{o.seed});
         run_on(o.a, id(f.gp), f.inheritTime);
         r = {id(f.gp), f.inheritTime, static_cast<int>(f.from), {}};
         break;
       }
-      case opk::globbatch: {
+      case op_kind::glob_batch: {
         std::int32_t before = S::globrunqsize(sched);
         gid gp = id(S::findRunnable_globrunq(pp));
         run_on(o.a, gp, false);
@@ -344,12 +338,12 @@ struct sut {
         RQ_SCHED_ASSERT(S::globrunqsize(sched) == before - n);
         break;
       }
-      case opk::entersyscall:
+      case op_kind::entersyscall:
         state[current[o.a]] = ref::gstate::syscall;
         syscall_from[current[o.a]] = o.a;
         current[o.a] = nil;
         break;
-      case opk::exitsyscall: {
+      case op_kind::exitsyscall: {
         int from = syscall_from[o.b], to = -1;
         syscall_from[o.b] = -1;
         if (from >= 0 && from < nprocs && current[from] == nil) to = from;
@@ -365,7 +359,7 @@ struct sut {
         r.where = to;
         break;
       }
-      case opk::procresize: {
+      case op_kind::procresize: {
         if constexpr (can_resize) {
           int old = nprocs;
           for (int p = o.a; p < old; p++)
@@ -382,13 +376,13 @@ struct sut {
         }
         break;
       }
-      case opk::drain: {
+      case op_kind::drain: {
         runqcheck::gQueue<B> q = S::runqdrain(pp);
         for (G* gp = q.head(); gp != nullptr; gp = gp->schedlink.load()) r.list.push_back(id(gp));
         while (G* gp = q.pop()) S::globrunqput(sched, gp);
         break;
       }
-      case opk::inject: {
+      case op_kind::inject: {
         runqcheck::gQueue<B> q;
         for (int gi : o.list) {
           state[gi] = ref::gstate::runnable;
@@ -398,6 +392,7 @@ struct sut {
         while (G* gp = q.pop()) S::globrunqput(sched, gp);  // Go: injectglist's leftovers
         break;
       }
+      default: break;  // not a scheduler event (valid() refuses it)
     }
     return r;
   }
@@ -479,8 +474,8 @@ inline ref::world initial_world(std::uint32_t cap, int nprocs) {
 }
 template <std::uint32_t Cap>
 void initial_sut(sut<Cap>& s) {
-  s.apply(op{opk::spawn, 0, 0, 0, {}});
-  s.apply(op{opk::schedule, 0, 0, 0, {}});
+  s.apply(op{op_kind::spawn, 0, 0, 0, {}});
+  s.apply(op{op_kind::schedule, 0, 0, 0, {}});
   s.log.clear();
 }
 
@@ -489,7 +484,7 @@ void initial_sut(sut<Cap>& s) {
 // arguments.
 struct menu_t {
   std::vector<int> running, free, waiting, insys;
-  std::vector<std::pair<int, opk>> menu;  // weight, kind
+  std::vector<std::pair<int, op_kind>> menu;  // weight, kind
   int total = 0;
 };
 
@@ -502,15 +497,15 @@ inline menu_t menu_for(const ref::world& m) {
     if (m.gs[g] == ref::gstate::syscall) insys.push_back(static_cast<int>(g));
   }
   if (!running.empty()) {
-    menu.insert(menu.end(), {{12, opk::spawn}, {2, opk::spawn_many}, {4, opk::park}, {2, opk::gosched},
-                             {2, opk::goexit}, {2, opk::entersyscall}});
-    if (!waiting.empty()) menu.push_back({5, opk::ready});
+    menu.insert(menu.end(), {{12, op_kind::spawn}, {2, op_kind::spawn_many}, {4, op_kind::park}, {2, op_kind::gosched},
+                             {2, op_kind::goexit}, {2, op_kind::entersyscall}});
+    if (!waiting.empty()) menu.push_back({5, op_kind::ready});
   }
-  if (!free.empty()) menu.insert(menu.end(), {{10, opk::schedule}, {2, opk::steal}, {2, opk::globbatch}});
-  if (!insys.empty()) menu.push_back({3, opk::exitsyscall});
-  if (!waiting.empty()) menu.push_back({2, opk::inject});
-  menu.push_back({1, opk::drain});
-  if (sut<8>::can_resize) menu.push_back({1, opk::procresize});
+  if (!free.empty()) menu.insert(menu.end(), {{10, op_kind::schedule}, {2, op_kind::steal_work}, {2, op_kind::glob_batch}});
+  if (!insys.empty()) menu.push_back({3, op_kind::exitsyscall});
+  if (!waiting.empty()) menu.push_back({2, op_kind::inject});
+  menu.push_back({1, op_kind::drain});
+  if (sut<8>::can_resize) menu.push_back({1, op_kind::procresize});
   for (auto& [w, k] : menu) total += w;
   return c;
 }

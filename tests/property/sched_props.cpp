@@ -98,29 +98,29 @@ rc::Gen<op> gen_op(const ref::world& m, std::uint32_t cap) {
     }
     auto pick = [](const std::vector<int>& v) { return v[uniform<std::size_t>(0, v.size())]; };
     switch (o.k) {
-      case opk::spawn:
-      case opk::park:
-      case opk::gosched:
-      case opk::goexit:
-      case opk::entersyscall: o.a = pick(running); break;
-      case opk::spawn_many:
+      case op_kind::spawn:
+      case op_kind::park:
+      case op_kind::gosched:
+      case op_kind::goexit:
+      case op_kind::entersyscall: o.a = pick(running); break;
+      case op_kind::spawn_many:
         o.a = pick(running);
         o.b = uniform<int>(1, static_cast<int>(cap) + 20);
         break;
-      case opk::ready:
+      case op_kind::ready:
         o.a = pick(running);
         o.b = pick(waiting);
         break;
-      case opk::schedule:
-      case opk::steal:
-      case opk::globbatch:
+      case op_kind::schedule:
+      case op_kind::steal_work:
+      case op_kind::glob_batch:
         o.a = pick(free);
         o.seed = *rc::gen::arbitrary<std::uint32_t>();
         break;
-      case opk::exitsyscall: o.b = pick(insys); break;
-      case opk::procresize: o.a = uniform(1, kMaxP + 1); break;
-      case opk::drain: o.a = uniform(0, m.nprocs()); break;
-      case opk::inject: {
+      case op_kind::exitsyscall: o.b = pick(insys); break;
+      case op_kind::procresize: o.a = uniform(1, kMaxP + 1); break;
+      case op_kind::drain: o.a = uniform(0, m.nprocs()); break;
+      case op_kind::inject: {
         o.a = uniform(0, m.nprocs());
         std::vector<int> w = waiting;
         std::size_t k = uniform<std::size_t>(1, w.size() + 1);
@@ -162,12 +162,12 @@ struct coverage {
   long sequences = 0, ops = 0;
   long putslow = 0, fairness = 0, global_batch = 0, steal = 0, resize_down = 0, exitsyscall_global = 0,
        inject_leftover = 0;
-  long kinds[std::size(kNames)] = {};
+  long kinds[std::size(kSchedOps)] = {};
   template <class Sut>
   void add(const Sut& s) {
     sequences++;
     ops += static_cast<long>(s.log.size());
-    for (const op& o : s.log) kinds[static_cast<int>(o.k)]++;
+    for (const op& o : s.log) kinds[sched_index(o.k)]++;
     putslow += s.seen.putslow;
     fairness += s.seen.fairness;
     global_batch += s.seen.global_batch;
@@ -184,7 +184,8 @@ struct coverage {
                 sequences, ops, pc(putslow), pc(fairness), pc(global_batch), pc(steal), pc(resize_down),
                 pc(exitsyscall_global), pc(inject_leftover));
     std::printf("ops:");
-    for (std::size_t k = 0; k < std::size(kNames); k++) std::printf(" %s %ld", kNames[k], kinds[k]);
+    for (std::size_t k = 0; k < std::size(kSchedOps); k++)
+      std::printf(" %s %ld", runqcheck::model::name(kSchedOps[k]).data(), kinds[k]);
     std::printf("\n");
   }
 };

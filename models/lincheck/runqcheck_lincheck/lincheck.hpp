@@ -286,6 +286,7 @@ inline bool step(state& s, const operation& o, std::size_t i) {
     case op_kind::steal_next_must:
     case op_kind::expect_nonempty:
     case op_kind::wait_done: return false;  // controls: recorded as what they run (recorded_as)
+    default: return false;                  // scheduler events: not in a history
   }
   return false;
 }
