@@ -29,6 +29,7 @@ case $gover in
 esac
 mkdir -p "$gocache" "$work/home" || exit 2
 gocache=$(cd "$gocache" && pwd) || exit 2  # Go wants an absolute GOCACHE
+work=$(cd "$work" && pwd) || exit 2        # go test runs in $work: absolute paths below
 cp "$here/runqcheck_diff_test.go" "$here/runqcheck_export_test.go" "$work/" || exit 2
 cat > "$work/overlay.json" <<JSON
 {"Replace": {
@@ -50,8 +51,8 @@ end=$(date +%s)
 echo "go test runtime ($gover): exit $rc in $((end - start)) s (log: $work/go-test.log)"
 if [ $rc -ne 0 ] || [ ! -s "$work/go.txt" ]; then
   tail -30 "$work/go-test.log"
-  echo "FAIL: the Go side did not run"
-  exit 1
+  echo "error: the Go side did not run"
+  exit 2
 fi
 if cmp -s "$work/cpp.txt" "$work/go.txt"; then
   if [ "$expect" = differ ]; then
