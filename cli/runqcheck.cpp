@@ -279,6 +279,18 @@ int do_corpus(const std::vector<std::string>& paths, const std::string& expect) 
 // The catalog as seeds in `dir`: seed-<name>.rqf (no choices: threads run
 // one after the other) and seed-<name>-alternating.rqf (a switch at every
 // point); one line per scenario, written or why the format cannot hold it.
+// One seed file; false (after a message) when it cannot be written.
+bool write_seed(const fs::path& f, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream os(f, std::ios::binary);
+  os.write(reinterpret_cast<const char*>(bytes.data()),
+           static_cast<std::streamsize>(bytes.size()));
+  if (!os) std::fprintf(stderr, "runqcheck: %s: cannot write\n", f.c_str());
+  return static_cast<bool>(os);
+}
+
+// The catalog as seeds: per scenario, no choices and alternating choices;
+// then the same shape on the production ring (cap 256) and on the build's
+// second and third subjects (the subject byte, reduced mod the build's count).
 int do_from_catalog(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -290,30 +302,35 @@ int do_from_catalog(const std::string& dir) {
   for (int i = 0; i < 48; i++) alternating.insert(alternating.end(), {1, 2});
   int written = 0;
   for (const auto& sc : runqcheck::model::catalog) {
-    std::string name(sc.name);
+    const std::string name(sc.name);
     runqcheck::model::scenario renamed;
     std::vector<std::uint8_t> bytes;
-    for (bool alt : {false, true}) {
-      std::span<const std::uint8_t> sched;
-      if (alt) sched = alternating;
-      std::string why = fz::encode(sc, sched, bytes, renamed);
-      if (!why.empty()) {
-        std::printf("skipped %s: %s\n", name.c_str(), why.c_str());
-        break;
-      }
-      fs::path f = fs::path(dir) / ("seed-" + name + (alt ? "-alternating" : "") + ".rqf");
-      std::ofstream os(f, std::ios::binary);
-      os.write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-      if (!os) {
-        std::fprintf(stderr, "runqcheck: %s: cannot write\n", f.c_str());
-        return kBad;
-      }
-      if (alt) {
-        written++;
-        std::printf("wrote %s (+ -alternating)\n", name.c_str());
-      }
+    if (std::string why = fz::encode(sc, {}, bytes, renamed); !why.empty()) {
+      std::printf("skipped %s: %s\n", name.c_str(), why.c_str());
+      continue;
     }
+    const fs::path base = fs::path(dir) / ("seed-" + name);
+    bool ok = write_seed(base.string() + ".rqf", bytes);
+    for (std::uint8_t subject : {1, 2}) {
+      std::vector<std::uint8_t> other = bytes;
+      other[4] = subject;  // input.hpp: byte 4 is the subject index
+      ok = ok && write_seed(base.string() + "-subject" + std::to_string(subject) + ".rqf", other);
+    }
+    runqcheck::model::scenario wide = sc;
+    wide.cap = 256;
+    std::vector<std::uint8_t> wide_bytes;
+    const bool has_wide = wide.cap != sc.cap && fz::encode(wide, {}, wide_bytes, renamed).empty();
+    if (has_wide) ok = ok && write_seed(base.string() + "-cap256.rqf", wide_bytes);
+    if (!fz::encode(sc, alternating, bytes, renamed).empty()) {
+      std::fprintf(stderr, "runqcheck: %s: encodes without choices but not with them\n",
+                   name.c_str());
+      return kBad;
+    }
+    ok = ok && write_seed(base.string() + "-alternating.rqf", bytes);
+    if (!ok) return kBad;
+    written++;
+    std::printf("wrote %s (+ -alternating, -subject1, -subject2%s)\n", name.c_str(),
+                has_wide ? ", -cap256" : "");
   }
   std::printf("corpus: %d of %zu catalog scenarios written to %s\n", written,
               runqcheck::model::catalog.size(), dir.c_str());
