@@ -61,12 +61,17 @@ class world {
   // For observers that name what they see (the fuzzer's trace).
   P* proc(int i) { return i < sc_.nprocs ? &*ps_[i] : nullptr; }
   G* goroutine(int i) { return &gs_[i]; }
+  // The state a G carries between threads (see hand_off), for the tracer.
+  auto* g_status(int i) { return &status_[i]; }
   typename S::schedt& sched() { return sched_; }
   const void* done_flag(int t) const { return &done_[t]; }
 
   explicit world(const scenario& sc) : sc_(sc), sched_(sc.nprocs) {
     for (int i = 0; i < sc.nprocs; i++) ps_[i].emplace(sched_, i);
-    for (int i = 0; i < MaxG; i++) gs_[i].goid = static_cast<std::uint64_t>(i);
+    for (int i = 0; i < MaxG; i++) {
+      gs_[i].goid = static_cast<std::uint64_t>(i);
+      status_[i].store(std::uint32_t(gstatus::idle));
+    }
   }
 
   // Sequential set-up (Relacy: before()).
@@ -146,7 +151,7 @@ class world {
   // race-checked variable, so a missing happens-before edge on any path a G
   // takes between threads (tail publication, runnext CAS, the global queue's
   // lock, a steal's republication) is a reported data race.
-  void hand_off(G* gp) { gp->status.store(static_cast<std::uint32_t>(gstatus::runnable)); }
+  void hand_off(G* gp) { status_[gp->goid].store(std::uint32_t(gstatus::runnable)); }
 
   void put(int p, int gid, bool next) {
     introduced_[gid]++;
@@ -161,9 +166,9 @@ class world {
              gp->goid);
     delivered_[t][gp->goid]++;
     if (nstep_[t] < MaxG) step_gs_[t][nstep_[t]++] = gp->goid;
-    RQ_CHECK(B, gp->status.load() == static_cast<std::uint32_t>(gstatus::runnable),
+    RQ_CHECK(B, status_[gp->goid].load() == std::uint32_t(gstatus::runnable),
              "invariant: delivered G is not runnable", "goid", gp->goid);
-    gp->status.store(static_cast<std::uint32_t>(gstatus::running));
+    status_[gp->goid].store(std::uint32_t(gstatus::running));
   }
 
   static void count(int* left, G* gp) { left[gp->goid]++; }
@@ -254,6 +259,9 @@ class world {
   typename S::schedt sched_;
   std::optional<typename S::p> ps_[kMaxP];
   G gs_[MaxG];
+  // Each G's plain state, owned by whoever holds the G: a race-checked
+  // variable under Relacy (hand_off), kept here, not in the port's g.
+  typename B::template var<std::uint32_t> status_[MaxG];
   typename B::template atomic<int> done_[kMaxThreads];
   // Bookkeeping: each array is written by one thread (or before/after).
   int introduced_[MaxG] = {};

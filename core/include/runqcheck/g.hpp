@@ -1,5 +1,5 @@
 // runqcheck/g.hpp — the G descriptor: what the run queues need of a goroutine.
-// Go: type g (runtime2.go); only goid, the status and schedlink matter here.
+// Go: type g (runtime2.go); only goid, atomicstatus and schedlink matter here.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +22,6 @@ struct g {
   // runqgrab reads another P's current G's status racily (readgstatus).
   typename B::template atomic<std::uint32_t> atomicstatus{
       static_cast<std::uint32_t>(gstatus::idle)};
-  // Owned by whoever owns the G (the scheduler code above the queues); the
-  // queue functions never read it. A plain variable, so Relacy checks it.
-  typename B::template var<std::uint32_t> status{static_cast<std::uint32_t>(gstatus::idle)};
   // Link for gQueue/gList. Written only by the owner of the G: a P after its
   // CAS on runqhead made the G its own (runqdrain, runqputslow), or code
   // holding sched.lock for the global queue. A plain variable on purpose: a

@@ -102,7 +102,7 @@ class recorder final : public access_observer, public model::op_observer {
       if constexpr (requires { pp->status; }) name(&pp->status, "P.status", i);
     }
     for (int i = 0; i < ngs; i++) {
-      name(&w.goroutine(i)->status, "G.status", i);
+      name(w.g_status(i), "G.status", i);
       name(&w.goroutine(i)->schedlink, "G.schedlink", i);
     }
     owner(&w.sched(), sizeof w.sched(), "sched", -1);
