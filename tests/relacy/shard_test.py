@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""--shard i/N splits a Relacy search into disjoint parts whose union is the whole.
+
+1. On a passing scenario (go125), the executions counted by shards 0..N-1
+   (N = 2, 3) sum exactly to the unsharded count: bound 2, full, random.
+2. On a failing one (the mutant schemata, RUNQCHECK_MUTANT), bound 2: the
+   shard whose part holds the unsharded search's first failing execution
+   fails; every shard that fails does so on an execution of its own part
+   (the partition of shard.hpp, recomputed here from the printed state),
+   and its replay line, run without --shard, fails again. At least one fails.
+3. Bad --shard values exit 2 with one line.
+4. ci/shard_merge.py passes the shards' logs of the passing search with the
+   summed count, and fails if a log is missing or a shard failed.
+
+usage: shard_test.py GO125_BINARY MUTANTS_BINARY MUTANT PASSING_CASE FAILING_CASE MERGE
+"""
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(ok, what):
+    print(("ok: " if ok else "FAILED: ") + what)
+    if not ok:
+        FAILS.append(what)
+
+
+def run(argv, env):
+    e = {"PATH": "/usr/bin:/bin", **env}
+    p = subprocess.run(argv, env=e, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def count(out):
+    m = re.search(r": (?:passed|FAILED) after (\d+) executions", out)
+    return int(m.group(1)) if m else None
+
+
+def owner(state, n):
+    """The shard owning the execution at a tree state (shard.hpp's shard_set)."""
+    v = [int(x) for x in state.split()]
+    r, step, m = 0, 1, n
+    for k in range(v[1]):
+        c, j = v[2 + 3 * k], v[3 + 3 * k]
+        if m == 1:
+            break
+        if m <= c:
+            r, m = r + step * (j % m), 1
+        else:
+            r, step, m = r + step * j, step * c, (m - j + c - 1) // c
+    return r
+
+
+def main():
+    go, mut, mutant, passing, failing, merge = sys.argv[1:7]
+    logs = tempfile.mkdtemp(prefix="shard_test.")
+    env = {"RUNQCHECK_CASE": passing}
+    for mode in (["bound", "2"], ["full"], ["random", "1000"]):
+        rc, out, _ = run([go, *mode], env)
+        whole = count(out)
+        if mode[0] == "bound":
+            whole_bound = whole
+        check(rc == 0 and whole, f"{' '.join(mode)}: unsharded passes ({whole} executions)")
+        for n in (2, 3):
+            parts = []
+            for i in range(n):
+                rc, out, _ = run([go, *mode, "--shard", f"{i}/{n}"], env)
+                parts.append(count(out) if rc == 0 else None)
+                if mode[0] == "bound" and n == 3:
+                    with open(f"{logs}/shard-{i}-of-{n}.log", "w") as f:
+                        f.write(out)
+            ok = None not in parts and sum(parts) == whole
+            check(ok, f"{' '.join(mode)} N={n}: shards {parts} sum to {whole}")
+
+    env = {"RUNQCHECK_CASE": failing, "RUNQCHECK_MUTANT": mutant}
+    rc, out, _ = run([mut, "bound", "2"], env)
+    m = re.search(r"^replay: .* replay bound:2 '([\d ]+)'$", out, re.M)
+    check(rc == 1 and m is not None, f"{mutant}: unsharded bound 2 fails on {failing}")
+    if m is None:
+        return 1
+    first = m.group(1)
+    for n in (2, 3):
+        failed = []
+        for i in range(n):
+            rc, out, _ = run([mut, "bound", "2", "--shard", f"{i}/{n}"], env)
+            line = re.search(r"^replay: (.*'([\d ]+)')$", out, re.M)
+            if rc == 0:
+                continue
+            check(rc == 1 and line is not None, f"N={n} shard {i}: fails with a replay line")
+            if line is None:
+                continue
+            failed.append(i)
+            check(owner(line.group(2), n) == i, f"N={n} shard {i}: its failure is in its part")
+            words = shlex.split(line.group(1))
+            renv = dict(env)
+            while words and "=" in words[0]:
+                k, v = words.pop(0).split("=", 1)
+                renv[k] = v
+            rrc, rout, _ = run(words, renv)
+            check(rrc == 1 and "FAILED" in rout, f"N={n} shard {i}: replays unsharded")
+            if n == 2:
+                with open(f"{logs}/shard-{i}-of-{n}.log", "w") as f:
+                    f.write(out)
+        want = owner(first, n)
+        check(want in failed, f"N={n}: shard {want} (the first failure's) fails; failed: {failed}")
+
+    for bad in ("0/0", "3/2", "garbage", "1/", "/2", "-1/2"):
+        rc, out, err = run([go, "bound", "2", "--shard", bad], {"RUNQCHECK_CASE": passing})
+        check(rc == 2 and err.count("\n") == 1 and not out, f"--shard {bad}: exit 2, one line")
+    rc, _, err = run([go, "replay", "random", "1", "--shard", "0/2"], {"RUNQCHECK_CASE": passing})
+    check(rc == 2 and err.count("\n") == 1, "replay --shard: exit 2, one line")
+
+    rc, out, _ = run([sys.executable, merge, logs, "3"], {})
+    check(rc == 0 and f"3 shards, {whole_bound} executions, all passed" in out,
+          "merge of 3 passing shards: the summed count")
+    rc, out, _ = run([sys.executable, merge, logs, "2"], {})
+    check(rc == 1 and "FAILED" in out, "merge of failing shards fails")
+    rc, out, _ = run([sys.executable, merge, logs, "4"], {})
+    check(rc == 1 and "MISSING" in out, "merge with a missing shard fails")
+
+    shutil.rmtree(logs, ignore_errors=True)
+    print(f"{'0 failed' if not FAILS else str(len(FAILS)) + ' failed'}")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
