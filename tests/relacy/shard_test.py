@@ -9,10 +9,12 @@
    (the partition of shard.hpp, recomputed here from the printed state),
    and its replay line, run without --shard, fails again. At least one fails.
 3. Bad --shard values exit 2 with one line.
-4. ci/shard_merge.py passes the shards' logs of the passing search with the
+4. ci/deep-search I/N DIR (shard I of a search list, one log per shard)
+   and ci/shard_merge.py DIR N: the merged count of bound 2 and full over
+   N = 2 shards is the unsharded sum. ci/shard_merge.py passes the shards' logs of the passing search with the
    summed count, and fails if a log is missing or a shard failed.
 
-usage: shard_test.py GO125_BINARY MUTANTS_BINARY MUTANT PASSING_CASE FAILING_CASE MERGE
+usage: shard_test.py GO125_BINARY MUTANTS_BINARY MUTANT PASSING_CASE FAILING_CASE CI_DIR
 """
 import re
 import shlex
@@ -57,12 +59,15 @@ def owner(state, n):
 
 
 def main():
-    go, mut, mutant, passing, failing, merge = sys.argv[1:7]
+    go, mut, mutant, passing, failing, ci = sys.argv[1:7]
+    merge, deep = f"{ci}/shard_merge.py", f"{ci}/deep-search"
+    wholes = {}
     logs = tempfile.mkdtemp(prefix="shard_test.")
     env = {"RUNQCHECK_CASE": passing}
     for mode in (["bound", "2"], ["full"], ["random", "1000"]):
         rc, out, _ = run([go, *mode], env)
         whole = count(out)
+        wholes[mode[0]] = whole
         if mode[0] == "bound":
             whole_bound = whole
         check(rc == 0 and whole, f"{' '.join(mode)}: unsharded passes ({whole} executions)")
@@ -122,6 +127,18 @@ def main():
     check(rc == 1 and "FAILED" in out, "merge of failing shards fails")
     rc, out, _ = run([sys.executable, merge, logs, "4"], {})
     check(rc == 1 and "MISSING" in out, "merge with a missing shard fails")
+
+    deep_logs = f"{logs}/deep"
+    denv = {"RQ_DEEP_BIN": go, "RQ_DEEP_SEARCHES": f"bound 2@{passing}\nfull@{passing}"}
+    for i in range(2):
+        rc, _, _ = run([deep, f"{i}/2", deep_logs], denv)
+        check(rc == 0, f"ci/deep-search {i}/2 passes")
+    rc, out, _ = run([sys.executable, merge, deep_logs, "2"], {})
+    want = wholes["bound"] + wholes["full"]
+    check(rc == 0 and f"2 shards, {want} executions, all passed" in out,
+          f"ci/deep-search + merge: {want} executions (bound 2 + full)")
+    rc, _, err = run([deep, "2/2", deep_logs], denv)
+    check(rc == 2 and err.count("\n") == 1, "ci/deep-search 2/2: exit 2, one line")
 
     shutil.rmtree(logs, ignore_errors=True)
     print(f"{'0 failed' if not FAILS else str(len(FAILS)) + ' failed'}")
