@@ -140,6 +140,17 @@ def main():
     rc, _, err = run([deep, "2/2", deep_logs], denv)
     check(rc == 2 and err.count("\n") == 1, "ci/deep-search 2/2: exit 2, one line")
 
+    # The matrix workflow runs these two commands over SHARDS shards.
+    with open(f"{ci}/github/workflows/deep_search.yml") as f:
+        wf = f.read()
+    shards = re.search(r"^  SHARDS: (\d+)", wf, re.M)
+    matrix = re.search(r"^        shard: \[([\d, ]+)\]$", wf, re.M)
+    ok = shards and matrix and [int(x) for x in matrix.group(1).split(",")] == list(
+        range(int(shards.group(1))))
+    ok = ok and "run: ci/deep-search ${{ matrix.shard }}/${{ env.SHARDS }} logs" in wf
+    check(bool(ok and 'run: python3 ci/shard_merge.py logs "$SHARDS"' in wf),
+          "deep_search.yml: a matrix of 0..SHARDS-1, ci/deep-search and the merge")
+
     shutil.rmtree(logs, ignore_errors=True)
     print(f"{'0 failed' if not FAILS else str(len(FAILS)) + ' failed'}")
     return 1 if FAILS else 0
