@@ -5,15 +5,17 @@
 // into N contiguous ranges; shard i runs range i.
 //
 // Bounded and full search: Relacy's depth-first tree search, with the set
-// of shards that own a subtree narrowed at each branching decision, from the
-// top of the tree down. A node with c choices and m shards left (positions
-// 0..m-1 in the set): if m <= c, choice j goes to the shard at position
-// j mod m alone; if m > c, choice j goes to the shards at positions j,
-// j+c, j+2c... Every shard in a node's set owns at least one choice there,
+// of shards that own a subtree narrowed at each branching decision below
+// the first shared_branchings ones (every shard explores those, so that the
+// split happens in many subtrees and the shards' sizes even out). A node
+// with c choices and m shards left (positions 0..m-1 in the set), and
+// k = j + the sum of the path's choices: if m <= c, choice j goes to the
+// shard at position k mod m alone; if m > c, to the shards at positions
+// congruent to k mod c. Every shard in a node's set owns at least one choice there,
 // so a shard never starts an execution outside its part: a fresh node takes
 // the shard's first choice, and backtracking skips the other shards'
 // choices. An execution that ends while its set still holds several shards
-// (a tree with fewer branching points than log2 N) belongs to the set's
+// (a path with few branching points) belongs to the set's
 // first shard; the others run it too but do not count it (a failure there
 // is reported by each of them). Rejected: splitting at one node by choice
 // mod N (empty shards whenever the node has fewer than N choices) and a
@@ -60,14 +62,24 @@ inline bool parse_shard(const std::string& v, shard_spec& s) {
   return true;
 }
 
-// The shards that own a subtree: positions 0..m-1, shard r + step*position.
+// Branching decisions at the top of the tree that every shard explores.
+inline constexpr unsigned shared_branchings = 6;
+
+// The shards that own a subtree: positions 0..m-1, shard r + step*position;
+// shared: branching decisions left before the set narrows; h: the sum of
+// the choices on the path, which rotates the split (a node's choice 1 tends
+// to hold more of the tree than its choice 0: without it, one shard would
+// get every choice 1).
 struct shard_set {
-  unsigned r = 0, step = 1, m = 1;
+  unsigned r = 0, step = 1, m = 1, shared = shared_branchings, h = 0;
   bool has(unsigned s) const { return s >= r && (s - r) % step == 0 && (s - r) / step < m; }
   // The set owning choice j of a node with c choices.
   shard_set child(unsigned j, unsigned c) const {
-    if (m <= c) return {r + step * (j % m), step, 1};
-    return {r + step * j, step * c, (m - j + c - 1) / c};
+    if (m == 1 || c == 1) return *this;
+    if (shared > 0) return {r, step, m, shared - 1, h + j};
+    unsigned const k = (j + h) % c;
+    if (m <= c) return {r + step * ((j + h) % m), step, 1, 0, h + j};
+    return {r + step * k, step * c, (m - k + c - 1) / c, 0, h + j};
   }
 };
 
@@ -155,7 +167,7 @@ class sharded_tree_scheduler
 
   // The shards owning the subtree below the first d nodes of the path.
   rqtest::shard_set set_before(std::size_t d) const {
-    rqtest::shard_set s{0, 1, rqtest::current_shard().n};
+    rqtest::shard_set s{0, 1, rqtest::current_shard().n, rqtest::shared_branchings, 0};
     for (std::size_t k = 0; k != d && s.m > 1; ++k)
       s = s.child(this->stree_[k].index_, this->stree_[k].count_);
     return s;

@@ -24,6 +24,7 @@ import sys
 import tempfile
 
 FAILS = []
+SHARED_BRANCHINGS = 6  # shard.hpp
 
 
 def check(ok, what):
@@ -46,15 +47,21 @@ def count(out):
 def owner(state, n):
     """The shard owning the execution at a tree state (shard.hpp's shard_set)."""
     v = [int(x) for x in state.split()]
-    r, step, m = 0, 1, n
+    r, step, m, shared, h = 0, 1, n, SHARED_BRANCHINGS, 0
     for k in range(v[1]):
         c, j = v[2 + 3 * k], v[3 + 3 * k]
         if m == 1:
             break
-        if m <= c:
-            r, m = r + step * (j % m), 1
+        if c == 1:
+            continue
+        if shared > 0:
+            shared -= 1
+        elif m <= c:
+            r, m = r + step * ((j + h) % m), 1
         else:
-            r, step, m = r + step * j, step * c, (m - j + c - 1) // c
+            q = (j + h) % c
+            r, step, m = r + step * q, step * c, (m - q + c - 1) // c
+        h += j
     return r
 
 
