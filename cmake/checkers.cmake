@@ -93,8 +93,8 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_shard/selftest
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/shard_test.py"
         $<TARGET_FILE:relacy_scenarios__go125> $<TARGET_FILE:relacy_scenarios__mutants>
-        order:runqget_runnext_cas steal_runnext_vs_runqget empty_next1_next1
-        "${RUNQCHECK_ROOT}/ci")
+        steal_runnext_vs_runqget "${RUNQCHECK_ROOT}/ci"
+        order:runqget_runnext_cas@empty_next1_next1 runqget_runnext_no_cas@owner_vs_thief)
     set_tests_properties(relacy_shard/selftest PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
   include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)

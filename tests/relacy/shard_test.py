@@ -3,18 +3,24 @@
 
 1. On a passing scenario (go125), the executions counted by shards 0..N-1
    (N = 2, 3) sum exactly to the unsharded count: bound 2, full, random.
-2. On a failing one (the mutant schemata, RUNQCHECK_MUTANT), bound 2: the
+2. On failing ones (the mutant schemata, RUNQCHECK_MUTANT), bound 2: the
    shard whose part holds the unsharded search's first failing execution
    fails; every shard that fails does so on an execution of its own part
    (the partition of shard.hpp, recomputed here from the printed state),
    and its replay line, run without --shard, fails again. At least one fails.
+   A random shard's failure is in its iteration range and replays too.
 3. Bad --shard values exit 2 with one line.
+   (runqget_runnext_no_cas on owner_vs_thief: shard 2 of 3 holds no failing
+   execution and passes; order:runqget_runnext_cas on empty_next1_next1:
+   every shard fails.)
 4. ci/deep-search I/N DIR (shard I of a search list, one log per shard)
    and ci/shard_merge.py DIR N: the merged count of bound 2 and full over
-   N = 2 shards is the unsharded sum. ci/shard_merge.py passes the shards' logs of the passing search with the
-   summed count, and fails if a log is missing or a shard failed.
+   N = 2 shards is the unsharded sum; the merge of the bound 2 shards gives
+   the summed count, and it fails if a log is missing or a shard failed.
+5. ci/github/workflows/deep_search.yml runs those two commands over its
+   matrix.
 
-usage: shard_test.py GO125_BINARY MUTANTS_BINARY MUTANT PASSING_CASE FAILING_CASE CI_DIR
+usage: shard_test.py GO125_BINARY MUTANTS_BINARY PASSING_CASE CI_DIR MUTANT@FAILING_CASE...
 """
 import re
 import shlex
@@ -65,8 +71,46 @@ def owner(state, n):
     return r
 
 
+def failing_search(mut, mutant, failing, logs):
+    """Bound 2 on a failing scenario: per N, which shards fail, and where."""
+    env = {"RUNQCHECK_CASE": failing, "RUNQCHECK_MUTANT": mutant}
+    rc, out, _ = run([mut, "bound", "2"], env)
+    m = re.search(r"^replay: .* replay bound:2 '([\d ]+)'$", out, re.M)
+    check(rc == 1 and m is not None, f"{mutant}: unsharded bound 2 fails on {failing}")
+    if m is None:
+        return
+    first = m.group(1)
+    for n in (2, 3):
+        failed = []
+        for i in range(n):
+            rc, out, _ = run([mut, "bound", "2", "--shard", f"{i}/{n}"], env)
+            line = re.search(r"^replay: (.*'([\d ]+)')$", out, re.M)
+            if rc == 0:
+                continue
+            check(rc == 1 and line is not None, f"N={n} shard {i}: fails with a replay line")
+            if line is None:
+                continue
+            failed.append(i)
+            check(owner(line.group(2), n) == i,
+                  f"{mutant} N={n} shard {i}: its failure is in its part")
+            words = shlex.split(line.group(1))
+            renv = dict(env)
+            while words and "=" in words[0]:
+                k, v = words.pop(0).split("=", 1)
+                renv[k] = v
+            rrc, rout, _ = run(words, renv)
+            check(rrc == 1 and "FAILED" in rout, f"N={n} shard {i}: replays unsharded")
+            if n == 2:
+                with open(f"{logs}/shard-{i}-of-{n}.log", "w") as f:
+                    f.write(out)
+        want = owner(first, n)
+        check(want in failed, f"{mutant} N={n}: shard {want} (the first failure's) fails;"
+              f" failed: {failed}")
+    return env
+
+
 def main():
-    go, mut, mutant, passing, failing, ci = sys.argv[1:7]
+    go, mut, passing, ci, *pairs = sys.argv[1:]
     merge, deep = f"{ci}/shard_merge.py", f"{ci}/deep-search"
     wholes = {}
     logs = tempfile.mkdtemp(prefix="shard_test.")
@@ -89,37 +133,25 @@ def main():
             ok = None not in parts and sum(parts) == whole
             check(ok, f"{' '.join(mode)} N={n}: shards {parts} sum to {whole}")
 
-    env = {"RUNQCHECK_CASE": failing, "RUNQCHECK_MUTANT": mutant}
-    rc, out, _ = run([mut, "bound", "2"], env)
-    m = re.search(r"^replay: .* replay bound:2 '([\d ]+)'$", out, re.M)
-    check(rc == 1 and m is not None, f"{mutant}: unsharded bound 2 fails on {failing}")
-    if m is None:
+    envs = [failing_search(mut, *pair.split("@"), logs) for pair in pairs]
+    if None in envs or not envs:
         return 1
-    first = m.group(1)
-    for n in (2, 3):
-        failed = []
-        for i in range(n):
-            rc, out, _ = run([mut, "bound", "2", "--shard", f"{i}/{n}"], env)
-            line = re.search(r"^replay: (.*'([\d ]+)')$", out, re.M)
-            if rc == 0:
-                continue
-            check(rc == 1 and line is not None, f"N={n} shard {i}: fails with a replay line")
-            if line is None:
-                continue
-            failed.append(i)
-            check(owner(line.group(2), n) == i, f"N={n} shard {i}: its failure is in its part")
-            words = shlex.split(line.group(1))
-            renv = dict(env)
-            while words and "=" in words[0]:
-                k, v = words.pop(0).split("=", 1)
-                renv[k] = v
-            rrc, rout, _ = run(words, renv)
-            check(rrc == 1 and "FAILED" in rout, f"N={n} shard {i}: replays unsharded")
-            if n == 2:
-                with open(f"{logs}/shard-{i}-of-{n}.log", "w") as f:
-                    f.write(out)
-        want = owner(first, n)
-        check(want in failed, f"N={n}: shard {want} (the first failure's) fails; failed: {failed}")
+    env = envs[0]
+
+    # Random: shard 1/2 runs iterations 501..1000 and names its failure by
+    # its global iteration, which replays unsharded.
+    rc, out, _ = run([mut, "random", "1000", "--shard", "1/2"], env)
+    line = re.search(r"^replay: (.*'(\d+) ')$", out, re.M)
+    check(rc == 1 and line is not None and int(line.group(2)) > 500,
+          "random 1000 --shard 1/2: fails on an iteration of its half")
+    if line is not None:
+        words = shlex.split(line.group(1))
+        renv = dict(env)
+        while words and "=" in words[0]:
+            k, v = words.pop(0).split("=", 1)
+            renv[k] = v
+        rrc, rout, _ = run(words, renv)
+        check(rrc == 1 and "FAILED after 1 executions" in rout, "random shard: replays unsharded")
 
     for bad in ("0/0", "3/2", "garbage", "1/", "/2", "-1/2"):
         rc, out, err = run([go, "bound", "2", "--shard", bad], {"RUNQCHECK_CASE": passing})
