@@ -9,14 +9,14 @@
 // the first shared_branchings ones (every shard explores those, so that the
 // split happens in many subtrees and the shards' sizes even out). A node
 // with c choices and m shards left (positions 0..m-1 in the set), and
-// k = j + the sum of the path's choices: if m <= c, choice j goes to the
+// k = j + a hash h of the path's choices: if m <= c, choice j goes to the
 // shard at position k mod m alone; if m > c, to the shards at positions
 // congruent to k mod c. Every shard in a node's set owns at least one choice there,
 // so a shard never starts an execution outside its part: a fresh node takes
 // the shard's first choice, and backtracking skips the other shards'
 // choices. An execution that ends while its set still holds several shards
-// (a path with few branching points) belongs to the set's
-// first shard; the others run it too but do not count it (a failure there
+// (a path with few branching points) belongs to one of them, picked
+// by the path's choices; the others run it too but do not count it (a failure there
 // is reported by each of them). Rejected: splitting at one node by choice
 // mod N (empty shards whenever the node has fewer than N choices) and a
 // hash of a fixed-length prefix (a shard would have to run the first
@@ -63,23 +63,24 @@ inline bool parse_shard(const std::string& v, shard_spec& s) {
 }
 
 // Branching decisions at the top of the tree that every shard explores.
-inline constexpr unsigned shared_branchings = 6;
+inline constexpr unsigned shared_branchings = 4;
 
 // The shards that own a subtree: positions 0..m-1, shard r + step*position;
-// shared: branching decisions left before the set narrows; h: the sum of
-// the choices on the path, which rotates the split (a node's choice 1 tends
-// to hold more of the tree than its choice 0: without it, one shard would
-// get every choice 1).
+// shared: branching decisions left before the set narrows; h: a hash of
+// the choices on the path, which rotates the split (subtrees differ in size
+// by choice and depth: without it, one shard would get every choice 0).
 struct shard_set {
   unsigned r = 0, step = 1, m = 1, shared = shared_branchings, h = 0;
   bool has(unsigned s) const { return s >= r && (s - r) % step == 0 && (s - r) / step < m; }
+  // Of an execution that ends with this set: the one shard that counts it.
+  unsigned leaf_owner() const { return r + step * (h % m); }
   // The set owning choice j of a node with c choices.
   shard_set child(unsigned j, unsigned c) const {
     if (m == 1 || c == 1) return *this;
-    if (shared > 0) return {r, step, m, shared - 1, h + j};
+    if (shared > 0) return {r, step, m, shared - 1, h * 3 + j + 1};
     unsigned const k = (j + h) % c;
-    if (m <= c) return {r + step * ((j + h) % m), step, 1, 0, h + j};
-    return {r + step * k, step * c, (m - k + c - 1) / c, 0, h + j};
+    if (m <= c) return {r + step * ((j + h) % m), step, 1, 0, h * 3 + j + 1};
+    return {r + step * k, step * c, (m - k + c - 1) / c, 0, h * 3 + j + 1};
   }
 };
 
@@ -132,7 +133,8 @@ class sharded_tree_scheduler
   bool iteration_end_impl() {
     RL_VERIFY(this->stree_depth_ == this->stree_.size());
     std::size_t const size = this->stree_.size();
-    if (set_before(size).r != rqtest::current_shard().i) rqtest::foreign_executions() += 1;
+    if (set_before(size).leaf_owner() != rqtest::current_shard().i)
+      rqtest::foreign_executions() += 1;
     for (std::size_t i = size; i != 0; --i) {
       auto& n = this->stree_[i - 1];
       unsigned const j = next_owned(set_before(i - 1), n.count_, n.index_ + 1);
