@@ -310,6 +310,9 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, const char* sub
   }
   std::printf("%s: %s: %s after %llu executions, %.2fs, %.0f executions/s\n", prog, name, ok ? "passed" : "FAILED",
               execs, secs, secs > 0 ? static_cast<double>(execs) / secs : 0.0);
+  if (foreign_executions() > 0)
+    std::printf("%s: %s: shard %u/%u also ran %llu short executions of other shards\n", prog,
+                name, sh.i, sh.n, foreign_executions());
   if (!ok) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
     char line[1024];
