@@ -24,6 +24,10 @@
 //
 // The state a shard prints (Relacy's "iteration size (count index type)*")
 // is an ordinary Relacy state: it replays in an unsharded run.
+//
+// A scenario that must fail (expect_fatal) passes in a shard only if that
+// shard's part holds a failing execution: true of steal_overflow, where
+// every execution hits the fatal error; a sparser one would fail a shard.
 #pragma once
 
 #include <cstdio>
