@@ -86,6 +86,17 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
         $<TARGET_FILE:relacy_scenarios__mutants> order:runqget_runnext_cas random 20000)
     set_tests_properties(relacy_replay/mutants PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
+  # --shard i/N (tests/relacy/shard.hpp): shards' counts sum to the unsharded
+  # search's (bound 2, full, random; N = 2, 3), a mutant's failure is found
+  # by the shard whose part holds it; ci/deep-search and ci/shard_merge.py. ~6 s.
+  if(TARGET relacy_scenarios__go125 AND TARGET relacy_scenarios__mutants)
+    add_test(NAME relacy_shard/selftest
+      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/shard_test.py"
+        $<TARGET_FILE:relacy_scenarios__go125> $<TARGET_FILE:relacy_scenarios__mutants>
+        steal_runnext_vs_runqget "${RUNQCHECK_ROOT}/ci"
+        order:runqget_runnext_cas@empty_next1_next1 runqget_runnext_no_cas@owner_vs_thief)
+    set_tests_properties(relacy_shard/selftest PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
+  endif()
   include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)
 endif()
 

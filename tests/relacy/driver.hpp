@@ -1,6 +1,8 @@
 // tests/relacy/driver.hpp — the command line shared by the Relacy scenarios:
 //
-//   <scenario> [random N | bound K | full]      search (default: random 20000)
+//   <scenario> [random N | bound K | full] [--shard i/N]
+//                                                search (default: random 20000);
+//                                                --shard: part i of N (shard.hpp)
 //   <scenario> replay MODE STATE                 re-run one execution (MODE:
 //                                                random, bound:K or full), printing
 //                                                its full history
@@ -32,6 +34,7 @@
 #include "picture.hpp"
 #endif
 #include "runqcheck/backend/relacy.hpp"
+#include "shard.hpp"
 
 namespace rqtest {
 
@@ -91,11 +94,25 @@ inline bool state_ok(const std::string& state, bool tree) {
 inline bool parse(int argc, char** argv, search& s) {
   auto usage = [&] {
     std::fprintf(stderr,
-                 "usage: %s [random N | bound K | full | replay random|bound:K|full STATE"
-                 " | explain random|bound:K|full STATE --html OUT [--json OUT]]\n",
+                 "usage: %s [random N | bound K | full [--shard i/N] | replay random|bound:K|full"
+                 " STATE | explain random|bound:K|full STATE --html OUT [--json OUT]]\n",
                  argv[0]);
     return false;
   };
+  // --shard i/N, last, after a search.
+  if (argc >= 3 && std::strcmp(argv[argc - 2], "--shard") == 0) {
+    std::string m = argv[1];
+    if (m != "random" && m != "bound" && m != "full") {
+      std::fprintf(stderr, "%s: --shard: only for random, bound and full searches\n", argv[0]);
+      return false;
+    }
+    if (!parse_shard(argv[argc - 1], current_shard())) {
+      std::fprintf(stderr, "%s: --shard: '%s' is not i/N with 0 <= i < N\n", argv[0],
+                   argv[argc - 1]);
+      return false;
+    }
+    argc -= 2;
+  }
   s.params.search_type = rl::random_scheduler_type;
   s.params.iteration_count = 20000;
   s.mode = argc > 1 ? argv[1] : "random";
@@ -251,10 +268,32 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, const char* sub
   std::printf("%s: %s [%s], mode %s\n", prog, name, what, s.mode.c_str());
   std::fflush(stdout);
   runqcheck::relacy::fatal_text[0] = '\0';
+  const shard_spec& sh = current_shard();
+  // Relacy numbers iterations from 1 (context.hpp), or from the state's.
+  // Random: this shard's iterations first..end-1 of 1..iteration_count.
+  unsigned long long first = 1;
+  if (sh.on() && p.search_type == rl::random_scheduler_type) {
+    unsigned long long total = p.iteration_count;
+    first = 1 + total * sh.i / sh.n;
+    unsigned long long end = 1 + total * (sh.i + 1) / sh.n;
+    if (end == first) {
+      std::printf("%s: %s: passed after 0 executions (shard %u/%u is empty)\n", prog, name, sh.i,
+                  sh.n);
+      return true;
+    }
+    p.initial_state = std::to_string(first);
+    p.iteration_count = static_cast<rl::iteration_t>(end - 1);
+  } else if (!s.state.empty()) {  // replay: from the state's iteration
+    first = std::strtoull(s.state.c_str(), nullptr, 10);
+  }
+  foreign_executions() = 0;
   auto t0 = std::chrono::steady_clock::now();
-  bool ok = rl::simulate<T>(p);
+  bool ok = sh.on() && p.search_type != rl::random_scheduler_type ? simulate_shard<T>(p)
+                                                                  : rl::simulate<T>(p);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  auto execs = static_cast<unsigned long long>(p.stop_iteration);
+  // Executions run: iterations first..stop_iteration, less another shard's.
+  auto execs = static_cast<unsigned long long>(p.stop_iteration) + 1 - first -
+               foreign_executions();
   total_executions() += execs;
   if (!expect_fatal.empty()) {
     // A port's fatal error, recognised by its kind: any B::fatal that is not
@@ -271,6 +310,9 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, const char* sub
   }
   std::printf("%s: %s: %s after %llu executions, %.2fs, %.0f executions/s\n", prog, name, ok ? "passed" : "FAILED",
               execs, secs, secs > 0 ? static_cast<double>(execs) / secs : 0.0);
+  if (foreign_executions() > 0)
+    std::printf("%s: %s: shard %u/%u also ran %llu short executions of other shards\n", prog,
+                name, sh.i, sh.n, foreign_executions());
   if (!ok) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
     char line[1024];

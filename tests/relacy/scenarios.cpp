@@ -2,7 +2,7 @@
 // run against the subject under test with ring capacity 4, its invariants
 // checked after each execution (exec.hpp).
 //
-// Usage: relacy_scenarios [random N | bound K | full | replay MODE STATE
+// Usage: relacy_scenarios [random N | bound K | full [--shard i/N] | replay MODE STATE
 //                         | explain MODE STATE --html OUT [--json OUT]]
 //        RUNQCHECK_CASE=<scenario> runs one; `relacy_scenarios list` lists;
 //        RUNQCHECK_STOP_ON_FAIL=1 stops at the first failing scenario.
