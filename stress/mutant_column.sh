@@ -8,8 +8,9 @@
 # finished in these runs.
 #   GoroutineParallelism2  Go's lost-wakeup detector (spinning Gs, no yields)
 #   chaos                  syscalls (handoffp), procresize, park/ready, yields;
-#                          the last run repeats rounds for 1.5 s (procresize
-#                          with a runnext on a dying P needs a few thousand)
+#                          the last run does 40 rounds (~2.5 s idle): a count,
+#                          not a time, so a loaded machine gets as many chances
+#                          (procresize with a runnext on a dying P: 8/8 kills)
 #   CreateGoroutinesParallel, skynet  runnext/ring/steal/global-queue traffic
 set -u
 bin=${1:?usage: stress/mutant_column.sh BIN}
@@ -20,5 +21,5 @@ run --workload GoroutineParallelism2 --size 10 --procs 4 --rounds 1
 run --workload chaos --size 1000 --seed 1 --procs 4 --rounds 1
 run --workload CreateGoroutinesParallel --size 20000 --procs 4 --rounds 1
 run --workload skynet --size 20000 --procs 4 --rounds 1
-run --workload chaos --size 1000 --seed 2 --procs 3 --seconds 1.5
+run --workload chaos --size 1000 --seed 2 --procs 3 --rounds 40
 exit 0
