@@ -30,15 +30,16 @@ bool outside_format(const m::scenario& sc) {
 }
 }  // namespace
 
+// A failed check: counted, and printed with what failed.
+#define CHECK(ok, ...) (void)((ok) || (std::printf("FAIL " __VA_ARGS__), std::printf("\n"), ++bad))
+
 int main() {
   int bad = 0, encoded = 0, renamed_ids = 0;
   // The name table (ops.hpp): each name parses back to its kind.
   for (const m::op_name& n : m::op_names)
-    if (m::parse_op_kind(n.name) != n.kind || m::name(n.kind) != n.name) {
-      std::printf("FAIL op name %s does not parse back\n", n.name.data());
-      bad++;
-    }
-  if (m::parse_op_kind("runqput")) bad++;  // Go's names are not op names
+    CHECK(m::parse_op_kind(n.name) == n.kind && m::name(n.kind) == n.name,
+          "op name %s does not parse back", n.name.data());
+  CHECK(!m::parse_op_kind("runqput"), "a Go function name parses as an op name");
   const std::uint8_t sched[] = {1, 2, 1, 2, 0, 7};
   for (const m::scenario& sc : m::catalog) {
     std::vector<std::uint8_t> bytes;

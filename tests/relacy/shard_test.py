@@ -45,6 +45,17 @@ def run(argv, env):
     return p.returncode, p.stdout, p.stderr
 
 
+def replay(cmdline, env):
+    """Run a printed `replay:` command line (leading VAR=value words go to the environment)."""
+    words = shlex.split(cmdline)
+    renv = dict(env)
+    while words and "=" in words[0]:
+        k, v = words.pop(0).split("=", 1)
+        renv[k] = v
+    rc, out, _ = run(words, renv)
+    return rc, out
+
+
 def count(out):
     m = re.search(r": (?:passed|FAILED) after (\d+) executions", out)
     return int(m.group(1)) if m else None
@@ -93,12 +104,7 @@ def failing_search(mut, mutant, failing, logs):
             failed.append(i)
             check(owner(line.group(2), n) == i,
                   f"{mutant} N={n} shard {i}: its failure is in its part")
-            words = shlex.split(line.group(1))
-            renv = dict(env)
-            while words and "=" in words[0]:
-                k, v = words.pop(0).split("=", 1)
-                renv[k] = v
-            rrc, rout, _ = run(words, renv)
+            rrc, rout = replay(line.group(1), env)
             check(rrc == 1 and "FAILED" in rout, f"N={n} shard {i}: replays unsharded")
             if n == 2:
                 with open(f"{logs}/shard-{i}-of-{n}.log", "w") as f:
@@ -145,12 +151,7 @@ def main():
     check(rc == 1 and line is not None and int(line.group(2)) > 500,
           "random 1000 --shard 1/2: fails on an iteration of its half")
     if line is not None:
-        words = shlex.split(line.group(1))
-        renv = dict(env)
-        while words and "=" in words[0]:
-            k, v = words.pop(0).split("=", 1)
-            renv[k] = v
-        rrc, rout, _ = run(words, renv)
+        rrc, rout = replay(line.group(1), env)
         check(rrc == 1 and "FAILED after 1 executions" in rout, "random shard: replays unsharded")
 
     for bad in ("0/0", "3/2", "garbage", "1/", "/2", "-1/2"):
