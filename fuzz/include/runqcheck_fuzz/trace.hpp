@@ -286,11 +286,13 @@ class recorder final : public access_observer, public model::op_observer {
     int in = -1;  // the P (or sched) it lies in: "P1+24" says whose field it is
     for (int k = 0; k < nowners_ && in < 0; k++)
       if (at >= owners_[k].at && at < owners_[k].at + owners_[k].size) in = k;
+    char n[sizeof objs_[o].name];  // formatted apart: the owner's name lives in *this too
     if (in >= 0)
-      std::snprintf(objs_[o].name, sizeof objs_[o].name, "%s+%zu %s@%s", owners_[in].name,
+      std::snprintf(n, sizeof n, "%s+%zu %s@%s", owners_[in].name,
                     static_cast<std::size_t>(at - owners_[in].at), what, f);
     else
-      std::snprintf(objs_[o].name, sizeof objs_[o].name, "%s#%d@%s", what, o, f);
+      std::snprintf(n, sizeof n, "%s#%d@%s", what, o, f);
+    std::memcpy(objs_[o].name, n, sizeof n);
     hash_[h] = o;
     return o;
   }
