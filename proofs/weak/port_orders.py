@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""A port's orders at the audit's sites, from a recording of its accesses (issue #17).
+
+tests/weak/record_orders.cpp runs small sequential scenarios through the subject API on a
+recording backend and lists every atomic access (operation, P object, offset, kind, order,
+values).  This module tells each P location's role by its behaviour, never by a name:
+
+  ring slot  a G-pointer location that runqput writes with a plain store
+  runnext    a G-pointer location that runqput CASes from nil to a G
+  tail       an integer location that runqput advances (a store or RMW of old + k)
+  head       an integer location that runqget advances with a successful CAS
+  read-only  written by no operation (a hint such as a status word): not a queue location
+
+and names each access as the audit's sites do (models/mutants/schemata.py over runq.hpp):
+FUNCTION_ROLE_KIND, where FUNCTION is the subject operation, except that in runqsteal the
+victim's side is runqgrab, and a head CAS in runqput is runqputslow's.  The first access of
+a site in an operation gives its order (runqempty's tail re-read is no site), the weakest
+over all operations counts.  A structure the idioms do not describe raises NotApplied.
+"""
+import re
+
+RANK = {"plain": 0, "relaxed": 1, "consume": 2, "acquire": 2, "release": 2, "acq_rel": 3,
+        "seq_cst": 4}
+KINDS = {"L": "load", "P": "load", "S": "store", "C": "cas"}
+
+
+class NotApplied(Exception):
+    pass
+
+
+class Access:
+    def __init__(self, f):
+        (self.where, off, size, ptr, self.kind, self.order, self.fail, self.read, self.written,
+         ok) = f
+        self.off, self.size, self.ptr, self.ok = int(off), int(size), ptr == "1", ok == "1"
+
+
+class Op:
+    def __init__(self, scenario, step, name, roles):
+        self.scenario, self.step, self.name = scenario, int(step), name
+        self.side = {p: r for r, p in (x.split("=") for x in roles.split(","))}
+        self.acc = []
+
+    def label(self):
+        return f"{self.scenario}#{self.step} {self.name}"
+
+
+def parse(text):
+    """(subject, [Op]) from record_orders' listing."""
+    subject, ops = None, []
+    for n, line in enumerate(text.splitlines(), 1):
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "subject" and len(f) == 4:
+            subject = f[1]
+        elif f[0] == "op" and len(f) == 5:
+            ops.append(Op(*f[1:]))
+        elif f[0] == "a" and len(f) == 11 and ops:
+            ops[-1].acc.append(Access(f[1:]))
+        else:
+            raise ValueError(f"line {n}: not a recorder line: {line!r}")
+    if subject is None:
+        raise ValueError("no 'subject' line")
+    return subject, ops
+
+
+def num(v):
+    return int(v) if re.fullmatch(r"\d+", v) else None
+
+
+def advanced(a):
+    """A write that moves an integer counter forward by 1..2^31 (mod 2^32)."""
+    r, w = num(a.read), num(a.written)
+    return r is not None and w is not None and 0 < (w - r) % 2**32 < 2**31
+
+
+def roles(ops):
+    """{offset: role} of the P locations, by behaviour."""
+    locs = {}
+    for op in ops:
+        for a in op.acc:
+            if a.where in ("P0", "P1"):
+                locs.setdefault(a.off, []).append((op, a))
+    role = {}
+    for off, uses in sorted(locs.items()):
+        writes = [(op, a) for op, a in uses if a.kind in "SA" or (a.kind == "C" and a.ok)]
+        if not writes:
+            role[off] = "read-only"
+        elif uses[0][1].ptr:
+            if any(op.name == "runqput" and a.kind == "C" and a.read == "nil"
+                   and a.written.startswith("g") for op, a in writes):
+                role[off] = "runnext"
+            elif any(op.name == "runqput" and a.kind == "S" and a.written.startswith("g")
+                     for op, a in writes):
+                role[off] = "slot"
+        else:
+            put = any(op.name == "runqput" and a.kind in "SA" and advanced(a) for op, a in writes)
+            get = any(op.name == "runqget" and a.kind == "C" and advanced(a) for op, a in writes)
+            if put != get:
+                role[off] = "tail" if put else "head"
+        if off not in role:
+            w = writes[0]
+            raise NotApplied(f"the P location at byte {off} is written ({w[0].label()}: "
+                             f"{KINDS.get(w[1].kind, 'RMW')} {w[1].written}) but behaves as no "
+                             "ring slot, head, tail or runnext of Go's queue")
+    if all(v == "read-only" for v in role.values()):
+        raise NotApplied("no operation writes an atomic of the P objects (a queue under a lock "
+                         "has no memory orders to audit)")
+    for r in ("head", "tail", "runnext"):
+        n = sum(1 for v in role.values() if v == r)
+        if n != 1:
+            raise NotApplied(f"{n} locations behave as the ring's {r} (the idioms need one: "
+                             + {"head": "advanced by runqget's CAS",
+                                "tail": "advanced by runqput's store",
+                                "runnext": "CASed from nil to a G by runqput"}[r] + ")")
+    if sum(1 for v in role.values() if v == "slot") < 2:
+        raise NotApplied("fewer than 2 ring slots (G pointers stored by runqput) in the P object")
+    return role
+
+
+def check_shape(ops, role):
+    """The idioms' assumptions the recording can show false."""
+    for op in ops:
+        for a in op.acc:
+            if a.kind == "F":
+                raise NotApplied(f"{op.label()} uses a fence: the idioms model orders on "
+                                 "accesses, not fences")
+            if a.where == "-" and a.ptr and a.kind in "SCA" and a.written.startswith("g"):
+                raise NotApplied(f"{op.label()} writes a G pointer outside the P objects "
+                                 "(a ring or runnext elsewhere is not followed)")
+        if op.name == "runqput":
+            seq = [role.get(a.off) for a in op.acc if a.where in ("P0", "P1")
+                   and (a.kind in "SA" or a.kind == "C" and a.ok)]
+            if "tail" in seq and "slot" in seq and seq.index("tail") < seq.index("slot"):
+                raise NotApplied(f"{op.label()} advances the tail before it writes the slot")
+
+
+def site_of(op, a, r):
+    """The audit's site name of access a (role r) in operation op, or None (no site)."""
+    if r in ("slot", "read-only"):
+        return None
+    kind = KINDS.get(a.kind) or ("store" if r == "tail" else "cas")
+    fn = op.name
+    if fn == "runqsteal" and op.side.get(a.where) == "victim":
+        fn = "runqgrab"
+    if fn == "runqput" and r == "head" and kind == "cas":
+        fn = "runqputslow"
+    return f"{fn}_{r}_{kind}"
+
+
+def table(ops):
+    """({site: (order, where it was seen)}, roles): the weakest order of each site."""
+    role = roles(ops)
+    check_shape(ops, role)
+    out = {}
+    for op in ops:
+        seen = set()
+        for a in op.acc:
+            if a.where not in ("P0", "P1"):
+                continue
+            s = site_of(op, a, role[a.off])
+            if s is None or s in seen:
+                continue
+            seen.add(s)
+            mo = "plain" if a.kind == "P" else a.order
+            if s not in out or RANK[mo] < RANK[out[s][0]]:
+                out[s] = (mo, op.label())
+    return out, role
+
+
+def describe(role):
+    """One line: the offsets of each role."""
+    by = {}
+    for off, r in sorted(role.items()):
+        by.setdefault(r, []).append(off)
+    return "; ".join(f"{r} at byte{'s' if len(v) > 1 else ''} " + ",".join(map(str, v))
+                     for r, v in by.items())
