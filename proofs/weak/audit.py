@@ -9,7 +9,7 @@ execution with its bad outcome (the witness is printed), *removable* when none h
 port itself must have no bad execution in any idiom under any model.
 
 usage: audit.py [--runq FILE] (--table | --json | --check DOC | --port | --witness SITE MODEL
-                                | --recorded RECORDER)
+                                | --recorded RECORDER [--pictures DIR])
   --table          print docs/weak-memory.md
   --check DOC      exit 1 if DOC differs from --table's output
   --port           exit 1 (printing the witness) if the port's own orders let an idiom's
@@ -18,7 +18,8 @@ usage: audit.py [--runq FILE] (--table | --json | --check DOC | --port | --witne
   --recorded R     judge a user's port: R is its weak_record__<subject> binary (or a file
                    holding that binary's listing); the port's orders at the sites come from
                    port_orders.py, not from runq.hpp; exit 0 passed, 1 FAILED (with the
-                   witness), 77 not applied (with the reason), 2 bad input
+                   witness), 77 not applied (with the reason), 2 bad input; --pictures DIR:
+                   each witness also as a swimlane page (witness_page.py), `picture:` lines
 """
 import json
 import os
@@ -292,9 +293,10 @@ def why_weak(s, order, ref_mo, cases):
             f"{ref_mo} ({prog.name}{': progress only' if prog.progress else ''})")
 
 
-def print_failure(subject, orders, refd, weak, bad, repro):
+def print_failure(subject, orders, refd, weak, bad, repro, pictures):
     """The FAILED line (each too-weak site, or the idioms that fail together), a witness
-    per site (`witness:` lines, which ci/verdict.py shows) and the reproducer."""
+    per site (`witness:` lines, which ci/verdict.py shows; with pictures, a DIR, also its
+    swimlane page: a `picture:` line) and the reproducer."""
     named = [s for s in weak if weak[s]]
     print("FAILED: weak-memory orders: " + ("; ".join(
         why_weak(s, orders[s], refd[s], weak[s]) for s in named) if named else
@@ -312,10 +314,16 @@ def print_failure(subject, orders, refd, weak, bad, repro):
               + f": {prog.doc}")
         for line in x.text().splitlines():
             print(f"witness: {line}")
+        if pictures:
+            import witness_page
+            html = Path(pictures) / f"{subject}-{s or i}-{m}.html"
+            witness_page.page(html, witness_page.trace(prog, x, subject, MODEL_NAMES[m],
+                                                       s or i, repro.split(": ", 1)[1]))
+            print(f"picture: {html.resolve()}")
     print(repro)
 
 
-def judge_port(path):
+def judge_port(path, pictures=None):
     """--recorded: the weak-memory verdict of a user's port.  Exit 1 (FAILED) if some idiom's
     bad outcome is reachable under the port's orders in some model, each order that is too
     weak named with its witness; the orders stronger than needed are reported, not failed;
@@ -340,7 +348,8 @@ def judge_port(path):
               f"ARMv8 (subject {subject})")
         return 0
     print_failure(subject, orders, refd, weak, bad,
-                  f"reproduce: /usr/bin/python3 {Path(__file__).resolve()} --recorded {path}")
+                  f"reproduce: /usr/bin/python3 {Path(__file__).resolve()} --recorded {path}",
+                  pictures)
     return 1
 
 
@@ -393,6 +402,8 @@ def main(argv):
             return 1 if broken or lost else 0
         if len(args) == 2 and args[0] == "--recorded":
             return judge_port(args[1])
+        if len(args) == 4 and args[0] == "--recorded" and args[2] == "--pictures":
+            return judge_port(args[1], args[3])
         if len(args) == 3 and args[0] == "--witness":
             sites = dict(load_sites(runq))
             s, m = args[1], args[2]
@@ -407,7 +418,8 @@ def main(argv):
     except wmm.Error as e:
         print(f"audit.py: {e}")
         return 2
-    print(__doc__.split("usage: ")[1].split("\n")[0])
+    print("usage: audit.py [--runq FILE] (--table | --json | --check DOC | --port | "
+          "--witness SITE MODEL | --recorded RECORDER [--pictures DIR])")
     return 2
 
 

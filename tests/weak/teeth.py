@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Teeth of the weak-memory column (weak_memory_teeth, gate selftest).
+"""Teeth of the weak-memory column (weak_memory_teeth, weak_memory_teeth/lb_port).
 
-RECORDER is weak_record__mutants: the mutant schemata (models/mutants) through the subject
+`mutants RECORDER`: RECORDER is weak_record__mutants: the mutant schemata (models/mutants) through the subject
 path, the order mutant chosen at run time.  For every order site of runq.hpp, the port with
 that site weakened one step (RUNQCHECK_MUTANT=order:<site>) is recorded and judged by
 audit.py --recorded, which knows no site's name from the code; it must fail exactly when
@@ -9,8 +9,14 @@ audit.py's own table (from runq.hpp) says the site is necessary under some model
 the site and printing a witness.  The unmutated port must pass; a listing that is not a
 recording must be one line and exit 2.
 
-usage: teeth.py RECORDER
+`lb_port RECORDER DIR`: RECORDER is weak_record__lb_port (examples/lb_port: runqput's head
+load relaxed, load buffering): FAILED naming runqput_head_load under C11 with LB, with a
+witness and its swimlane page in DIR, which fuzz/explain/check_dom.py (headless Chromium)
+finds drawn as its trace says (skipped, said so, without chromium).
+
+usage: teeth.py mutants RECORDER | teeth.py lb_port RECORDER DIR
 """
+import shutil
 import os
 import subprocess
 import sys
@@ -32,11 +38,40 @@ def judge(recorder, mutant):
     return r.returncode, r.stdout + r.stderr
 
 
+def lb_port(recorder, pictures):
+    """The load-buffering port: rejected by name, with a witness page."""
+    r = subprocess.run([sys.executable, str(AUDIT), "--recorded", recorder, "--pictures",
+                        pictures], capture_output=True, text=True, timeout=120)
+    out = r.stdout + r.stderr
+    print(out)
+    want = "FAILED: weak-memory orders: runqput_head_load is relaxed, C11 with LB needs acquire"
+    pics = [ln.split(":", 1)[1].strip() for ln in out.splitlines() if ln.startswith("picture:")]
+    why = [w for w, bad in (
+        (f"exit {r.returncode}, not 1", r.returncode != 1),
+        (f"no line '{want}'", not any(ln.startswith(want) for ln in out.splitlines())),
+        ("no witness under C11 with LB", "witness: C11 with LB" not in out),
+        ("no picture: line naming a page", not pics or not Path(pics[0]).is_file())) if bad]
+    if not why and shutil.which(os.environ.get("CHROMIUM", "chromium")):
+        dom = subprocess.run([sys.executable, str(ROOT / "fuzz" / "explain" / "check_dom.py"),
+                              str(Path(pics[0]).with_suffix(".json")), pics[0]],
+                             capture_output=True, text=True, timeout=120)
+        print(dom.stdout.strip())
+        if dom.returncode != 0:
+            why.append(f"the witness page: {dom.stdout.strip()} {dom.stderr.strip()}")
+    elif not why:
+        print("weak-memory teeth: chromium missing, the page's DOM is not checked")
+    for w in why:
+        print(f"FAILED: lb_port: {w}")
+    return 1 if why else 0
+
+
 def main(argv):
-    if len(argv) != 1:
+    if len(argv) == 3 and argv[0] == "lb_port":
+        return lb_port(argv[1], argv[2])
+    if len(argv) != 2 or argv[0] != "mutants":
         print(__doc__.strip().splitlines()[-1])
         return 2
-    recorder, bad = argv[0], []
+    recorder, bad = argv[1], []
     sites = audit.load_sites(ROOT / "core" / "include" / "runqcheck" / "runq.hpp")
     verdict, _, _ = audit.settle(sites)
     rc, out = judge(recorder, "none")
