@@ -28,7 +28,7 @@ runqcheck_add_checker(NAME weak_record HOOK _rq_weak_memory_test
 # Teeth (gate selftest, ~8 s): every order mutant of the schemata (subject
 # `mutants`, RUNQCHECK_MUTANT=order:<site>) is rejected, naming the site with a
 # witness, exactly when proofs/weak's table says the site is necessary.
-if(TARGET weak_record__mutants)
+if(TARGET weak_record__mutants AND NOT RUNQCHECK_PORT_ONLY)
   add_test(NAME weak_memory_teeth COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/weak/teeth.py"
     mutants $<TARGET_FILE:weak_record__mutants>)
   set_tests_properties(weak_memory_teeth PROPERTIES LABELS "gate;weak;selftest" TIMEOUT 300)
@@ -40,7 +40,8 @@ endif()
 # runqput_head_load, with a witness under C11 with LB and its swimlane page
 # (checked in headless Chromium by fuzz/explain/check_dom.py). ~5 s.
 set(_rq_lb "${RUNQCHECK_ROOT}/examples/lb_port/include")
-if(EXISTS "${_rq_lb}/lb_port/lb_port.hpp" AND NOT TARGET weak_record__lb_port)
+if(EXISTS "${_rq_lb}/lb_port/lb_port.hpp" AND NOT TARGET weak_record__lb_port
+   AND NOT RUNQCHECK_PORT_ONLY AND CMAKE_PROJECT_NAME STREQUAL "runqcheck")
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_lb_port_HEADER lb_port/lb_port.hpp)
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_lb_port_TYPE lb::lb_port)
   runqcheck_subject_header(lb_port _rq_lb_gen)

@@ -126,6 +126,7 @@ def check_shape(ops, role):
             if a.kind == "F":
                 raise NotApplied(f"{op.label()} uses a fence: the idioms model orders on "
                                  "accesses, not fences")
+            # The schedt's atomics (a lock-free global queue) are no part of the idioms.
             if a.where == "-" and a.ptr and a.kind in "SCA" and a.written.startswith("g"):
                 raise NotApplied(f"{op.label()} writes a G pointer outside the P objects "
                                  "(a ring or runnext elsewhere is not followed)")

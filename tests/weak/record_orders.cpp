@@ -10,7 +10,7 @@
 //   subject NAME CAP P_SIZE
 //   op SCENARIO STEP OPERATION P_ROLES       P_ROLES: owner=P0, or thief=P1,victim=P0
 //   a WHERE OFFSET SIZE PTR KIND ORDER FAILURE_ORDER READ WRITTEN OK
-//     WHERE: P0, P1, G (a harness G), - (elsewhere); KIND: L P S C A F (load, plain
+//     WHERE: P0, P1, sched, G (a harness G), - (elsewhere); KIND: L P S C A F (load, plain
 //     load, store, CAS, RMW, fence); values of pointers: gN, nil or ?; OK: 1 or 0.
 // Exit status: 0 recorded; 1 the port failed a sequential run (fatal error or
 // a spin), with a FAILED: line.
@@ -60,7 +60,7 @@ const char* order_name(std::memory_order mo) {
   }
 }
 
-// Where an address lies: P0, P1 (byte offset), a harness G, or elsewhere.
+// Where an address lies: P0, P1, the schedt (byte offset), a harness G, or elsewhere.
 std::string where(const world& w, const void* a, std::size_t& off) {
   auto in = [&](const void* base, std::size_t size) {
     auto b = reinterpret_cast<std::uintptr_t>(base), x = reinterpret_cast<std::uintptr_t>(a);
@@ -69,6 +69,7 @@ std::string where(const world& w, const void* a, std::size_t& off) {
   };
   if (in(&w.p0, sizeof w.p0)) return "P0";
   if (in(&w.p1, sizeof w.p1)) return "P1";
+  if (in(&w.sched, sizeof w.sched)) return "sched";
   for (auto& gp : w.gs)
     if (in(gp.get(), sizeof(G))) return "G";
   off = 0;

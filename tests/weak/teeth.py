@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Teeth of the weak-memory column (weak_memory_teeth, weak_memory_teeth/lb_port).
 
-`mutants RECORDER`: RECORDER is weak_record__mutants: the mutant schemata (models/mutants) through the subject
-path, the order mutant chosen at run time.  For every order site of runq.hpp, the port with
-that site weakened one step (RUNQCHECK_MUTANT=order:<site>) is recorded and judged by
-audit.py --recorded, which knows no site's name from the code; it must fail exactly when
-audit.py's own table (from runq.hpp) says the site is necessary under some model, naming
-the site and printing a witness.  The unmutated port must pass; a listing that is not a
+`mutants RECORDER`: RECORDER is weak_record__mutants: the mutant schemata (models/mutants)
+through the subject path, the order mutant chosen at run time.  For every order site of
+runq.hpp, the port with that site weakened one step (RUNQCHECK_MUTANT=order:<site>) is
+recorded and judged by audit.py --recorded, which reads no name from the code; it must fail
+exactly when audit.py's own table (from runq.hpp) says the site is necessary under some
+model, naming the site and printing a witness.  The unmutated port must pass; a listing that is not a
 recording must be one line and exit 2.
 
 `lb_port RECORDER DIR`: RECORDER is weak_record__lb_port (examples/lb_port: runqput's head
@@ -16,8 +16,8 @@ finds drawn as its trace says (skipped, said so, without chromium).
 
 usage: teeth.py mutants RECORDER | teeth.py lb_port RECORDER DIR
 """
-import shutil
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
