@@ -56,3 +56,11 @@ if(EXISTS "${_rq_lb}/lb_port/lb_port.hpp" AND NOT TARGET weak_record__lb_port
   set_tests_properties(weak_memory_teeth/lb_port PROPERTIES LABELS "gate;weak;selftest"
     TIMEOUT 120)
 endif()
+# The role and site rules on edited recordings of go125 (a peek, a plain read,
+# a fence, a heap slot, two tails, a missing write): tests/weak/rules_test.py. ~4 s.
+if(TARGET weak_record__go125 AND NOT RUNQCHECK_PORT_ONLY
+   AND CMAKE_PROJECT_NAME STREQUAL "runqcheck")
+  add_test(NAME weak_memory_rules COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/weak/rules_test.py" $<TARGET_FILE:weak_record__go125>)
+  set_tests_properties(weak_memory_rules PROPERTIES LABELS "gate;weak;selftest" TIMEOUT 120)
+endif()

@@ -250,7 +250,7 @@ def too_weak_sites(orders, refd, bad):
         if too_weak(orders[s], refd[s]):
             fixed = bad_pairs(dict(orders, **{s: refd[s]}))
             weak[s] = sorted(((m, i, *bad[(i, m)]) for (i, m) in bad if (i, m) not in fixed),
-                             key=lambda c: (MODEL_RANK[c[0]], c[1]))
+                             key=lambda c: MODEL_RANK[c[0]])
     return weak
 
 
@@ -305,7 +305,7 @@ def print_failure(subject, orders, refd, weak, bad, repro, pictures):
     shown = set()
     for s in named or [None]:
         cases = weak[s] if s else sorted(((m, i, p, x) for (i, m), (p, x) in bad.items()),
-                                         key=lambda c: (MODEL_RANK[c[0]], c[1]))
+                                         key=lambda c: MODEL_RANK[c[0]])
         m, i, prog, x = cases[0]
         if (i, m) in shown:
             continue

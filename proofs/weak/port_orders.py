@@ -5,7 +5,7 @@ tests/weak/record_orders.cpp runs small sequential scenarios through the subject
 recording backend and lists every atomic access (operation, P object, offset, kind, order,
 values).  This module tells each P location's role by its behaviour, never by a name:
 
-  ring slot  a G-pointer location that runqput writes with a plain store
+  ring slot  a G-pointer location written with a plain store (never CASed)
   runnext    a G-pointer location that runqput CASes from nil to a G
   tail       an integer location that runqput advances (a store or RMW of old + k)
   head       an integer location that runqget advances with a successful CAS
@@ -13,9 +13,9 @@ values).  This module tells each P location's role by its behaviour, never by a 
 
 and names each access as the audit's sites do (models/mutants/schemata.py over runq.hpp):
 FUNCTION_ROLE_KIND, where FUNCTION is the subject operation, except that in runqsteal the
-victim's side is runqgrab, and a head CAS in runqput is runqputslow's.  The first access of
-a site in an operation gives its order (runqempty's tail re-read is no site), the weakest
-over all operations counts.  A structure the idioms do not describe raises NotApplied.
+victim's side is runqgrab, and a head CAS in runqput is runqputslow's.  Within an operation
+op_sites picks the access of each site (the read the operation acts on, the first write);
+the weakest over the operations counts.  A structure the idioms do not describe raises NotApplied.
 """
 import re
 
@@ -91,8 +91,7 @@ def roles(ops):
             if any(op.name == "runqput" and a.kind == "C" and a.read == "nil"
                    and a.written.startswith("g") for op, a in writes):
                 role[off] = "runnext"
-            elif any(op.name == "runqput" and a.kind == "S" and a.written.startswith("g")
-                     for op, a in writes):
+            elif any(a.kind == "S" and a.written.startswith("g") for op, a in writes):
                 role[off] = "slot"
         else:
             put = any(op.name == "runqput" and a.kind in "SA" and advanced(a) for op, a in writes)
@@ -150,23 +149,47 @@ def site_of(op, a, r):
     return f"{fn}_{r}_{kind}"
 
 
+def op_sites(op, role):
+    """{site: (access, decides)} of one operation.  A write site (store, CAS): its first
+    access.  A read site: the read the operation acts on, the last read of it before the
+    first ring write (slot, head or tail) that follows its first read: an earlier read is a
+    peek (decides: True); with no ring write after it, its first read (decides: False:
+    runqempty's reads, or a peek before an early return; runqempty's re-read is no site)."""
+    acc = [(k, a, site_of(op, a, role[a.off])) for k, a in enumerate(op.acc)
+           if a.where in ("P0", "P1")]
+    writes = [k for k, a, _ in acc if role[a.off] in ("slot", "head", "tail")
+              and (a.kind in "SA" or (a.kind == "C" and a.ok))]
+    first = {}
+    for k, a, s in acc:
+        if s is not None and s not in first:
+            first[s] = (k, a)
+    out = {}
+    for s, (k0, a0) in first.items():
+        end = next((k for k in writes if k > k0), None)
+        if not s.endswith("_load"):
+            out[s] = (a0, True)
+        elif end is None:
+            out[s] = (a0, False)
+        else:
+            out[s] = ([a for k, a, s2 in acc if s2 == s and k0 <= k < end][-1], True)
+    return out
+
+
 def table(ops):
-    """({site: (order, where it was seen)}, roles): the weakest order of each site."""
+    """({site: (order, where it was seen)}, roles): each site's weakest order over the
+    operations where it decides (op_sites), or over all when it never decides."""
     role = roles(ops)
     check_shape(ops, role)
-    out = {}
+    seen = {}
     for op in ops:
-        seen = set()
-        for a in op.acc:
-            if a.where not in ("P0", "P1"):
-                continue
-            s = site_of(op, a, role[a.off])
-            if s is None or s in seen:
-                continue
-            seen.add(s)
+        for s, (a, decides) in op_sites(op, role).items():
             mo = "plain" if a.kind == "P" else a.order
-            if s not in out or RANK[mo] < RANK[out[s][0]]:
-                out[s] = (mo, op.label())
+            seen.setdefault(s, []).append((decides, mo, op.label()))
+    out = {}
+    for s, cands in seen.items():
+        use = [c for c in cands if c[0]] or cands
+        _, mo, where = min(use, key=lambda c: RANK[c[1]])
+        out[s] = (mo, where)
     return out, role
 
 

@@ -69,40 +69,38 @@ std::uint64_t bits(T v) {
 struct recorder {
   static constexpr const char* name = "record";
 
+  // native's atomic, each access logged after (a load) or before (a store) it.
   template <class T>
-  class atomic {
+  class atomic : public native::atomic<T> {
+    using base = native::atomic<T>;
+
    public:
-    atomic() noexcept : v_(T{}) {}
-    explicit atomic(T v) noexcept : v_(v) {}
-    atomic(const atomic&) = delete;
-    atomic& operator=(const atomic&) = delete;
-    T load(std::memory_order mo, loc = loc::current()) const {
-      T v = v_.load(mo);
+    using base::base;
+    T load(std::memory_order mo, loc l = loc::current()) const {
+      T v = base::load(mo, l);
       note(kind::load, mo, mo, bits(v), 0, true);
       return v;
     }
     // READ of a store: the value it overwrites (one thread runs: no race).
-    void store(T v, std::memory_order mo, loc = loc::current()) {
-      note(kind::store, mo, mo, bits(v_.load(std::memory_order::relaxed)), bits(v), true);
-      v_.store(v, mo);
+    void store(T v, std::memory_order mo, loc l = loc::current()) {
+      note(kind::store, mo, mo, bits(base::load(std::memory_order::relaxed, l)), bits(v), true);
+      base::store(v, mo, l);
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
-                                 std::memory_order failure, loc = loc::current()) {
+                                 std::memory_order failure, loc l = loc::current()) {
       std::uint64_t want = bits(expected);
-      bool ok = v_.compare_exchange_strong(expected, desired, success, failure);
+      bool ok = base::compare_exchange_strong(expected, desired, success, failure, l);
       note(kind::cas, success, failure, ok ? want : bits(expected), bits(desired), ok);
       return ok;
     }
-    T fetch_add(T d, std::memory_order mo, loc = loc::current()) {
-      T old = v_.fetch_add(d, mo);
+    T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
+      T old = base::fetch_add(d, mo, l);
       note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old + d)), true);
       return old;
     }
-    // A plain read (native's load_plain): recorded with order relaxed, kind plain.
-    T load_plain(loc = loc::current()) const {
-      static_assert(sizeof(std::atomic<T>) == sizeof(T) && std::atomic<T>::is_always_lock_free);
-      T v;
-      std::memcpy(&v, static_cast<const void*>(&v_), sizeof v);
+    // A plain read (native's load_plain): logged as kind plain, order relaxed.
+    T load_plain(loc l = loc::current()) const {
+      T v = base::load_plain(l);
       note(kind::plain, std::memory_order::relaxed, std::memory_order::relaxed, bits(v), 0, true);
       return v;
     }
@@ -113,7 +111,6 @@ struct recorder {
       append({static_cast<const void*>(this), sizeof(T), std::is_pointer_v<T>, k, mo, mf, r, w,
               ok});
     }
-    std::atomic<T> v_;
   };
 
   // Plain variables, sched.lock and threads: native's (not recorded; the

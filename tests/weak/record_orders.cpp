@@ -49,16 +49,11 @@ struct world {
   }
 };
 
-const char* order_name(std::memory_order mo) {
-  switch (mo) {
-    case std::memory_order::relaxed: return "relaxed";
-    case std::memory_order::consume: return "consume";
-    case std::memory_order::acquire: return "acquire";
-    case std::memory_order::release: return "release";
-    case std::memory_order::acq_rel: return "acq_rel";
-    default: return "seq_cst";
-  }
-}
+// C++20 declares memory_order's enumerators in this order, from 0.
+constexpr const char* order_names[] = {"relaxed", "consume", "acquire",
+                                       "release", "acq_rel", "seq_cst"};
+static_assert(static_cast<int>(std::memory_order::seq_cst) == 5);
+const char* order_name(std::memory_order mo) { return order_names[static_cast<int>(mo)]; }
 
 // Where an address lies: P0, P1, the schedt (byte offset), a harness G, or elsewhere.
 std::string where(const world& w, const void* a, std::size_t& off) {
