@@ -15,7 +15,8 @@ and names each access as the audit's sites do (models/mutants/schemata.py over r
 FUNCTION_ROLE_KIND, where FUNCTION is the subject operation, except that in runqsteal the
 victim's side is runqgrab, and a head CAS in runqput is runqputslow's.  Within an operation
 op_sites picks the access of each site (the read the operation acts on, the first write);
-the weakest over the operations counts.  A structure the idioms do not describe raises NotApplied.
+the weakest over the operations counts.  A structure the idioms do not describe raises
+NotApplied.
 """
 import re
 
@@ -25,10 +26,12 @@ KINDS = {"L": "load", "P": "load", "S": "store", "C": "cas"}
 
 
 class NotApplied(Exception):
-    pass
+    """The recording does not fit the idioms (the message says why)."""
 
 
 class Access:
+    """One `a` line: where, offset, size, ptr, kind, order, failure order, read, written, ok."""
+
     def __init__(self, f):
         (self.where, off, size, ptr, self.kind, self.order, self.fail, self.read, self.written,
          ok) = f
@@ -36,6 +39,8 @@ class Access:
 
 
 class Op:
+    """One `op` line and its accesses; side: P0/P1 -> owner, thief or victim."""
+
     def __init__(self, scenario, step, name, roles):
         self.scenario, self.step, self.name = scenario, int(step), name
         self.side = {p: r for r, p in (x.split("=") for x in roles.split(","))}
@@ -66,6 +71,7 @@ def parse(text):
 
 
 def num(v):
+    """An integer value of the listing, or None (a G, nil)."""
     return int(v) if re.fullmatch(r"\d+", v) else None
 
 
@@ -75,8 +81,30 @@ def advanced(a):
     return r is not None and w is not None and 0 < (w - r) % 2**32 < 2**31
 
 
+def role_of(uses):
+    """The role of one P location from its accesses [(op, access)], or None."""
+    writes = [(op, a) for op, a in uses if a.kind in "SA" or (a.kind == "C" and a.ok)]
+    if not writes:
+        return "read-only"
+    if uses[0][1].ptr:
+        if any(op.name == "runqput" and a.kind == "C" and a.read == "nil"
+               and a.written.startswith("g") for op, a in writes):
+            return "runnext"
+        if any(a.kind == "S" and a.written.startswith("g") for _, a in writes):
+            return "slot"
+        return None
+    put = any(op.name == "runqput" and a.kind in "SA" and advanced(a) for op, a in writes)
+    get = any(op.name == "runqget" and a.kind == "C" and advanced(a) for op, a in writes)
+    return None if put == get else "tail" if put else "head"
+
+
+NEED = {"head": "advanced by runqget's CAS", "tail": "advanced by runqput's store",
+        "runnext": "CASed from nil to a G by runqput"}
+
+
 def roles(ops):
-    """{offset: role} of the P locations, by behaviour."""
+    """{offset: role} of the P locations, by behaviour; NotApplied when a written location
+    has no role, or head, tail, runnext are not one each, or the slots fewer than 2."""
     locs = {}
     for op in ops:
         for a in op.acc:
@@ -84,37 +112,22 @@ def roles(ops):
                 locs.setdefault(a.off, []).append((op, a))
     role = {}
     for off, uses in sorted(locs.items()):
-        writes = [(op, a) for op, a in uses if a.kind in "SA" or (a.kind == "C" and a.ok)]
-        if not writes:
-            role[off] = "read-only"
-        elif uses[0][1].ptr:
-            if any(op.name == "runqput" and a.kind == "C" and a.read == "nil"
-                   and a.written.startswith("g") for op, a in writes):
-                role[off] = "runnext"
-            elif any(a.kind == "S" and a.written.startswith("g") for op, a in writes):
-                role[off] = "slot"
-        else:
-            put = any(op.name == "runqput" and a.kind in "SA" and advanced(a) for op, a in writes)
-            get = any(op.name == "runqget" and a.kind == "C" and advanced(a) for op, a in writes)
-            if put != get:
-                role[off] = "tail" if put else "head"
-        if off not in role:
-            w = writes[0]
-            raise NotApplied(f"the P location at byte {off} is written ({w[0].label()}: "
-                             f"{KINDS.get(w[1].kind, 'RMW')} {w[1].written}) but behaves as no "
+        role[off] = role_of(uses)
+        if role[off] is None:
+            op, w = next((op, a) for op, a in uses if a.kind in "SAC")
+            raise NotApplied(f"the P location at byte {off} is written ({op.label()}: "
+                             f"{KINDS.get(w.kind, 'RMW')} {w.written}) but behaves as no "
                              "ring slot, head, tail or runnext of Go's queue")
     if all(v == "read-only" for v in role.values()):
         raise NotApplied("no operation writes an atomic of the P objects (a queue under a lock "
                          "has no memory orders to audit)")
-    for r in ("head", "tail", "runnext"):
+    for r, why in NEED.items():
         n = sum(1 for v in role.values() if v == r)
         if n != 1:
             raise NotApplied(f"{n} locations behave as the ring's {r} (the idioms need one: "
-                             + {"head": "advanced by runqget's CAS",
-                                "tail": "advanced by runqput's store",
-                                "runnext": "CASed from nil to a G by runqput"}[r] + ")")
+                             f"{why})")
     if sum(1 for v in role.values() if v == "slot") < 2:
-        raise NotApplied("fewer than 2 ring slots (G pointers stored by runqput) in the P object")
+        raise NotApplied("fewer than 2 ring slots (G pointers stored plainly) in the P object")
     return role
 
 

@@ -6,8 +6,8 @@ through the subject path, the order mutant chosen at run time.  For every order 
 runq.hpp, the port with that site weakened one step (RUNQCHECK_MUTANT=order:<site>) is
 recorded and judged by audit.py --recorded, which reads no name from the code; it must fail
 exactly when audit.py's own table (from runq.hpp) says the site is necessary under some
-model, naming the site and printing a witness.  The unmutated port must pass; a listing that is not a
-recording must be one line and exit 2.
+model, naming the site and printing a witness.  The unmutated port must pass; a listing
+that is not a recording must be one line and exit 2.
 
 `lb_port RECORDER DIR`: RECORDER is weak_record__lb_port (examples/lb_port: runqput's head
 load relaxed, load buffering): FAILED naming runqput_head_load under C11 with LB, with a
