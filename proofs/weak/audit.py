@@ -214,7 +214,7 @@ def listing_of(path):
         raise wmm.Error(f"cannot read {path}: {e.strerror}")
 
 
-def port_table(subject, ops, ref):
+def port_table(ops, ref):
     """The port's order at every site of ref (plain read: relaxed; a missing read: relaxed;
     a missing write: NotApplied) -> (orders, notes, recorded table, the non-site accesses
     stronger than relaxed)."""
@@ -334,7 +334,7 @@ def judge_port(path, pictures=None):
         raise wmm.Error(f"{path}: {e}")
     ref = load_sites(ROOT / "core" / "include" / "runqcheck" / "runq.hpp")
     try:
-        orders, notes, _, extra = port_table(subject, ops, ref)
+        orders, notes, _, extra = port_table(ops, ref)
     except port_orders.NotApplied as e:
         print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject})")
         return 77
