@@ -270,20 +270,26 @@ def print_port_table(subject, ops, notes, ref, orders, verdict, weak):
               + " ".join(f"{c:12}" for c in cells).rstrip())
 
 
-def print_reports(subject, ref, orders, verdict, weak, extra):
-    """`runqcheck: report:` lines (ci/verdict.py lists them; they fail nothing)."""
+def print_reports(subject, ref, orders, verdict, users, weak, extra):
+    """`runqcheck: report:` lines (ci/verdict.py lists them; they fail nothing), and for each
+    order stronger than needed the idioms that stay safe with it one step weaker."""
     if extra:
         print("runqcheck: report: weak-memory orders: no idiom site, relaxed suffices: "
               + ", ".join(f"{s} {mo}" for s, (mo, _) in sorted(extra.items()))
               + f" (subject {subject})")
     over = [s for s, _ in ref if orders[s] != "relaxed" and not verdict[s]["armv8"]
             and not weak.get(s)]
+    for s in over:
+        print(f"  {s} {orders[s]} -> {weaken(orders[s])}: no bad outcome under ARMv8 in "
+              + ", ".join(users[s]))
     if over:
         c11 = [s for s in over if not verdict[s]["c11lb"] and not verdict[s]["rc11"]]
         print("runqcheck: report: weak-memory orders: stronger than needed under ARMv8 "
               "(one step weaker keeps every idiom's invariant): "
               + ", ".join(f"{s} {orders[s]}" for s in over)
-              + (f"; also under C11: {', '.join(c11)}" if c11 else "") + f" (subject {subject})")
+              + (f"; removable under C11 too: {', '.join(c11)}" if c11 else "")
+              + "; the others C11 still needs" * (len(c11) < len(over))
+              + f" (subject {subject})")
 
 
 def why_weak(s, order, ref_mo, cases):
@@ -338,11 +344,11 @@ def judge_port(path, pictures=None):
     except port_orders.NotApplied as e:
         print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject})")
         return 77
-    verdict, _, _ = settle(list(orders.items()))
+    verdict, users, _ = settle(list(orders.items()))
     bad, refd = bad_pairs(orders), dict(ref)
     weak = too_weak_sites(orders, refd, bad)
     print_port_table(subject, ops, notes, ref, orders, verdict, weak)
-    print_reports(subject, ref, orders, verdict, weak, extra)
+    print_reports(subject, ref, orders, verdict, users, weak, extra)
     if not bad:
         print(f"weak-memory orders: no idiom has a bad execution under RC11, C11 with LB or "
               f"ARMv8 (subject {subject})")
