@@ -293,6 +293,7 @@ def print_reports(subject, ref, orders, verdict, users, weak, extra):
 
 
 def why_weak(s, order, ref_mo, cases):
+    """One too-weak site for the FAILED line: its order, the models that need Go's, the idiom."""
     models = [MODEL_NAMES[m] for m in wmm.MODELS if any(c[0] == m for c in cases)]
     prog = cases[0][2]
     return (f"{s} is {order}, {', '.join(models)} need{'s' if len(models) == 1 else ''} "
@@ -329,7 +330,7 @@ def print_failure(subject, orders, refd, weak, bad, repro, pictures):
     print(repro)
 
 
-def judge_port(path, pictures=None):
+def judge_port(path, runq, pictures=None):
     """--recorded: the weak-memory verdict of a user's port.  Exit 1 (FAILED) if some idiom's
     bad outcome is reachable under the port's orders in some model, each order that is too
     weak named with its witness; the orders stronger than needed are reported, not failed;
@@ -338,7 +339,7 @@ def judge_port(path, pictures=None):
         subject, ops = port_orders.parse(listing_of(path))
     except ValueError as e:
         raise wmm.Error(f"{path}: {e}")
-    ref = load_sites(ROOT / "core" / "include" / "runqcheck" / "runq.hpp")
+    ref = load_sites(runq)
     try:
         orders, notes, _, extra = port_table(ops, ref)
     except port_orders.NotApplied as e:
@@ -407,9 +408,9 @@ def main(argv):
                 print(f"audit.py: {runq}: no idiom has a bad execution under any model")
             return 1 if broken or lost else 0
         if len(args) == 2 and args[0] == "--recorded":
-            return judge_port(args[1])
+            return judge_port(args[1], runq)
         if len(args) == 4 and args[0] == "--recorded" and args[2] == "--pictures":
-            return judge_port(args[1], args[3])
+            return judge_port(args[1], runq, args[3])
         if len(args) == 3 and args[0] == "--witness":
             sites = dict(load_sites(runq))
             s, m = args[1], args[2]
