@@ -280,7 +280,13 @@ def main():
                          f"{notes.get(site, 'UNEXPLAINED')} |")
         a += ["", f"{nec} of {sum(1 for r in results if r[2] == 'order')} orders shown necessary "
               "by the checkers; every site is settled per model above.",
-              "See docs/memory-order-audit.md for the reasoning behind each order."]
+              "See docs/memory-order-audit.md for the reasoning behind each order.", "",
+              "A user's port gets the model columns too: `ci/gate --subject`'s *weak memory* "
+              "column records",
+              "the port's orders at these sites (tests/weak: roles told by behaviour, not by "
+              "name) and judges them",
+              "with the same idioms (`proofs/weak/audit.py --recorded`; docs/porting.md, "
+              "section 6)."]
         Path(o["audit"]).write_text("\n".join(a) + "\n")
         print(f"audit: {nec} orders shown necessary; written to {o['audit']}")
 

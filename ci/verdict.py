@@ -5,8 +5,12 @@ One row per subject, one column per checker family; each cell is `passed`,
 `passed*` (passed, but the test printed `runqcheck: not applied: ...`
 lines, listed below the table), `FAILED` or `not applied`. Below the table,
 for every FAILED cell: the one-line reason, the reproducers (the ctest
-command, and every `replay:` / `reproduce:` line the test printed) and the
-HTML picture (`picture:` lines).
+command, and every `replay:` / `reproduce:` line the test printed), the
+HTML picture (`picture:` lines) and the witness execution (`witness:` lines,
+the weak-memory column's). `runqcheck: report: ...` lines are findings that
+fail nothing (orders stronger than needed), listed below the table. A test
+that exits 77 (SKIP_RETURN_CODE) after a `runqcheck: not applied:` line makes
+its cell `not applied` with that reason.
 
 usage: verdict.py [--strict] [--subjects A,B] [--title TEXT] PRESET=BUILD_DIR...
 (PRESET `build`: a user's own build tree, any checker family)
@@ -22,21 +26,22 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 COLUMNS = ["unit", "property", "lincheck", "relacy random", "relacy bounded", "relacy full",
-           "fuzz interleave", "diff vs Go", "stall", "ASan", "TSan", "aarch64"]
+           "fuzz interleave", "diff vs Go", "stall", "weak memory", "ASan", "TSan", "aarch64"]
 # Which columns a preset fills (a preset that did not build fails these).
 PRESET_COLUMNS = {
-    "native": ["unit", "property", "lincheck", "diff vs Go", "stall"],
+    "native": ["unit", "property", "lincheck", "diff vs Go", "stall", "weak memory"],
     "relacy": ["relacy random", "relacy bounded", "relacy full"],
     "fuzz": ["fuzz interleave"],
     "asan": ["ASan"], "tsan": ["TSan"], "arm64": ["aarch64"], "arm64-tsan": ["aarch64"],
     # a user's own build tree (runqcheck_port_verdict): any family
     "build": ["unit", "property", "lincheck", "relacy random", "relacy bounded", "relacy full",
-              "fuzz interleave", "diff vs Go", "stall"],
+              "fuzz interleave", "diff vs Go", "stall", "weak memory"],
 }
 # Whole-preset columns: every port test of the preset lands there.
 PRESET_WHOLE = {"asan": "ASan", "tsan": "TSan", "arm64": "aarch64", "arm64-tsan": "aarch64"}
 
 NOT_APPLIED = re.compile(r"runqcheck: not applied: (.*)$")
+REPORT = re.compile(r"runqcheck: report: (.*)$")  # findings that do not fail a cell
 REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|: Failure$|\berror:|LIVELOCK|DEADLOCK|"
                     r"DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|runtime error:|"
                     r"no progress|watchdog")
@@ -56,7 +61,8 @@ def column_of(preset: str, checker: str) -> str:
             return "relacy bounded"
         return "relacy random"
     for prefix, col in (("unit", "unit"), ("property", "property"), ("lincheck", "lincheck"),
-                        ("diff_go", "diff vs Go"), ("stall", "stall")):
+                        ("diff_go", "diff vs Go"), ("stall", "stall"),
+                        ("weak_memory", "weak memory")):
         if checker.startswith(prefix):
             return col
     return "other"
@@ -96,6 +102,7 @@ class Cell:
     def __init__(self):
         self.tests = []          # (name, state) state: passed / failed / skipped
         self.notes = []          # not-applied lines
+        self.reports = []        # report lines (shown, never failing)
         self.failures = []       # dicts
 
     def verdict(self) -> str:
@@ -168,13 +175,16 @@ def main(argv) -> int:
             col = column_of(preset, checker)
             c = cell(subj, col)
             c.tests.append((name, "failed" if failed else "skipped" if skipped else "passed"))
-            if skipped:
+            if skipped and not NOT_APPLIED.search(out):
                 c.notes.append(f"{name} ({preset}): skipped by the test itself "
                                "(exit 77: a tool is missing)")
             for line in out.splitlines():
                 m = NOT_APPLIED.search(line)
                 if m and m.group(1) not in c.notes:
                     c.notes.append(m.group(1))
+                m = REPORT.search(line)
+                if m and m.group(1) not in c.reports:
+                    c.reports.append(m.group(1))
             if failed:
                 lines = [ln.strip() for ln in out.splitlines()]
                 c.failures.append({
@@ -185,6 +195,8 @@ def main(argv) -> int:
                                 or "reproduce with:" in ln],
                     "pictures": [ln.split(":", 1)[1].strip() for ln in lines
                                  if ln.startswith("picture:")],
+                    "witness": [ln.split(":", 1)[1].rstrip() for ln in out.splitlines()
+                                if ln.startswith("witness:")],
                 })
     for preset, what, why, log, cols in setup:
         for s in subjects or ["(all)"]:
@@ -192,7 +204,8 @@ def main(argv) -> int:
                 c = cell(s, col)
                 c.tests.append((f"({preset} {what})", "failed"))
                 c.failures.append({"test": f"preset {preset}: {what} failed", "preset": preset,
-                                   "reason": why, "repro": [f"log: {log}"], "pictures": []})
+                                   "reason": why, "repro": [f"log: {log}"], "pictures": [],
+                                   "witness": []})
 
     columns = [c for c in COLUMNS] + (["other"] if any(k[1] == "other" for k in cells) else [])
     rows = subjects or ["(none)"]
@@ -226,6 +239,11 @@ def main(argv) -> int:
                    else "its preset was not run")
             who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
             print(f"  {who}, {c}: {why}")
+    reports = [(s, c, r) for s in rows for c in columns for r in cell(s, c).reports]
+    if reports:
+        print("\nreports (subject, column: finding; not failures):")
+        for s, c, r in reports:
+            print(f"  {s}, {c}: {r}")
     # One entry per failing test (a preset that did not build fills several columns).
     fails = {}
     for s in rows:
@@ -242,6 +260,10 @@ def main(argv) -> int:
                 print(f"    {r}" if own else f"    reproduce: {r}")
             for p in f["pictures"]:
                 print(f"    picture: {p}")
+            if f["witness"]:
+                print("    witness:")
+                for w in f["witness"]:
+                    print(f"    {w}")
     print()
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
           + (" (--strict: not applied fails)" if strict and (n_na or notes) else ""))

@@ -5,7 +5,7 @@ include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/runqcheck.cmake")
 
 if(NOT DEFINED RUNQCHECK_CHECKERS)
-  set(RUNQCHECK_CHECKERS unit)
+  set(RUNQCHECK_CHECKERS unit weak)
 endif()
 # RUNQCHECK_PORT_ONLY (ci/gate --subject): only the checkers that judge a
 # subject; the families that test the harness itself are left out.
@@ -326,6 +326,11 @@ endif()
 
 # Benchmarks (issue 6): bench_micro and the checks of the benchmark programs.
 include("${CMAKE_CURRENT_LIST_DIR}/bench.cmake" OPTIONAL)
+
+# The weak-memory orders of a port (family weak): cmake/weak.cmake.
+if("weak" IN_LIST RUNQCHECK_CHECKERS)
+  include("${CMAKE_CURRENT_LIST_DIR}/weak.cmake")
+endif()
 
 # The stall checker (unit family): cmake/stall.cmake.
 if("unit" IN_LIST RUNQCHECK_CHECKERS)

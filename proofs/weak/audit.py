@@ -8,14 +8,22 @@ reads it; the site is *necessary* under a model when some idiom then has a consi
 execution with its bad outcome (the witness is printed), *removable* when none has.  The
 port itself must have no bad execution in any idiom under any model.
 
-usage: audit.py [--runq FILE] (--table | --json | --check DOC | --port | --witness SITE MODEL)
+usage: audit.py [--runq FILE] (--table | --json | --check DOC | --port | --witness SITE MODEL
+                                | --recorded RECORDER [--pictures DIR])
   --table          print docs/weak-memory.md
   --check DOC      exit 1 if DOC differs from --table's output
   --port           exit 1 (printing the witness) if the port's own orders let an idiom's
                    bad outcome happen under some model, or if no idiom reads some site
   --witness S M    print the witness (or "removable") of site S under model M
+  --recorded R     judge a user's port: R is its weak_record__<subject> binary (or a file
+                   holding that binary's listing); the port's orders at the sites come from
+                   port_orders.py, not from runq.hpp; exit 0 passed, 1 FAILED (with the
+                   witness), 77 not applied (with the reason), 2 bad input; --pictures DIR:
+                   each witness also as a swimlane page (witness_page.py), `picture:` lines
 """
 import json
+import os
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -25,6 +33,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "models" / "mutants"))
 import idioms  # noqa: E402
+import port_orders  # noqa: E402
 import schemata  # noqa: E402
 import wmm  # noqa: E402
 
@@ -169,6 +178,188 @@ def table(runq):
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def too_weak(mo, ref):
+    """mo lacks an ordering that ref has (acquire and release are not comparable)."""
+    acq = ("acquire", "acq_rel", "seq_cst", "consume")
+    rel = ("release", "acq_rel", "seq_cst")
+    return ((ref in acq and mo not in acq) or (ref in rel and mo not in rel)
+            or (ref == "seq_cst" and mo != "seq_cst"))
+
+
+def bad_pairs(orders):
+    """{(idiom, model): (program, execution)} of the idioms' bad outcomes under orders."""
+    out = {}
+    for prog, _ in programs(orders):
+        for m in wmm.MODELS:
+            x = wmm.witness(prog, m)
+            if x is not None:
+                out[(prog.name, m)] = (prog, x)
+    return out
+
+
+def listing_of(path):
+    """record_orders' listing: run the binary, or read a file that holds it."""
+    if Path(path).is_file() and os.stat(path).st_mode & 0o111:
+        try:
+            r = subprocess.run([path], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise wmm.Error(f"cannot run the recorder {path}: {e}")
+        if r.returncode != 0:
+            sys.stdout.write(r.stdout + r.stderr)
+            raise wmm.Error(f"the recorder {path} exited {r.returncode}")
+        return r.stdout
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        raise wmm.Error(f"cannot read {path}: {e.strerror}")
+
+
+def port_table(ops, ref):
+    """The port's order at every site of ref (plain read: relaxed; a missing read: relaxed;
+    a missing write: NotApplied) -> (orders, notes, recorded table, the non-site accesses
+    stronger than relaxed)."""
+    got, role = port_orders.table(ops)
+    orders, notes = {}, [f"roles by behaviour: {port_orders.describe(role)}"]
+    for s, _ in ref:
+        if s in got:
+            mo = got[s][0]
+            orders[s] = {"plain": "relaxed", "consume": "acquire"}.get(mo, mo)
+            if mo == "plain":
+                notes.append(f"{s}: a plain read ({got[s][1]}), judged as relaxed; a plain "
+                             "read that races with a write is undefined in C++ besides")
+        elif s.endswith("_load"):
+            orders[s] = "relaxed"
+            notes.append(f"{s}: the port makes no such read; judged as a relaxed one")
+        else:
+            fn, role_, kind = s.rsplit("_", 2)
+            raise port_orders.NotApplied(f"{fn} makes no {kind} of the {role_} (site {s}): "
+                                         "the idioms' shape is not the port's")
+    extra = {s: v for s, v in got.items() if s not in orders
+             and port_orders.RANK[v[0]] > port_orders.RANK["relaxed"]}
+    return orders, notes, got, extra
+
+
+MODEL_RANK = {m: k for k, m in enumerate(("c11lb", "rc11", "armv8"))}  # witness preference
+
+
+def too_weak_sites(orders, refd, bad):
+    """{site: [(model, idiom, program, execution)]}: for each site weaker than Go's order,
+    the bad outcomes that restoring Go's order there removes (C11 with LB first)."""
+    weak = {}
+    for s in orders:
+        if too_weak(orders[s], refd[s]):
+            fixed = bad_pairs(dict(orders, **{s: refd[s]}))
+            weak[s] = sorted(((m, i, *bad[(i, m)]) for (i, m) in bad if (i, m) not in fixed),
+                             key=lambda c: MODEL_RANK[c[0]])
+    return weak
+
+
+def print_port_table(subject, ops, notes, ref, orders, verdict, weak):
+    """The per-site table: the port's order, Go's, and per model needed / stronger than
+    needed (one step weaker keeps every idiom's invariant) / TOO WEAK / relaxed."""
+    print(f"weak-memory orders of subject {subject} ({len(ops)} operations recorded)")
+    for n in notes:
+        print(f"  {n}")
+    print(f"  {'site':24} {'port':8} {'Go':8} "
+          + " ".join(f"{MODEL_NAMES[m]:12}" for m in wmm.MODELS).rstrip())
+    for s, ref_mo in ref:
+        cells = ["TOO WEAK" if any(w[0] == m for w in weak.get(s, [])) else
+                 "relaxed" if orders[s] == "relaxed" else
+                 "needed" if verdict[s][m] else "stronger" for m in wmm.MODELS]
+        print(f"  {s:24} {orders[s]:8} {ref_mo:8} "
+              + " ".join(f"{c:12}" for c in cells).rstrip())
+
+
+def print_reports(subject, ref, orders, verdict, users, weak, extra):
+    """`runqcheck: report:` lines (ci/verdict.py lists them; they fail nothing), and for each
+    order stronger than needed the idioms that stay safe with it one step weaker."""
+    if extra:
+        print("runqcheck: report: weak-memory orders: no idiom site, relaxed suffices: "
+              + ", ".join(f"{s} {mo}" for s, (mo, _) in sorted(extra.items()))
+              + f" (subject {subject})")
+    over = [s for s, _ in ref if orders[s] != "relaxed" and not verdict[s]["armv8"]
+            and not weak.get(s)]
+    for s in over:
+        print(f"  {s} {orders[s]} -> {weaken(orders[s])}: no bad outcome under ARMv8 in "
+              + ", ".join(users[s]))
+    if over:
+        c11 = [s for s in over if not verdict[s]["c11lb"] and not verdict[s]["rc11"]]
+        print("runqcheck: report: weak-memory orders: stronger than needed under ARMv8 "
+              "(one step weaker keeps every idiom's invariant): "
+              + ", ".join(f"{s} {orders[s]}" for s in over)
+              + (f"; removable under C11 too: {', '.join(c11)}" if c11 else "")
+              + "; the others C11 still needs" * (len(c11) < len(over))
+              + f" (subject {subject})")
+
+
+def why_weak(s, order, ref_mo, cases):
+    """One too-weak site for the FAILED line: its order, the models that need Go's, the idiom."""
+    models = [MODEL_NAMES[m] for m in wmm.MODELS if any(c[0] == m for c in cases)]
+    prog = cases[0][2]
+    return (f"{s} is {order}, {', '.join(models)} need{'s' if len(models) == 1 else ''} "
+            f"{ref_mo} ({prog.name}{': progress only' if prog.progress else ''})")
+
+
+def print_failure(subject, orders, refd, weak, bad, repro, pictures):
+    """The FAILED line (each too-weak site, or the idioms that fail together), a witness
+    per site (`witness:` lines, which ci/verdict.py shows; with pictures, a DIR, also its
+    swimlane page: a `picture:` line) and the reproducer."""
+    named = [s for s in weak if weak[s]]
+    print("FAILED: weak-memory orders: " + ("; ".join(
+        why_weak(s, orders[s], refd[s], weak[s]) for s in named) if named else
+        "the port's orders together let " + ", ".join(sorted({i for i, _ in bad}))
+        + " reach a bad outcome") + f" (subject {subject})")
+    shown = set()
+    for s in named or [None]:
+        cases = weak[s] if s else sorted(((m, i, p, x) for (i, m), (p, x) in bad.items()),
+                                         key=lambda c: MODEL_RANK[c[0]])
+        m, i, prog, x = cases[0]
+        if (i, m) in shown:
+            continue
+        shown.add((i, m))
+        print(f"witness: {MODEL_NAMES[m]}, idiom {i}" + (f" (site {s})" if s else "")
+              + f": {prog.doc}")
+        for line in x.text().splitlines():
+            print(f"witness: {line}")
+        if pictures:
+            import witness_page
+            html = Path(pictures) / f"{subject}-{s or i}-{m}.html"
+            witness_page.page(html, witness_page.trace(prog, x, subject, MODEL_NAMES[m],
+                                                       s or i, repro.split(": ", 1)[1]))
+            print(f"picture: {html.resolve()}")
+    print(repro)
+
+
+def judge_port(path, runq, pictures=None):
+    """--recorded: the weak-memory verdict of a user's port.  Exit 1 (FAILED) if some idiom's
+    bad outcome is reachable under the port's orders in some model, each order that is too
+    weak named with its witness; the orders stronger than needed are reported, not failed;
+    a structure the idioms do not describe is `not applied` (exit 77, the test's skip)."""
+    try:
+        subject, ops = port_orders.parse(listing_of(path))
+    except ValueError as e:
+        raise wmm.Error(f"{path}: {e}")
+    ref = load_sites(runq)
+    try:
+        orders, notes, _, extra = port_table(ops, ref)
+    except port_orders.NotApplied as e:
+        print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject})")
+        return 77
+    verdict, users, _ = settle(list(orders.items()))
+    bad, refd = bad_pairs(orders), dict(ref)
+    weak = too_weak_sites(orders, refd, bad)
+    print_port_table(subject, ops, notes, ref, orders, verdict, weak)
+    print_reports(subject, ref, orders, verdict, users, weak, extra)
+    if not bad:
+        print(f"weak-memory orders: no idiom has a bad execution under RC11, C11 with LB or "
+              f"ARMv8 (subject {subject})")
+        return 0
+    print_failure(subject, orders, refd, weak, bad,
+                  f"reproduce: /usr/bin/python3 {Path(__file__).resolve()} --recorded {path}",
+                  pictures)
+    return 1
+
+
 def main(argv):
     runq = ROOT / "core" / "include" / "runqcheck" / "runq.hpp"
     args = list(argv)
@@ -216,6 +407,10 @@ def main(argv):
             if not broken and not lost:
                 print(f"audit.py: {runq}: no idiom has a bad execution under any model")
             return 1 if broken or lost else 0
+        if len(args) == 2 and args[0] == "--recorded":
+            return judge_port(args[1], runq)
+        if len(args) == 4 and args[0] == "--recorded" and args[2] == "--pictures":
+            return judge_port(args[1], runq, args[3])
         if len(args) == 3 and args[0] == "--witness":
             sites = dict(load_sites(runq))
             s, m = args[1], args[2]
@@ -230,7 +425,8 @@ def main(argv):
     except wmm.Error as e:
         print(f"audit.py: {e}")
         return 2
-    print(__doc__.split("usage: ")[1].split("\n")[0])
+    print("usage: audit.py [--runq FILE] (--table | --json | --check DOC | --port | "
+          "--witness SITE MODEL | --recorded RECORDER [--pictures DIR])")
     return 2
 
 

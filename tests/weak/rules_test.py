@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""The rules of proofs/weak/port_orders.py, on edited recordings (weak_memory_rules).
+
+RECORDER is weak_record__go125.  Its listing is edited the way other ports would record and
+judged by audit.py --recorded FILE: a relaxed peek at the head before runqput's acquire
+load still passes (the read runqput acts on decides); a plain read of the victim's tail
+fails naming runqgrab_tail_load; a fence, a G pointer stored outside the P objects, two
+tails, and a runqputbatch that never stores the tail are each `not applied` (exit 77) with
+their reason.  Prints one line per case; exit 1 if one is judged otherwise.
+
+usage: rules_test.py RECORDER
+"""
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+AUDIT = ROOT / "proofs" / "weak" / "audit.py"
+sys.path.insert(0, str(ROOT / "proofs" / "weak"))
+import port_orders  # noqa: E402
+
+
+def judge(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+        f.write(text)
+        f.flush()
+        r = subprocess.run([sys.executable, str(AUDIT), "--recorded", f.name],
+                           capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout + r.stderr
+
+
+def edit(lines, op_name, fn):
+    """fn(access fields, in_op) -> replacement lines for each access line of op_name's ops."""
+    out, cur = [], None
+    for ln in lines:
+        f = ln.split()
+        if f[0] == "op":
+            cur = f[3]
+            out.append(ln)
+            if cur == op_name:
+                out += fn(None, True)
+        elif f[0] == "a" and cur == op_name:
+            out += fn(f, True)
+        else:
+            out.append(ln)
+    return "\n".join(out) + "\n"
+
+
+def cases(lines, head, tail):
+    """(name, listing, exit status, text the output must hold)."""
+    peek = f"a P0 {head} 4 0 L relaxed relaxed 0 0 1"
+    plain = lambda f, _: [] if f is None else [" ".join(
+        f[:5] + ["P"] + f[6:]) if f[1] == "P0" and f[2] == str(tail) and f[5] == "L" else
+        " ".join(f)]
+    fence = lambda f, _: ["a - 0 0 0 F seq_cst seq_cst 0 0 1"] if f is None else [" ".join(f)]
+    heap = lambda f, _: [] if f is None else [" ".join(
+        ["a", "-", "0"] + f[3:]) if f[5] == "S" and f[4] == "1" else " ".join(f)]
+    twotails = lambda f, _: [] if f is None else [" ".join(f)] + (
+        [" ".join(f[:2] + ["200"] + f[3:])] if f[2] == str(tail) and f[5] == "S" else [])
+    notail = lambda f, _: [] if f is None else (
+        [] if f[2] == str(tail) and f[5] == "S" else [" ".join(f)])
+    return [
+        ("a relaxed peek at the head before runqput's acquire",
+         edit(lines, "runqput", lambda f, _: [peek] if f is None else [" ".join(f)]), 0,
+         "no idiom has a bad execution"),
+        ("a plain read of the victim's tail", edit(lines, "runqsteal", plain), 1,
+         "FAILED: weak-memory orders: runqgrab_tail_load is relaxed"),
+        ("a fence in runqput", edit(lines, "runqput", fence), 77, "uses a fence"),
+        ("a slot outside the P objects", edit(lines, "runqput", heap), 77,
+         "writes a G pointer outside the P objects"),
+        ("two tails", edit(lines, "runqput", twotails), 77, "behave as the ring's tail"),
+        ("runqputbatch stores no tail", edit(lines, "runqputbatch", notail), 77,
+         "runqputbatch makes no store of the tail"),
+    ]
+
+
+def main(argv):
+    if len(argv) != 1:
+        print(__doc__.strip().splitlines()[-1])
+        return 2
+    text = subprocess.run([argv[0]], capture_output=True, text=True, timeout=60).stdout
+    _, ops = port_orders.parse(text)
+    role = port_orders.roles(ops)
+    head = next(o for o, r in role.items() if r == "head")
+    tail = next(o for o, r in role.items() if r == "tail")
+    wrong = 0
+    for name, listing, rc_want, want in cases(text.splitlines(), head, tail):
+        rc, out = judge(listing)
+        ok = rc == rc_want and want in out
+        wrong += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {rc} (want {rc_want}, '{want}')")
+        if not ok:
+            print(out)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
