@@ -64,11 +64,18 @@ def run(cmd, mutant, timeout):
     replay = re.findall(r"^replay: (.*)$", out, re.M) or re.findall(r"^reproduce: (.*)$", out, re.M)
     stall = re.findall(r"^stall/\S+: FAILED (\S+:\d+): (.*)$", out, re.M)
     execs = int(scen[0][1]) if scen else None
+    weak = re.findall(r"^FAILED: weak-memory orders: (.*?)(?: \(subject \S+\))?$", out, re.M)
     fz = re.findall(r"^fuzz: killed after (\d+) executions \(([\d?]+) exec/s\): (.*)$", out, re.M)
     if fz:
         execs = int(fz[0][0])
+    if rc == 77:  # the check did not apply to this mutant (CTest's skip): no kill
+        na = re.findall(r"not applied: (.*)$", out, re.M)
+        return {"killed": False, "not_applied": na[0][:110] if na else "exit 77", "how": "",
+                "dt": dt, "execs": None, "replay": None}
     if rc == 0:
         how = ""
+    elif weak:
+        how = weak[0][:110]
     elif fz:
         how = fz[0][2][:90] + (f" ({fz[0][1]} exec/s)" if fz[0][1] not in ("0", "?") else "")
     elif stall:
@@ -145,7 +152,7 @@ def cell(c):
     if c.get("na"):
         return "n/a"
     if not c["killed"]:
-        return "survived"
+        return f"survived (not applied: {c['not_applied']})" if c.get("not_applied") else "survived"
     extra = f", {c['execs']} executions" if c["execs"] is not None else ""
     return f"killed ({c['dt']:.1f}s{extra}): {c['how']}"
 
