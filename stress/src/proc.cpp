@@ -471,14 +471,7 @@ next_g gopreempt_m(M* mp, G* gp) { return goschedImpl(mp, gp, true); }  // Go: g
 next_g exitsyscallNoP(M* mp, G* gp) {
   casgstatus(gp, gstatus::running, gstatus::runnable);
   dropg(mp, gp);
-  P* pp;
-  {
-    auto l = lock_sched();
-    pp = pidleget(l);
-    if (pp == nullptr && !mutated(protocol_mutant::exitsyscall_loses_g)) {
-      runqcheck::globrunqput(l, gp);
-    }
-  }
+  P* pp = proto::exitsyscallNoP_pidle(gp);  // an idle P, or gp on the global queue
   if (pp != nullptr) {
     acquirep(mp, pp);
     return {gp, false};
@@ -584,11 +577,7 @@ P* exitsyscallTryGetP(P* oldp) {
       return oldp;
     }
   }
-  if (the_sched->npidle.load(seq_cst) > 0) {  // Go: sched.pidle != 0, a racy read
-    auto l = lock_sched();
-    return pidleget(l);
-  }
-  return nullptr;
+  return proto::exitsyscallTryGetP_idle();
 }
 
 // Go: retake, the syscall part (go1.27). The sysmon thread: a P whose G was

@@ -51,9 +51,9 @@ struct submit {
   bool next;  // runqput's next: newproc and ready pass true
 };
 struct m_role {
-  enum kind { submitter, spinner, idle } k;
-  int p = -1;                   // the P it holds (submitter, spinner)
-  std::vector<submit> submits;  // submitter: in order
+  enum kind { submitter, spinner, running, syscall, idle } k;
+  int p = -1;                   // the P it holds (submitter, spinner, running)
+  std::vector<submit> submits;  // submitter: in order; syscall: its G ({g, -})
 };
 struct proto_scenario {
   std::string_view name;
@@ -72,6 +72,30 @@ const std::vector<proto_scenario> catalog = {
      "as submit_vs_spinner_drop, the G published by runqput's release store of runqtail",
      2,
      {{m_role::submitter, 0, {{0, false}}}, {m_role::spinner, 1, {}}, {m_role::idle, -1, {}}}},
+    {"go125_window",
+     "proofs/spin/wakeup.pml's go125_window (NSUB=2) on the C++ code: a submitter readies two "
+     "Gs while P1 is idle, M1 parked and M2's G returns from a syscall (exitsyscall takes an "
+     "idle P or queues its G globally); becomeSpinning's needspinning = 0 vs wakep's "
+     "pidlegetSpinning",
+     2,
+     {{m_role::submitter, 0, {{0, false}, {1, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::syscall, -1, {{2, false}}},
+      {m_role::idle, -1, {}}}},
+    {"syscall_exit_vs_submit",
+     "proofs/spin/wakeup.pml at NSUB=1: a submitter readies one G while P1 is idle, M1 parked "
+     "and M2's G returns from a syscall; the needspinning hand-off of #45867 (a spinning M "
+     "that sees work but no idle P asks the non-spinning M about to drop its P to spin)",
+     2,
+     {{m_role::submitter, 0, {{0, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::syscall, -1, {{1, false}}},
+      {m_role::idle, -1, {}}}},
+    {"syscall_exit_no_idle_p",
+     "an M whose G returns from a syscall finds no idle P (exitsyscallNoP: the G goes on the "
+     "global queue) while a spinner drops its P",
+     2,
+     {{m_role::submitter, 0, {}}, {m_role::spinner, 1, {}}, {m_role::syscall, -1, {{0, false}}}}},
     {"two_submitters_one_idle_p",
      "two submitters' wakep race for one idle P: one CAS of nmspinning wins, the woken "
      "spinning M must end with both Gs run (resetspinning, the dance's recheck); a second "
@@ -100,6 +124,8 @@ struct M : runqcheck::m<B> {
   P* p = nullptr;          // this M only
 };
 
+constexpr std::uint32_t st(runqcheck::pstatus s) { return static_cast<std::uint32_t>(s); }
+
 struct world;
 world* W = nullptr;  // the running execution's (set in before())
 
@@ -111,18 +137,19 @@ struct env {
   static runqcheck::stress::wakeup_state<B, P, M>& ws();
   static runqcheck::schedt<B>& core();
   static void newm(P*, bool) {
-    RQ_CHECK(B, false, "invariant: protocol model: startm found no idle M (the scenario needs one more)");
+    RQ_CHECK(B, false,
+             "invariant: protocol model: startm found no idle M (the scenario needs one more)");
   }
   static void notewakeup(M* mp);
   static void acquirep(M* mp, P* pp) {
     pp->m.store(mp, std::memory_order::release);  // release: runqgrab's acquire of pp.m
-    pp->status.store(static_cast<std::uint32_t>(runqcheck::pstatus::running), std::memory_order::relaxed);
+    pp->status.store(st(runqcheck::pstatus::running), std::memory_order::relaxed);  // a hint
     mp->p = pp;
   }
   static P* releasep(M* mp) {
     P* pp = mp->p;
     pp->m.store(nullptr, std::memory_order::relaxed);  // relaxed: pidleput's lock publishes it
-    pp->status.store(static_cast<std::uint32_t>(runqcheck::pstatus::idle), std::memory_order::relaxed);
+    pp->status.store(st(runqcheck::pstatus::idle), std::memory_order::relaxed);  // a hint
     mp->p = nullptr;
     return pp;
   }
@@ -159,6 +186,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         proto::mput(l, mp);
         continue;
       }
+      if (r.k == m_role::syscall) continue;
       held[static_cast<std::size_t>(r.p)] = true;
       env::acquirep(mp, &ps[r.p]);
       if (r.k == m_role::spinner) proto::becomeSpinning(mp);
@@ -166,7 +194,8 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     auto l = runqcheck::lock(core);
     for (int i = sc.nprocs - 1; i >= 0; i--)
       if (!held[static_cast<std::size_t>(i)]) proto::pidleput(l, &ps[i]);
-    live.store(static_cast<int>(sc.ms.size()), std::memory_order::relaxed);  // idle Ms leave() at their first park
+    // Every M counts as live; an idle one leave()s at its first park.
+    live.store(static_cast<int>(sc.ms.size()), std::memory_order::relaxed);
   }
 
   void run(int idx) {
@@ -178,18 +207,30 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       return;
     }
     if (r.k == m_role::idle && !park(mp)) return;
+    if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
   }
 
-  // The checks at quiescence (after()).
+  // The checks at quiescence (after()): every thread has ended, so the
+  // queues are drained here (owner operations from the harness).
   void check() {
     std::int32_t npidle = this->npidle.load(std::memory_order::relaxed);
     RQ_CHECK(B, this->nmspinning.load(std::memory_order::relaxed) == 0,
              "invariant: nmspinning != 0 with every M parked or gone", "nmspinning",
              this->nmspinning.load(std::memory_order::relaxed));
+    std::array<bool, max_gs> queued{};
+    for (int i = 0; i < sc.nprocs; i++)
+      while (core_g* gp = S::runqget(ps[i]).gp) queued[gp->goid] = true;
+    {
+      auto l = runqcheck::lock(core);
+      while (core_g* gp = runqcheck::globrunqget(l)) queued[gp->goid] = true;
+    }
     for (const m_role& r : sc.ms) {
       for (const submit& s : r.submits) {
-        RQ_CHECK(B, runs[s.g].load(std::memory_order::relaxed) == 1 || npidle == 0,
+        if (runs[s.g].load(std::memory_order::relaxed) == 1) continue;
+        RQ_CHECK(B, queued[static_cast<std::size_t>(s.g)],
+                 "invariant: a G was lost (never run, on no queue)", "g", s.g);
+        RQ_CHECK(B, npidle == 0,
                  "invariant: work conservation: a runnable G was never run while a P is idle and "
                  "no M is spinning or being woken (lost wakeup)",
                  "g", s.g, "npidle", npidle);
@@ -198,7 +239,9 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   }
 
  private:
-  void leave() { live.fetch_add(-1, std::memory_order::release); }  // release: the last look in park
+  void leave() {
+    live.fetch_add(-1, std::memory_order::release);  // release: pairs with park's acquire of live
+  }
 
   // Go: mPark, from stopm. False: quiescent, the M leaves without a P.
   bool park(M* mp) {
@@ -211,6 +254,27 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     env::acquirep(mp, pp);
     return true;
   }
+
+  // Go: exitsyscall for an M that lost its P (exitsyscallTryGetP's idle
+  // part, else exitsyscallNoP): run gp on an idle P, or queue it and stopm.
+  // False: parked until quiescence.
+  bool exitsyscall(M* mp, core_g* gp) {
+    P* pp = proto::exitsyscallTryGetP_idle();
+    if (pp == nullptr) pp = proto::exitsyscallNoP_pidle(gp);
+    if (pp != nullptr) {
+      env::acquirep(mp, pp);
+      execute(mp, gp);
+      return true;
+    }
+    {  // Go: stopm
+      auto l = runqcheck::lock(core);
+      proto::mput(l, mp);
+    }
+    return park(mp);
+  }
+
+  // Go's idlepMask bit of allp[i] (stealWork's skip; relaxed: a hint).
+  bool idle(std::uint32_t i) const { return ps[i].idle.load(std::memory_order::relaxed); }
 
   void execute(M* mp, core_g* gp) {
     if (mp->spinning.load(std::memory_order::relaxed)) proto::resetspinning(mp);  // Go: schedule
@@ -245,7 +309,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         if (!mp->spinning.load(std::memory_order::relaxed)) proto::becomeSpinning(mp);
         auto all = std::span<core_p* const>(allp.data(), static_cast<std::size_t>(sc.nprocs));
         auto f = runqcheck::stealWork<S>(*pp, all, stealOrder, [] { return 0u; },
-                                         [&](std::uint32_t i) { return ps[i].idle.load(std::memory_order::relaxed); });
+                                         [&](std::uint32_t i) { return idle(i); });
         if (f.gp != nullptr) return f.gp;
       }
       runqcheck::globrunq_batch<B> r;
@@ -293,8 +357,8 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
     case 3: return rqtest::run<suite<3>>(prog, info, "protocol", what.c_str(), s);
     case 4: return rqtest::run<suite<4>>(prog, info, "protocol", what.c_str(), s);
   }
-  std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog, std::string(sc.name).c_str(),
-               sc.ms.size());
+  std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
+               std::string(sc.name).c_str(), sc.ms.size());
   return false;
 }
 
@@ -303,8 +367,8 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
     for (const auto& sc : catalog)
-      std::printf("%-28s %zu Ms, %d Ps: %.*s\n", std::string(sc.name).c_str(), sc.ms.size(), sc.nprocs,
-                  static_cast<int>(sc.targets.size()), sc.targets.data());
+      std::printf("%-28s %zu Ms, %d Ps: %.*s\n", std::string(sc.name).c_str(), sc.ms.size(),
+                  sc.nprocs, static_cast<int>(sc.targets.size()), sc.targets.data());
     return 0;
   }
   rqtest::search search;
@@ -323,8 +387,8 @@ int main(int argc, char** argv) {
     if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
   }
   if (ran == 0) {
-    std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0], std::getenv("RUNQCHECK_CASE"),
-                 argv[0]);
+    std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0],
+                 std::getenv("RUNQCHECK_CASE"), argv[0]);
     return 2;
   }
   std::printf("%s: %d scenarios, %llu executions, %s\n", argv[0], ran, rqtest::total_executions(),

@@ -7,6 +7,7 @@
 // Ported (proc.go, go1.27; unchanged since go1.25 except where noted):
 //   pidleput, pidleget, pidlegetSpinning (needspinning: Go 1.20, #45867),
 //   mput, mget, notewakeup/notesleep (mPark), (*m).becomeSpinning, startm,
+//   exitsyscallTryGetP (idle-P part) and exitsyscallNoP (go1.26 names),
 //   wakep, resetspinning, the submission path of newproc/ready (runqput,
 //   then wakep), and findRunnable's "Delicate dance" (spinning ->
 //   non-spinning: drop nmspinning, #StoreLoad, recheck the global queue and
@@ -65,7 +66,9 @@ template <class B>
 class note {
  public:
   // notewakeup. Any thread: publishes what it wrote before (nextp, spinning).
-  void wakeup() { key_.store(1, std::memory_order::release); }  // release: pairs with sleep's acquire
+  void wakeup() {
+    key_.store(1, std::memory_order::release);  // release: pairs with sleep's acquire
+  }
   // notesleep until woken, or until give_up() holds (a harness's end of the
   // run). The owner M only. True if woken.
   template <class F>
@@ -77,7 +80,9 @@ class note {
     }
   }
   // noteclear. The owner M, before it can be woken again (mput under sched.lock).
-  void clear() { key_.store(0, std::memory_order::relaxed); }  // relaxed: next wakeup is after mput's lock
+  void clear() {
+    key_.store(0, std::memory_order::relaxed);  // relaxed: next wakeup comes after mput's lock
+  }
 
  private:
   typename B::template atomic<std::uint32_t> key_{0};  // 1 = woken
@@ -105,14 +110,17 @@ class note<native> {
 
 // The wakeup part of Go's schedt. pidle, midle, nmidle: sched.lock. The
 // counters: seq_cst everywhere (the top comment).
+// The counters get a cache line of their own: every wakep reads nmspinning,
+// and sched.lock (next in a derived schedt) is written by every lock holder.
 template <class B, class P, class M>
 struct wakeup_state {
-  P* pidle = nullptr;
-  M* midle = nullptr;
-  std::int32_t nmidle = 0;
-  typename B::template atomic<std::int32_t> npidle{0};        // Ps on pidle; written under sched.lock
+  // Ps on pidle; written under sched.lock
+  alignas(64) typename B::template atomic<std::int32_t> npidle{0};
   typename B::template atomic<std::int32_t> nmspinning{0};    // spinning Ms + wakep's reservation
   typename B::template atomic<std::uint32_t> needspinning{0};  // pidlegetSpinning -> Delicate dance
+  alignas(64) P* pidle = nullptr;
+  M* midle = nullptr;
+  std::int32_t nmidle = 0;
 };
 
 template <class Env>
@@ -223,7 +231,8 @@ struct protocol {
     // Be conservative about spinning threads: start one only if none exist.
     if (w.nmspinning.load(seq_cst) != 0) return;  // seq_cst: step 3
     std::int32_t zero = 0;
-    if (!w.nmspinning.compare_exchange_strong(zero, 1, seq_cst, seq_cst)) return;  // seq_cst: counter
+    // seq_cst: the wakeup counter
+    if (!w.nmspinning.compare_exchange_strong(zero, 1, seq_cst, seq_cst)) return;
     Env::count_wakep();
     P* pp;
     {
@@ -257,6 +266,30 @@ struct protocol {
     if (mutated(protocol_mutant::submit_no_wakep)) return;
     storeload();  // step 2
     wakep();      // step 3
+  }
+
+  // Go: exitsyscallTryGetP, its idle-P part (go1.26, 7244e9221f). An M
+  // whose G returns from a syscall without its P (the old-P steal, with the
+  // G's scan bit, is stress/src/proc.cpp's).
+  static P* exitsyscallTryGetP_idle() {
+    // Go: sched.pidle != 0, a racy read; seq_cst: the wakeup counter
+    if (Env::ws().npidle.load(seq_cst) > 0) {
+      locked l = runqcheck::lock(Env::core());
+      return pidleget(l);
+    }
+    return nullptr;
+  }
+
+  // Go: exitsyscallNoP, under sched.lock: an idle P for gp, else gp goes
+  // on the global queue (no wakep: no P is idle). The M, without a P, after
+  // gp left _Grunning; null: the caller stopm()s.
+  static P* exitsyscallNoP_pidle(G* gp) {
+    locked l = runqcheck::lock(Env::core());
+    P* pp = pidleget(l);
+    if (pp == nullptr && !mutated(protocol_mutant::exitsyscall_loses_g)) {
+      runqcheck::globrunqput(l, gp);
+    }
+    return pp;
   }
 
   // What stop_or_spin did: released pp to pidle; again: this M must look
@@ -293,6 +326,7 @@ struct protocol {
   // findRunnable's needspinning check. sched.lock must be held (Go reads
   // it there too).
   static bool needspinning_set() {
+    if (mutated(protocol_mutant::no_needspinning)) return false;  // before Go 1.20 (#45867)
     return Env::ws().needspinning.load(seq_cst) == 1;  // seq_cst: Go's full Load
   }
 
