@@ -6,7 +6,9 @@ models/mutants/logic), plain_slots, every order site of core/ weakened one step
 (order:<site>), the stress scheduler's protocol mutants (protocol.txt), and the
 subject mutants of models/mutants/subject_mutants.txt (subject:<name>: another
 buggy port; only the --subject-cols columns have a binary for it, the other
-cells read n/a). A column is a checker binary built for the subject `mutants`
+cells read n/a). A --protocol-cols column is built on the wakeup protocol's
+header (stress/include/runqcheck/stress/protocol.hpp), not on the queue
+schemata: only protocol mutants run there, the other cells read n/a. A column is a checker binary built for the subject `mutants`
 (the schemata, through ci/gate --subject) or a harness-only binary built on
 it; RUNQCHECK_MUTANT selects the mutant. A mutant is killed in a column
 when the binary exits non-zero (a failed assertion, a fatal check, a Relacy
@@ -15,7 +17,7 @@ after how many executions.
 
 usage: killmatrix.py --col NAME BIN [ARG...] [--col ...] --out FILE [--quick]
                      --expected FILE --notes FILE [--audit FILE] [--check]
-                     [--subject-cols NAME,...]
+                     [--subject-cols NAME,...] [--protocol-cols NAME,...]
 """
 import json
 import re
@@ -41,7 +43,7 @@ def catalog():
         f = line.split(None, 1)
         if f and not line.startswith("#"):
             rows.append((f"subject:{f[0]}", f[1] if len(f) > 1 else "", "subject"))
-    return rows, orders
+    return rows, orders, {x["name"] for x in m["protocol"]}
 
 
 def run(cmd, mutant, timeout):
@@ -100,10 +102,11 @@ def run(cmd, mutant, timeout):
 
 
 def parse_args(args):
-    o = {"cols": [], "check": False, "audit": None, "subject-cols": "", "quick": False}
+    o = {"cols": [], "check": False, "audit": None, "subject-cols": "", "protocol-cols": "",
+         "quick": False}
     i = 0
     flags = ("--out", "--expected", "--notes", "--audit", "--check", "--col", "--subject-cols",
-             "--quick")
+             "--protocol-cols", "--quick")
     while i < len(args):
         a = args[i]
         if a == "--col":
@@ -118,7 +121,7 @@ def parse_args(args):
         elif a == "--quick":
             o["quick"] = True
             i += 1
-        elif a in ("--out", "--expected", "--notes", "--audit", "--subject-cols"):
+        elif a in ("--out", "--expected", "--notes", "--audit", "--subject-cols", "--protocol-cols"):
             o[a[2:]] = args[i + 1]
             i += 2
         else:
@@ -129,12 +132,12 @@ def parse_args(args):
     return o
 
 
-def quick_cells(cols, name, kind, subject_cols, required, na):
+def quick_cells(cols, name, required, na, applies):
     """--quick (ci/test's budget): the columns expected.txt requires, then the
     others in order only until one kills the mutant; the rest are not run."""
     skipped = dict(na, skipped=True)
     cells = {c: skipped for c, _ in cols}
-    usable = [(c, cmd) for c, cmd in cols if kind != "subject" or c in subject_cols]
+    usable = [(c, cmd) for c, cmd in cols if applies(c)]
     for c, cmd in usable:
         if c in required:
             cells[c] = run(cmd, name, 300)
@@ -169,7 +172,8 @@ def weak_models():
 
 def main():
     o = parse_args(sys.argv[1:])
-    rows, orders = catalog()
+    rows, orders, protocol_names = catalog()
+    protocol_cols = set(filter(None, o["protocol-cols"].split(",")))
     expected = {}
     for line in Path(o["expected"]).read_text().splitlines():
         f = line.split("#", 1)[0].split()
@@ -184,6 +188,11 @@ def main():
     results, problems, weak_survivors = [], [], []
     for name, desc, kind in rows:
         subject_cols = o["subject-cols"].split(",")
+
+        def applies(c, name=name, kind=kind):
+            """Whether column c has a binary for this row (else n/a)."""
+            return ((kind != "subject" or c in subject_cols)
+                    and (c not in protocol_cols or name in protocol_names))
         na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
         known_survivor = ((kind == "order" and name[6:] in notes)
                           or desc.startswith(("equivalent:", "weak-memory:")))
@@ -192,10 +201,9 @@ def main():
             # required kill is not run (the full matrix runs it).
             cells = {c: dict(na, skipped=True) for c, _ in o["cols"]}
         elif o["quick"]:
-            cells = quick_cells(o["cols"], name, kind, subject_cols, expected.get(name, set()), na)
+            cells = quick_cells(o["cols"], name, expected.get(name, set()), na, applies)
         else:
-            cells = {c: na if kind == "subject" and c not in subject_cols else run(cmd, name, 300)
-                     for c, cmd in o["cols"]}
+            cells = {c: run(cmd, name, 300) if applies(c) else na for c, cmd in o["cols"]}
         killed = any(x["killed"] for x in cells.values())
         equivalent = desc.startswith("equivalent:")
         weak = desc.startswith("weak-memory:")  # a real bug whose window this hardware may never open

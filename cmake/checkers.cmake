@@ -98,6 +98,44 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_shard/selftest PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
   include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)
+  # The wakeup protocol (stress/include/runqcheck/stress/protocol.hpp, the
+  # code the stress scheduler runs) under Relacy: protocol scenarios as data
+  # (tests/relacy/protocol.cpp) on the go125 queues. relacy_protocol_mutant
+  # reads RUNQCHECK_MUTANT (the kill matrix's relacy_protocol column).
+  if(EXISTS "${RUNQCHECK_ROOT}/stress/include/runqcheck/stress/protocol.hpp" AND NOT TARGET relacy_protocol)
+    foreach(_rq_t relacy_protocol relacy_protocol_mutant)
+      add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/relacy/protocol.cpp")
+      target_include_directories(${_rq_t} PRIVATE "${RUNQCHECK_ROOT}/stress/include"
+        "${RUNQCHECK_ROOT}/tests/relacy")
+      target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models)
+      target_compile_features(${_rq_t} PRIVATE cxx_std_20)
+      set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    endforeach()
+    target_compile_definitions(relacy_protocol_mutant PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
+    # Gate (one core): 50k random executions per scenario (~15 s in all);
+    # context bound 2 of the two-P scenarios (~20 s; the 4-M one is too big
+    # for it). Teeth: each protocol mutant on the header fails with a replay
+    # line that replays the same history twice (replay_test.py).
+    add_test(NAME relacy_protocol/random COMMAND relacy_protocol random 50000)
+    add_test(NAME relacy_protocol/bound2 COMMAND relacy_protocol bound 2)
+    set_tests_properties(relacy_protocol/bound2 PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=submit_vs_spinner_drop,submit_ring_vs_spinner_drop")
+    set_tests_properties(relacy_protocol/random relacy_protocol/bound2
+      PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # Nightly: the go125_window question (docs/proofs.md) searched deeper.
+    add_test(NAME relacy_protocol_deep/go125_window_random COMMAND relacy_protocol random 200000)
+    add_test(NAME relacy_protocol_deep/go125_window_bound2 COMMAND relacy_protocol bound 2)
+    set_tests_properties(relacy_protocol_deep/go125_window_random relacy_protocol_deep/go125_window_bound2
+      PROPERTIES ENVIRONMENT "RUNQCHECK_CASE=go125_window" LABELS "nightly;relacy;selftest" TIMEOUT 7200)
+    foreach(_rq_m wakep_no_storeload spinning_drop_no_recheck submit_no_wakep exitsyscall_loses_g
+                  no_needspinning)
+      add_test(NAME relacy_protocol_replay/${_rq_m}
+        COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+          $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} random 20000)
+      set_tests_properties(relacy_protocol_replay/${_rq_m} PROPERTIES
+        LABELS "gate;relacy;selftest" TIMEOUT 300)
+    endforeach()
+  endif()
 endif()
 
 # Disassembly audit (ci/disasm-audit): the port compiled for aarch64

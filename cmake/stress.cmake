@@ -36,7 +36,7 @@ function(_rq_stress_lib name mutants)
   target_compile_features(${name} PUBLIC cxx_std_20)
   if(mutants)
     target_include_directories(${name} BEFORE PUBLIC "${RUNQCHECK_MUTANTS_INCLUDE}")
-    target_compile_definitions(${name} PRIVATE RUNQCHECK_STRESS_MUTANTS=1)
+    target_compile_definitions(${name} PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
   endif()
   # The wakeup protocol's seq_cst fences (proc.cpp's top comment explains
   # why TSan not modelling them is harmless here).

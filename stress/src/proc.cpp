@@ -2,31 +2,12 @@
 // resetspinning, handoffp, the syscall paths and procresize: the M:N
 // scheduler of go1.27 proc.go, reduced to what moves Gs through the queues.
 //
-// Wakeup protocol (proc.go, "Worker thread parking/unparking"; the step
-// numbers are Go's and the SPIN model's):
-//   submission (newproc, goready):           1. publish the G (runqput: a
-//     release store of runqtail, or a release CAS of runnext)
-//                                            2. #StoreLoad  (storeload())
-//                                            3. read nmspinning (wakep)
-//   spinning -> non-spinning (findRunnable): 1. nmspinning -= 1
-//                                            2. #StoreLoad  (storeload())
-//                                            3. recheck the global queue and
-//                                               every P's runq (runqempty)
-// If both sides skipped step 2, the submitter could read a stale
-// nmspinning = 1 while the spinner reads a stale empty queue, and nobody
-// would wake an M for the G. Go gets the StoreLoad for free: its atomic
-// store is XCHG on amd64 and STLR followed by LDAR on arm64 is ordered. In
-// C++, a release store followed by an acquire load of another variable may be
-// reordered (and is, on x86, through the store buffer), and the core's queue
-// publication is a release store, not seq_cst. So each side issues a seq_cst
-// fence between its store and its load: by [atomics.fences] the two fences
-// are ordered in the single total order S, and whichever comes second makes
-// its thread see the other's store — the submitter sees the decrement and
-// wakes an M, or the spinner sees the G. nmspinning, npidle and needspinning
-// are themselves seq_cst (Go: full Load/Add/Cas), so that their mutual order
-// (handoffp's nmspinning+npidle read, wakep's CAS, pidlegetSpinning's
-// needspinning) is the one total order Go's reasoning assumes. The mutant
-// wakep_no_storeload drops both fences.
+// Wakeup protocol (proc.go, "Worker thread parking/unparking"): wakep,
+// startm, resetspinning, the idle P/M lists, the submission path (newproc,
+// goready) and findRunnable's spinning -> non-spinning recheck are
+// protocol.hpp's, written on the backend seam so that the Relacy checker
+// (tests/relacy/protocol.cpp) runs the same source; its top comment gives
+// the steps and why each side needs a seq_cst fence (#StoreLoad).
 // TSan does not model fences (GCC warns, -Wtsan); no plain data depends on
 // these two, only the wakeup decision, which TSan does not check anyway.
 //
@@ -53,7 +34,6 @@
 #include <thread>
 
 #include "fiber.hpp"
-#include "protocol_mutants.hpp"
 #include "runqcheck/stress/watchdog.hpp"
 
 namespace runqcheck::stress {
@@ -79,11 +59,22 @@ constexpr std::uint32_t st(gstatus s) { return static_cast<std::uint32_t>(s); }
 constexpr std::uint32_t st(pstatus s) { return static_cast<std::uint32_t>(s); }
 G* asG(core_g* g) { return static_cast<G*>(g); }
 
-// The #StoreLoad barrier of the wakeup protocol (top comment).
-inline void storeload() {
-  if (mutated(protocol_mutant::wakep_no_storeload)) return;
-  std::atomic_thread_fence(seq_cst);  // seq_cst fence: pairs with the other side's fence (submitter vs spinner)
-}
+// The wakeup protocol (protocol.hpp), on this scheduler: the hooks it needs.
+struct env {
+  using B = stress::B;
+  using S = stress::S;
+  using P = stress::P;
+  using M = stress::M;
+  static wakeup_state<B, P, M>& ws() { return *the_sched; }
+  static runqcheck::schedt<B>& core() { return the_sched->core; }
+  static void newm(P* pp, bool spinning);
+  static void notewakeup(M* mp) { mp->park.wakeup(); }
+  static void acquirep(M* mp, P* pp);
+  static P* releasep(M* mp);
+  static core_p& owner(P* pp);
+  static void count_wakep() { the_sched->nwakep.fetch_add(1, relaxed); }
+};
+using proto = protocol<env>;
 
 // Go: cheaprand. This M only.
 std::uint32_t cheaprand(M* mp) {
@@ -147,52 +138,18 @@ P* releasep(M* mp) {
   return pp;
 }
 
-// --- idle P and M lists (sched.lock must be held: the locked& argument) ---
+void env::acquirep(M* mp, P* pp) { stress::acquirep(mp, pp); }
+P* env::releasep(M* mp) { return stress::releasep(mp); }
+core_p& env::owner(P* pp) { return stress::owner(pp); }
 
-// Go: pidleput. sched.lock must be held; pp must have an empty runq.
-void pidleput(locked&, P* pp) {
-  RQ_CHECK(B, S::runqempty(*pp), "pidleput: P has non-empty run queue", "p", pp->id);
-  pp->idle.store(true, relaxed);  // relaxed: Go's idlepMask is a hint for stealWork
-  pp->link = the_sched->pidle;
-  the_sched->pidle = pp;
-  the_sched->npidle.fetch_add(1, seq_cst);  // seq_cst: wakeup protocol counter (top comment)
-}
+// --- idle P and M lists (sched.lock must be held: the locked& argument):
+// protocol.hpp's pidleput, pidleget, pidlegetSpinning, mput, mget ---
 
-// Go: pidleget. sched.lock must be held.
-P* pidleget(locked&) {
-  P* pp = the_sched->pidle;
-  if (pp != nullptr) {
-    pp->idle.store(false, relaxed);
-    the_sched->pidle = pp->link;
-    the_sched->npidle.fetch_sub(1, seq_cst);  // seq_cst: wakeup protocol counter
-  }
-  return pp;
-}
+void pidleput(locked& l, P* pp) { proto::pidleput(l, pp); }
+P* pidleget(locked& l) { return proto::pidleget(l); }
+void mput(locked& l, M* mp) { proto::mput(l, mp); }
+M* mget(locked& l) { return proto::mget(l); }
 
-// Go: pidlegetSpinning. sched.lock must be held. A caller that found work
-// but no P tells non-spinning Ms about to drop their P (Delicate dance).
-P* pidlegetSpinning(locked& l) {
-  P* pp = pidleget(l);
-  if (pp == nullptr) {
-    the_sched->needspinning.store(1, seq_cst);  // seq_cst: read under the same lock by findRunnable; Go: full Store
-  }
-  return pp;
-}
-
-// Go: mput / mget. sched.lock must be held.
-void mput(locked&, M* mp) {
-  mp->schedlink = the_sched->midle;
-  the_sched->midle = mp;
-  the_sched->nmidle++;
-}
-M* mget(locked&) {
-  M* mp = the_sched->midle;
-  if (mp != nullptr) {
-    the_sched->midle = mp->schedlink;
-    the_sched->nmidle--;
-  }
-  return mp;
-}
 // Go: mgetSpecific (go1.26, 2263d4aabd). sched.lock must be held: take mp
 // off midle if it is there (idle), else nullptr.
 M* mgetSpecific(locked&, M* mp) {
@@ -217,31 +174,23 @@ void stopwait_dec(locked&) {
 // --- parking (Go: notes; futex-style waits on an atomic) ---
 
 // Go: notewakeup(&mp.park). Any thread, after giving mp its nextp.
-void notewakeup(M* mp) {
-  mp->park.store(1, release);  // release: publishes nextp/spinning written before it to the woken M
-  mp->park.notify_one();       // futex wake; a wake before the wait is not lost: wait() rechecks the value
-}
+void notewakeup(M* mp) { env::notewakeup(mp); }
 
 // Go: mPark (notesleep + noteclear). The M itself.
 void mPark(M* mp) {
   mp->state.store(mstate::parked, relaxed);
-  while (mp->park.load(acquire) == 0) {  // acquire: pairs with notewakeup's release
-    mp->park.wait(0, acquire);           // futex wait while the value is 0
-  }
-  mp->park.store(0, relaxed);  // relaxed: the next wakeup comes after mput under sched.lock
+  mp->park.sleep([] { return false; });
+  mp->park.clear();  // the next wakeup comes after mput under sched.lock
 }
 
-void becomeSpinning(M* mp) {  // Go: (*m).becomeSpinning. The M itself.
-  mp->spinning.store(true, relaxed);
-  the_sched->nmspinning.fetch_add(1, seq_cst);  // seq_cst: wakeup protocol counter
-  the_sched->needspinning.store(0, seq_cst);    // seq_cst: Go's full Store; a new spinning M serves the request
-}
+void becomeSpinning(M* mp) { proto::becomeSpinning(mp); }  // Go: (*m).becomeSpinning
 
 void mstart(M* mp);
 
+
 // Go: newm. Any thread: a new M that will run pp (spinning if the caller
 // incremented nmspinning for it; Go: mspinning).
-void newm(P* pp, bool spinning) {
+void env::newm(P* pp, bool spinning) {
   M* mp = new M;
   mp->nextp.store(pp, relaxed);         // published by the thread start
   mp->spinning.store(spinning, relaxed);
@@ -272,67 +221,10 @@ bool stopm(M* mp) {
   return true;
 }
 
-// Go: startm(pp, spinning, lockheld=false). Any thread (an M with or
-// without a P, sysmon, the driver). Runs pp (or an idle P if pp is null) on
-// an idle M, or a new one. spinning: the caller incremented nmspinning.
-void startm(P* pp, bool spinning) {
-  M* nmp;
-  {
-    auto l = lock_sched();
-    if (pp == nullptr) {
-      RQ_CHECK(B, !spinning, "startm: P required for spinning=true");
-      pp = pidleget(l);
-      if (pp == nullptr) return;
-    }
-    nmp = mget(l);
-  }
-  if (nmp == nullptr) {
-    newm(pp, spinning);
-    return;
-  }
-  RQ_CHECK(B, !nmp->spinning.load(relaxed), "startm: m is spinning", "m", nmp->id);
-  RQ_CHECK(B, nmp->nextp.load(relaxed) == nullptr, "startm: m has p", "m", nmp->id);
-  if (spinning) {
-    // "A spinning M's P has an empty local queue" (Go's throw).
-    RQ_CHECK(B, S::runqempty(*pp), "startm: p has runnable gs", "p", pp->id);
-  }
-  nmp->spinning.store(spinning, relaxed);  // published by notewakeup
-  nmp->nextp.store(pp, relaxed);           // published by notewakeup
-  notewakeup(nmp);
-}
-
-// Go: wakep. An M holding a P (or without one, from handoffp's paths): start
-// a spinning M if there is an idle P and no spinning M.
-void wakep() {
-  auto& s = *the_sched;
-  // Be conservative about spinning threads, only start one if none exist already.
-  if (s.nmspinning.load(seq_cst) != 0) return;  // seq_cst: step 3 of submission
-  std::int32_t zero = 0;
-  if (!s.nmspinning.compare_exchange_strong(zero, 1, seq_cst)) return;  // seq_cst: the wakeup counter
-  s.nwakep.fetch_add(1, relaxed);
-  P* pp;
-  {
-    auto l = lock_sched();
-    pp = pidlegetSpinning(l);
-    if (pp == nullptr) {
-      RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "wakep: negative nmspinning");
-      return;
-    }
-  }
-  startm(pp, true);
-}
-
-// Go: resetspinning. The M itself, spinning, that found work.
-void resetspinning(M* mp) {
-  RQ_CHECK(B, mp->spinning.load(relaxed), "resetspinning: not a spinning m", "m", mp->id);
-  mp->spinning.store(false, relaxed);
-  std::int32_t n = the_sched->nmspinning.fetch_sub(1, seq_cst) - 1;  // seq_cst: wakeup counter
-  RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
-  // M wakeup policy is deliberately somewhat conservative, so check if we
-  // need to wakeup another P here.
-  if (mutated(protocol_mutant::spinning_drop_no_recheck)) return;
-  wakep();
-}
+// Go: startm, wakep, resetspinning: protocol.hpp.
+void startm(P* pp, bool spinning) { proto::startm(pp, spinning); }
+void wakep() { proto::wakep(); }
+void resetspinning(M* mp) { proto::resetspinning(mp); }
 
 // Go: handoffp. Any thread, for a P nobody owns (released from a syscall,
 // retaken by sysmon): start an M for it whenever findRunnable would find work.
@@ -348,7 +240,7 @@ void handoffp(P* pp) {
   // otherwise our help is not required
   if (s.nmspinning.load(seq_cst) + s.npidle.load(seq_cst) == 0) {
     std::int32_t zero = 0;
-    if (s.nmspinning.compare_exchange_strong(zero, 1, seq_cst)) {
+    if (s.nmspinning.compare_exchange_strong(zero, 1, seq_cst, seq_cst)) {
       s.needspinning.store(0, seq_cst);
       startm(pp, true);
       return;
@@ -375,7 +267,7 @@ bool gcstopm(M* mp) {
   if (mp->spinning.load(relaxed)) {
     mp->spinning.store(false, relaxed);
     // OK to just drop nmspinning here, startTheWorld will unpark threads as necessary.
-    RQ_CHECK(B, the_sched->nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "gcstopm: negative nmspinning");
+    RQ_CHECK(B, the_sched->nmspinning.fetch_add(-1, seq_cst) - 1 >= 0, "gcstopm: negative nmspinning");
   }
   P* pp = releasep(mp);
   {
@@ -394,46 +286,11 @@ std::int32_t snapshotAllp(std::array<core_p*, max_procs>& snap) {
   return n;
 }
 
-// Go: checkRunqsNoP. An M without a P: if some P has work and a P is idle,
-// return that idle P for the caller to acquire.
-P* checkRunqsNoP(const std::array<core_p*, max_procs>& snap, std::int32_t n) {
-  for (std::int32_t id = 0; id < n; id++) {
-    P* p2 = static_cast<P*>(snap[id]);
-    if (!p2->idle.load(relaxed) && !S::runqempty(*p2)) {
-      auto l = lock_sched();
-      return pidlegetSpinning(l);  // null: can't get a P, don't bother checking remaining Ps
-    }
-  }
-  return nullptr;
-}
-
-// The Delicate dance's global-queue recheck (Go: inline in findRunnable). An
-// M without a P that just stopped spinning.
-next_g recheck_global(M* mp) {
-  P* pp;
-  runqcheck::globrunq_batch<B> r;
-  {
-    auto l = lock_sched();
-    if (l.runq().size() == 0) return {};
-    pp = pidlegetSpinning(l);
-    if (pp == nullptr) return {};
-    r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(runq_cap) / 2);
-  }
-  RQ_CHECK(B, r.gp != nullptr, "global runq empty with non-zero runqsize");
-  // Go calls runqputbatch before acquirep; the P is ours either way (from
-  // pidle), and acquiring first lets the owner check hold.
-  acquirep(mp, pp);
-  runqcheck::runqputbatch(owner(pp), r.q);
-  RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
-  becomeSpinning(mp);
-  return {asG(r.gp), false};
-}
-
 // Leaves the run at shutdown: the M gives its P back and exits.
 void dropP_for_exit(M* mp) {
   if (mp->spinning.load(relaxed)) {
     mp->spinning.store(false, relaxed);
-    the_sched->nmspinning.fetch_sub(1, seq_cst);
+    the_sched->nmspinning.fetch_add(-1, seq_cst);
   }
   P* pp = releasep(mp);
   auto l = lock_sched();
@@ -484,42 +341,19 @@ top:
   // We have nothing to do: return P and block.
   std::int32_t n = snapshotAllp(snap);
   runqcheck::globrunq_batch<B> r;
-  {
-    auto l = lock_sched();
-    if (s.gcwaiting.load(seq_cst)) goto top;  // unlocks
-    if (l.runq().size() != 0) {
-      r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(runq_cap) / 2);
-    } else if (!mp->spinning.load(relaxed) && s.needspinning.load(seq_cst) == 1) {
-      // See "Delicate dance" comment below.
-      becomeSpinning(mp);
-      goto top;  // unlocks
-    } else {
-      RQ_CHECK(B, releasep(mp) == pp, "findRunnable: wrong p");
-      pidleput(l, pp);
-    }
-  }
-  if (r.gp != nullptr) {  // the global batch, outside the lock
-    runqcheck::runqputbatch(owner(pp), r.q);
-    RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
-    return {asG(r.gp), false};
+  auto stopping = [&s] { return s.gcwaiting.load(seq_cst); };  // seq_cst: as at findRunnable's top
+  switch (proto::stop_or_spin(mp, pp, r, stopping)) {
+    case proto::idle_step::again: goto top;
+    case proto::idle_step::global: return {asG(r.gp), false};
+    case proto::idle_step::released: break;
   }
   // Delicate dance: the M goes from spinning to non-spinning, concurrently
-  // with submissions. Drop nmspinning first, #StoreLoad, then check every
-  // source again; the other order lets a G submitted in between go unseen by
-  // everyone. needspinning (set by pidlegetSpinning) covers the case where
-  // work is found but no P is idle.
+  // with submissions (protocol.hpp: drop nmspinning, #StoreLoad, recheck
+  // every source; needspinning covers work found with no P idle).
   if (mp->spinning.load(relaxed)) {
-    mp->spinning.store(false, relaxed);
-    RQ_CHECK(B, s.nmspinning.fetch_sub(1, seq_cst) - 1 >= 0, "findRunnable: negative nmspinning");  // step 1
-    storeload();                                                                                   // step 2
-    if (!mutated(protocol_mutant::spinning_drop_no_recheck)) {                                           // step 3
-      if (next_g r = recheck_global(mp); r.gp != nullptr) return r;
-      if (P* pp2 = checkRunqsNoP(snap, n); pp2 != nullptr) {
-        acquirep(mp, pp2);
-        becomeSpinning(mp);
-        goto top;
-      }
-    }
+    auto all = std::span<core_p* const>(snap.data(), static_cast<std::size_t>(n));
+    if (auto r = proto::dropspinning(mp, all); r.gp != nullptr) return {asG(r.gp), false};
+    else if (r.pp != nullptr) goto top;
   }
   if (!stopm(mp)) return {};
   goto top;
@@ -637,14 +471,7 @@ next_g gopreempt_m(M* mp, G* gp) { return goschedImpl(mp, gp, true); }  // Go: g
 next_g exitsyscallNoP(M* mp, G* gp) {
   casgstatus(gp, gstatus::running, gstatus::runnable);
   dropg(mp, gp);
-  P* pp;
-  {
-    auto l = lock_sched();
-    pp = pidleget(l);
-    if (pp == nullptr && !mutated(protocol_mutant::exitsyscall_loses_g)) {
-      runqcheck::globrunqput(l, gp);
-    }
-  }
+  P* pp = proto::exitsyscallNoP_pidle(gp);  // an idle P, or gp on the global queue
   if (pp != nullptr) {
     acquirep(mp, pp);
     return {gp, false};
@@ -750,11 +577,7 @@ P* exitsyscallTryGetP(P* oldp) {
       return oldp;
     }
   }
-  if (the_sched->npidle.load(seq_cst) > 0) {  // Go: sched.pidle != 0, a racy read
-    auto l = lock_sched();
-    return pidleget(l);
-  }
-  return nullptr;
+  return proto::exitsyscallTryGetP_idle();
 }
 
 // Go: retake, the syscall part (go1.27). The sysmon thread: a P whose G was
@@ -959,10 +782,7 @@ void newproc(std::function<void()> fn) {
   newg->rng = s.seed * 0x2545f4914f6cdd1dull + newg->goid;
   casgstatus(newg, gstatus::dead, gstatus::runnable);
   s.ngcreated.fetch_add(1, relaxed);
-  S::runqput(owner(pp), newg, true);  // step 1: publish (runnext)
-  if (mutated(protocol_mutant::submit_no_wakep)) return;
-  storeload();                        // step 2
-  wakep();                            // step 3
+  proto::submit(pp, newg, true);  // runqput(pp, newg, true); wakep()
 }
 
 void gosched() { mcall(gosched_m); }
@@ -992,10 +812,7 @@ void goready(G* gp) {
   casgstatus(gp, gstatus::waiting, gstatus::runnable);  // Go: "bad g->status in ready"
   gp->nreadies.fetch_add(1, relaxed);
   the_sched->nready.fetch_add(1, relaxed);
-  S::runqput(owner(pp), gp, true);  // step 1
-  if (mutated(protocol_mutant::submit_no_wakep)) return;
-  storeload();  // step 2
-  wakep();      // step 3
+  proto::submit(pp, gp, true);  // runqput(pp, gp, next=true); wakep()
 }
 
 namespace {
@@ -1083,7 +900,7 @@ void gomaxprocs(int n) {
       m2->nextp.store(pp, relaxed);  // published by notewakeup
       notewakeup(m2);
     } else {
-      newm(pp, false);  // Go: newm(nil, p, -1)
+      env::newm(pp, false);  // Go: newm(nil, p, -1)
     }
   }
   wakep();

@@ -248,7 +248,7 @@ void explain(const char* prog, const runqcheck::model::scenario& sc, const char*
 // (Go's text) passes only if it fails with a fatal error of the port's (any
 // text). In explain mode, draws s.state instead.
 template <class T>
-bool run(const char* prog, const runqcheck::model::scenario& sc, const char* subject,
+bool run(const char* prog, const runqcheck::model::scenario& sc, [[maybe_unused]] const char* subject,
          const char* what, search& s) {
   std::string name_s(sc.name);
   const char* name = name_s.c_str();

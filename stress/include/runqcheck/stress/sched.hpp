@@ -35,6 +35,8 @@
 #include <runqcheck/go125.hpp>
 #include <runqcheck/sched_policy.hpp>
 
+#include "protocol.hpp"
+
 namespace runqcheck::stress {
 
 using B = ::runqcheck::native;
@@ -104,7 +106,7 @@ struct M : runqcheck::m<B> {
   std::atomic<P*> nextp{nullptr};      // Go: mp.nextp; written by startm before notewakeup (published by the note's release)
   P* oldp = nullptr;                   // Go: mp.oldp; the P held at entersyscall; this M only
   std::atomic<bool> spinning{false};   // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
-  std::atomic<std::uint32_t> park{0};  // Go: mp.park note: 1 = woken. release by notewakeup, acquire by mPark
+  note<B> park;                        // Go: mp.park (protocol.hpp: notewakeup releases, mPark acquires)
   M* schedlink = nullptr;              // midle list; sched.lock
   boost::context::fiber g0;            // while a G runs on this M: the M's scheduler context (Go: g0)
   void* tsan_g0 = nullptr;             // TSan's fiber of the thread itself
@@ -118,19 +120,14 @@ struct M : runqcheck::m<B> {
 inline M* P::owner() const { return static_cast<M*>(m.load(std::memory_order::relaxed)); }
 
 // Go: type schedt, the scheduler part around the core's (lock, runq, gomaxprocs).
-struct schedt {
+// The wakeup part (pidle, midle, nmidle under core.lock; npidle, nmspinning,
+// needspinning seq_cst) is protocol.hpp's wakeup_state, shared with the
+// Relacy checker (docs/go-cpp-order-mapping.md, wakeup rows).
+struct schedt : wakeup_state<B, P, M> {
   runqcheck::schedt<B> core{1};
   // guarded by core.lock
-  M* midle = nullptr;
-  std::int32_t nmidle = 0;
-  P* pidle = nullptr;
   std::int32_t stopwait = 0;
   std::vector<M*> allm;
-  // The wakeup protocol counters: seq_cst everywhere (see proc.cpp's top
-  // comment and docs/go-cpp-order-mapping.md, wakeup rows).
-  std::atomic<std::int32_t> npidle{0};           // Ps on pidle; changed under sched.lock, read anywhere
-  std::atomic<std::int32_t> nmspinning{0};       // Ms spinning (+ wakep's reservation); vs the submitters' #StoreLoad
-  std::atomic<std::uint32_t> needspinning{0};    // pidlegetSpinning -> an M about to drop its P (Delicate dance)
   std::atomic<bool> gcwaiting{false};           // Go: sched.gcwaiting (stop the world)
   std::atomic<std::uint32_t> stopnote{0};       // generation, bumped when stopwait reaches 0
   std::atomic<std::int32_t> gomaxprocs{0};      // copy of core.gomaxprocs for lock-free reads (Go reads it racily)

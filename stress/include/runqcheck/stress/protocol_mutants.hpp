@@ -1,8 +1,9 @@
-// stress/src/protocol_mutants.hpp — the stress scheduler's own mutants: bugs
-// in the wakeup protocol around the queues (models/mutants/protocol.txt).
-// Only the kill matrix's binary (runqcheck_stress_mutant, built on the
-// mutant schemata with RUNQCHECK_STRESS_MUTANTS) reads RUNQCHECK_MUTANT; in
-// runqcheck_stress every check below is a constant false.
+// runqcheck/stress/protocol_mutants.hpp — the wakeup protocol's mutants:
+// bugs in the protocol around the queues (models/mutants/protocol.txt), in
+// protocol.hpp and stress/src/proc.cpp. Only binaries built with
+// RUNQCHECK_PROTOCOL_MUTANTS read RUNQCHECK_MUTANT (the kill matrix's:
+// runqcheck_stress_mutant, relacy_protocol_mutant); elsewhere every check
+// below is a constant false.
 #pragma once
 
 #include <cstdlib>
@@ -17,13 +18,14 @@ enum class protocol_mutant {
   wakep_no_storeload,
   exitsyscall_loses_g,
   procresize_drops_runnext,
+  no_needspinning,
 };
 
-#ifdef RUNQCHECK_STRESS_MUTANTS
+#ifdef RUNQCHECK_PROTOCOL_MUTANTS
 inline protocol_mutant parse_protocol_mutant() {
   constexpr std::string_view names[] = {"none", "submit_no_wakep", "spinning_drop_no_recheck",
                                         "wakep_no_storeload", "exitsyscall_loses_g",
-                                        "procresize_drops_runnext"};
+                                        "procresize_drops_runnext", "no_needspinning"};
   const char* env = std::getenv("RUNQCHECK_MUTANT");
   for (int i = 1; env != nullptr && i < static_cast<int>(std::size(names)); i++)
     if (names[i] == env) return static_cast<protocol_mutant>(i);

@@ -1,0 +1,397 @@
+// runqcheck/stress/protocol.hpp — the wakeup protocol of go1.27 proc.go,
+// written once on the backend seam: the same source runs in the stress
+// scheduler (native backend, OS threads, stress/src/proc.cpp) and under
+// Relacy (tests/relacy/protocol.cpp), where the C++ memory model decides
+// what each load may read.
+//
+// Ported (proc.go, go1.27; unchanged since go1.25 except where noted):
+//   pidleput, pidleget, pidlegetSpinning (needspinning: Go 1.20, #45867),
+//   mput, mget, notewakeup/notesleep (mPark), (*m).becomeSpinning, startm,
+//   exitsyscallTryGetP (idle-P part) and exitsyscallNoP (go1.26 names),
+//   wakep, resetspinning, the submission path of newproc/ready (runqput,
+//   then wakep), and findRunnable's "Delicate dance" (spinning ->
+//   non-spinning: drop nmspinning, #StoreLoad, recheck the global queue and
+//   every P's queue; the recheck of #55160, fixed in ad943066f6), with
+//   checkRunqsNoP.
+//
+// Protocol (proc.go, "Worker thread parking/unparking"; the step numbers
+// are Go's, the SPIN model's and stress/src/proc.cpp's):
+//   submission:               1. publish the G (runqput: release store of
+//                                runqtail, or release CAS of runnext)
+//                             2. #StoreLoad (storeload())
+//                             3. read nmspinning (wakep)
+//   spinning -> non-spinning: 1. nmspinning -= 1
+//                             2. #StoreLoad (storeload())
+//                             3. recheck the global queue and every runq
+// A release store followed by a load of another variable may be reordered
+// in C++ (x86's store buffer does it); the two seq_cst fences are ordered
+// in S, so whichever side comes second sees the other's store. nmspinning,
+// npidle and needspinning are seq_cst: Go's full Load/Add/Cas/Store.
+//
+// Rejected designs: virtual hooks (an indirect call on every wakep in the
+// stress hot path); a copy of the protocol per checker (the reason this
+// header exists: the Relacy checker must judge the code the stress
+// scheduler runs); the M's park as a B::mutex + condvar (the backend seam
+// has no condvar; a note is one atomic, futex-waited natively and a
+// yielding spin under Relacy, which is what Go's note is on futex OSes).
+//
+// Env, the world the protocol runs in, supplies (all static):
+//   types B (backend), S (subject: runqput, runqempty), P (derives S::p;
+//   link, idle), M (spinning, nextp, park: note<B>, schedlink, id);
+//   ws() -> wakeup_state<B, P, M>&; core() -> runqcheck::schedt<B>&;
+//   newm(P*, bool spinning): startm's "no idle M" path;
+//   notewakeup(M*): wake a parked M (mp->park.wakeup(), plus what the
+//   harness counts); acquirep(M*, P*); releasep(M*) -> P*;
+//   owner(P*) -> S::p& (checks the caller owns it);
+//   count_wakep() (statistics; may do nothing).
+// Mutants (stress/include/runqcheck/stress/protocol_mutants.hpp) are read
+// here, so they enter every checker of this header the same way.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+
+#include <runqcheck/backend.hpp>
+#include <runqcheck/backend/native.hpp>
+#include <runqcheck/globrunq.hpp>
+
+#include "protocol_mutants.hpp"
+
+namespace runqcheck::stress {
+
+// Go: note (notesleep, notewakeup, noteclear), for any backend: a yielding
+// spin (B::spin_pause), which under Relacy is a scheduling point.
+template <class B>
+class note {
+ public:
+  // notewakeup. Any thread: publishes what it wrote before (nextp, spinning).
+  void wakeup() {
+    key_.store(1, std::memory_order::release);  // release: pairs with sleep's acquire
+  }
+  // notesleep until woken, or until give_up() holds (a harness's end of the
+  // run). The owner M only. True if woken.
+  template <class F>
+  bool sleep(F&& give_up) {
+    for (;;) {
+      if (key_.load(std::memory_order::acquire) != 0) return true;  // acquire: wakeup's release
+      if (give_up()) return key_.load(std::memory_order::acquire) != 0;  // a last look, as above
+      B::spin_pause();
+    }
+  }
+  // noteclear. The owner M, before it can be woken again (mput under sched.lock).
+  void clear() {
+    key_.store(0, std::memory_order::relaxed);  // relaxed: next wakeup comes after mput's lock
+  }
+
+ private:
+  typename B::template atomic<std::uint32_t> key_{0};  // 1 = woken
+};
+
+// Natively: a futex wait, as Go's note on Linux.
+template <>
+class note<native> {
+ public:
+  void wakeup() {
+    key_.store(1, std::memory_order::release);  // release: pairs with sleep's acquire
+    key_.notify_one();  // a wake before the wait is not lost: wait() rechecks the value
+  }
+  template <class F>
+  bool sleep(F&&) {
+    while (key_.load(std::memory_order::acquire) == 0) key_.wait(0, std::memory_order::acquire);
+    return true;  // acquire (both): pairs with wakeup's release
+  }
+  void clear() { key_.store(0, std::memory_order::relaxed); }  // relaxed: as note<B>::clear
+  std::uint32_t peek() const { return key_.load(std::memory_order::relaxed); }  // dumps
+
+ private:
+  std::atomic<std::uint32_t> key_{0};
+};
+
+// The wakeup part of Go's schedt. pidle, midle, nmidle: sched.lock. The
+// counters: seq_cst everywhere (the top comment).
+// The counters get a cache line of their own: every wakep reads nmspinning,
+// and sched.lock (next in a derived schedt) is written by every lock holder.
+template <class B, class P, class M>
+struct wakeup_state {
+  // Ps on pidle; written under sched.lock
+  alignas(64) typename B::template atomic<std::int32_t> npidle{0};
+  typename B::template atomic<std::int32_t> nmspinning{0};    // spinning Ms + wakep's reservation
+  typename B::template atomic<std::uint32_t> needspinning{0};  // pidlegetSpinning -> Delicate dance
+  alignas(64) P* pidle = nullptr;
+  M* midle = nullptr;
+  std::int32_t nmidle = 0;
+};
+
+template <class Env>
+struct protocol {
+  using B = typename Env::B;
+  using S = typename Env::S;
+  using P = typename Env::P;
+  using M = typename Env::M;
+  using G = typename S::p::G;
+  using locked = runqcheck::locked_sched<B>;
+  static constexpr auto seq_cst = std::memory_order::seq_cst;
+  static constexpr auto relaxed = std::memory_order::relaxed;
+
+  // The #StoreLoad barrier of both sides (top comment). Any M.
+  static void storeload() {
+    if (mutated(protocol_mutant::wakep_no_storeload)) return;
+    B::fence(seq_cst);  // seq_cst fence: pairs with the other side's (submitter vs spinner)
+  }
+
+  // Go: pidleput. sched.lock must be held; pp's runq must be empty.
+  static void pidleput(locked&, P* pp) {
+    RQ_CHECK(B, S::runqempty(*pp), "pidleput: P has non-empty run queue", "p", pp->id);
+    auto& w = Env::ws();
+    pp->idle.store(true, relaxed);  // relaxed: Go's idlepMask, a hint for stealWork
+    pp->link = w.pidle;
+    w.pidle = pp;
+    w.npidle.fetch_add(1, seq_cst);  // seq_cst: wakeup counter
+  }
+
+  // Go: pidleget. sched.lock must be held.
+  static P* pidleget(locked&) {
+    auto& w = Env::ws();
+    P* pp = w.pidle;
+    if (pp != nullptr) {
+      pp->idle.store(false, relaxed);  // relaxed: as pidleput
+      w.pidle = pp->link;
+      w.npidle.fetch_add(-1, seq_cst);  // seq_cst: wakeup counter
+    }
+    return pp;
+  }
+
+  // Go: pidlegetSpinning (Go 1.20, #45867). sched.lock must be held. A
+  // caller that found work but no idle P asks an M about to drop its P to
+  // spin instead (findRunnable's needspinning check).
+  static P* pidlegetSpinning(locked& l) {
+    P* pp = pidleget(l);
+    if (pp == nullptr) {
+      Env::ws().needspinning.store(1, seq_cst);  // seq_cst: Go's full Store
+    }
+    return pp;
+  }
+
+  // Go: mput / mget. sched.lock must be held.
+  static void mput(locked&, M* mp) {
+    auto& w = Env::ws();
+    mp->schedlink = w.midle;
+    w.midle = mp;
+    w.nmidle++;
+  }
+  static M* mget(locked&) {
+    auto& w = Env::ws();
+    M* mp = w.midle;
+    if (mp != nullptr) {
+      w.midle = mp->schedlink;
+      w.nmidle--;
+    }
+    return mp;
+  }
+
+  // Go: (*m).becomeSpinning. The M itself, holding a P.
+  static void becomeSpinning(M* mp) {
+    auto& w = Env::ws();
+    mp->spinning.store(true, relaxed);  // relaxed: this M's (dumps read it)
+    w.nmspinning.fetch_add(1, seq_cst);  // seq_cst: wakeup counter
+    w.needspinning.store(0, seq_cst);    // seq_cst: Go's full Store; this M serves the request
+  }
+
+  // Go: startm(pp, spinning, lockheld=false). Any thread. Runs pp (or an
+  // idle P if pp is null) on an idle M, else on a new one (Env::newm).
+  // spinning: the caller incremented nmspinning for the M.
+  static void startm(P* pp, bool spinning) {
+    M* nmp;
+    {
+      locked l = runqcheck::lock(Env::core());
+      if (pp == nullptr) {
+        RQ_CHECK(B, !spinning, "startm: P required for spinning=true");
+        pp = pidleget(l);
+        if (pp == nullptr) return;
+      }
+      nmp = mget(l);
+    }
+    if (nmp == nullptr) {
+      Env::newm(pp, spinning);
+      return;
+    }
+    RQ_CHECK(B, !nmp->spinning.load(relaxed), "startm: m is spinning", "m", nmp->id);
+    RQ_CHECK(B, nmp->nextp.load(relaxed) == nullptr, "startm: m has p", "m", nmp->id);
+    if (spinning) RQ_CHECK(B, S::runqempty(*pp), "startm: p has runnable gs", "p", pp->id);
+    nmp->spinning.store(spinning, relaxed);  // relaxed: published by the note's release
+    nmp->nextp.store(pp, relaxed);           // relaxed: published by the note's release
+    Env::notewakeup(nmp);                    // Go: notewakeup(&nmp.park)
+  }
+
+  // Go: wakep. Any M: start a spinning M if there is an idle P and no
+  // spinning M (step 3 of submission).
+  static void wakep() {
+    auto& w = Env::ws();
+    // Be conservative about spinning threads: start one only if none exist.
+    if (w.nmspinning.load(seq_cst) != 0) return;  // seq_cst: step 3
+    std::int32_t zero = 0;
+    // seq_cst: the wakeup counter
+    if (!w.nmspinning.compare_exchange_strong(zero, 1, seq_cst, seq_cst)) return;
+    Env::count_wakep();
+    P* pp;
+    {
+      locked l = runqcheck::lock(Env::core());
+      pp = pidlegetSpinning(l);
+      if (pp == nullptr) {
+        std::int32_t n = w.nmspinning.fetch_add(-1, seq_cst) - 1;  // seq_cst: counter
+        RQ_CHECK(B, n >= 0, "wakep: negative nmspinning", "nmspinning", n);
+        return;
+      }
+    }
+    startm(pp, true);
+  }
+
+  // Go: resetspinning. The spinning M itself, which found work.
+  static void resetspinning(M* mp) {
+    RQ_CHECK(B, mp->spinning.load(relaxed), "resetspinning: not a spinning m", "m", mp->id);
+    mp->spinning.store(false, relaxed);
+    std::int32_t n = Env::ws().nmspinning.fetch_add(-1, seq_cst) - 1;  // seq_cst: counter
+    RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
+    // M wakeup policy is deliberately somewhat conservative: another
+    // spinning M may be needed now.
+    if (mutated(protocol_mutant::spinning_drop_no_recheck)) return;
+    wakep();
+  }
+
+  // The submission path of newproc and ready (Go: runqput(pp, gp, next);
+  // wakep()). The M owning pp.
+  static void submit(P* pp, G* gp, bool next) {
+    S::runqput(Env::owner(pp), gp, next);  // step 1: publish
+    if (mutated(protocol_mutant::submit_no_wakep)) return;
+    storeload();  // step 2
+    wakep();      // step 3
+  }
+
+  // Go: exitsyscallTryGetP, its idle-P part (go1.26, 7244e9221f). An M
+  // whose G returns from a syscall without its P (the old-P steal, with the
+  // G's scan bit, is stress/src/proc.cpp's).
+  static P* exitsyscallTryGetP_idle() {
+    // Go: sched.pidle != 0, a racy read; seq_cst: the wakeup counter
+    if (Env::ws().npidle.load(seq_cst) > 0) {
+      locked l = runqcheck::lock(Env::core());
+      return pidleget(l);
+    }
+    return nullptr;
+  }
+
+  // Go: exitsyscallNoP, under sched.lock: an idle P for gp, else gp goes
+  // on the global queue (no wakep: no P is idle). The M, without a P, after
+  // gp left _Grunning; null: the caller stopm()s.
+  static P* exitsyscallNoP_pidle(G* gp) {
+    locked l = runqcheck::lock(Env::core());
+    P* pp = pidleget(l);
+    if (pp == nullptr && !mutated(protocol_mutant::exitsyscall_loses_g)) {
+      runqcheck::globrunqput(l, gp);
+    }
+    return pp;
+  }
+
+  // What stop_or_spin did: released pp to pidle; again: this M must look
+  // for work once more (a stop-the-world, or it became spinning for
+  // needspinning); global: r holds a global batch, already on pp's ring.
+  enum class idle_step { released, again, global };
+
+  // Go: findRunnable's "We have nothing to do" block. The M itself, holding
+  // pp, found no work: under sched.lock take a global batch, or become
+  // spinning if pidlegetSpinning asked for it (needspinning, #45867), or
+  // release pp to pidle. stopping(): the caller's stop-the-world check.
+  template <class F>
+  static idle_step stop_or_spin(M* mp, P* pp, runqcheck::globrunq_batch<B>& r, F&& stopping) {
+    {
+      locked l = runqcheck::lock(Env::core());
+      if (stopping()) return idle_step::again;
+      if (l.runq().size() != 0) {
+        r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(S::p::capacity) / 2);
+      } else if (!mp->spinning.load(relaxed) && needspinning_set()) {
+        becomeSpinning(mp);  // see dropspinning (the Delicate dance)
+        return idle_step::again;
+      } else {
+        P* released = Env::releasep(mp);
+        RQ_CHECK(B, released == pp, "findRunnable: wrong p");
+        pidleput(l, pp);
+        return idle_step::released;
+      }
+    }
+    runqcheck::runqputbatch(Env::owner(pp), r.q);  // outside the lock
+    RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+    return idle_step::global;
+  }
+
+  // findRunnable's needspinning check. sched.lock must be held (Go reads
+  // it there too).
+  static bool needspinning_set() {
+    if (mutated(protocol_mutant::no_needspinning)) return false;  // before Go 1.20 (#45867)
+    return Env::ws().needspinning.load(seq_cst) == 1;  // seq_cst: Go's full Load
+  }
+
+  // What the Delicate dance's recheck found. gp: a G of the global queue
+  // (the rest of its batch is on pp's ring), pp acquired and this M
+  // spinning again; gp null and pp set: some P has work, pp acquired, this
+  // M spinning again (goto top); both null: nothing, the M may stopm.
+  struct recheck {
+    G* gp = nullptr;
+    P* pp = nullptr;
+  };
+
+  // Go: findRunnable's spinning -> non-spinning transition ("Delicate
+  // dance"), after the M released its P. The M itself, spinning, holding no
+  // P; allp: the Ps as snapshot before releasing (Go: allpSnapshot).
+  static recheck dropspinning(M* mp, std::span<typename S::p* const> allp) {
+    auto& w = Env::ws();
+    mp->spinning.store(false, relaxed);
+    std::int32_t n = w.nmspinning.fetch_add(-1, seq_cst) - 1;  // step 1; seq_cst: counter
+    RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
+    storeload();  // step 2
+    if (mutated(protocol_mutant::spinning_drop_no_recheck)) return {};
+    if (recheck r = recheck_global(mp); r.pp != nullptr) return r;  // step 3
+    if (P* pp = checkRunqsNoP(allp); pp != nullptr) {
+      Env::acquirep(mp, pp);
+      becomeSpinning(mp);
+      return {nullptr, pp};
+    }
+    return {};
+  }
+
+  // The Delicate dance's global-queue recheck (Go: inline in findRunnable).
+  // An M without a P that just stopped spinning.
+  static recheck recheck_global(M* mp) {
+    P* pp;
+    runqcheck::globrunq_batch<B> r;
+    {
+      locked l = runqcheck::lock(Env::core());
+      if (l.runq().size() == 0) return {};
+      pp = pidlegetSpinning(l);
+      if (pp == nullptr) return {};
+      r = runqcheck::globrunqgetbatch(l, static_cast<std::int32_t>(S::p::capacity) / 2);
+    }
+    RQ_CHECK(B, r.gp != nullptr, "global runq empty with non-zero runqsize");
+    // Go calls runqputbatch before acquirep; the P is ours either way (from
+    // pidle), and acquiring first lets the owner check hold.
+    Env::acquirep(mp, pp);
+    runqcheck::runqputbatch(Env::owner(pp), r.q);
+    RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+    becomeSpinning(mp);
+    return {r.gp, pp};
+  }
+
+  // Go: checkRunqsNoP. An M without a P: if some non-idle P has work, take
+  // an idle P (pidlegetSpinning) for the caller to acquire.
+  static P* checkRunqsNoP(std::span<typename S::p* const> allp) {
+    for (auto* cp : allp) {
+      P* p2 = static_cast<P*>(cp);
+      if (!p2->idle.load(relaxed) && !S::runqempty(*p2)) {  // relaxed: idle is a hint
+        locked l = runqcheck::lock(Env::core());
+        return pidlegetSpinning(l);  // null: no P, don't bother checking remaining Ps
+      }
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace runqcheck::stress

@@ -1,0 +1,397 @@
+// Relacy harness for the wakeup protocol (stress/include/runqcheck/stress/
+// protocol.hpp, the code the stress scheduler runs): protocol scenarios as
+// data, each M a Relacy thread, the queues the go125 port at ring
+// capacity 4, every load deciding under the C++ memory model.
+//
+// An M of a scenario is a submitter (holds a P and runs a G that submits
+// Gs: newproc's runqput + wakep, then keeps running, so its own queue is
+// left to others), a spinner (holds a P and is spinning) or idle (parked on
+// midle). Ms in the scheduler run a bounded findRunnable (queues, stealWork,
+// protocol.hpp's stop_or_spin and Delicate dance, stopm) and run each G
+// they find at once. Ps held by nobody start on pidle. When every M is
+// parked or done the run is quiescent and parked Ms leave.
+//
+// Invariants (after each execution): every G runs at most once (checked
+// when it runs) and work conservation: no submitted G is left unrun while a
+// P is idle (at quiescence no M is spinning or about to be woken).
+//
+// Usage: relacy_protocol [random N | bound K | full | replay MODE STATE]
+//        (tests/relacy/driver.hpp), `relacy_protocol list`,
+//        RUNQCHECK_CASE=<scenario>; built as relacy_protocol_mutant it reads
+//        RUNQCHECK_MUTANT (protocol_mutants.hpp).
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <runqcheck/go125.hpp>
+#include <runqcheck/sched_policy.hpp>
+#include <runqcheck/stress/protocol.hpp>
+
+#include "scenario.hpp"
+#include "driver.hpp"
+
+namespace {
+
+using B = runqcheck::relacy;
+constexpr std::uint32_t cap = 4;
+using S = runqcheck::go125<B, cap>;
+using core_p = S::p;
+using core_g = runqcheck::g<B>;
+constexpr int max_ps = 3, max_ms = 4, max_gs = 4;
+
+// --- scenarios as data ---
+
+struct submit {
+  int g;
+  bool next;  // runqput's next: newproc and ready pass true
+};
+struct m_role {
+  enum kind { submitter, spinner, running, syscall, idle } k;
+  int p = -1;                   // the P it holds (submitter, spinner, running)
+  std::vector<submit> submits;  // submitter: in order; syscall: its G ({g, -})
+};
+struct proto_scenario {
+  std::string_view name;
+  std::string_view targets;  // the race it exists for
+  int nprocs;
+  std::vector<m_role> ms;
+};
+
+const std::vector<proto_scenario> catalog = {
+    {"submit_vs_spinner_drop",
+     "a submitter's runqput + wakep vs a spinning M dropping spinning (Delicate dance: "
+     "nmspinning-1, #StoreLoad, recheck every runq) with an idle M to wake",
+     2,
+     {{m_role::submitter, 0, {{0, true}}}, {m_role::spinner, 1, {}}, {m_role::idle, -1, {}}}},
+    {"submit_ring_vs_spinner_drop",
+     "as submit_vs_spinner_drop, the G published by runqput's release store of runqtail",
+     2,
+     {{m_role::submitter, 0, {{0, false}}}, {m_role::spinner, 1, {}}, {m_role::idle, -1, {}}}},
+    {"go125_window",
+     "proofs/spin/wakeup.pml's go125_window (NSUB=2) on the C++ code: a submitter readies two "
+     "Gs while P1 is idle, M1 parked and M2's G returns from a syscall (exitsyscall takes an "
+     "idle P or queues its G globally); becomeSpinning's needspinning = 0 vs wakep's "
+     "pidlegetSpinning",
+     2,
+     {{m_role::submitter, 0, {{0, false}, {1, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::syscall, -1, {{2, false}}},
+      {m_role::idle, -1, {}}}},
+    {"syscall_exit_vs_submit",
+     "proofs/spin/wakeup.pml at NSUB=1: a submitter readies one G while P1 is idle, M1 parked "
+     "and M2's G returns from a syscall; the needspinning hand-off of #45867 (a spinning M "
+     "that sees work but no idle P asks the non-spinning M about to drop its P to spin)",
+     2,
+     {{m_role::submitter, 0, {{0, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::syscall, -1, {{1, false}}},
+      {m_role::idle, -1, {}}}},
+    {"syscall_exit_no_idle_p",
+     "an M whose G returns from a syscall finds no idle P (exitsyscallNoP: the G goes on the "
+     "global queue) while a spinner drops its P",
+     2,
+     {{m_role::submitter, 0, {}}, {m_role::spinner, 1, {}}, {m_role::syscall, -1, {{0, false}}}}},
+    {"two_submitters_one_idle_p",
+     "two submitters' wakep race for one idle P: one CAS of nmspinning wins, the woken "
+     "spinning M must end with both Gs run (resetspinning, the dance's recheck); a second "
+     "idle M for a wakep that finds the P released again (Go: newm)",
+     3,
+     {{m_role::submitter, 0, {{0, true}}},
+      {m_role::submitter, 1, {{1, true}}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
+};
+
+// --- the world: Go's P, M and sched around the core's queues ---
+
+struct M;
+struct P : core_p {
+  P(runqcheck::schedt<B>& s, std::int32_t id) : core_p(s, id) {}
+  P* link = nullptr;             // pidle; sched.lock
+  B::atomic<bool> idle{false};  // Go: idlepMask bit (relaxed hint)
+};
+struct M : runqcheck::m<B> {
+  int id = 0;
+  B::atomic<bool> spinning{false};  // this M, and startm before the wakeup (relaxed)
+  B::atomic<P*> nextp{nullptr};     // startm -> the woken M (published by the note)
+  runqcheck::stress::note<B> park;
+  M* schedlink = nullptr;  // midle; sched.lock
+  P* p = nullptr;          // this M only
+};
+
+constexpr std::uint32_t st(runqcheck::pstatus s) { return static_cast<std::uint32_t>(s); }
+
+struct world;
+world* W = nullptr;  // the running execution's (set in before())
+
+struct env {
+  using B = ::B;
+  using S = ::S;
+  using P = ::P;
+  using M = ::M;
+  static runqcheck::stress::wakeup_state<B, P, M>& ws();
+  static runqcheck::schedt<B>& core();
+  static void newm(P*, bool) {
+    RQ_CHECK(B, false,
+             "invariant: protocol model: startm found no idle M (the scenario needs one more)");
+  }
+  static void notewakeup(M* mp);
+  static void acquirep(M* mp, P* pp) {
+    pp->m.store(mp, std::memory_order::release);  // release: runqgrab's acquire of pp.m
+    pp->status.store(st(runqcheck::pstatus::running), std::memory_order::relaxed);  // a hint
+    mp->p = pp;
+  }
+  static P* releasep(M* mp) {
+    P* pp = mp->p;
+    pp->m.store(nullptr, std::memory_order::relaxed);  // relaxed: pidleput's lock publishes it
+    pp->status.store(st(runqcheck::pstatus::idle), std::memory_order::relaxed);  // a hint
+    mp->p = nullptr;
+    return pp;
+  }
+  static core_p& owner(P* pp) { return *pp; }
+  static void count_wakep() {}
+};
+using proto = runqcheck::stress::protocol<env>;
+
+struct world : runqcheck::stress::wakeup_state<B, P, M> {
+  const proto_scenario& sc;
+  runqcheck::schedt<B> core;
+  P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}};
+  std::array<core_p*, max_ps> allp{};
+  M ms[max_ms];
+  core_g gs[max_gs];
+  B::atomic<int> runs[max_gs];
+  B::atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
+  runqcheck::randomOrder stealOrder;
+
+  explicit world(const proto_scenario& s) : sc(s), core(s.nprocs) {}
+
+  // before(): the scenario's initial state.
+  void init() {
+    stealOrder.reset(static_cast<std::uint32_t>(sc.nprocs));
+    for (int i = 0; i < sc.nprocs; i++) allp[static_cast<std::size_t>(i)] = &ps[i];
+    for (int i = 0; i < max_gs; i++) gs[i].goid = static_cast<std::uint64_t>(i);
+    std::array<bool, max_ps> held{};
+    for (std::size_t i = 0; i < sc.ms.size(); i++) {
+      M* mp = &ms[i];
+      mp->id = static_cast<int>(i);
+      const m_role& r = sc.ms[i];
+      if (r.k == m_role::idle) {
+        auto l = runqcheck::lock(core);
+        proto::mput(l, mp);
+        continue;
+      }
+      if (r.k == m_role::syscall) continue;
+      held[static_cast<std::size_t>(r.p)] = true;
+      env::acquirep(mp, &ps[r.p]);
+      if (r.k == m_role::spinner) proto::becomeSpinning(mp);
+    }
+    auto l = runqcheck::lock(core);
+    for (int i = sc.nprocs - 1; i >= 0; i--)
+      if (!held[static_cast<std::size_t>(i)]) proto::pidleput(l, &ps[i]);
+    // Every M counts as live; an idle one leave()s at its first park.
+    live.store(static_cast<int>(sc.ms.size()), std::memory_order::relaxed);
+  }
+
+  void run(int idx) {
+    M* mp = &ms[idx];
+    const m_role& r = sc.ms[static_cast<std::size_t>(idx)];
+    if (r.k == m_role::submitter) {
+      for (const submit& s : r.submits) proto::submit(mp->p, &gs[s.g], s.next);
+      leave();  // its G runs on: its own queue is for the others
+      return;
+    }
+    if (r.k == m_role::idle && !park(mp)) return;
+    if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
+    schedule(mp);
+  }
+
+  // The checks at quiescence (after()): every thread has ended, so the
+  // queues are drained here (owner operations from the harness).
+  void check() {
+    std::int32_t npidle = this->npidle.load(std::memory_order::relaxed);
+    RQ_CHECK(B, this->nmspinning.load(std::memory_order::relaxed) == 0,
+             "invariant: nmspinning != 0 with every M parked or gone", "nmspinning",
+             this->nmspinning.load(std::memory_order::relaxed));
+    std::array<bool, max_gs> queued{};
+    for (int i = 0; i < sc.nprocs; i++)
+      while (core_g* gp = S::runqget(ps[i]).gp) queued[gp->goid] = true;
+    {
+      auto l = runqcheck::lock(core);
+      while (core_g* gp = runqcheck::globrunqget(l)) queued[gp->goid] = true;
+    }
+    for (const m_role& r : sc.ms) {
+      for (const submit& s : r.submits) {
+        if (runs[s.g].load(std::memory_order::relaxed) == 1) continue;
+        RQ_CHECK(B, queued[static_cast<std::size_t>(s.g)],
+                 "invariant: a G was lost (never run, on no queue)", "g", s.g);
+        RQ_CHECK(B, npidle == 0,
+                 "invariant: work conservation: a runnable G was never run while a P is idle and "
+                 "no M is spinning or being woken (lost wakeup)",
+                 "g", s.g, "npidle", npidle);
+      }
+    }
+  }
+
+ private:
+  void leave() {
+    live.fetch_add(-1, std::memory_order::release);  // release: pairs with park's acquire of live
+  }
+
+  // Go: mPark, from stopm. False: quiescent, the M leaves without a P.
+  bool park(M* mp) {
+    leave();
+    bool woken = mp->park.sleep([this] { return live.load(std::memory_order::acquire) == 0; });
+    if (!woken) return false;
+    mp->park.clear();
+    P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire
+    mp->nextp.store(nullptr, std::memory_order::relaxed);
+    env::acquirep(mp, pp);
+    return true;
+  }
+
+  // Go: exitsyscall for an M that lost its P (exitsyscallTryGetP's idle
+  // part, else exitsyscallNoP): run gp on an idle P, or queue it and stopm.
+  // False: parked until quiescence.
+  bool exitsyscall(M* mp, core_g* gp) {
+    P* pp = proto::exitsyscallTryGetP_idle();
+    if (pp == nullptr) pp = proto::exitsyscallNoP_pidle(gp);
+    if (pp != nullptr) {
+      env::acquirep(mp, pp);
+      execute(mp, gp);
+      return true;
+    }
+    {  // Go: stopm
+      auto l = runqcheck::lock(core);
+      proto::mput(l, mp);
+    }
+    return park(mp);
+  }
+
+  // Go's idlepMask bit of allp[i] (stealWork's skip; relaxed: a hint).
+  bool idle(std::uint32_t i) const { return ps[i].idle.load(std::memory_order::relaxed); }
+
+  void execute(M* mp, core_g* gp) {
+    if (mp->spinning.load(std::memory_order::relaxed)) proto::resetspinning(mp);  // Go: schedule
+    int n = runs[gp->goid].fetch_add(1, std::memory_order::relaxed);
+    RQ_CHECK(B, n == 0, "invariant: a G ran twice", "g", gp->goid);
+  }
+
+  // Go: schedule + findRunnable (queues, stealWork, the idle path), bounded.
+  void schedule(M* mp) {
+    for (int round = 0; round < 8; round++) {
+      if (core_g* gp = find_runnable(mp); gp != nullptr) {
+        execute(mp, gp);
+        continue;
+      }
+      {  // Go: stopm
+        auto l = runqcheck::lock(core);
+        proto::mput(l, mp);
+      }
+      if (!park(mp)) return;
+    }
+    RQ_CHECK(B, false, "invariant: protocol model: an M looped 8 times (livelock?)", "m", mp->id);
+  }
+
+  // A G, or nullptr after this M released its P (it may then stopm).
+  core_g* find_runnable(M* mp) {
+    for (;;) {
+      P* pp = mp->p;
+      if (auto f = runqcheck::findRunnable_queues<S>(core, *pp, 1); f.gp != nullptr) return f.gp;
+      std::int32_t busy = sc.nprocs - this->npidle.load(std::memory_order::seq_cst);
+      if (mp->spinning.load(std::memory_order::relaxed) ||
+          2 * this->nmspinning.load(std::memory_order::seq_cst) < busy) {
+        if (!mp->spinning.load(std::memory_order::relaxed)) proto::becomeSpinning(mp);
+        auto all = std::span<core_p* const>(allp.data(), static_cast<std::size_t>(sc.nprocs));
+        auto f = runqcheck::stealWork<S>(*pp, all, stealOrder, [] { return 0u; },
+                                         [&](std::uint32_t i) { return idle(i); });
+        if (f.gp != nullptr) return f.gp;
+      }
+      runqcheck::globrunq_batch<B> r;
+      switch (proto::stop_or_spin(mp, pp, r, [] { return false; })) {
+        case proto::idle_step::again: continue;
+        case proto::idle_step::global: return r.gp;
+        case proto::idle_step::released: break;
+      }
+      if (!mp->spinning.load(std::memory_order::relaxed)) return nullptr;
+      auto all = std::span<core_p* const>(allp.data(), static_cast<std::size_t>(sc.nprocs));
+      auto rc = proto::dropspinning(mp, all);
+      if (rc.gp != nullptr) return rc.gp;
+      if (rc.pp == nullptr) return nullptr;
+    }
+  }
+};
+
+runqcheck::stress::wakeup_state<B, P, M>& env::ws() { return *W; }
+runqcheck::schedt<B>& env::core() { return W->core; }
+void env::notewakeup(M* mp) {
+  W->live.fetch_add(1, std::memory_order::relaxed);  // relaxed: the waker is live until after this
+  mp->park.wakeup();
+}
+
+const proto_scenario* current = nullptr;
+
+template <unsigned N>
+struct suite : rl::test_suite<suite<N>, N> {
+  world w{*current};
+  void before() {
+    W = &w;
+    w.init();
+  }
+  void thread(unsigned idx) { w.run(static_cast<int>(idx)); }
+  void after() { w.check(); }
+};
+
+bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
+  runqcheck::model::scenario info;  // what the driver prints and replays by
+  info.name = sc.name;
+  info.targets = sc.targets;
+  std::string what = "protocol.hpp: " + std::string(sc.targets);
+  switch (sc.ms.size()) {
+    case 2: return rqtest::run<suite<2>>(prog, info, "protocol", what.c_str(), s);
+    case 3: return rqtest::run<suite<3>>(prog, info, "protocol", what.c_str(), s);
+    case 4: return rqtest::run<suite<4>>(prog, info, "protocol", what.c_str(), s);
+  }
+  std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
+               std::string(sc.name).c_str(), sc.ms.size());
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
+    for (const auto& sc : catalog)
+      std::printf("%-28s %zu Ms, %d Ps: %.*s\n", std::string(sc.name).c_str(), sc.ms.size(),
+                  sc.nprocs, static_cast<int>(sc.targets.size()), sc.targets.data());
+    return 0;
+  }
+  rqtest::search search;
+  if (!rqtest::parse(argc, argv, search)) return 2;
+  if (search.mode == "explain") {
+    std::fprintf(stderr, "%s: explain: not available for protocol scenarios yet\n", argv[0]);
+    return 2;
+  }
+  bool ok = true;
+  int ran = 0;
+  for (const auto& sc : catalog) {
+    if (!rqtest::selected(std::string(sc.name).c_str())) continue;
+    current = &sc;
+    ran++;
+    ok &= run_one(argv[0], sc, search);
+    if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
+  }
+  if (ran == 0) {
+    std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0],
+                 std::getenv("RUNQCHECK_CASE"), argv[0]);
+    return 2;
+  }
+  std::printf("%s: %d scenarios, %llu executions, %s\n", argv[0], ran, rqtest::total_executions(),
+              ok ? "all passed" : "FAILED");
+  return ok ? 0 : 1;
+}
