@@ -97,6 +97,17 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
         order:runqget_runnext_cas@empty_next1_next1 runqget_runnext_no_cas@owner_vs_thief)
     set_tests_properties(relacy_shard/selftest PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
+  # `ci/bench --search` (ci/search_bench.py), tiny, with this build's Relacy
+  # binary as "before" and "after": the Relacy part of the report (no timing
+  # asserted; the fuzz part: fuzz_search_bench_smoke).
+  if(TARGET relacy_scenarios__go125 AND EXISTS "${RUNQCHECK_ROOT}/ci/search_bench.py")
+    set(_rq_sb "${CMAKE_BINARY_DIR}/search_bench_smoke")
+    add_test(NAME relacy_search_bench_smoke
+      COMMAND sh -c "rm -rf \"$0\" && mkdir -p \"$0\" && ln -s \"$1\" \"$0\"/ && \"$2\"/ci/bench --search --tiny --bins \"$0\" \"$0\" --out \"$0\"/report.md && grep -q '^| owner_vs_thief | 395 |' \"$0\"/report.md"
+        "${_rq_sb}" $<TARGET_FILE:relacy_scenarios__go125> "${RUNQCHECK_ROOT}")
+    set_tests_properties(relacy_search_bench_smoke PROPERTIES LABELS "gate;relacy;bench;selftest"
+      TIMEOUT 300)
+  endif()
   include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)
 endif()
 

@@ -142,6 +142,11 @@ inline void dump(long secs) {
 
 // The watchdog thread: polls the progress counter a few times a second.
 inline void start() {
+  // Set once started (relaxed: call_once below orders the start itself; the
+  // flag only spares the call on every operation).
+  static std::atomic<bool> once{false};
+  if (once.load(std::memory_order_relaxed)) return;
+  once.store(true, std::memory_order_relaxed);
   std::call_once(st().started, [] {
     long secs = limit_seconds();
     if (secs == 0) return;
