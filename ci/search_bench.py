@@ -4,7 +4,8 @@
 usage: ci/bench --search [--base REV] [--tiny] [--bound K] [--reps N] [--seeds N]
                          [--out FILE] [--bins BEFORE_DIR AFTER_DIR]
 
-Builds the checkers of two trees, `before` (REV, default: main, checked out
+Builds the checkers of two trees, `before` (REV, default: where this tree
+branched from main, `git merge-base main HEAD`; checked out
 with `git worktree` under build/search-bench/, built there) and `after` (this
 tree, built in its usual build dirs: build/fuzz, build/fuzz-fast,
 build/relacy, build/port/mutants/fuzz), the same way for both (cmake presets fuzz and relacy, plus the fast fuzz build:
@@ -344,7 +345,7 @@ def report(args, sides, revs, fz, rl, kills, failures, load0, load1, elapsed):
 
 def main():
     ap = argparse.ArgumentParser(prog="ci/bench --search", add_help=True)
-    ap.add_argument("--base", default="main")
+    ap.add_argument("--base", default=None)
     ap.add_argument("--tiny", action="store_true")
     ap.add_argument("--bound", type=int, default=None)
     ap.add_argument("--reps", type=int, default=None)
@@ -374,6 +375,10 @@ def main():
         sides = {"before": prebuilt(args.bins[0]), "after": prebuilt(args.bins[1])}
         revs = {"before": f"binaries in {args.bins[0]}", "after": f"binaries in {args.bins[1]}"}
     else:
+        if args.base is None:  # main where this tree branched from it (main may have moved on)
+            mb = subprocess.run(["git", "merge-base", "main", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True)
+            args.base = mb.stdout.strip() if mb.returncode == 0 else "main"
         q = subprocess.run(["git", "rev-parse", "--verify", "--quiet", args.base + "^{commit}"],
                            cwd=ROOT, capture_output=True, text=True)
         if q.returncode != 0:
