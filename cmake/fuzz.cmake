@@ -75,7 +75,8 @@ target_link_libraries(runqcheck_fuzz_common INTERFACE runqcheck::core runqcheck_
 target_compile_options(runqcheck_fuzz_common INTERFACE -Wno-missing-field-initializers)
 # The libFuzzer targets leave the checker's own code (Relacy, the reference
 # model, lincheck, harness loops) out of coverage: fuzz/coverage-ignore.txt.
-set(_rq_fz_cov "-fsanitize-coverage-ignorelist=${RUNQCHECK_ROOT}/fuzz/coverage-ignore.txt")
+set(_rq_fz_cov "-fsanitize-coverage-ignorelist=${RUNQCHECK_ROOT}/fuzz/coverage-ignore.txt"
+  -fno-sanitize-coverage=trace-cmp,indirect-calls)
 set_source_files_properties("${RUNQCHECK_ROOT}/fuzz/targets/fuzz_interleave.cpp"
   "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_seedfile.cpp"
   "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_sequential.cpp"
@@ -91,7 +92,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     get_property(d GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_INCLUDE_DIRS)
     target_include_directories(${t} BEFORE PRIVATE "${_rq_fz_gen}/one/${s}" ${d})
     target_link_libraries(${t} PRIVATE runqcheck_fuzz_common)
-    target_compile_options(${t} PRIVATE "${_rq_fz_cov}")
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     set(art "${CMAKE_BINARY_DIR}/fuzz_artifacts/${s}/")
@@ -190,7 +191,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   foreach(t IN ITEMS fuzz_interleave fuzz_seedfile)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/${t}.cpp")
     target_link_libraries(${t} PRIVATE runqcheck_fuzz_common)
-    target_compile_options(${t} PRIVATE "${_rq_fz_cov}")
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
@@ -237,7 +238,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
     # No comparison tracing: input bytes are indices taken modulo the
     # candidate lists, so CMP hints buy nothing, and tracing every compare of
     # compare()'s O(Gs) walks cost ~70% of the time (a 500-op seed: 315 -> 92 ms).
-    target_compile_options(${t} PRIVATE -fno-sanitize-coverage=trace-cmp "${_rq_fz_cov}")
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
