@@ -142,8 +142,10 @@ inline void dump(long secs) {
 
 // The watchdog thread: polls the progress counter a few times a second.
 inline void start() {
-  // Set once started (relaxed: call_once below orders the start itself; the
-  // flag only spares the call on every operation).
+  // Set by the first caller, which then starts the thread (relaxed: the flag
+  // only spares later operations the call_once; call_once orders the start,
+  // and a caller that skips it while the first is still starting loses
+  // nothing: the watchdog is up a moment later).
   static std::atomic<bool> once{false};
   if (once.load(std::memory_order_relaxed)) return;
   once.store(true, std::memory_order_relaxed);
