@@ -73,6 +73,14 @@ target_include_directories(runqcheck_fuzz_common INTERFACE "${_rq_fz_gen}"
 target_link_libraries(runqcheck_fuzz_common INTERFACE runqcheck::core runqcheck_relacy
   runqcheck_explain)
 target_compile_options(runqcheck_fuzz_common INTERFACE -Wno-missing-field-initializers)
+# The libFuzzer targets leave the checker's own code (Relacy, the reference
+# model, lincheck, harness loops) out of coverage: fuzz/coverage-ignore.txt.
+set(_rq_fz_cov "-fsanitize-coverage-ignorelist=${RUNQCHECK_ROOT}/fuzz/coverage-ignore.txt"
+  -fno-sanitize-coverage=trace-cmp,indirect-calls)
+set_source_files_properties("${RUNQCHECK_ROOT}/fuzz/targets/fuzz_interleave.cpp"
+  "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_seedfile.cpp"
+  "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_sequential.cpp"
+  PROPERTIES OBJECT_DEPENDS "${RUNQCHECK_ROOT}/fuzz/coverage-ignore.txt")
 set(_rq_il_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_interleave")
 set(_rq_il_regress "${RUNQCHECK_ROOT}/fuzz/regress/interleave")
 
@@ -84,6 +92,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     get_property(d GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_INCLUDE_DIRS)
     target_include_directories(${t} BEFORE PRIVATE "${_rq_fz_gen}/one/${s}" ${d})
     target_link_libraries(${t} PRIVATE runqcheck_fuzz_common)
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     set(art "${CMAKE_BINARY_DIR}/fuzz_artifacts/${s}/")
@@ -182,6 +191,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   foreach(t IN ITEMS fuzz_interleave fuzz_seedfile)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/${t}.cpp")
     target_link_libraries(${t} PRIVATE runqcheck_fuzz_common)
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
@@ -228,7 +238,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
     # No comparison tracing: input bytes are indices taken modulo the
     # candidate lists, so CMP hints buy nothing, and tracing every compare of
     # compare()'s O(Gs) walks cost ~70% of the time (a 500-op seed: 315 -> 92 ms).
-    target_compile_options(${t} PRIVATE -fno-sanitize-coverage=trace-cmp)
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
@@ -247,6 +257,15 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
     COMMAND sh -c "rm -rf '${_rq_seq_copy}' && mkdir -p '${_rq_seq_copy}' && cp '${_rq_seq_corpus}'/* '${_rq_seq_copy}'/ && exec \"$0\" '${_rq_seq_copy}' -max_total_time=20 -seed=1 -print_final_stats=1 '-dict=${RUNQCHECK_ROOT}/fuzz/dict/fuzz_sequential.dict' '-artifact_prefix=${_rq_seq_art}'"
       $<TARGET_FILE:fuzz_sequential>)
   set_tests_properties(fuzz_sequential_corpus fuzz_sequential_short PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 120)
+  # `ci/bench --search` (ci/search_bench.py), tiny, on this build's binaries as
+  # both "before" and "after" (--bins: no build, no timing asserted): every
+  # fuzz part of the report. The Relacy part: relacy_search_bench_smoke.
+  set(_rq_sb "${CMAKE_BINARY_DIR}/search_bench_smoke")
+  add_test(NAME fuzz_search_bench_smoke
+    COMMAND sh -c "rm -rf \"$0\" && mkdir -p \"$0\" && ln -s \"$1\" \"$2\" \"$3\" \"$0\"/ && ln -s \"$1\" \"$0\"/fuzz_interleave_fast && ln -s \"$2\" \"$0\"/fuzz_sequential_fast && \"$4\"/ci/bench --search --tiny --bins \"$0\" \"$0\" --out \"$0\"/report.md && grep -q '^| `fuzz_sequential` | fast |' \"$0\"/report.md && grep -q 'fuzz_sequential | 1/1 killed' \"$0\"/report.md"
+      "${_rq_sb}" $<TARGET_FILE:fuzz_interleave> $<TARGET_FILE:fuzz_sequential>
+      $<TARGET_FILE:fuzz_sequential_mutant> "${RUNQCHECK_ROOT}")
+  set_tests_properties(fuzz_search_bench_smoke PROPERTIES LABELS "gate;fuzz;bench;selftest" TIMEOUT 300)
   file(GLOB _rq_seq_files CONFIGURE_DEPENDS "${_rq_seq_regress}/*.rqs")
   foreach(f IN LISTS _rq_seq_files)
     get_filename_component(m "${f}" NAME_WE)

@@ -68,10 +68,10 @@ class world {
 
   explicit world(const scenario& sc) : sc_(sc), sched_(sc.nprocs) {
     for (int i = 0; i < sc.nprocs; i++) ps_[i].emplace(sched_, i);
-    for (int i = 0; i < MaxG; i++) {
-      gs_[i].goid = static_cast<std::uint64_t>(i);
-      status_[i].store(std::uint32_t(gstatus::idle));
-    }
+    // status_ starts idle: B::var's default value is 0 (no store per G: under
+    // Relacy each one was a recorded access, MaxG of them per execution).
+    static_assert(std::uint32_t(gstatus::idle) == 0);
+    for (int i = 0; i < MaxG; i++) gs_[i].goid = static_cast<std::uint64_t>(i);
   }
 
   // Sequential set-up (Relacy: before()).

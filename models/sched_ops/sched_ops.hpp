@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <span>
@@ -234,6 +235,7 @@ struct sut {
     bool putslow = false, fairness = false, global_batch = false, steal = false, steal_runnext = false,
          resize_down = false, exitsyscall_global = false, inject_leftover = false;
   } seen;
+  bool track_seen = true;  // false: apply() skips `seen` (two globrunqsize calls an op)
 
   explicit sut(int n) : sched(n), gs(new G[kMaxG]), nprocs(n), current(kMaxP, nil), schedtick(kMaxP, 0) {
     for (int i = 0; i < kMaxP; i++) {
@@ -261,6 +263,7 @@ struct sut {
 
   outcome apply(const op& o) {
     log.push_back(o);
+    if (!track_seen) return apply_(o);
     std::int32_t glob_before = S::globrunqsize(sched);
     outcome r = apply_(o);
     std::int32_t glob_after = S::globrunqsize(sched);
@@ -399,8 +402,8 @@ struct sut {
 
   // The ring of P p, observed without changing what it holds: runqget tells
   // runnext apart (inheritTime), runqdrain gives the ring; both are put back
-  // (runqputbatch, runqput next=true).
-  gid observe_local(int p, std::vector<gid>& ring) {
+  // (runqputbatch, runqput next=true) unless restore is false.
+  gid observe_local(int p, std::vector<gid>& ring, bool restore = true) {
     auto& pp = *ps[p];
     auto first = S::runqget(pp);
     gid runnext = nil;
@@ -416,29 +419,59 @@ struct sut {
       ring.push_back(id(gp));
       back.pushBack(gp);
     }
+    if (!restore) return runnext;
     S::runqputbatch(pp, back);
     RQ_SCHED_ASSERT(back.empty());
     if (runnext != nil) S::runqput(pp, g(runnext), true);
     return runnext;
   }
 
-  std::vector<gid> observe_global() {
+  std::vector<gid> observe_global(bool restore = true) {
     std::vector<gid> out;
     std::int32_t size = S::globrunqsize(sched);
     while (G* gp = S::globrunqget(sched)) out.push_back(id(gp));
-    for (gid x : out) S::globrunqput(sched, g(x));
+    for (gid x : out)
+      if (restore) S::globrunqput(sched, g(x));
     RQ_SCHED_ASSERT(static_cast<std::size_t>(size) == out.size());
     return out;
   }
 
+  // The O(Ps) part of compare(), for callers that run compare() only now
+  // and then (fuzz_sequential): gomaxprocs, who runs where, schedtick, which
+  // rings are empty, the global queue's size. "" if they agree.
+  std::string quick_compare(const ref::world& m) {
+    bool same = m.nprocs() == nprocs &&
+                static_cast<std::size_t>(S::globrunqsize(sched)) == m.q.global.size();
+    for (int p = 0; same && p < nprocs; p++)
+      same = S::runqempty(*ps[p]) == m.q.runqempty(p) && current[p] == m.current[p] &&
+             schedtick[p] == m.schedtick[p];
+    if (same) return {};
+    std::ostringstream err;  // only on a difference: a stream costs more than the checks
+    if (m.nprocs() != nprocs) err << "gomaxprocs " << nprocs << " vs model " << m.nprocs() << "; ";
+    for (int p = 0; p < std::min(nprocs, m.nprocs()); p++) {
+      bool empty = m.q.runqempty(p);
+      if (S::runqempty(*ps[p]) != empty)
+        err << "P" << p << " runqempty " << !empty << " vs model " << empty << "; ";
+      if (current[p] != m.current[p])
+        err << "P" << p << " runs " << current[p] << " vs model " << m.current[p] << "; ";
+      if (schedtick[p] != m.schedtick[p])
+        err << "P" << p << " schedtick " << schedtick[p] << " vs model " << m.schedtick[p] << "; ";
+    }
+    if (static_cast<std::size_t>(S::globrunqsize(sched)) != m.q.global.size())
+      err << "global size " << S::globrunqsize(sched) << " vs model " << m.q.global.size() << "; ";
+    return err.str();
+  }
+
   // "" if the subject's state equals the model's, else what differs.
-  std::string compare(const ref::world& m) {
+  // restore=false: the queues are left empty (for a last compare, when the
+  // state is thrown away next: half the queue operations).
+  std::string compare(const ref::world& m, bool restore = true) {
     std::ostringstream err;
     if (m.nprocs() != nprocs) err << "gomaxprocs " << nprocs << " vs model " << m.nprocs() << "; ";
     std::vector<int> where(static_cast<std::size_t>(ngs), 0);
     for (int p = 0; p < m.nprocs(); p++) {
       std::vector<gid> ring;
-      gid rn = observe_local(p, ring);
+      gid rn = observe_local(p, ring, restore);
       for (gid x : ring) where[x]++;
       if (rn != nil) where[rn]++;
       const ref::local& l = m.q.ps[p];
@@ -449,7 +482,7 @@ struct sut {
       if (schedtick[p] != m.schedtick[p]) err << "P" << p << " schedtick " << schedtick[p] << " vs model " << m.schedtick[p] << "; ";
       if (current[p] != nil) where[current[p]]++;
     }
-    std::vector<gid> glob = observe_global();
+    std::vector<gid> glob = observe_global(restore);
     for (gid x : glob) where[x]++;
     if (glob != std::vector<gid>(m.q.global.begin(), m.q.global.end()))
       err << "global " << ref::show(glob) << " vs model " << ref::show(m.q.global) << "; ";
@@ -488,27 +521,101 @@ struct menu_t {
   int total = 0;
 };
 
-inline menu_t menu_for(const ref::world& m) {
-  menu_t c;
+// Which Ps of m run a G (running) and which are free.
+inline void procs_of(const ref::world& m, menu_t& c) {
+  c.running.clear();
+  c.free.clear();
+  for (int p = 0; p < m.nprocs(); p++) (m.current[p] != nil ? c.running : c.free).push_back(p);
+}
+
+// The menu (kinds and weights) for c's candidate lists: which are empty.
+inline void menu_of(menu_t& c) {
   auto& [running, free, waiting, insys, menu, total] = c;
-  for (int p = 0; p < m.nprocs(); p++) (m.current[p] != nil ? running : free).push_back(p);
-  for (std::size_t g = 0; g < m.gs.size(); g++) {
-    if (m.gs[g] == ref::gstate::waiting) waiting.push_back(static_cast<int>(g));
-    if (m.gs[g] == ref::gstate::syscall) insys.push_back(static_cast<int>(g));
-  }
+  menu.clear();
+  total = 0;
   if (!running.empty()) {
-    menu.insert(menu.end(), {{12, op_kind::spawn}, {2, op_kind::spawn_many}, {4, op_kind::park}, {2, op_kind::gosched},
-                             {2, op_kind::goexit}, {2, op_kind::entersyscall}});
+    menu.insert(menu.end(), {{12, op_kind::spawn}, {2, op_kind::spawn_many}, {4, op_kind::park},
+                             {2, op_kind::gosched}, {2, op_kind::goexit},
+                             {2, op_kind::entersyscall}});
     if (!waiting.empty()) menu.push_back({5, op_kind::ready});
   }
-  if (!free.empty()) menu.insert(menu.end(), {{10, op_kind::schedule}, {2, op_kind::steal_work}, {2, op_kind::glob_batch}});
+  if (!free.empty())
+    menu.insert(menu.end(),
+                {{10, op_kind::schedule}, {2, op_kind::steal_work}, {2, op_kind::glob_batch}});
   if (!insys.empty()) menu.push_back({3, op_kind::exitsyscall});
   if (!waiting.empty()) menu.push_back({2, op_kind::inject});
   menu.push_back({1, op_kind::drain});
   if (sut<8>::can_resize) menu.push_back({1, op_kind::procresize});
   for (auto& [w, k] : menu) total += w;
+}
+
+inline menu_t menu_for(const ref::world& m) {
+  menu_t c;
+  for (std::size_t g = 0; g < m.gs.size(); g++) {
+    if (m.gs[g] == ref::gstate::waiting) c.waiting.push_back(static_cast<int>(g));
+    if (m.gs[g] == ref::gstate::syscall) c.insys.push_back(static_cast<int>(g));
+  }
+  procs_of(m, c);
+  menu_of(c);
   return c;
 }
 
+// menu_for, kept up to date from one call to the next (who calls it: one
+// caller stepping one model, as fuzz_sequential does): only the Gs whose
+// state changed since the last call are looked at, so a call costs O(Ps +
+// changed Gs) plus a compare of the state bytes, not O(Gs) list building.
+class menu_cache {
+ public:
+  const menu_t& update(const ref::world& m) {
+    const std::size_t n = m.gs.size();
+    for (std::size_t i = next_change(m, 0); i < n; i = next_change(m, i + 1)) {
+      if (i < seen_.size()) seen_[i] = m.gs[i];
+      else seen_.push_back(m.gs[i]);
+      set(c_.waiting, static_cast<int>(i), m.gs[i] == ref::gstate::waiting);
+      set(c_.insys, static_cast<int>(i), m.gs[i] == ref::gstate::syscall);
+    }
+    procs_of(m, c_);
+    // The menu depends only on which lists are empty: rebuilt when that changes.
+    unsigned key = 16u | (c_.running.empty() ? 1u : 0u) | (c_.free.empty() ? 2u : 0u) |
+                   (c_.waiting.empty() ? 4u : 0u) | (c_.insys.empty() ? 8u : 0u);
+    if (key != key_) menu_of(c_);
+    key_ = key;
+    return c_;
+  }
+
+ private:
+  // Puts g in (or takes it out of) the sorted list v.
+  static void set(std::vector<int>& v, int g, bool in) {
+    auto it = std::lower_bound(v.begin(), v.end(), g);
+    bool there = it != v.end() && *it == g;
+    if (in && !there) v.insert(it, g);
+    if (!in && there) v.erase(it);
+  }
+  // The first G from i on whose state differs from seen_ (a new G differs);
+  // whole blocks that are equal are skipped with memcmp.
+  std::size_t next_change(const ref::world& m, std::size_t i) const {
+    const std::size_t common = std::min(m.gs.size(), seen_.size());
+    constexpr std::size_t kBlock = 64;
+    while (i + kBlock <= common && same_block(&m.gs[i], &seen_[i])) i += kBlock;
+    while (i < common && m.gs[i] == seen_[i]) i++;
+    return i;
+  }
+  // 64 state bytes equal? (Words, not memcmp: libFuzzer intercepts memcmp
+  // and records each call.)
+  static bool same_block(const ref::gstate* a, const ref::gstate* b) {
+    static_assert(sizeof(ref::gstate) == 1);
+    std::uint64_t x = 0;
+    for (std::size_t k = 0; k < 64; k += 8) {
+      std::uint64_t u, v;
+      std::memcpy(&u, a + k, 8);
+      std::memcpy(&v, b + k, 8);
+      x |= u ^ v;
+    }
+    return x == 0;
+  }
+  std::vector<ref::gstate> seen_;
+  menu_t c_;
+  unsigned key_ = 0;  // the emptiness key c_.menu was built for (0: none yet)
+};
 
 }  // namespace runqcheck::schedops

@@ -142,6 +142,13 @@ inline void dump(long secs) {
 
 // The watchdog thread: polls the progress counter a few times a second.
 inline void start() {
+  // Set by the first caller, which then starts the thread (relaxed: the flag
+  // only spares later operations the call_once; call_once orders the start,
+  // and a caller that skips it while the first is still starting loses
+  // nothing: the watchdog is up a moment later).
+  static std::atomic<bool> once{false};
+  if (once.load(std::memory_order_relaxed)) return;
+  once.store(true, std::memory_order_relaxed);
   std::call_once(st().started, [] {
     long secs = limit_seconds();
     if (secs == 0) return;

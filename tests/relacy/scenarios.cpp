@@ -4,7 +4,8 @@
 //
 // Usage: relacy_scenarios [random N | bound K | full [--shard i/N] | replay MODE STATE
 //                         | explain MODE STATE --html OUT [--json OUT]]
-//        RUNQCHECK_CASE=<scenario> runs one; `relacy_scenarios list` lists;
+//        RUNQCHECK_CASE=<scenario>[,...] runs those, RUNQCHECK_SKIP_CASE=<scenario>[,...]
+//        all others; `relacy_scenarios list` lists;
 //        RUNQCHECK_STOP_ON_FAIL=1 stops at the first failing scenario.
 //        A failing search also writes the failing execution's picture
 //        (picture.hpp) and prints `picture: <page>`.
@@ -63,6 +64,28 @@ bool run_cap(const char* prog, const model::scenario& sc, rqtest::search& s) {
   return false;
 }
 
+// Every name in RUNQCHECK_SKIP_CASE is a scenario of the catalog (a typo
+// would run the scenario it meant to skip: one line, exit 2 instead).
+bool skip_names_known(const char* prog) {
+  const char* v = std::getenv("RUNQCHECK_SKIP_CASE");
+  if (v == nullptr) return true;
+  std::string_view list(v);
+  for (std::size_t pos = 0; pos < list.size();) {
+    std::size_t end = list.find(',', pos);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view name = list.substr(pos, end - pos);
+    bool known = false;
+    for (const auto& sc : model::catalog) known |= sc.name == name;
+    if (!known) {
+      std::fprintf(stderr, "%s: RUNQCHECK_SKIP_CASE: no scenario named '%.*s' (see: %s list)\n", prog,
+                   static_cast<int>(name.size()), name.data(), prog);
+      return false;
+    }
+    pos = end + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,6 +97,7 @@ int main(int argc, char** argv) {
   }
   rqtest::search search;
   if (!rqtest::parse(argc, argv, search)) return 2;
+  if (!skip_names_known(argv[0])) return 2;
   bool ok = true;
   int ran = 0;
   model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);

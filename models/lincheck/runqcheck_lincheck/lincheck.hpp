@@ -379,6 +379,32 @@ inline std::string print_events(const history& h, const std::vector<event>& evs,
   return os.str();
 }
 
+// A quick witness before the search: the operations one after another, each
+// with all its steps at once, in the order of their responses (then of their
+// invocations). Either order puts each operation's effect inside its own
+// interval (just before its response, just after its invocation), so if
+// every result matches, h is linearizable; if not, the search decides.
+// Most histories of a correct port pass here in O(ops). Needs every
+// operation complete.
+inline bool sequential_witness(const history& h, bool by_response) {
+  std::vector<std::size_t> order(h.ops.size());
+  for (std::size_t i = 0; i < order.size(); i++) {
+    if (h.ops[i].ret == pending) return false;
+    order[i] = i;
+  }
+  auto at = [&](std::size_t i) { return by_response ? h.ops[i].ret : h.ops[i].call; };
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return at(a) < at(b); });
+  state s{h.initial, std::vector<opstate>(h.ops.size())};
+  for (std::size_t i : order) {
+    s.ops[i].phase = 0;
+    for (int k = 0; k < 4 && s.ops[i].phase != done; k++)
+      if (!step(s, h.ops[i], i)) return false;
+    if (s.ops[i].phase != done) return false;
+  }
+  return true;
+}
+
 }  // namespace detail
 
 // Is h linearizable w.r.t. the reference model? On failure, the report
@@ -386,8 +412,9 @@ inline std::string print_events(const history& h, const std::vector<event>& evs,
 // (operations that have not returned within it may or may not have taken
 // effect).
 inline result check(const history& h) {
-  std::vector<detail::event> evs = detail::events_of(h);
   result r;
+  if (detail::sequential_witness(h, true) || detail::sequential_witness(h, false)) return r;
+  std::vector<detail::event> evs = detail::events_of(h);
   {
     detail::search s(h, evs.size(), evs);
     r.linearizable = s.run();
