@@ -325,11 +325,11 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, [[maybe_unused]
                 name, sh.i, sh.n, foreign_executions());
   if (!ok) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    char line[1024];
-    std::snprintf(line, sizeof line, "RUNQCHECK_CASE=%s %s%s%s%s replay %s '%s'", name,
-                  mut ? "RUNQCHECK_MUTANT=" : "", mut ? mut : "", mut ? " " : "", prog,
-                  mode_name(p).c_str(), p.final_state.c_str());
-    std::printf("replay: %s\n", line);
+    // A string, not a buffer: a bound-3 state runs to thousands of characters.
+    std::string line = std::string("RUNQCHECK_CASE=") + name + " " +
+                       (mut ? std::string("RUNQCHECK_MUTANT=") + mut + " " : std::string()) +
+                       prog + " replay " + mode_name(p) + " '" + p.final_state.c_str() + "'";
+    std::printf("replay: %s\n", line.c_str());
 #ifdef RUNQCHECK_PICTURES
     // Not for `replay`: it re-runs a failure whose files were written then.
     if (s.mode != "replay") {

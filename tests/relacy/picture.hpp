@@ -114,7 +114,8 @@ traced_run trace_execution(rl::test_params p, fz::trace_info info) {
   p.output_stream = p.progress_stream = &sink;
   p.collect_history = false;
   p.output_history = false;
-  p.execution_depth_limit = std::max<rl::iteration_t>(p.execution_depth_limit, 200000);
+  // execution_depth_limit stays the failed run's: past it Relacy reports LIVELOCK, so a
+  // larger limit would let the re-run of a livelock go on and pass.
   rl::ostringstream oss;  // Relacy writes the state here with its own allocator active
   rl::test_result_e res;
   switch (p.search_type) {
