@@ -93,6 +93,13 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
         $<TARGET_FILE:relacy_scenarios__mutants> order:runqget_runnext_cas random 20000)
     set_tests_properties(relacy_replay/mutants PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # A long failure (a bound-3 LIVELOCK, a state of ~17,000 characters): its
+    # replay line is whole and its picture draws the livelock. ~6 s.
+    add_test(NAME relacy_replay/mutants_bound3_livelock
+      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+        $<TARGET_FILE:relacy_scenarios__mutants> order:runqput_tail_store bound 3)
+    set_tests_properties(relacy_replay/mutants_bound3_livelock PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=overflow_vs_grab" LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
   # --shard i/N (tests/relacy/shard.hpp): shards' counts sum to the unsharded
   # search's (bound 2, full, random; N = 2, 3), a mutant's failure is found

@@ -4,10 +4,13 @@
 Runs the Relacy scenario binary on a mutant until it fails, takes the
 `replay:` line it prints, runs that command twice, and checks that both
 replays fail again with the same execution history as the original (object
-addresses, which ASLR moves, are numbered in order of appearance).
+addresses, which ASLR moves, are numbered in order of appearance), and that
+the failure's picture, if drawn, shows a failing execution. RUNQCHECK_CASE,
+when set, picks the scenarios.
 
 usage: replay_test.py BINARY MUTANT MODE...
 """
+import os
 import re
 import shlex
 import subprocess
@@ -32,10 +35,16 @@ def run(env, argv):
 def main():
     binary, mutant, mode = sys.argv[1], sys.argv[2], sys.argv[3:]
     env = {"PATH": "/usr/bin:/bin", "RUNQCHECK_MUTANT": mutant, "RUNQCHECK_STOP_ON_FAIL": "1"}
+    if os.environ.get("RUNQCHECK_CASE"):
+        env["RUNQCHECK_CASE"] = os.environ["RUNQCHECK_CASE"]
     rc, out = run(env, [binary, *mode])
     lines = re.findall(r"^replay: (.*)$", out, re.M)
     if rc != 1 or not lines:
         print(f"replay_test: the mutant {mutant} did not fail with a replay line (exit {rc})")
+        return 1
+    bad_pictures = re.findall(r"^picture: .*(?:WARNING|none).*$", out, re.M)
+    if bad_pictures:
+        print(f"replay_test: the failure's picture does not show it: {bad_pictures[0]}")
         return 1
     print("failure:", lines[0])
     original = history(out)
