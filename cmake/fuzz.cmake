@@ -83,6 +83,8 @@ set_source_files_properties("${RUNQCHECK_ROOT}/fuzz/targets/fuzz_interleave.cpp"
   PROPERTIES OBJECT_DEPENDS "${RUNQCHECK_ROOT}/fuzz/coverage-ignore.txt")
 set(_rq_il_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_interleave")
 set(_rq_il_regress "${RUNQCHECK_ROOT}/fuzz/regress/interleave")
+# Seeds that once raised a false alarm on a correct port: they must pass.
+set(_rq_il_pass "${RUNQCHECK_ROOT}/fuzz/regress/pass")
 
 # The fuzz interleave column: one target and two tests per subject.
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
@@ -97,7 +99,8 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     set(art "${CMAKE_BINARY_DIR}/fuzz_artifacts/${s}/")
     file(MAKE_DIRECTORY "${art}")
-    add_test(NAME fuzz_interleave/${s} COMMAND ${t} "${_rq_il_corpus}" "${_rq_il_regress}" -runs=0
+    add_test(NAME fuzz_interleave/${s}
+      COMMAND ${t} "${_rq_il_corpus}" "${_rq_il_regress}" "${_rq_il_pass}" -runs=0
       "-artifact_prefix=${art}")
     set(copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/${s}")
     add_test(NAME fuzz_interleave_short/${s}
@@ -132,7 +135,8 @@ endif()
 # checked in headless Chromium (skipped, exit 77, without it); PCT passes on
 # the port and finds a memory-order mutant.
 set(_rq_py /usr/bin/python3)
-add_test(NAME fuzz_corpus_replay COMMAND runqcheck corpus "${_rq_il_corpus}" "${_rq_il_regress}" --expect pass)
+add_test(NAME fuzz_corpus_replay
+  COMMAND runqcheck corpus "${_rq_il_corpus}" "${_rq_il_regress}" "${_rq_il_pass}" --expect pass)
 file(GLOB _rq_il_files CONFIGURE_DEPENDS "${_rq_il_regress}/*.rqf")
 foreach(f IN LISTS _rq_il_files)
   get_filename_component(m "${f}" NAME_WLE)
@@ -140,6 +144,10 @@ foreach(f IN LISTS _rq_il_files)
   add_test(NAME fuzz_regress/${mname} COMMAND runqcheck corpus "${f}" --expect fail)
   set_tests_properties(fuzz_regress/${mname} PROPERTIES ENVIRONMENT "RUNQCHECK_MUTANT=${mname}")
 endforeach()
+# The scenario executor's FIFO invariant has teeth: this mutant breaks only
+# the owner's order, and the seed must fail with that invariant's message.
+set_tests_properties(fuzz_regress/runqget_second_first PROPERTIES
+  PASS_REGULAR_EXPRESSION "invariant: owner's runqget out of FIFO order")
 set(_rq_det_seed "${_rq_il_regress}/order.runqput_tail_store.rqf")
 add_test(NAME fuzz_replay_determinism
   COMMAND "${_rq_py}" "${RUNQCHECK_ROOT}/fuzz/tests/replay_determinism.py" $<TARGET_FILE:runqcheck> "${_rq_det_seed}" 100 1

@@ -6,7 +6,8 @@
 //  - conservation: every G put is delivered exactly once, counting what is
 //    left on the Ps and the global queue at the end;
 //  - FIFO: a P's owner gets the Gs it put with next=false in put order
-//    (kicked runnext Gs, stolen and batched Gs may interleave);
+//    (kicked runnext Gs, stolen and batched Gs may interleave; a G that may
+//    have left the ring and come back is judged only as a lower bound);
 //  - a steal takes ceil(n/2) of the n queued Gs (checked whenever the
 //    victim's ring was left alone during the steal; needs S::runq_counters);
 //  - runqempty is never spuriously true (expect_nonempty ops);
@@ -119,6 +120,7 @@ class world {
         std::uint64_t id = r.gp != nullptr ? r.gp->goid : 0;
         if (observer != nullptr) observer->op_end(-1, index++, o, &id, r.gp != nullptr, r.inheritTime, false);
         if (r.gp == nullptr) break;
+        if (!r.inheritTime) fifo_get(i, static_cast<int>(r.gp->goid));  // the owner's view too
         count(left, r.gp);
       }
     }
@@ -142,7 +144,6 @@ class world {
       RQ_CHECK(B, n == introduced_[gid], "invariant: conservation (each G delivered exactly once)", "g", gid,
                "delivered", n, "put", introduced_[gid]);
     }
-    for (int i = 0; i < sc_.nprocs; i++) check_fifo(i);
   }
 
  private:
@@ -156,7 +157,7 @@ class world {
   void put(int p, int gid, bool next) {
     introduced_[gid]++;
     hand_off(&gs_[gid]);
-    if (!next) put_order_[p][nput_[p]++] = gid;
+    fifo_put(p, gid, next);
     S::runqput(*ps_[p], &gs_[gid], next);
   }
 
@@ -182,14 +183,20 @@ class world {
         auto r = S::runqget(pp);
         inherit_[t] = r.inheritTime;
         deliver(t, r.gp);
-        if (r.gp != nullptr && !r.inheritTime) got_ring_[o.p][ngot_[o.p]++] = static_cast<int>(r.gp->goid);
+        if (r.gp != nullptr && !r.inheritTime) fifo_get(o.p, static_cast<int>(r.gp->goid));
         break;
       }
       case op_kind::steal:
-      case op_kind::steal_next: deliver(t, steal(pp, *ps_[o.victim], o.kind == op_kind::steal_next)); break;
+      case op_kind::steal_next: {
+        G* gp = steal(pp, *ps_[o.victim], o.kind == op_kind::steal_next);
+        if (gp != nullptr) fifo_p_[o.p].epoch++;
+        deliver(t, gp);
+        break;
+      }
       case op_kind::steal_next_must: {
         G* gp = steal(pp, *ps_[o.victim], true);
         RQ_CHECK(B, gp != nullptr, "invariant: a steal found nothing though the victim always had a G", "p", o.victim);
+        fifo_p_[o.p].epoch++;
         deliver(t, gp);
         break;
       }
@@ -198,7 +205,12 @@ class world {
         for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);
         break;
       }
-      case op_kind::glob_batch: deliver(t, S::findRunnable_globrunq(pp)); break;
+      case op_kind::glob_batch: {
+        G* gp = S::findRunnable_globrunq(pp);
+        if (gp != nullptr) fifo_p_[o.p].epoch++;
+        deliver(t, gp);
+        break;
+      }
       case op_kind::glob_put:
         introduced_[o.g]++;
         hand_off(&gs_[o.g]);
@@ -241,18 +253,32 @@ class world {
     }
   }
 
-  // The owner's ring gets, restricted to its own next=false puts, come in
-  // put order.
-  void check_fifo(int p) {
-    int last = -1;
-    for (int i = 0; i < ngot_[p]; i++) {
-      int idx = -1;
-      for (int j = 0; j < nput_[p]; j++)
-        if (put_order_[p][j] == got_ring_[p][i]) idx = j;
-      if (idx < 0) continue;
-      RQ_CHECK(B, idx > last, "invariant: owner's runqget out of FIFO order", "p", p, "g", got_ring_[p][i]);
-      last = idx;
+  // FIFO bookkeeping, kept by P p's owner thread only. Each own next=false
+  // put gets a sequence number; the owner's ring gets must come in sequence
+  // order. A G can leave the ring (stolen, spilled) and come back later, at
+  // the tail, only through an op of the owner that brings Gs in (its steal,
+  // its global batch) or a re-put: such an entry's number is then only a
+  // lower bound of its true place, so it is not checked itself, but it still
+  // raises the bar for the Gs after it. (Checking it against its first put
+  // was a false alarm: stolen away, stolen back, then got after a newer put.)
+  void fifo_put(int p, int gid, bool next) {
+    fifo_entry& e = fifo_[p][gid];
+    if (e.seq >= 0) {  // a re-put while an entry is live: its old place is a lower bound
+      e.epoch = -1;
+      return;
     }
+    if (!next) e = {fifo_p_[p].nput++, fifo_p_[p].epoch};
+  }
+
+  void fifo_get(int p, int gid) {
+    fifo_entry& e = fifo_[p][gid];
+    if (e.seq < 0) return;  // not an own put (kicked runnext, stolen or batched in)
+    if (e.epoch == fifo_p_[p].epoch) {
+      RQ_CHECK(B, e.seq > fifo_p_[p].last, "invariant: owner's runqget out of FIFO order", "p", p,
+               "g", gid, "put#", e.seq, "after put#", fifo_p_[p].last);
+    }
+    if (e.seq > fifo_p_[p].last) fifo_p_[p].last = e.seq;
+    e = {};
   }
 
   const scenario& sc_;
@@ -266,10 +292,17 @@ class world {
   // Bookkeeping: each array is written by one thread (or before/after).
   int introduced_[MaxG] = {};
   int delivered_[kMaxThreads][MaxG] = {};
-  int put_order_[kMaxP][MaxG * 2] = {};
-  int nput_[kMaxP] = {};
-  int got_ring_[kMaxP][MaxG * 2] = {};
-  int ngot_[kMaxP] = {};
+  struct fifo_entry {
+    int seq = -1;  // the put's number among P's own next=false puts; -1: none
+    int epoch = 0;  // the owner's bring-in count at the put; -1: uncertain
+  };
+  struct fifo_p {
+    int nput = 0;   // own next=false puts so far
+    int epoch = 0;  // ops that brought Gs into the ring so far
+    int last = -1;  // the highest number got so far
+  };
+  fifo_entry fifo_[kMaxP][MaxG];
+  fifo_p fifo_p_[kMaxP];
   // What the current operation of each thread delivered (for the observer).
   std::uint64_t step_gs_[kMaxThreads][MaxG] = {};
   int nstep_[kMaxThreads] = {};
