@@ -146,7 +146,12 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_protocol/bound2 COMMAND relacy_protocol bound 2)
     set_tests_properties(relacy_protocol/bound2 PROPERTIES
       ENVIRONMENT "RUNQCHECK_CASE=submit_vs_spinner_drop,submit_ring_vs_spinner_drop")
+    # #55160's scenario, context bound 2 (~1.4M executions, ~22 s).
+    add_test(NAME relacy_protocol/gosched_bound2 COMMAND relacy_protocol bound 2)
+    set_tests_properties(relacy_protocol/gosched_bound2 PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner")
     set_tests_properties(relacy_protocol/random relacy_protocol/bound2
+        relacy_protocol/gosched_bound2
       PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
     # Nightly: the go125_window question (docs/proofs.md) searched deeper.
     add_test(NAME relacy_protocol_deep/go125_window_random COMMAND relacy_protocol random 200000)
@@ -154,13 +159,21 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_protocol_deep/go125_window_random relacy_protocol_deep/go125_window_bound2
       PROPERTIES ENVIRONMENT "RUNQCHECK_CASE=go125_window" LABELS "nightly;relacy;selftest" TIMEOUT 7200)
     foreach(_rq_m wakep_no_storeload spinning_drop_no_recheck submit_no_wakep exitsyscall_loses_g
-                  no_needspinning)
+                  no_needspinning dance_no_global_recheck)
       add_test(NAME relacy_protocol_replay/${_rq_m}
         COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
           $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} random 20000)
       set_tests_properties(relacy_protocol_replay/${_rq_m} PROPERTIES
         LABELS "gate;relacy;selftest" TIMEOUT 300)
     endforeach()
+    # gosched_no_wakep (#55160, ad943066f6): random misses its interleaving
+    # (1M executions); context bound 2 finds it at execution 83651 (~1 s).
+    add_test(NAME relacy_protocol_replay/gosched_no_wakep
+      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+        $<TARGET_FILE:relacy_protocol_mutant> gosched_no_wakep bound 2)
+    set_tests_properties(relacy_protocol_replay/gosched_no_wakep PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner"
+      LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
 endif()
 

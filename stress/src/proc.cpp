@@ -455,12 +455,10 @@ next_g goschedImpl(M* mp, G* gp, bool preempted) {
     // go1.26 (4ebf295b0b): preempted for a stop-the-world, the G stays on
     // its P's runnext so it can run right after it.
     S::runqput(owner(pp), gp, true);
+    wakep();  // Go: if mainStarted { wakep() }; no #StoreLoad: the world is stopping
   } else {
-    auto l = lock_sched();
-    runqcheck::globrunqput(l, gp);
+    proto::gosched_globrunqput(gp);  // globrunqput under sched.lock, then wakep
   }
-  wakep();  // Go: if mainStarted { wakep() }; no #StoreLoad needed: the world is stopping or
-            // the G is on the global queue, under sched.lock
   return {};
 }
 next_g gosched_m(M* mp, G* gp) { return goschedImpl(mp, gp, false); }    // Go: gosched_m. g0.

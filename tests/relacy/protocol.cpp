@@ -5,8 +5,9 @@
 //
 // An M of a scenario is a submitter (holds a P and runs a G that submits
 // Gs: newproc's runqput + wakep, then keeps running, so its own queue is
-// left to others), a spinner (holds a P and is spinning) or idle (parked on
-// midle). Ms in the scheduler run a bounded findRunnable (queues, stealWork,
+// left to others), a spinner (holds a P and is spinning), idle (parked on
+// midle) or gosched (holds a P; its G readies Gs, goscheds, and the G the M
+// finds next runs on). Ms in the scheduler run a bounded findRunnable (queues, stealWork,
 // protocol.hpp's stop_or_spin and Delicate dance, stopm) and run each G
 // they find at once. Ps held by nobody start on pidle. When every M is
 // parked or done the run is quiescent and parked Ms leave.
@@ -51,9 +52,10 @@ struct submit {
   bool next;  // runqput's next: newproc and ready pass true
 };
 struct m_role {
-  enum kind { submitter, spinner, running, syscall, idle } k;
-  int p = -1;                   // the P it holds (submitter, spinner, running)
-  std::vector<submit> submits;  // submitter: in order; syscall: its G ({g, -})
+  enum kind { submitter, spinner, running, syscall, idle, gosched } k;
+  int p = -1;                   // the P it holds (submitter, spinner, running, gosched)
+  std::vector<submit> submits;  // submitter: in order; syscall: its G ({g, -});
+                                // gosched: submits, then the last one's G goscheds
 };
 struct proto_scenario {
   std::string_view name;
@@ -104,6 +106,15 @@ const std::vector<proto_scenario> catalog = {
      {{m_role::submitter, 0, {{0, true}}},
       {m_role::submitter, 1, {{1, true}}},
       {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
+    {"gosched_vs_last_spinner",
+     "#55160: M0's G readies G0 (runqput, wakep sees the spinner) and goscheds (goschedImpl: "
+     "itself to the global queue, wakep) and M0 runs G0 from its ring, while the last "
+     "spinner M1 drops P1 (its Delicate dance must recheck the global queue) and M2 is "
+     "parked for a wakep",
+     2,
+     {{m_role::gosched, 0, {{0, false}, {1, false}}},
+      {m_role::spinner, 1, {}},
       {m_role::idle, -1, {}}}},
 };
 
@@ -206,6 +217,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       leave();  // its G runs on: its own queue is for the others
       return;
     }
+    if (r.k == m_role::gosched && !gosched(mp, r.submits)) return;
     if (r.k == m_role::idle && !park(mp)) return;
     if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
@@ -265,6 +277,25 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       env::acquirep(mp, pp);
       execute(mp, gp);
       return true;
+    }
+    {  // Go: stopm
+      auto l = runqcheck::lock(core);
+      proto::mput(l, mp);
+    }
+    return park(mp);
+  }
+
+  // A G on mp's P readies submits[0..n-2] (newproc/ready) and then goschedImpl's
+  // itself (submits[n-1]): Go's schedule() follows; the G it finds runs on
+  // (the M keeps its P). False: the M released its P and parked to quiescence.
+  bool gosched(M* mp, const std::vector<submit>& subs) {
+    for (std::size_t i = 0; i + 1 < subs.size(); i++)
+      proto::submit(mp->p, &gs[subs[i].g], subs[i].next);
+    proto::gosched_globrunqput(&gs[subs.back().g]);
+    if (core_g* gp = find_runnable(mp); gp != nullptr) {
+      execute(mp, gp);
+      leave();  // gp runs on
+      return false;
     }
     {  // Go: stopm
       auto l = runqcheck::lock(core);

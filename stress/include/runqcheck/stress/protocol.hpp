@@ -9,10 +9,11 @@
 //   mput, mget, notewakeup/notesleep (mPark), (*m).becomeSpinning, startm,
 //   exitsyscallTryGetP (idle-P part) and exitsyscallNoP (go1.26 names),
 //   wakep, resetspinning, the submission path of newproc/ready (runqput,
-//   then wakep), and findRunnable's "Delicate dance" (spinning ->
-//   non-spinning: drop nmspinning, #StoreLoad, recheck the global queue and
-//   every P's queue; the recheck of #55160, fixed in ad943066f6), with
-//   checkRunqsNoP.
+//   then wakep), goschedImpl's global-queue path (globrunqput, then wakep),
+//   and findRunnable's "Delicate dance" (spinning -> non-spinning: drop
+//   nmspinning, #StoreLoad, recheck the global queue and every P's queue),
+//   with checkRunqsNoP. #55160's two parts (docs/proofs.md): the dance's
+//   global-queue recheck and gosched's wakep (ad943066f6).
 //
 // Protocol (proc.go, "Worker thread parking/unparking"; the step numbers
 // are Go's, the SPIN model's and stress/src/proc.cpp's):
@@ -268,6 +269,21 @@ struct protocol {
     wakep();      // step 3
   }
 
+  // Go: goschedImpl, its global-queue path (not the go1.26 stop-the-world
+  // runnext one): gp to the global tail, then wakep (ad943066f6, #55160:
+  // this M may run other local work first). The M that ran gp,
+  // holding a P, gp no longer running.
+  static void gosched_globrunqput(G* gp) {
+    {
+      locked l = runqcheck::lock(Env::core());
+      runqcheck::globrunqput(l, gp);
+    }
+    if (mutated(protocol_mutant::gosched_no_wakep)) return;  // before ad943066f6
+    // No #StoreLoad: the G was published under sched.lock, which a dropping
+    // spinner's global recheck takes after its nmspinning decrement.
+    wakep();  // Go: if mainStarted { wakep() }
+  }
+
   // Go: exitsyscallTryGetP, its idle-P part (go1.26, 7244e9221f). An M
   // whose G returns from a syscall without its P (the old-P steal, with the
   // G's scan bit, is stress/src/proc.cpp's).
@@ -349,7 +365,10 @@ struct protocol {
     RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
     storeload();  // step 2
     if (mutated(protocol_mutant::spinning_drop_no_recheck)) return {};
-    if (recheck r = recheck_global(mp); r.pp != nullptr) return r;  // step 3
+    // step 3; the global queue's recheck is one of #55160's fixes
+    if (!mutated(protocol_mutant::dance_no_global_recheck)) {
+      if (recheck r = recheck_global(mp); r.pp != nullptr) return r;
+    }
     if (P* pp = checkRunqsNoP(allp); pp != nullptr) {
       Env::acquirep(mp, pp);
       becomeSpinning(mp);
