@@ -19,13 +19,15 @@ enum class protocol_mutant {
   exitsyscall_loses_g,
   procresize_drops_runnext,
   no_needspinning,
+  injectglist_no_final_wakep,
 };
 
 #ifdef RUNQCHECK_PROTOCOL_MUTANTS
 inline protocol_mutant parse_protocol_mutant() {
   constexpr std::string_view names[] = {"none", "submit_no_wakep", "spinning_drop_no_recheck",
                                         "wakep_no_storeload", "exitsyscall_loses_g",
-                                        "procresize_drops_runnext", "no_needspinning"};
+                                        "procresize_drops_runnext", "no_needspinning",
+                                        "injectglist_no_final_wakep"};
   const char* env = std::getenv("RUNQCHECK_MUTANT");
   for (int i = 1; env != nullptr && i < static_cast<int>(std::size(names)); i++)
     if (names[i] == env) return static_cast<protocol_mutant>(i);
