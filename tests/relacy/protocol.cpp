@@ -118,12 +118,12 @@ const std::vector<proto_scenario> catalog = {
       {m_role::idle, -1, {}},
       {m_role::idle, -1, {}}}},
     {"injectglist_no_p",
-     "injectglist without a P (sysmon, netpoll): two Gs to the global queue, then an idle M "
-     "per G while M1 drops P1 (startIdle's pidlegetSpinning sets needspinning if P1 is still "
-     "held)",
+     "injectglist without a P (sysmon, netpoll): two Gs to the global queue, then startIdle "
+     "wakes an idle M for idle P0 while M1's G keeps P1 busy (the second pidlegetSpinning "
+     "finds no P and sets needspinning)",
      2,
      {{m_role::injector_nop, -1, {{0, false}, {1, false}}},
-      {m_role::running, 1, {}},
+      {m_role::submitter, 1, {}},
       {m_role::idle, -1, {}},
       {m_role::idle, -1, {}}}},
 };

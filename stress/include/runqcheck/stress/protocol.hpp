@@ -311,6 +311,7 @@ struct protocol {
   // (lockheld); here startm takes it again: pp is off pidle, so no other
   // thread can take it in between.
   static void startIdle(std::int32_t n) {
+    if (mutated(protocol_mutant::injectglist_no_startidle)) return;
     for (; n > 0; n--) {
       P* pp;
       {
