@@ -287,7 +287,9 @@ struct protocol {
   // injectglist with a P. npidle is read once: that many Gs go to the global
   // queue with an M started for each, the rest to pp's ring (overflow:
   // global). The final wakep is Go's fix for #63555: a P that went idle
-  // after the read would otherwise leave those Gs unrun. The M owning pp.
+  // after the read would otherwise leave those Gs unrun. Its #StoreLoad is
+  // needed in C++ too: without it relacy_protocol loses a wakeup in
+  // injectglist_vs_idle (wakep_no_storeload, execution 27). The M owning pp.
   static void inject_with_p(P* pp, gQueue<B>& q) {
     gQueue<B> globq;
     // seq_cst: the wakeup counter, read once (Go: sched.npidle.Load())
