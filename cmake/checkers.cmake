@@ -158,8 +158,14 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_protocol_deep/go125_window_bound2 COMMAND relacy_protocol bound 2)
     set_tests_properties(relacy_protocol_deep/go125_window_random relacy_protocol_deep/go125_window_bound2
       PROPERTIES ENVIRONMENT "RUNQCHECK_CASE=go125_window" LABELS "nightly;relacy;selftest" TIMEOUT 7200)
+    # injectglist (#63555, four Ms: bound 2 does not finish in 120 s): bound 1, ~11 s.
+    add_test(NAME relacy_protocol/injectglist_bound1 COMMAND relacy_protocol bound 1)
+    set_tests_properties(relacy_protocol/injectglist_bound1 PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=injectglist_vs_idle,injectglist_no_p"
+      LABELS "gate;relacy;selftest" TIMEOUT 300)
     foreach(_rq_m wakep_no_storeload spinning_drop_no_recheck submit_no_wakep exitsyscall_loses_g
-                  no_needspinning dance_no_global_recheck)
+                  no_needspinning dance_no_global_recheck injectglist_no_final_wakep
+                  injectglist_no_startidle)
       add_test(NAME relacy_protocol_replay/${_rq_m}
         COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
           $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} random 20000)

@@ -938,11 +938,11 @@ void run_main(std::function<void()> fn) {
   gp->atomicstatus.store(st(gstatus::runnable), relaxed);
   s.ngcreated.fetch_add(1, relaxed);
   watchdog_round(true);
-  {
-    auto l = lock_sched();
-    runqcheck::globrunqput(l, gp);
-  }
-  startm(nullptr, false);  // Go: injectglist without a P: start an M for an idle P
+  // Go: injectglist without a P (protocol.hpp): the global queue, then an M
+  // for an idle P (or needspinning, if none is idle).
+  runqcheck::gQueue<B> q;
+  q.pushBack(gp);
+  proto::injectglist(nullptr, q);
   while (done.load(acquire) == 0) done.wait(0, acquire);
   // The stragglers (a G that sent its last message) finish on their own.
   while (s.ngdone.load(acquire) != s.ngcreated.load(relaxed)) std::this_thread::sleep_for(std::chrono::microseconds(50));

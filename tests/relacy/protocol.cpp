@@ -52,10 +52,12 @@ struct submit {
   bool next;  // runqput's next: newproc and ready pass true
 };
 struct m_role {
-  enum kind { submitter, spinner, running, syscall, idle, gosched } k;
-  int p = -1;                   // the P it holds (submitter, spinner, running, gosched)
-  std::vector<submit> submits;  // submitter: in order; syscall: its G ({g, -});
-                                // gosched: submits, then the last one's G goscheds
+  // gosched: submits, then the last one's G goscheds; injector: holds a P, its
+  // G injects submits as one list (injectglist) and runs on; injector_nop: a
+  // thread without a P (sysmon, netpoll) that injects submits and leaves
+  enum kind { submitter, spinner, running, syscall, idle, gosched, injector, injector_nop } k;
+  int p = -1;                   // the P it holds (submitter, spinner, running, gosched, injector)
+  std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall: its G
 };
 struct proto_scenario {
   std::string_view name;
@@ -115,6 +117,24 @@ const std::vector<proto_scenario> catalog = {
      2,
      {{m_role::gosched, 0, {{0, false}, {1, false}}},
       {m_role::spinner, 1, {}},
+      {m_role::idle, -1, {}}}},
+    {"injectglist_vs_idle",
+     "#63555: an M holding P0 injects two Gs (injectglist: npidle read once, the rest by "
+     "runqputbatch to its own ring) while M1 finds nothing and drops P1 to pidle after that "
+     "read; injectglist's final wakep must wake an idle M for them",
+     2,
+     {{m_role::injector, 0, {{0, false}, {1, false}}},
+      {m_role::running, 1, {}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
+    {"injectglist_no_p",
+     "injectglist without a P (sysmon, netpoll): two Gs to the global queue, then startIdle "
+     "wakes an idle M for idle P0 while M1's G keeps P1 busy (the second pidlegetSpinning "
+     "finds no P and sets needspinning)",
+     2,
+     {{m_role::injector_nop, -1, {{0, false}, {1, false}}},
+      {m_role::submitter, 1, {}},
+      {m_role::idle, -1, {}},
       {m_role::idle, -1, {}}}},
 };
 
@@ -197,7 +217,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         proto::mput(l, mp);
         continue;
       }
-      if (r.k == m_role::syscall) continue;
+      if (r.k == m_role::syscall || r.k == m_role::injector_nop) continue;
       held[static_cast<std::size_t>(r.p)] = true;
       env::acquirep(mp, &ps[r.p]);
       if (r.k == m_role::spinner) proto::becomeSpinning(mp);
@@ -218,6 +238,11 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       return;
     }
     if (r.k == m_role::gosched && !gosched(mp, r.submits)) return;
+    if (r.k == m_role::injector || r.k == m_role::injector_nop) {
+      inject(mp, r);
+      leave();  // injector: its G runs on, its own queue is for the others
+      return;
+    }
     if (r.k == m_role::idle && !park(mp)) return;
     if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
@@ -253,6 +278,14 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
  private:
   void leave() {
     live.fetch_add(-1, std::memory_order::release);  // release: pairs with park's acquire of live
+  }
+
+  // The injector's G (or a thread without a P): r's Gs as one list to
+  // injectglist, with mp's P (null for injector_nop).
+  void inject(M* mp, const m_role& r) {
+    runqcheck::gQueue<B> q;
+    for (const submit& s : r.submits) q.pushBack(&gs[s.g]);
+    proto::injectglist(mp->p, q);
   }
 
   // Go: mPark, from stopm. False: quiescent, the M leaves without a P.

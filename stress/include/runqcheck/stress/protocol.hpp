@@ -10,10 +10,11 @@
 //   exitsyscallTryGetP (idle-P part) and exitsyscallNoP (go1.26 names),
 //   wakep, resetspinning, the submission path of newproc/ready (runqput,
 //   then wakep), goschedImpl's global-queue path (globrunqput, then wakep),
-//   and findRunnable's "Delicate dance" (spinning -> non-spinning: drop
+//   findRunnable's "Delicate dance" (spinning -> non-spinning: drop
 //   nmspinning, #StoreLoad, recheck the global queue and every P's queue),
-//   with checkRunqsNoP. #55160's two parts (docs/proofs.md): the dance's
-//   global-queue recheck and gosched's wakep (ad943066f6).
+//   with checkRunqsNoP, and injectglist (with its final wakep of #63555).
+//   #55160's two parts (docs/proofs.md): the dance's global-queue recheck
+//   and gosched's wakep (ad943066f6).
 //
 // Protocol (proc.go, "Worker thread parking/unparking"; the step numbers
 // are Go's, the SPIN model's and stress/src/proc.cpp's):
@@ -282,6 +283,69 @@ struct protocol {
     // No #StoreLoad: the G was published under sched.lock, which a dropping
     // spinner's global recheck takes after its nmspinning decrement.
     wakep();  // Go: if mainStarted { wakep() }
+  }
+
+  // Go: injectglist (go1.27, as in go1.25, whose runqputbatch leaves the
+  // overflow to it: the global queue). Any M, or a thread
+  // without one: pp is the caller's P (Go: getg().m.p), null if it has none.
+  // q's Gs are already runnable (Go marks them here: the caller's, as
+  // casgstatus is the harness's). Empty q: nothing.
+  static void injectglist(P* pp, gQueue<B>& q) {
+    if (q.empty()) return;
+    if (pp == nullptr) {  // no P: all to the global queue, start an M per G
+      std::int32_t n = q.size();
+      globrunqputbatch_locked(q);
+      startIdle(n);
+      return;
+    }
+    inject_with_p(pp, q);
+  }
+
+  // injectglist with a P. npidle is read once: that many Gs go to the global
+  // queue with an M started for each, the rest to pp's ring (overflow:
+  // global). The final wakep is Go's fix for #63555: a P that went idle
+  // after the read would otherwise leave those Gs unrun. Its #StoreLoad is
+  // needed in C++ too: without it relacy_protocol loses a wakeup in
+  // injectglist_vs_idle (wakep_no_storeload, execution 27). The M owning pp.
+  static void inject_with_p(P* pp, gQueue<B>& q) {
+    gQueue<B> globq;
+    // seq_cst: the wakeup counter, read once (Go: sched.npidle.Load())
+    for (std::int32_t npidle = Env::ws().npidle.load(seq_cst); npidle > 0 && !q.empty(); npidle--)
+      globq.pushBack(q.pop());
+    if (!globq.empty()) {
+      std::int32_t n = globq.size();
+      globrunqputbatch_locked(globq);
+      startIdle(n);
+    }
+    S::runqputbatch(Env::owner(pp), q);  // publish: release store of runqtail
+    if (!q.empty()) globrunqputbatch_locked(q);
+    if (mutated(protocol_mutant::injectglist_no_final_wakep)) return;  // before #63555
+    storeload();  // step 2 of submission: Go's seq_cst atomics give it
+    wakep();      // step 3
+  }
+
+  // injectglist's startIdle: up to n idle Ps, each to an M, not spinning;
+  // stops at the first pidlegetSpinning that finds none (which then sets
+  // needspinning). Any thread. Go calls startm with sched.lock still held
+  // (lockheld); here startm takes it again: pp is off pidle, so no other
+  // thread can take it in between.
+  static void startIdle(std::int32_t n) {
+    if (mutated(protocol_mutant::injectglist_no_startidle)) return;
+    for (; n > 0; n--) {
+      P* pp;
+      {
+        locked l = runqcheck::lock(Env::core());
+        pp = pidlegetSpinning(l);
+      }
+      if (pp == nullptr) return;
+      startm(pp, false);
+    }
+  }
+
+  // Go: lock; globrunqputbatch(q); unlock. Any thread; q ends empty.
+  static void globrunqputbatch_locked(gQueue<B>& q) {
+    locked l = runqcheck::lock(Env::core());
+    runqcheck::globrunqputbatch(l, q);
   }
 
   // Go: exitsyscallTryGetP, its idle-P part (go1.26, 7244e9221f). An M

@@ -21,6 +21,8 @@ enum class protocol_mutant {
   no_needspinning,
   dance_no_global_recheck,
   gosched_no_wakep,
+  injectglist_no_final_wakep,
+  injectglist_no_startidle,
 };
 
 #ifdef RUNQCHECK_PROTOCOL_MUTANTS
@@ -28,7 +30,8 @@ inline protocol_mutant parse_protocol_mutant() {
   constexpr std::string_view names[] = {"none", "submit_no_wakep", "spinning_drop_no_recheck",
                                         "wakep_no_storeload", "exitsyscall_loses_g",
                                         "procresize_drops_runnext", "no_needspinning",
-                                        "dance_no_global_recheck", "gosched_no_wakep"};
+                                        "dance_no_global_recheck", "gosched_no_wakep",
+                                        "injectglist_no_final_wakep", "injectglist_no_startidle"};
   const char* env = std::getenv("RUNQCHECK_MUTANT");
   for (int i = 1; env != nullptr && i < static_cast<int>(std::size(names)); i++)
     if (names[i] == env) return static_cast<protocol_mutant>(i);
