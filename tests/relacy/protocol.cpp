@@ -16,10 +16,12 @@
 // when it runs) and work conservation: no submitted G is left unrun while a
 // P is idle (at quiescence no M is spinning or about to be woken).
 //
-// Usage: relacy_protocol [random N | bound K | full | replay MODE STATE]
-//        (tests/relacy/driver.hpp), `relacy_protocol list`,
-//        RUNQCHECK_CASE=<scenario>; built as relacy_protocol_mutant it reads
-//        RUNQCHECK_MUTANT (protocol_mutants.hpp).
+// Usage: relacy_protocol [random N | bound K | full | replay MODE STATE
+//        | explain MODE STATE --html OUT [--json OUT]] (tests/relacy/driver.hpp),
+//        `relacy_protocol list`, RUNQCHECK_CASE=<scenario>; built as
+//        relacy_protocol_mutant it reads RUNQCHECK_MUTANT (protocol_mutants.hpp).
+//        A failing search also draws the failing execution (picture.hpp: a
+//        lane per M, the protocol's objects by name) and prints `picture:`.
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -400,21 +402,105 @@ void env::notewakeup(M* mp) {
 
 const proto_scenario* current = nullptr;
 
+#ifdef RUNQCHECK_PICTURES
+// The picture of a failure (tests/relacy/picture.hpp): each M a lane, each
+// object of the protocol by its Go name. Only while a picture is taken.
+const char* role_name(m_role::kind k) {
+  switch (k) {
+    case m_role::submitter: return "submitter";
+    case m_role::spinner: return "spinner";
+    case m_role::running: return "running";
+    case m_role::syscall: return "in a syscall";
+    case m_role::idle: return "idle, parked";
+  }
+  return "?";
+}
+
+// What M i was given to do, as the lane's head says it.
+rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
+  const m_role& r = sc.ms[i];
+  rqtest::fz::lane l{"M" + std::to_string(i) + " (" + role_name(r.k) +
+                         (r.p >= 0 ? ", P" + std::to_string(r.p) : std::string()) + ")",
+                     {}};
+  for (const submit& sb : r.submits) {
+    std::string g = "G" + std::to_string(sb.g);
+    if (r.k == m_role::syscall) l.script.push_back("exitsyscall " + g + ": an idle P, else global");
+    else l.script.push_back("submit " + g + (sb.next ? " (runnext)" : "") + ": runqput, wakep");
+  }
+  if (r.k == m_role::submitter) l.script.push_back("leave: its G runs on");
+  else l.script.push_back("findRunnable / stopm until quiescence");
+  return l;
+}
+
+// Names world w's objects for the recorder: sched.*, P<i>.*, M<i>.*, G<i>.*.
+void name_objects(rqtest::fz::recorder& r, world& w) {
+  r.owner(&w.core, sizeof w.core, "sched", -1);
+  r.name(&w.core.lock, "sched.lock");
+  r.name(&w.nmspinning, "sched.nmspinning");
+  r.name(&w.npidle, "sched.npidle");
+  r.name(&w.needspinning, "sched.needspinning");
+  r.name(&w.live, "harness.live");
+  for (int i = 0; i < w.sc.nprocs; i++) {
+    r.name_p(&w.ps[i], i);
+    r.name(&w.ps[i].m, "P.m", i);
+    r.name(&w.ps[i].idle, "P.idle", i);
+  }
+  for (int i = 0; i < static_cast<int>(w.sc.ms.size()); i++) {
+    r.owner(&w.ms[i], sizeof w.ms[i], "M", i);
+    r.name(&w.ms[i].park, "M.park", i);
+    r.name(&w.ms[i].spinning, "M.spinning", i);
+    r.name(&w.ms[i].nextp, "M.nextp", i);
+    r.name(&w.ms[i].curg, "M.curg", i);
+  }
+  for (int i = 0; i < max_gs; i++) {
+    r.name(&w.gs[i].atomicstatus, "G.status", i);
+    r.name(&w.gs[i].schedlink, "G.schedlink", i);
+    r.name(&w.runs[i], "G.runs", i);
+  }
+}
+#endif
+
 template <unsigned N>
 struct suite : rl::test_suite<suite<N>, N> {
   world w{*current};
+#ifdef RUNQCHECK_PICTURES
+  using ph = runqcheck::fuzz::recorder::phase;
+  static std::vector<rqtest::fz::lane> picture_lanes() {
+    std::vector<rqtest::fz::lane> out;
+    for (std::size_t i = 0; i < current->ms.size(); i++) out.push_back(m_lane(*current, i));
+    return out;
+  }
+  void before() {
+    W = &w;
+    rqtest::trace_begin([&](rqtest::fz::recorder& r) { name_objects(r, w); });
+    w.init();
+  }
+  void thread(unsigned idx) {
+    rqtest::trace_phase(ph::run);
+    rqtest::trace_step(true, role_name(current->ms[idx].k), "M");
+    w.run(static_cast<int>(idx));
+    rqtest::trace_step(false, "done", "M");
+  }
+  void after() {
+    rqtest::trace_phase(ph::final);
+    w.check();
+  }
+#else
   void before() {
     W = &w;
     w.init();
   }
   void thread(unsigned idx) { w.run(static_cast<int>(idx)); }
   void after() { w.check(); }
+#endif
 };
 
 bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   runqcheck::model::scenario info;  // what the driver prints and replays by
   info.name = sc.name;
   info.targets = sc.targets;
+  info.cap = cap;  // the picture's header
+  info.nprocs = sc.nprocs;
   std::string what = "protocol.hpp: " + std::string(sc.targets);
   switch (sc.ms.size()) {
     case 2: return rqtest::run<suite<2>>(prog, info, "protocol", what.c_str(), s);
@@ -437,10 +523,6 @@ int main(int argc, char** argv) {
   }
   rqtest::search search;
   if (!rqtest::parse(argc, argv, search)) return 2;
-  if (search.mode == "explain") {
-    std::fprintf(stderr, "%s: explain: not available for protocol scenarios yet\n", argv[0]);
-    return 2;
-  }
   bool ok = true;
   int ran = 0;
   for (const auto& sc : catalog) {
@@ -455,6 +537,7 @@ int main(int argc, char** argv) {
                  std::getenv("RUNQCHECK_CASE"), argv[0]);
     return 2;
   }
+  if (search.mode == "explain") return 0;
   std::printf("%s: %d scenarios, %llu executions, %s\n", argv[0], ran, rqtest::total_executions(),
               ok ? "all passed" : "FAILED");
   return ok ? 0 : 1;
