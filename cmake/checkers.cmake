@@ -192,12 +192,13 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       if(TARGET runqcheck)
         set(_rq_cli --runqcheck $<TARGET_FILE:runqcheck>)
       endif()
+      set(_rq_objs "sched.nmspinning,sched.npidle,sched.needspinning,sched.lock")
+      string(APPEND _rq_objs ",P0.runnext,P0.runqtail,P1.runqhead,M1.spinning,M2.park")
       add_test(NAME relacy_protocol_picture/wakep_no_storeload
         COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/picture_test.py"
           $<TARGET_FILE:relacy_protocol_mutant> "${CMAKE_BINARY_DIR}/picture_test/protocol"
           submit_vs_spinner_drop --mutant wakep_no_storeload --subject protocol
-          --objects "sched.nmspinning,sched.npidle,sched.needspinning,sched.lock,P0.runnext,P0.runqtail,P1.runqhead,M1.spinning,M2.park"
-          ${_rq_cli})
+          --objects "${_rq_objs}" ${_rq_cli})
       set_tests_properties(relacy_protocol_picture/wakep_no_storeload PROPERTIES
         LABELS "gate;relacy;selftest" TIMEOUT 300 SKIP_RETURN_CODE 77)
     endif()
