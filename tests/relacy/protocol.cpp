@@ -412,8 +412,11 @@ const char* role_name(m_role::kind k) {
     case m_role::running: return "running";
     case m_role::syscall: return "in a syscall";
     case m_role::idle: return "idle, parked";
+    case m_role::gosched: return "gosched";
+    case m_role::injector: return "injector";
+    case m_role::injector_nop: return "injector without a P";
   }
-  return "?";
+  return "?";  // a role this table does not know yet
 }
 
 // What M i was given to do, as the lane's head says it.
@@ -422,12 +425,15 @@ rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
   rqtest::fz::lane l{"M" + std::to_string(i) + " (" + role_name(r.k) +
                          (r.p >= 0 ? ", P" + std::to_string(r.p) : std::string()) + ")",
                      {}};
+  bool inject = r.k == m_role::injector || r.k == m_role::injector_nop;
   for (const submit& sb : r.submits) {
     std::string g = "G" + std::to_string(sb.g);
     if (r.k == m_role::syscall) l.script.push_back("exitsyscall " + g + ": an idle P, else global");
+    else if (inject) l.script.push_back("injectglist " + g);
     else l.script.push_back("submit " + g + (sb.next ? " (runnext)" : "") + ": runqput, wakep");
   }
-  if (r.k == m_role::submitter) l.script.push_back("leave: its G runs on");
+  if (r.k == m_role::gosched) l.script.push_back("its G goscheds: global queue");
+  if (r.k == m_role::submitter || inject) l.script.push_back("leave: its G runs on");
   else l.script.push_back("findRunnable / stopm until quiescence");
   return l;
 }
