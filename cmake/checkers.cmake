@@ -164,9 +164,13 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_protocol/injectglist_bound1 PROPERTIES
       ENVIRONMENT "RUNQCHECK_CASE=injectglist_vs_idle,injectglist_no_p"
       LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # procresize's queue hand-off (3 Ms: bound 2 is 13M executions, ~4 min): bound 1, ~3 s.
+    add_test(NAME relacy_protocol/procresize_bound1 COMMAND relacy_protocol bound 1)
+    set_tests_properties(relacy_protocol/procresize_bound1 PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=procresize_vs_spinner" LABELS "gate;relacy;selftest" TIMEOUT 300)
     foreach(_rq_m wakep_no_storeload spinning_drop_no_recheck submit_no_wakep exitsyscall_loses_g
                   no_needspinning dance_no_global_recheck injectglist_no_final_wakep
-                  injectglist_no_startidle)
+                  injectglist_no_startidle procresize_drops_runnext)
       add_test(NAME relacy_protocol_replay/${_rq_m}
         COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
           $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} random 20000)

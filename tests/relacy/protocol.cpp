@@ -56,9 +56,13 @@ struct submit {
 struct m_role {
   // gosched: submits, then the last one's G goscheds; injector: holds a P, its
   // G injects submits as one list (injectglist) and runs on; injector_nop: a
-  // thread without a P (sysmon, netpoll) that injects submits and leaves
-  enum kind { submitter, spinner, running, syscall, idle, gosched, injector, injector_nop } k;
-  int p = -1;                   // the P it holds (submitter, spinner, running, gosched, injector)
+  // thread without a P (sysmon, netpoll) that injects submits and leaves;
+  // resizer: holds a P, the world stopped, its G shrinks gomaxprocs by one
+  // (procresize): the last P, stopped with submits on its queue, dies
+  enum kind {
+    submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer
+  } k;
+  int p = -1;  // the P it holds (submitter, spinner, running, gosched, injector, resizer)
   std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall: its G
 };
 struct proto_scenario {
@@ -138,6 +142,14 @@ const std::vector<proto_scenario> catalog = {
       {m_role::submitter, 1, {}},
       {m_role::idle, -1, {}},
       {m_role::idle, -1, {}}}},
+    {"procresize_vs_spinner",
+     "procresize shrinks 3 Ps to 2 with the world stopped: the dying P2's runnext G0 and ring "
+     "G1 go to the global queue ((*p).destroy); startTheWorld's wakep starts M1 spinning on "
+     "idle P1, and M1 and the resizer's M0 race for them (M2: a spare M for a further wakep)",
+     3,
+     {{m_role::resizer, 0, {{0, true}, {1, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
 };
 
 // --- the world: Go's P, M and sched around the core's queues ---
@@ -200,6 +212,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   core_g gs[max_gs];
   B::atomic<int> runs[max_gs];
   B::atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
+  B::atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
   runqcheck::randomOrder stealOrder;
 
   explicit world(const proto_scenario& s) : sc(s), core(s.nprocs) {}
@@ -207,6 +220,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   // before(): the scenario's initial state.
   void init() {
     stealOrder.reset(static_cast<std::uint32_t>(sc.nprocs));
+    gomaxprocs.store(sc.nprocs, std::memory_order::relaxed);
     for (int i = 0; i < sc.nprocs; i++) allp[static_cast<std::size_t>(i)] = &ps[i];
     for (int i = 0; i < max_gs; i++) gs[i].goid = static_cast<std::uint64_t>(i);
     std::array<bool, max_ps> held{};
@@ -221,6 +235,12 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       }
       if (r.k == m_role::syscall || r.k == m_role::injector_nop) continue;
       held[static_cast<std::size_t>(r.p)] = true;
+      if (r.k == m_role::resizer) {  // the last P, stopped (gcstop) with the submits queued
+        P* dying = &ps[sc.nprocs - 1];
+        held[static_cast<std::size_t>(sc.nprocs - 1)] = true;
+        dying->status.store(st(runqcheck::pstatus::gcstop), std::memory_order::relaxed);
+        for (const submit& s : r.submits) S::runqput(*dying, &gs[s.g], s.next);
+      }
       env::acquirep(mp, &ps[r.p]);
       if (r.k == m_role::spinner) proto::becomeSpinning(mp);
     }
@@ -245,6 +265,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       leave();  // injector: its G runs on, its own queue is for the others
       return;
     }
+    if (r.k == m_role::resizer) procresize();
     if (r.k == m_role::idle && !park(mp)) return;
     if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
@@ -339,6 +360,29 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     return park(mp);
   }
 
+  // Go: GOMAXPROCS(n-1) from a G holding a P, reduced: the world is stopped
+  // (every other P stopped or idle), procresize destroys the last P's queue
+  // (protocol.hpp's destroy_runq) and shrinks allp, and startTheWorld's
+  // wakep starts an M if a P is idle. The G then ends; its M schedules.
+  void procresize() {
+    std::int32_t n = sc.nprocs - 1;
+    {
+      auto l = runqcheck::lock(core);
+      proto::destroy_runq(l, &ps[n]);
+      ps[n].status.store(st(runqcheck::pstatus::dead), std::memory_order::relaxed);
+      l.set_gomaxprocs(n);
+      stealOrder.reset(static_cast<std::uint32_t>(n));
+      gomaxprocs.store(n, std::memory_order::release);  // release: allp's length, as proc.cpp
+    }
+    proto::wakep();  // Go: startTheWorldWithSema's wakep
+  }
+
+  // allp[0..gomaxprocs).
+  std::span<core_p* const> live_allp() const {
+    auto n = gomaxprocs.load(std::memory_order::acquire);  // acquire: pairs with procresize
+    return std::span<core_p* const>(allp.data(), static_cast<std::size_t>(n));
+  }
+
   // Go's idlepMask bit of allp[i] (stealWork's skip; relaxed: a hint).
   bool idle(std::uint32_t i) const { return ps[i].idle.load(std::memory_order::relaxed); }
 
@@ -369,11 +413,12 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     for (;;) {
       P* pp = mp->p;
       if (auto f = runqcheck::findRunnable_queues<S>(core, *pp, 1); f.gp != nullptr) return f.gp;
-      std::int32_t busy = sc.nprocs - this->npidle.load(std::memory_order::seq_cst);
+      auto all = live_allp();
+      std::int32_t busy =
+          static_cast<std::int32_t>(all.size()) - this->npidle.load(std::memory_order::seq_cst);
       if (mp->spinning.load(std::memory_order::relaxed) ||
           2 * this->nmspinning.load(std::memory_order::seq_cst) < busy) {
         if (!mp->spinning.load(std::memory_order::relaxed)) proto::becomeSpinning(mp);
-        auto all = std::span<core_p* const>(allp.data(), static_cast<std::size_t>(sc.nprocs));
         auto f = runqcheck::stealWork<S>(*pp, all, stealOrder, [] { return 0u; },
                                          [&](std::uint32_t i) { return idle(i); });
         if (f.gp != nullptr) return f.gp;
@@ -385,8 +430,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         case proto::idle_step::released: break;
       }
       if (!mp->spinning.load(std::memory_order::relaxed)) return nullptr;
-      auto all = std::span<core_p* const>(allp.data(), static_cast<std::size_t>(sc.nprocs));
-      auto rc = proto::dropspinning(mp, all);
+      auto rc = proto::dropspinning(mp, live_allp());
       if (rc.gp != nullptr) return rc.gp;
       if (rc.pp == nullptr) return nullptr;
     }
