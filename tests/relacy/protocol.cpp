@@ -459,6 +459,7 @@ const char* role_name(m_role::kind k) {
     case m_role::gosched: return "gosched";
     case m_role::injector: return "injector";
     case m_role::injector_nop: return "injector without a P";
+    case m_role::resizer: return "procresize";
   }
   return "?";  // a role this table does not know yet
 }
@@ -473,10 +474,14 @@ rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
   for (const submit& sb : r.submits) {
     std::string g = "G" + std::to_string(sb.g);
     if (r.k == m_role::syscall) l.script.push_back("exitsyscall " + g + ": an idle P, else global");
+    else if (r.k == m_role::resizer)
+      l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") + " of the dying P" +
+                         std::to_string(sc.nprocs - 1));
     else if (inject) l.script.push_back("injectglist " + g);
     else l.script.push_back("submit " + g + (sb.next ? " (runnext)" : "") + ": runqput, wakep");
   }
   if (r.k == m_role::gosched) l.script.push_back("its G goscheds: global queue");
+  if (r.k == m_role::resizer) l.script.push_back("procresize: destroy the dying P, wakep");
   if (r.k == m_role::submitter || inject) l.script.push_back("leave: its G runs on");
   else l.script.push_back("findRunnable / stopm until quiescence");
   return l;
@@ -490,6 +495,7 @@ void name_objects(rqtest::fz::recorder& r, world& w) {
   r.name(&w.npidle, "sched.npidle");
   r.name(&w.needspinning, "sched.needspinning");
   r.name(&w.live, "harness.live");
+  r.name(&w.gomaxprocs, "sched.gomaxprocs");
   for (int i = 0; i < w.sc.nprocs; i++) {
     r.name_p(&w.ps[i], i);
     r.name(&w.ps[i].m, "P.m", i);
