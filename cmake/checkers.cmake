@@ -177,23 +177,21 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       set_tests_properties(relacy_protocol_replay/${_rq_m} PROPERTIES
         LABELS "gate;relacy;selftest" TIMEOUT 300)
     endforeach()
-    # dance_no_global_recheck (#55160): random finds it only after 10^4-10^5
-    # executions, a count that moves with any change to the harness; context
-    # bound 1 finds it at execution 2133.
-    add_test(NAME relacy_protocol_replay/dance_no_global_recheck
-      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
-        $<TARGET_FILE:relacy_protocol_mutant> dance_no_global_recheck bound 1)
-    set_tests_properties(relacy_protocol_replay/dance_no_global_recheck PROPERTIES
-      ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner"
-      LABELS "gate;relacy;selftest" TIMEOUT 300)
-    # gosched_no_wakep (#55160, ad943066f6): random misses its interleaving
-    # (1M executions); context bound 2 finds it at execution 83651 (~1 s).
-    add_test(NAME relacy_protocol_replay/gosched_no_wakep
-      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
-        $<TARGET_FILE:relacy_protocol_mutant> gosched_no_wakep bound 2)
-    set_tests_properties(relacy_protocol_replay/gosched_no_wakep PROPERTIES
-      ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner"
-      LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # #55160's mutants on gosched_vs_last_spinner, by context bound: random
+    # finds dance_no_global_recheck only after 10^4-10^5 executions (a count
+    # that moves with any change to the harness), bound 1 at execution 2133;
+    # random misses gosched_no_wakep (1M executions), bound 2 finds it at 83651.
+    foreach(_rq_mb dance_no_global_recheck:1 gosched_no_wakep:2)
+      string(REPLACE ":" ";" _rq_mb "${_rq_mb}")
+      list(GET _rq_mb 0 _rq_m)
+      list(GET _rq_mb 1 _rq_b)
+      add_test(NAME relacy_protocol_replay/${_rq_m}
+        COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+          $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} bound ${_rq_b})
+      set_tests_properties(relacy_protocol_replay/${_rq_m} PROPERTIES
+        ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner"
+        LABELS "gate;relacy;selftest" TIMEOUT 300)
+    endforeach()
     # A protocol failure draws its picture (picture.hpp): wakep_no_storeload
     # on one scenario, random and bound 2, fails with `picture:`; the page and
     # .replay file exist, replay fails again, explain redraws the same page,
