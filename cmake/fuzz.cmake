@@ -282,3 +282,47 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
       ENVIRONMENT "RUNQCHECK_MUTANT=${m}")
   endforeach()
 endif()
+
+# fuzz_protocol (clang only): the wakeup protocol's scenarios
+# (tests/relacy/protocol_world.hpp, shared with relacy_protocol) under the
+# input-driven scheduler; the _mutant twin reads RUNQCHECK_MUTANT
+# (protocol_mutants.hpp). Gate: the seed corpus passes on the faithful code
+# and is what RUNQCHECK_PROTOCOL_SEEDS writes; three mutants random Relacy
+# kills quickly fail a bounded fuzz (-runs, -seed=1) with the invariant's
+# message, and the crash file replays to the same message (protocol_teeth.py).
+set(_rq_pr_world "${RUNQCHECK_ROOT}/tests/relacy/protocol_world.hpp")
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
+  foreach(t IN ITEMS fuzz_protocol fuzz_protocol_mutant)
+    add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_protocol.cpp")
+    target_include_directories(${t} PRIVATE "${RUNQCHECK_ROOT}/fuzz/include"
+      "${RUNQCHECK_ROOT}/stress/include" "${RUNQCHECK_ROOT}/tests/relacy")
+    target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy)
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
+    target_link_options(${t} PRIVATE -fsanitize=fuzzer)
+    set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  endforeach()
+  target_compile_definitions(fuzz_protocol_mutant PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
+  set(_rq_pr_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_protocol")
+  set(_rq_pr_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/protocol/")
+  file(MAKE_DIRECTORY "${_rq_pr_art}")
+  add_test(NAME fuzz_protocol/corpus
+    COMMAND fuzz_protocol "${_rq_pr_corpus}" -runs=0 "-artifact_prefix=${_rq_pr_art}")
+  set(_rq_pr_seeds "${CMAKE_BINARY_DIR}/fuzz_protocol_seeds")
+  add_test(NAME fuzz_protocol/seeds_current
+    COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\" && RUNQCHECK_PROTOCOL_SEEDS=\"$1\" \"$0\" && diff -r \"$1\" \"$2\""
+      $<TARGET_FILE:fuzz_protocol> "${_rq_pr_seeds}" "${_rq_pr_corpus}")
+  # The README's fuzzing command on a copy of the corpus, bounded by runs (~4 s).
+  set(_rq_pr_copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/fuzz_protocol")
+  add_test(NAME fuzz_protocol/short
+    COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\" && rmdir \"$1\" && cp -r \"$2\" \"$1\" && exec \"$0\" \"$1\" -len_control=0 -max_len=128 -runs=1000 -seed=1 \"-artifact_prefix=$3\""
+      $<TARGET_FILE:fuzz_protocol> "${_rq_pr_copy}" "${_rq_pr_corpus}" "${_rq_pr_art}")
+  set(_rq_pr_tests fuzz_protocol/corpus fuzz_protocol/seeds_current fuzz_protocol/short)
+  foreach(m IN ITEMS submit_no_wakep spinning_drop_no_recheck procresize_drops_runnext)
+    add_test(NAME fuzz_protocol_teeth/${m}
+      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/fuzz/tests/protocol_teeth.py"
+        $<TARGET_FILE:fuzz_protocol_mutant> "${_rq_pr_corpus}" "${CMAKE_BINARY_DIR}/fuzz_protocol_teeth/${m}"
+        ${m} 5000)
+    list(APPEND _rq_pr_tests fuzz_protocol_teeth/${m})
+  endforeach()
+  set_tests_properties(${_rq_pr_tests} PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 120)
+endif()

@@ -1,0 +1,551 @@
+// tests/relacy/protocol_world.hpp — the wakeup protocol's scenarios and
+// world (stress/include/runqcheck/stress/protocol.hpp on the go125 queues at
+// ring capacity 4, each M a Relacy thread): the catalog as data, Go's P, M
+// and sched around the core's queues, the checks at quiescence and the
+// Relacy test suite per M count. Shared by relacy_protocol
+// (tests/relacy/protocol.cpp: Relacy's searches) and fuzz_protocol
+// (fuzz/targets/fuzz_protocol.cpp: the interleaving from a fuzz input).
+//
+// An M of a scenario is a submitter (holds a P and runs a G that submits
+// Gs: newproc's runqput + wakep, then keeps running, so its own queue is
+// left to others), a spinner (holds a P and is spinning), idle (parked on
+// midle) or gosched (holds a P; its G readies Gs, goscheds, and the G the M
+// finds next runs on). Ms in the scheduler run a bounded findRunnable (queues, stealWork,
+// protocol.hpp's stop_or_spin and Delicate dance, stopm) and run each G
+// they find at once. Ps held by nobody start on pidle. When every M is
+// parked or done the run is quiescent and parked Ms leave.
+//
+// Invariants (after each execution): every G runs at most once (checked
+// when it runs) and work conservation: no submitted G is left unrun while a
+// P is idle (at quiescence no M is spinning or about to be woken).
+//
+// Include after the std headers; with RUNQCHECK_PICTURES, after driver.hpp
+// (the suite then records the picture of a failure). One execution at a
+// time: the running world is the global W (set in the suite's before()).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <runqcheck/go125.hpp>
+#include <runqcheck/sched_policy.hpp>
+#include <runqcheck/stress/protocol.hpp>
+
+namespace rqproto {
+
+using B = runqcheck::relacy;
+constexpr std::uint32_t cap = 4;
+using S = runqcheck::go125<B, cap>;
+using core_p = S::p;
+using core_g = runqcheck::g<B>;
+constexpr int max_ps = 3, max_ms = 4, max_gs = 4;
+
+// --- scenarios as data ---
+
+struct submit {
+  int g;
+  bool next;  // runqput's next: newproc and ready pass true
+};
+struct m_role {
+  // gosched: submits, then the last one's G goscheds; injector: holds a P, its
+  // G injects submits as one list (injectglist) and runs on; injector_nop: a
+  // thread without a P (sysmon, netpoll) that injects submits and leaves;
+  // resizer: holds a P, the world stopped, its G shrinks gomaxprocs by one
+  // (procresize): the last P, stopped with submits on its queue, dies
+  enum kind {
+    submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer
+  } k;
+  int p = -1;  // the P it holds (submitter, spinner, running, gosched, injector, resizer)
+  std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall: its G
+};
+struct proto_scenario {
+  std::string_view name;
+  std::string_view targets;  // the race it exists for
+  int nprocs;
+  std::vector<m_role> ms;
+};
+
+inline const std::vector<proto_scenario> catalog = {
+    {"submit_vs_spinner_drop",
+     "a submitter's runqput + wakep vs a spinning M dropping spinning (Delicate dance: "
+     "nmspinning-1, #StoreLoad, recheck every runq) with an idle M to wake",
+     2,
+     {{m_role::submitter, 0, {{0, true}}}, {m_role::spinner, 1, {}}, {m_role::idle, -1, {}}}},
+    {"submit_ring_vs_spinner_drop",
+     "as submit_vs_spinner_drop, the G published by runqput's release store of runqtail",
+     2,
+     {{m_role::submitter, 0, {{0, false}}}, {m_role::spinner, 1, {}}, {m_role::idle, -1, {}}}},
+    {"go125_window",
+     "proofs/spin/wakeup.pml's go125_window (NSUB=2) on the C++ code: a submitter readies two "
+     "Gs while P1 is idle, M1 parked and M2's G returns from a syscall (exitsyscall takes an "
+     "idle P or queues its G globally); becomeSpinning's needspinning = 0 vs wakep's "
+     "pidlegetSpinning",
+     2,
+     {{m_role::submitter, 0, {{0, false}, {1, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::syscall, -1, {{2, false}}},
+      {m_role::idle, -1, {}}}},
+    {"syscall_exit_vs_submit",
+     "proofs/spin/wakeup.pml at NSUB=1: a submitter readies one G while P1 is idle, M1 parked "
+     "and M2's G returns from a syscall; the needspinning hand-off of #45867 (a spinning M "
+     "that sees work but no idle P asks the non-spinning M about to drop its P to spin)",
+     2,
+     {{m_role::submitter, 0, {{0, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::syscall, -1, {{1, false}}},
+      {m_role::idle, -1, {}}}},
+    {"syscall_exit_no_idle_p",
+     "an M whose G returns from a syscall finds no idle P (exitsyscallNoP: the G goes on the "
+     "global queue) while a spinner drops its P",
+     2,
+     {{m_role::submitter, 0, {}}, {m_role::spinner, 1, {}}, {m_role::syscall, -1, {{0, false}}}}},
+    {"two_submitters_one_idle_p",
+     "two submitters' wakep race for one idle P: one CAS of nmspinning wins, the woken "
+     "spinning M must end with both Gs run (resetspinning, the dance's recheck); a second "
+     "idle M for a wakep that finds the P released again (Go: newm)",
+     3,
+     {{m_role::submitter, 0, {{0, true}}},
+      {m_role::submitter, 1, {{1, true}}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
+    {"gosched_vs_last_spinner",
+     "#55160: M0's G readies G0 (runqput, wakep sees the spinner) and goscheds (goschedImpl: "
+     "itself to the global queue, wakep) and M0 runs G0 from its ring, while the last "
+     "spinner M1 drops P1 (its Delicate dance must recheck the global queue) and M2 is "
+     "parked for a wakep",
+     2,
+     {{m_role::gosched, 0, {{0, false}, {1, false}}},
+      {m_role::spinner, 1, {}},
+      {m_role::idle, -1, {}}}},
+    {"injectglist_vs_idle",
+     "#63555: an M holding P0 injects two Gs (injectglist: npidle read once, the rest by "
+     "runqputbatch to its own ring) while M1 finds nothing and drops P1 to pidle after that "
+     "read; injectglist's final wakep must wake an idle M for them",
+     2,
+     {{m_role::injector, 0, {{0, false}, {1, false}}},
+      {m_role::running, 1, {}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
+    {"injectglist_no_p",
+     "injectglist without a P (sysmon, netpoll): two Gs to the global queue, then startIdle "
+     "wakes an idle M for idle P0 while M1's G keeps P1 busy (the second pidlegetSpinning "
+     "finds no P and sets needspinning)",
+     2,
+     {{m_role::injector_nop, -1, {{0, false}, {1, false}}},
+      {m_role::submitter, 1, {}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
+    {"procresize_vs_spinner",
+     "procresize shrinks 3 Ps to 2 with the world stopped: the dying P2's runnext G0 and ring "
+     "G1 go to the global queue ((*p).destroy); startTheWorld's wakep starts M1 spinning on "
+     "idle P1, and M1 and the resizer's M0 race for them (M2: a spare M for a further wakep)",
+     3,
+     {{m_role::resizer, 0, {{0, true}, {1, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
+};
+
+// --- the world: Go's P, M and sched around the core's queues ---
+
+struct M;
+struct P : core_p {
+  P(runqcheck::schedt<B>& s, std::int32_t id) : core_p(s, id) {}
+  P* link = nullptr;             // pidle; sched.lock
+  B::atomic<bool> idle{false};  // Go: idlepMask bit (relaxed hint)
+};
+struct M : runqcheck::m<B> {
+  int id = 0;
+  B::atomic<bool> spinning{false};  // this M, and startm before the wakeup (relaxed)
+  B::atomic<P*> nextp{nullptr};     // startm -> the woken M (published by the note)
+  runqcheck::stress::note<B> park;
+  M* schedlink = nullptr;  // midle; sched.lock
+  P* p = nullptr;          // this M only
+};
+
+constexpr std::uint32_t st(runqcheck::pstatus s) { return static_cast<std::uint32_t>(s); }
+
+struct world;
+inline world* W = nullptr;  // the running execution's (set in before())
+
+struct env {
+  using B = rqproto::B;
+  using S = rqproto::S;
+  using P = rqproto::P;
+  using M = rqproto::M;
+  static runqcheck::stress::wakeup_state<B, P, M>& ws();
+  static runqcheck::schedt<B>& core();
+  static void newm(P*, bool) {
+    RQ_CHECK(B, false,
+             "invariant: protocol model: startm found no idle M (the scenario needs one more)");
+  }
+  static void notewakeup(M* mp);
+  static void acquirep(M* mp, P* pp) {
+    pp->m.store(mp, std::memory_order::release);  // release: runqgrab's acquire of pp.m
+    pp->status.store(st(runqcheck::pstatus::running), std::memory_order::relaxed);  // a hint
+    mp->p = pp;
+  }
+  static P* releasep(M* mp) {
+    P* pp = mp->p;
+    pp->m.store(nullptr, std::memory_order::relaxed);  // relaxed: pidleput's lock publishes it
+    pp->status.store(st(runqcheck::pstatus::idle), std::memory_order::relaxed);  // a hint
+    mp->p = nullptr;
+    return pp;
+  }
+  static core_p& owner(P* pp) { return *pp; }
+  static void count_wakep() {}
+};
+using proto = runqcheck::stress::protocol<env>;
+
+struct world : runqcheck::stress::wakeup_state<B, P, M> {
+  const proto_scenario& sc;
+  runqcheck::schedt<B> core;
+  P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}};
+  std::array<core_p*, max_ps> allp{};
+  M ms[max_ms];
+  core_g gs[max_gs];
+  B::atomic<int> runs[max_gs];
+  B::atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
+  B::atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
+  runqcheck::randomOrder stealOrder;
+
+  explicit world(const proto_scenario& s) : sc(s), core(s.nprocs) {}
+
+  // before(): the scenario's initial state.
+  void init() {
+    stealOrder.reset(static_cast<std::uint32_t>(sc.nprocs));
+    gomaxprocs.store(sc.nprocs, std::memory_order::relaxed);
+    for (int i = 0; i < sc.nprocs; i++) allp[static_cast<std::size_t>(i)] = &ps[i];
+    for (int i = 0; i < max_gs; i++) gs[i].goid = static_cast<std::uint64_t>(i);
+    std::array<bool, max_ps> held{};
+    for (std::size_t i = 0; i < sc.ms.size(); i++) {
+      M* mp = &ms[i];
+      mp->id = static_cast<int>(i);
+      const m_role& r = sc.ms[i];
+      if (r.k == m_role::idle) {
+        auto l = runqcheck::lock(core);
+        proto::mput(l, mp);
+        continue;
+      }
+      if (r.k == m_role::syscall || r.k == m_role::injector_nop) continue;
+      held[static_cast<std::size_t>(r.p)] = true;
+      if (r.k == m_role::resizer) {  // the last P, stopped (gcstop) with the submits queued
+        P* dying = &ps[sc.nprocs - 1];
+        held[static_cast<std::size_t>(sc.nprocs - 1)] = true;
+        dying->status.store(st(runqcheck::pstatus::gcstop), std::memory_order::relaxed);
+        for (const submit& s : r.submits) S::runqput(*dying, &gs[s.g], s.next);
+      }
+      env::acquirep(mp, &ps[r.p]);
+      if (r.k == m_role::spinner) proto::becomeSpinning(mp);
+    }
+    auto l = runqcheck::lock(core);
+    for (int i = sc.nprocs - 1; i >= 0; i--)
+      if (!held[static_cast<std::size_t>(i)]) proto::pidleput(l, &ps[i]);
+    // Every M counts as live; an idle one leave()s at its first park.
+    live.store(static_cast<int>(sc.ms.size()), std::memory_order::relaxed);
+  }
+
+  void run(int idx) {
+    M* mp = &ms[idx];
+    const m_role& r = sc.ms[static_cast<std::size_t>(idx)];
+    if (r.k == m_role::submitter) {
+      for (const submit& s : r.submits) proto::submit(mp->p, &gs[s.g], s.next);
+      leave();  // its G runs on: its own queue is for the others
+      return;
+    }
+    if (r.k == m_role::gosched && !gosched(mp, r.submits)) return;
+    if (r.k == m_role::injector || r.k == m_role::injector_nop) {
+      inject(mp, r);
+      leave();  // injector: its G runs on, its own queue is for the others
+      return;
+    }
+    if (r.k == m_role::resizer) procresize();
+    if (r.k == m_role::idle && !park(mp)) return;
+    if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
+    schedule(mp);
+  }
+
+  // The checks at quiescence (after()): every thread has ended, so the
+  // queues are drained here (owner operations from the harness).
+  void check() {
+    std::int32_t npidle = this->npidle.load(std::memory_order::relaxed);
+    RQ_CHECK(B, this->nmspinning.load(std::memory_order::relaxed) == 0,
+             "invariant: nmspinning != 0 with every M parked or gone", "nmspinning",
+             this->nmspinning.load(std::memory_order::relaxed));
+    std::array<bool, max_gs> queued{};
+    for (int i = 0; i < sc.nprocs; i++)
+      while (core_g* gp = S::runqget(ps[i]).gp) queued[gp->goid] = true;
+    {
+      auto l = runqcheck::lock(core);
+      while (core_g* gp = runqcheck::globrunqget(l)) queued[gp->goid] = true;
+    }
+    for (const m_role& r : sc.ms) {
+      for (const submit& s : r.submits) {
+        if (runs[s.g].load(std::memory_order::relaxed) == 1) continue;
+        RQ_CHECK(B, queued[static_cast<std::size_t>(s.g)],
+                 "invariant: a G was lost (never run, on no queue)", "g", s.g);
+        RQ_CHECK(B, npidle == 0,
+                 "invariant: work conservation: a runnable G was never run while a P is idle and "
+                 "no M is spinning or being woken (lost wakeup)",
+                 "g", s.g, "npidle", npidle);
+      }
+    }
+  }
+
+ private:
+  void leave() {
+    live.fetch_add(-1, std::memory_order::release);  // release: pairs with park's acquire of live
+  }
+
+  // The injector's G (or a thread without a P): r's Gs as one list to
+  // injectglist, with mp's P (null for injector_nop).
+  void inject(M* mp, const m_role& r) {
+    runqcheck::gQueue<B> q;
+    for (const submit& s : r.submits) q.pushBack(&gs[s.g]);
+    proto::injectglist(mp->p, q);
+  }
+
+  // Go: mPark, from stopm. False: quiescent, the M leaves without a P.
+  bool park(M* mp) {
+    leave();
+    bool woken = mp->park.sleep([this] { return live.load(std::memory_order::acquire) == 0; });
+    if (!woken) return false;
+    mp->park.clear();
+    P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire
+    mp->nextp.store(nullptr, std::memory_order::relaxed);
+    env::acquirep(mp, pp);
+    return true;
+  }
+
+  // Go: exitsyscall for an M that lost its P (exitsyscallTryGetP's idle
+  // part, else exitsyscallNoP): run gp on an idle P, or queue it and stopm.
+  // False: parked until quiescence.
+  bool exitsyscall(M* mp, core_g* gp) {
+    P* pp = proto::exitsyscallTryGetP_idle();
+    if (pp == nullptr) pp = proto::exitsyscallNoP_pidle(gp);
+    if (pp != nullptr) {
+      env::acquirep(mp, pp);
+      execute(mp, gp);
+      return true;
+    }
+    {  // Go: stopm
+      auto l = runqcheck::lock(core);
+      proto::mput(l, mp);
+    }
+    return park(mp);
+  }
+
+  // A G on mp's P readies submits[0..n-2] (newproc/ready) and then goschedImpl's
+  // itself (submits[n-1]): Go's schedule() follows; the G it finds runs on
+  // (the M keeps its P). False: the M released its P and parked to quiescence.
+  bool gosched(M* mp, const std::vector<submit>& subs) {
+    for (std::size_t i = 0; i + 1 < subs.size(); i++)
+      proto::submit(mp->p, &gs[subs[i].g], subs[i].next);
+    proto::gosched_globrunqput(&gs[subs.back().g]);
+    if (core_g* gp = find_runnable(mp); gp != nullptr) {
+      execute(mp, gp);
+      leave();  // gp runs on
+      return false;
+    }
+    {  // Go: stopm
+      auto l = runqcheck::lock(core);
+      proto::mput(l, mp);
+    }
+    return park(mp);
+  }
+
+  // Go: GOMAXPROCS(n-1) from a G holding a P, reduced: the world is stopped
+  // (every other P stopped or idle), procresize destroys the last P's queue
+  // (protocol.hpp's destroy_runq) and shrinks allp, and startTheWorld's
+  // wakep starts an M if a P is idle. The G then ends; its M schedules.
+  void procresize() {
+    std::int32_t n = sc.nprocs - 1;
+    {
+      auto l = runqcheck::lock(core);
+      proto::destroy_runq(l, &ps[n]);
+      ps[n].status.store(st(runqcheck::pstatus::dead), std::memory_order::relaxed);
+      l.set_gomaxprocs(n);
+      stealOrder.reset(static_cast<std::uint32_t>(n));
+      gomaxprocs.store(n, std::memory_order::release);  // release: allp's length, as proc.cpp
+    }
+    proto::wakep();  // Go: startTheWorldWithSema's wakep
+  }
+
+  // allp[0..gomaxprocs).
+  std::span<core_p* const> live_allp() const {
+    auto n = gomaxprocs.load(std::memory_order::acquire);  // acquire: pairs with procresize
+    return std::span<core_p* const>(allp.data(), static_cast<std::size_t>(n));
+  }
+
+  // Go's idlepMask bit of allp[i] (stealWork's skip; relaxed: a hint).
+  bool idle(std::uint32_t i) const { return ps[i].idle.load(std::memory_order::relaxed); }
+
+  void execute(M* mp, core_g* gp) {
+    if (mp->spinning.load(std::memory_order::relaxed)) proto::resetspinning(mp);  // Go: schedule
+    int n = runs[gp->goid].fetch_add(1, std::memory_order::relaxed);
+    RQ_CHECK(B, n == 0, "invariant: a G ran twice", "g", gp->goid);
+  }
+
+  // Go: schedule + findRunnable (queues, stealWork, the idle path), bounded.
+  void schedule(M* mp) {
+    for (int round = 0; round < 8; round++) {
+      if (core_g* gp = find_runnable(mp); gp != nullptr) {
+        execute(mp, gp);
+        continue;
+      }
+      {  // Go: stopm
+        auto l = runqcheck::lock(core);
+        proto::mput(l, mp);
+      }
+      if (!park(mp)) return;
+    }
+    RQ_CHECK(B, false, "invariant: protocol model: an M looped 8 times (livelock?)", "m", mp->id);
+  }
+
+  // A G, or nullptr after this M released its P (it may then stopm).
+  core_g* find_runnable(M* mp) {
+    for (;;) {
+      P* pp = mp->p;
+      if (auto f = runqcheck::findRunnable_queues<S>(core, *pp, 1); f.gp != nullptr) return f.gp;
+      auto all = live_allp();
+      std::int32_t busy =
+          static_cast<std::int32_t>(all.size()) - this->npidle.load(std::memory_order::seq_cst);
+      if (mp->spinning.load(std::memory_order::relaxed) ||
+          2 * this->nmspinning.load(std::memory_order::seq_cst) < busy) {
+        if (!mp->spinning.load(std::memory_order::relaxed)) proto::becomeSpinning(mp);
+        auto f = runqcheck::stealWork<S>(*pp, all, stealOrder, [] { return 0u; },
+                                         [&](std::uint32_t i) { return idle(i); });
+        if (f.gp != nullptr) return f.gp;
+      }
+      runqcheck::globrunq_batch<B> r;
+      switch (proto::stop_or_spin(mp, pp, r, [] { return false; })) {
+        case proto::idle_step::again: continue;
+        case proto::idle_step::global: return r.gp;
+        case proto::idle_step::released: break;
+      }
+      if (!mp->spinning.load(std::memory_order::relaxed)) return nullptr;
+      auto rc = proto::dropspinning(mp, live_allp());
+      if (rc.gp != nullptr) return rc.gp;
+      if (rc.pp == nullptr) return nullptr;
+    }
+  }
+};
+
+inline runqcheck::stress::wakeup_state<B, P, M>& env::ws() { return *W; }
+inline runqcheck::schedt<B>& env::core() { return W->core; }
+inline void env::notewakeup(M* mp) {
+  W->live.fetch_add(1, std::memory_order::relaxed);  // relaxed: the waker is live until after this
+  mp->park.wakeup();
+}
+
+inline const proto_scenario* current = nullptr;
+
+#ifdef RUNQCHECK_PICTURES
+// The picture of a failure (tests/relacy/picture.hpp): each M a lane, each
+// object of the protocol by its Go name. Only while a picture is taken.
+inline const char* role_name(m_role::kind k) {
+  switch (k) {
+    case m_role::submitter: return "submitter";
+    case m_role::spinner: return "spinner";
+    case m_role::running: return "running";
+    case m_role::syscall: return "in a syscall";
+    case m_role::idle: return "idle, parked";
+    case m_role::gosched: return "gosched";
+    case m_role::injector: return "injector";
+    case m_role::injector_nop: return "injector without a P";
+    case m_role::resizer: return "procresize";
+  }
+  return "?";  // a role this table does not know yet
+}
+
+// What M i was given to do, as the lane's head says it.
+inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
+  const m_role& r = sc.ms[i];
+  rqtest::fz::lane l{"M" + std::to_string(i) + " (" + role_name(r.k) +
+                         (r.p >= 0 ? ", P" + std::to_string(r.p) : std::string()) + ")",
+                     {}};
+  bool inject = r.k == m_role::injector || r.k == m_role::injector_nop;
+  for (const submit& sb : r.submits) {
+    std::string g = "G" + std::to_string(sb.g);
+    if (r.k == m_role::syscall) l.script.push_back("exitsyscall " + g + ": an idle P, else global");
+    else if (r.k == m_role::resizer)
+      l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") + " of the dying P" +
+                         std::to_string(sc.nprocs - 1));
+    else if (inject) l.script.push_back("injectglist " + g);
+    else l.script.push_back("submit " + g + (sb.next ? " (runnext)" : "") + ": runqput, wakep");
+  }
+  if (r.k == m_role::gosched) l.script.push_back("its G goscheds: global queue");
+  if (r.k == m_role::resizer) l.script.push_back("procresize: destroy the dying P, wakep");
+  if (r.k == m_role::submitter || inject) l.script.push_back("leave: its G runs on");
+  else l.script.push_back("findRunnable / stopm until quiescence");
+  return l;
+}
+
+// Names world w's objects for the recorder: sched.*, P<i>.*, M<i>.*, G<i>.*.
+inline void name_objects(rqtest::fz::recorder& r, world& w) {
+  r.owner(&w.core, sizeof w.core, "sched", -1);
+  r.name(&w.core.lock, "sched.lock");
+  r.name(&w.nmspinning, "sched.nmspinning");
+  r.name(&w.npidle, "sched.npidle");
+  r.name(&w.needspinning, "sched.needspinning");
+  r.name(&w.live, "harness.live");
+  r.name(&w.gomaxprocs, "sched.gomaxprocs");
+  for (int i = 0; i < w.sc.nprocs; i++) {
+    r.name_p(&w.ps[i], i);
+    r.name(&w.ps[i].m, "P.m", i);
+    r.name(&w.ps[i].idle, "P.idle", i);
+  }
+  for (int i = 0; i < static_cast<int>(w.sc.ms.size()); i++) {
+    r.owner(&w.ms[i], sizeof w.ms[i], "M", i);
+    r.name(&w.ms[i].park, "M.park", i);
+    r.name(&w.ms[i].spinning, "M.spinning", i);
+    r.name(&w.ms[i].nextp, "M.nextp", i);
+    r.name(&w.ms[i].curg, "M.curg", i);
+  }
+  for (int i = 0; i < max_gs; i++) {
+    r.name(&w.gs[i].atomicstatus, "G.status", i);
+    r.name(&w.gs[i].schedlink, "G.schedlink", i);
+    r.name(&w.runs[i], "G.runs", i);
+  }
+}
+#endif
+
+template <unsigned N>
+struct suite : rl::test_suite<suite<N>, N> {
+  world w{*current};
+#ifdef RUNQCHECK_PICTURES
+  using ph = runqcheck::fuzz::recorder::phase;
+  static std::vector<rqtest::fz::lane> picture_lanes() {
+    std::vector<rqtest::fz::lane> out;
+    for (std::size_t i = 0; i < current->ms.size(); i++) out.push_back(m_lane(*current, i));
+    return out;
+  }
+  void before() {
+    W = &w;
+    rqtest::trace_begin([&](rqtest::fz::recorder& r) { name_objects(r, w); });
+    w.init();
+  }
+  void thread(unsigned idx) {
+    rqtest::trace_phase(ph::run);
+    rqtest::trace_step(true, role_name(current->ms[idx].k), "M");
+    w.run(static_cast<int>(idx));
+    rqtest::trace_step(false, "done", "M");
+  }
+  void after() {
+    rqtest::trace_phase(ph::final);
+    w.check();
+  }
+#else
+  void before() {
+    W = &w;
+    w.init();
+  }
+  void thread(unsigned idx) { w.run(static_cast<int>(idx)); }
+  void after() { w.check(); }
+#endif
+};
+
+}  // namespace rqproto
