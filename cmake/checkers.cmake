@@ -172,12 +172,15 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       PROPERTIES LABELS "gate;relacy;selftest")
     set_tests_properties(relacy_protocol_deep/go125_window_2m_bound3
       PROPERTIES LABELS "nightly;relacy;selftest")
-    add_test(NAME relacy_protocol_replay/go125_window_go_peek
-      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
-        $<TARGET_FILE:relacy_protocol> none bound 2)
-    set_tests_properties(relacy_protocol_replay/go125_window_go_peek PROPERTIES
-      ENVIRONMENT "RUNQCHECK_CASE=go125_window_go_peek"
-      LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # replay_test.py of binary bin (MUTANT mutant) on scenario case, search ARGN (gate).
+    function(_rq_protocol_replay name bin mutant case)
+      add_test(NAME relacy_protocol_replay/${name}
+        COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+          $<TARGET_FILE:${bin}> ${mutant} ${ARGN})
+      set_tests_properties(relacy_protocol_replay/${name} PROPERTIES
+        ENVIRONMENT "RUNQCHECK_CASE=${case}" LABELS "gate;relacy;selftest" TIMEOUT 300)
+    endfunction()
+    _rq_protocol_replay(go125_window_go_peek relacy_protocol none go125_window_go_peek bound 2)
     # injectglist (#63555, four Ms: bound 2 does not finish in 120 s): bound 1, ~11 s.
     add_test(NAME relacy_protocol/injectglist_bound1 COMMAND relacy_protocol bound 1)
     set_tests_properties(relacy_protocol/injectglist_bound1 PROPERTIES
@@ -194,12 +197,8 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     endforeach()
     # gosched_no_wakep (#55160, ad943066f6): random misses its interleaving
     # (1M executions); context bound 2 finds it at execution 83651 (~1 s).
-    add_test(NAME relacy_protocol_replay/gosched_no_wakep
-      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
-        $<TARGET_FILE:relacy_protocol_mutant> gosched_no_wakep bound 2)
-    set_tests_properties(relacy_protocol_replay/gosched_no_wakep PROPERTIES
-      ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner"
-      LABELS "gate;relacy;selftest" TIMEOUT 300)
+    _rq_protocol_replay(gosched_no_wakep relacy_protocol_mutant gosched_no_wakep
+                        gosched_vs_last_spinner bound 2)
   endif()
 endif()
 
