@@ -677,10 +677,7 @@ void stopTheWorld(M* mp) {
 // The run-queue part of (*p).destroy (the core's destroy) plus the G free
 // list. sched.lock held, world stopped.
 void destroyP(locked& l, P* pp) {
-  if (mutated(protocol_mutant::procresize_drops_runnext)) {
-    pp->runnext.store(nullptr, relaxed);  // the bug: runnext's G is lost
-  }
-  runqcheck::destroy(l, static_cast<core_p&>(*pp));  // ring to the global head, runnext first
+  proto::destroy_runq(l, pp);  // runnext and ring to the global head (protocol.hpp)
   {
     std::lock_guard g(the_sched->gfree_lock);
     the_sched->gfree.insert(the_sched->gfree.end(), pp->gfree.begin(), pp->gfree.end());

@@ -234,6 +234,7 @@ void explain(const char* prog, const runqcheck::model::scenario& sc, const char*
   info.mutant = mut != nullptr ? mut : "";
   info.checker = checker_name(prog, s.params);
   info.scenario = std::string(sc.name);
+  suite_lanes<T>(info);
   traced_run t = trace_execution<T>(s.params, info);
   std::string err = fz::write_page(s.html_out, t.json);
   if (err.empty() && !s.json_out.empty()) {

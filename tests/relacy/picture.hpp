@@ -18,7 +18,10 @@
 //   <checker>__<subject>__<scenario>.replay the replay command and binary
 //                                          (runqcheck replay|explain FILE)
 // where <checker> is relacy_scenarios, relacy_scenarios_bound<K> or
-// relacy_scenarios_full (the CTest names), plus __<mutant> on a mutant.
+// relacy_scenarios_full (the CTest names; relacy_protocol[_mutant][_bound<K>]
+// for the wakeup protocol, subject "protocol"), plus __<mutant> on a mutant.
+// A suite names its own objects (trace_begin) and may give its lane heads
+// (picture_lanes()); the queue scenarios name their world (trace_before).
 // Include after std headers and exec.hpp; pulls in relacy.hpp.
 #pragma once
 
@@ -49,18 +52,35 @@ inline fz::recorder& the_recorder() {
   return r;
 }
 
-// Suite hooks: before() names the world's variables and starts a fresh
-// record (every execution: the replayed one is the last), thread() and
-// after() mark the phase.
-template <class W>
-void trace_before(W& w, int nprocs, int ngs) {
+// Suite hooks: before() starts a fresh record (every execution: the
+// replayed one is the last) and names the suite's objects with
+// name_objects(recorder&) (recorder::name, owner, name_p); thread() and
+// after() mark the phase. No-ops unless a picture is being taken.
+template <class F>
+void trace_begin(F&& name_objects) {
   if (tracing == nullptr) return;
   tracing->reset();
-  tracing->name_world(w, nprocs, ngs);
+  name_objects(*tracing);
   tracing->set_phase(fz::recorder::phase::setup);
+}
+// The queue scenarios' before(): the world's variables (recorder::name_world).
+template <class W>
+void trace_before(W& w, int nprocs, int ngs) {
+  trace_begin([&](fz::recorder& r) { r.name_world(w, nprocs, ngs); });
 }
 inline void trace_phase(fz::recorder::phase ph) {
   if (tracing != nullptr) tracing->set_phase(ph);
+}
+// A suite's own step on the running thread's lane (recorder::step).
+inline void trace_step(bool begin, const char* text, const char* func) {
+  if (tracing != nullptr) tracing->step(begin, text, func);
+}
+
+// The page's lane heads: suite T's own (a static picture_lanes()), else
+// the queue scenario's threads.
+template <class T>
+void suite_lanes(fz::trace_info& info) {
+  if constexpr (requires { T::picture_lanes(); }) info.lanes = T::picture_lanes();
 }
 
 // Relacy's scheduler S, running one execution and reporting its choices.
@@ -213,6 +233,7 @@ std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
   info.mutant = mutant;
   info.checker = checker_name(prog, failed);
   info.scenario = std::string(sc.name);
+  suite_lanes<T>(info);
   rl::test_params p = failed;
   p.initial_state = state.c_str();
   traced_run t = trace_execution<T>(p, info);

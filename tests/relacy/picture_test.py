@@ -13,8 +13,17 @@ and checks for each that
     reads-from arrows, the failing row). Without chromium: exit 77 (skipped)
     once everything else has passed.
 
-usage: picture_test.py BINARY OUTDIR SCENARIO
+Options (the wakeup protocol's binary, tests/relacy/protocol.cpp):
+  --mutant M       RUNQCHECK_MUTANT=M; the files' names end in __M
+  --subject NAME   the subject in the files' names (default: the binary's
+                   name after its last "__")
+  --objects A,B    these objects must be named in the trace (its "obj"s)
+  --runqcheck CLI  also `CLI replay FILE.replay` must fail again (exit 1)
+
+usage: picture_test.py BINARY OUTDIR SCENARIO [options]
 """
+import argparse
+import json
 import os
 import re
 import shlex
@@ -50,18 +59,27 @@ def read_replay(path):
 
 
 def main():
-    binary, outdir, scenario = sys.argv[1:4]
-    shutil.rmtree(outdir, ignore_errors=True)
+    ap = argparse.ArgumentParser()
+    for a in ("binary", "outdir", "scenario"):
+        ap.add_argument(a)
+    for o in ("--mutant", "--subject", "--objects", "--runqcheck"):
+        ap.add_argument(o)
+    a = ap.parse_args()
+    shutil.rmtree(a.outdir, ignore_errors=True)
+    base = os.path.basename(a.binary)
     rc = 0
-    for search, checker, mode in ((["random", "10000"], "relacy_scenarios", "random"),
-                                  (["bound", "2"], "relacy_scenarios_bound2", "bound:2")):
-        rc = check_search(binary, outdir, scenario, search, checker, mode)
+    for search, suffix, mode in ((["random", "10000"], "", "random"),
+                                 (["bound", "2"], "_bound2", "bound:2")):
+        rc = check_search(a, search, base.split("__")[0] + suffix, mode)
     print("2 passed, 0 failed" if rc == 0 else "2 passed, 0 failed (page rendering skipped)")
     return rc
 
 
-def check_search(binary, outdir, scenario, search, checker, mode):
+def check_search(a, search, checker, mode):
+    binary, outdir, scenario = a.binary, a.outdir, a.scenario
     env = {"PATH": "/usr/bin:/bin", "RUNQCHECK_CASE": scenario, "RUNQCHECK_FAILURE_DIR": outdir}
+    if a.mutant:
+        env["RUNQCHECK_MUTANT"] = a.mutant
     rc, out = run([binary, *search], env)
     lines = out.splitlines()
     replay = [i for i, l in enumerate(lines) if l.startswith("replay: ")]
@@ -75,7 +93,9 @@ def check_search(binary, outdir, scenario, search, checker, mode):
     print(lines[i + 1])
     if not os.path.isabs(html) or not os.path.isfile(html):
         fail(f"the picture {html!r} is not an existing absolute path")
-    want = f"{checker}__{os.path.basename(binary).split('__')[-1]}__{scenario}.html"
+    subject = a.subject or os.path.basename(binary).split("__")[-1]
+    tail = "__" + a.mutant.replace(":", "-").replace("/", "-") if a.mutant else ""
+    want = f"{checker}__{subject}__{scenario}{tail}.html"
     if os.path.basename(html) != want:
         fail(f"the picture is named {os.path.basename(html)}, want {want}")
     rfile = html[:-len(".html")] + ".replay"
@@ -86,6 +106,8 @@ def check_search(binary, outdir, scenario, search, checker, mode):
         fail(f"{rfile}: binary {r.get('binary')!r}, want {binary}")
     if r.get("case") != scenario or r.get("mode") != mode or not r.get("state", "").strip():
         fail(f"{rfile}: case/mode/state wrong: {r}")
+    if r.get("mutant") != a.mutant:
+        fail(f"{rfile}: mutant {r.get('mutant')!r}, want {a.mutant!r}")
 
     # The recorded command reproduces the failure.
     words = shlex.split(r["command"])
@@ -97,6 +119,11 @@ def check_search(binary, outdir, scenario, search, checker, mode):
     if rc != 1:
         fail(f"the replay command of {rfile} did not fail again (exit {rc})")
     print("replay: fails again")
+    if a.runqcheck:
+        rc, cout = run([a.runqcheck, "replay", rfile], {"PATH": env["PATH"]})
+        if rc != 1:
+            fail(f"runqcheck replay {rfile} did not fail again (exit {rc}): {cout[-300:]}")
+        print("runqcheck replay FILE.replay: fails again")
 
     # explain redraws the same page.
     page2 = os.path.join(outdir, checker + ".explain.html")
@@ -105,14 +132,21 @@ def check_search(binary, outdir, scenario, search, checker, mode):
                    renv)
     if rc != 0:
         fail(f"explain exited {rc}: {eout.strip()}")
-    with open(html, "rb") as a, open(page2, "rb") as b:
-        if a.read() != b.read():
+    with open(html, "rb") as x, open(page2, "rb") as y:
+        if x.read() != y.read():
             fail(f"explain drew {page2}, which differs from the failing run's {html}")
     print("explain:", eout.strip().splitlines()[0])
     with open(html, encoding="utf-8") as f:
         text = f.read()
     if f'"scenario":"{scenario}"' not in text or '"verdict":"fail"' not in text:
         fail(f"{html}: the embedded trace does not name the scenario or its failure")
+    with open(trace, encoding="utf-8") as f:
+        tr = json.load(f)
+    named = {e["obj"] for e in tr["events"]}
+    missing = [o for o in (a.objects or "").split(",") if o and o not in named]
+    if missing:
+        fail(f"{trace}: objects not named in the trace: {missing}")
+    print("failure:", tr["failure"]["message"])
 
     if shutil.which("chromium") is None and "CHROMIUM" not in os.environ:
         print("chromium not installed: page not rendered (skipped)")

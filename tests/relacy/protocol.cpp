@@ -16,10 +16,12 @@
 // when it runs) and work conservation: no submitted G is left unrun while a
 // P is idle (at quiescence no M is spinning or about to be woken).
 //
-// Usage: relacy_protocol [random N | bound K | full | replay MODE STATE]
-//        (tests/relacy/driver.hpp), `relacy_protocol list`,
-//        RUNQCHECK_CASE=<scenario>; built as relacy_protocol_mutant it reads
-//        RUNQCHECK_MUTANT (protocol_mutants.hpp).
+// Usage: relacy_protocol [random N | bound K | full | replay MODE STATE
+//        | explain MODE STATE --html OUT [--json OUT]] (tests/relacy/driver.hpp),
+//        `relacy_protocol list`, RUNQCHECK_CASE=<scenario>; built as
+//        relacy_protocol_mutant it reads RUNQCHECK_MUTANT (protocol_mutants.hpp).
+//        A failing search also draws the failing execution (picture.hpp: a
+//        lane per M, the protocol's objects by name) and prints `picture:`.
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -55,9 +57,13 @@ struct submit {
 struct m_role {
   // gosched: submits, then the last one's G goscheds; injector: holds a P, its
   // G injects submits as one list (injectglist) and runs on; injector_nop: a
-  // thread without a P (sysmon, netpoll) that injects submits and leaves
-  enum kind { submitter, spinner, running, syscall, idle, gosched, injector, injector_nop } k;
-  int p = -1;                   // the P it holds (submitter, spinner, running, gosched, injector)
+  // thread without a P (sysmon, netpoll) that injects submits and leaves;
+  // resizer: holds a P, the world stopped, its G shrinks gomaxprocs by one
+  // (procresize): the last P, stopped with submits on its queue, dies
+  enum kind {
+    submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer
+  } k;
+  int p = -1;  // the P it holds (submitter, spinner, running, gosched, injector, resizer)
   std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall: its G
 };
 struct proto_scenario {
@@ -146,6 +152,14 @@ const std::vector<proto_scenario> catalog = {
       {m_role::submitter, 1, {}},
       {m_role::idle, -1, {}},
       {m_role::idle, -1, {}}}},
+    {"procresize_vs_spinner",
+     "procresize shrinks 3 Ps to 2 with the world stopped: the dying P2's runnext G0 and ring "
+     "G1 go to the global queue ((*p).destroy); startTheWorld's wakep starts M1 spinning on "
+     "idle P1, and M1 and the resizer's M0 race for them (M2: a spare M for a further wakep)",
+     3,
+     {{m_role::resizer, 0, {{0, true}, {1, false}}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}}},
     {"go125_window_2m",
      "go125_window reduced to the two Ms its SPIN trail uses: M0 readies two Gs on P0 while "
      "M1's G returns from a syscall, takes idle P1 and M1 spins; neither wakep finds an idle P, "
@@ -222,6 +236,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   core_g gs[max_gs];
   B::atomic<int> runs[max_gs];
   B::atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
+  B::atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
   runqcheck::randomOrder stealOrder;
   bool unjudged = false;  // newm left a reduced scenario's scope (env::newm)
   B::atomic<bool> glob_maybe{false};  // go_peek: a global put may have begun
@@ -231,6 +246,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   // before(): the scenario's initial state.
   void init() {
     stealOrder.reset(static_cast<std::uint32_t>(sc.nprocs));
+    gomaxprocs.store(sc.nprocs, std::memory_order::relaxed);
     for (int i = 0; i < sc.nprocs; i++) allp[static_cast<std::size_t>(i)] = &ps[i];
     for (int i = 0; i < max_gs; i++) gs[i].goid = static_cast<std::uint64_t>(i);
     std::array<bool, max_ps> held{};
@@ -245,6 +261,12 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       }
       if (r.k == m_role::syscall || r.k == m_role::injector_nop) continue;
       held[static_cast<std::size_t>(r.p)] = true;
+      if (r.k == m_role::resizer) {  // the last P, stopped (gcstop) with the submits queued
+        P* dying = &ps[sc.nprocs - 1];
+        held[static_cast<std::size_t>(sc.nprocs - 1)] = true;
+        dying->status.store(st(runqcheck::pstatus::gcstop), std::memory_order::relaxed);
+        for (const submit& s : r.submits) S::runqput(*dying, &gs[s.g], s.next);
+      }
       env::acquirep(mp, &ps[r.p]);
       if (r.k == m_role::spinner) proto::becomeSpinning(mp);
     }
@@ -269,6 +291,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       leave();  // injector: its G runs on, its own queue is for the others
       return;
     }
+    if (r.k == m_role::resizer) procresize();
     if (r.k == m_role::idle && !park(mp)) return;
     if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
@@ -388,6 +411,30 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     return S::findRunnable_globrunq(*pp);
   }
 
+  // Go: GOMAXPROCS(n-1) from a G holding a P, reduced: the world is stopped
+  // (every other P stopped or idle), procresize destroys the last P's queue
+  // (protocol.hpp's destroy_runq) and shrinks allp, and startTheWorld's
+  // wakep starts an M if a P is idle. The G then ends; its M schedules.
+  void procresize() {
+    std::int32_t n = sc.nprocs - 1;
+    glob_put_begins();  // destroy_runq puts the dying P's Gs on the global queue
+    {
+      auto l = runqcheck::lock(core);
+      proto::destroy_runq(l, &ps[n]);
+      ps[n].status.store(st(runqcheck::pstatus::dead), std::memory_order::relaxed);
+      l.set_gomaxprocs(n);
+      stealOrder.reset(static_cast<std::uint32_t>(n));
+      gomaxprocs.store(n, std::memory_order::release);  // release: allp's length, as proc.cpp
+    }
+    proto::wakep();  // Go: startTheWorldWithSema's wakep
+  }
+
+  // allp[0..gomaxprocs).
+  std::span<core_p* const> live_allp() const {
+    auto n = gomaxprocs.load(std::memory_order::acquire);  // acquire: pairs with procresize
+    return std::span<core_p* const>(allp.data(), static_cast<std::size_t>(n));
+  }
+
   // Go's idlepMask bit of allp[i] (stealWork's skip; relaxed: a hint).
   bool idle(std::uint32_t i) const { return ps[i].idle.load(std::memory_order::relaxed); }
 
@@ -418,11 +465,12 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     for (;;) {
       P* pp = mp->p;
       if (core_g* gp = find_queues(pp); gp != nullptr) return gp;
-      std::int32_t busy = sc.nprocs - this->npidle.load(std::memory_order::seq_cst);
+      auto all = live_allp();
+      std::int32_t busy =
+          static_cast<std::int32_t>(all.size()) - this->npidle.load(std::memory_order::seq_cst);
       if (mp->spinning.load(std::memory_order::relaxed) ||
           2 * this->nmspinning.load(std::memory_order::seq_cst) < busy) {
         if (!mp->spinning.load(std::memory_order::relaxed)) proto::becomeSpinning(mp);
-        auto all = std::span<core_p* const>(allp.data(), static_cast<std::size_t>(sc.nprocs));
         auto f = runqcheck::stealWork<S>(*pp, all, stealOrder, [] { return 0u; },
                                          [&](std::uint32_t i) { return idle(i); });
         if (f.gp != nullptr) return f.gp;
@@ -434,8 +482,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         case proto::idle_step::released: break;
       }
       if (!mp->spinning.load(std::memory_order::relaxed)) return nullptr;
-      auto all = std::span<core_p* const>(allp.data(), static_cast<std::size_t>(sc.nprocs));
-      auto rc = proto::dropspinning(mp, all);
+      auto rc = proto::dropspinning(mp, live_allp());
       if (rc.gp != nullptr) return rc.gp;
       if (rc.pp == nullptr) return nullptr;
     }
@@ -461,15 +508,109 @@ void env::notewakeup(M* mp) {
 
 const proto_scenario* current = nullptr;
 
+#ifdef RUNQCHECK_PICTURES
+// The picture of a failure (tests/relacy/picture.hpp): each M a lane, each
+// object of the protocol by its Go name. Only while a picture is taken.
+const char* role_name(m_role::kind k) {
+  switch (k) {
+    case m_role::submitter: return "submitter";
+    case m_role::spinner: return "spinner";
+    case m_role::running: return "running";
+    case m_role::syscall: return "in a syscall";
+    case m_role::idle: return "idle, parked";
+    case m_role::gosched: return "gosched";
+    case m_role::injector: return "injector";
+    case m_role::injector_nop: return "injector without a P";
+    case m_role::resizer: return "procresize";
+  }
+  return "?";  // a role this table does not know yet
+}
+
+// What M i was given to do, as the lane's head says it.
+rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
+  const m_role& r = sc.ms[i];
+  rqtest::fz::lane l{"M" + std::to_string(i) + " (" + role_name(r.k) +
+                         (r.p >= 0 ? ", P" + std::to_string(r.p) : std::string()) + ")",
+                     {}};
+  bool inject = r.k == m_role::injector || r.k == m_role::injector_nop;
+  for (const submit& sb : r.submits) {
+    std::string g = "G" + std::to_string(sb.g);
+    if (r.k == m_role::syscall) l.script.push_back("exitsyscall " + g + ": an idle P, else global");
+    else if (r.k == m_role::resizer)
+      l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") + " of the dying P" +
+                         std::to_string(sc.nprocs - 1));
+    else if (inject) l.script.push_back("injectglist " + g);
+    else l.script.push_back("submit " + g + (sb.next ? " (runnext)" : "") + ": runqput, wakep");
+  }
+  if (r.k == m_role::gosched) l.script.push_back("its G goscheds: global queue");
+  if (r.k == m_role::resizer) l.script.push_back("procresize: destroy the dying P, wakep");
+  if (r.k == m_role::submitter || inject) l.script.push_back("leave: its G runs on");
+  else l.script.push_back("findRunnable / stopm until quiescence");
+  return l;
+}
+
+// Names world w's objects for the recorder: sched.*, P<i>.*, M<i>.*, G<i>.*.
+void name_objects(rqtest::fz::recorder& r, world& w) {
+  r.owner(&w.core, sizeof w.core, "sched", -1);
+  r.name(&w.core.lock, "sched.lock");
+  r.name(&w.nmspinning, "sched.nmspinning");
+  r.name(&w.npidle, "sched.npidle");
+  r.name(&w.needspinning, "sched.needspinning");
+  r.name(&w.live, "harness.live");
+  r.name(&w.gomaxprocs, "sched.gomaxprocs");
+  for (int i = 0; i < w.sc.nprocs; i++) {
+    r.name_p(&w.ps[i], i);
+    r.name(&w.ps[i].m, "P.m", i);
+    r.name(&w.ps[i].idle, "P.idle", i);
+  }
+  for (int i = 0; i < static_cast<int>(w.sc.ms.size()); i++) {
+    r.owner(&w.ms[i], sizeof w.ms[i], "M", i);
+    r.name(&w.ms[i].park, "M.park", i);
+    r.name(&w.ms[i].spinning, "M.spinning", i);
+    r.name(&w.ms[i].nextp, "M.nextp", i);
+    r.name(&w.ms[i].curg, "M.curg", i);
+  }
+  for (int i = 0; i < max_gs; i++) {
+    r.name(&w.gs[i].atomicstatus, "G.status", i);
+    r.name(&w.gs[i].schedlink, "G.schedlink", i);
+    r.name(&w.runs[i], "G.runs", i);
+  }
+}
+#endif
+
 template <unsigned N>
 struct suite : rl::test_suite<suite<N>, N> {
   world w{*current};
+#ifdef RUNQCHECK_PICTURES
+  using ph = runqcheck::fuzz::recorder::phase;
+  static std::vector<rqtest::fz::lane> picture_lanes() {
+    std::vector<rqtest::fz::lane> out;
+    for (std::size_t i = 0; i < current->ms.size(); i++) out.push_back(m_lane(*current, i));
+    return out;
+  }
+  void before() {
+    W = &w;
+    rqtest::trace_begin([&](rqtest::fz::recorder& r) { name_objects(r, w); });
+    w.init();
+  }
+  void thread(unsigned idx) {
+    rqtest::trace_phase(ph::run);
+    rqtest::trace_step(true, role_name(current->ms[idx].k), "M");
+    w.run(static_cast<int>(idx));
+    rqtest::trace_step(false, "done", "M");
+  }
+  void after() {
+    rqtest::trace_phase(ph::final);
+    w.check();
+  }
+#else
   void before() {
     W = &w;
     w.init();
   }
   void thread(unsigned idx) { w.run(static_cast<int>(idx)); }
   void after() { w.check(); }
+#endif
 };
 
 bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
@@ -480,6 +621,8 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
     std::printf("%s: skipped (runs only by name)\n", std::string(sc.name).c_str());
     return true;
   }
+  info.cap = cap;  // the picture's header
+  info.nprocs = sc.nprocs;
   std::string what = "protocol.hpp: " + std::string(sc.targets);
   unjudged_executions = 0;
   bool ok = false;
@@ -509,10 +652,6 @@ int main(int argc, char** argv) {
   }
   rqtest::search search;
   if (!rqtest::parse(argc, argv, search)) return 2;
-  if (search.mode == "explain") {
-    std::fprintf(stderr, "%s: explain: not available for protocol scenarios yet\n", argv[0]);
-    return 2;
-  }
   bool ok = true;
   int ran = 0;
   for (const auto& sc : catalog) {
@@ -527,6 +666,7 @@ int main(int argc, char** argv) {
                  std::getenv("RUNQCHECK_CASE"), argv[0]);
     return 2;
   }
+  if (search.mode == "explain") return 0;
   std::printf("%s: %d scenarios, %llu executions, %s\n", argv[0], ran, rqtest::total_executions(),
               ok ? "all passed" : "FAILED");
   return ok ? 0 : 1;

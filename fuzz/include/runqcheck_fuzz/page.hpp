@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "explain_html.hpp"  // the page template (fuzz/explain/explain.cmake)
 #include "trace.hpp"
@@ -33,6 +35,12 @@ inline void json_string(std::string& out, const char* s) {
   out += '"';
 }
 
+// One thread's lane head: its label and what it was given to do.
+struct lane {
+  std::string label;
+  std::vector<std::string> script;
+};
+
 // What the page says about the run besides its events.
 struct trace_info {
   const model::scenario* sc = nullptr;
@@ -44,7 +52,24 @@ struct trace_info {
   std::string scenario;  // "" unless the scenario has a name (the catalog's)
   bool failed = false;
   std::string message;  // the failure, if failed
+  // The lanes; empty: sc's threads, "T<i> (owner of P<i>)" with their ops.
+  std::vector<lane> lanes;
 };
+
+// The lane heads of a queue scenario's threads.
+inline std::vector<lane> scenario_lanes(const model::scenario& sc) {
+  std::vector<lane> out;
+  char b[96];
+  for (std::size_t t = 0; t < sc.threads.size(); t++) {
+    lane l{"T" + std::to_string(t) + " (owner of P" + std::to_string(t) + ")", {}};
+    for (const auto& o : sc.threads[t]) {
+      describe_op(o, b, sizeof b);
+      l.script.emplace_back(b);
+    }
+    out.push_back(std::move(l));
+  }
+  return out;
+}
 
 inline std::string trace_json(const trace_info& in, const recorder& r) {
   const model::scenario& sc = *in.sc;
@@ -69,16 +94,15 @@ inline std::string trace_json(const trace_info& in, const recorder& r) {
     j += "null";
   j += ",\"cap\":" + std::to_string(sc.cap) + ",\"nprocs\":" + std::to_string(sc.nprocs) +
        ",\"threads\":[";
-  char b[96];
-  for (std::size_t t = 0; t < sc.threads.size(); t++) {
+  std::vector<lane> lanes = in.lanes.empty() ? scenario_lanes(sc) : in.lanes;
+  for (std::size_t t = 0; t < lanes.size(); t++) {
     if (t) j += ',';
     j += "{\"id\":" + std::to_string(t) + ",\"label\":";
-    json_string(j, ("T" + std::to_string(t) + " (owner of P" + std::to_string(t) + ")").c_str());
+    json_string(j, lanes[t].label.c_str());
     j += ",\"script\":[";
-    for (std::size_t i = 0; i < sc.threads[t].size(); i++) {
+    for (std::size_t i = 0; i < lanes[t].script.size(); i++) {
       if (i) j += ',';
-      describe_op(sc.threads[t][i], b, sizeof b);
-      json_string(j, b);
+      json_string(j, lanes[t].script[i].c_str());
     }
     j += "]}";
   }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -90,17 +91,7 @@ class recorder final : public access_observer, public model::op_observer {
   // other objects are named by the function that first touches them).
   template <class W>
   void name_world(W& w, int nprocs, int ngs) {
-    for (int i = 0; i < nprocs; i++) {
-      auto* pp = w.proc(i);
-      owner(pp, sizeof *pp, "P", i);
-      if constexpr (requires { pp->runqhead; pp->runqtail; pp->runnext; pp->runq; }) {
-        name(&pp->runqhead, "P.runqhead", i);
-        name(&pp->runqtail, "P.runqtail", i);
-        name(&pp->runnext, "P.runnext", i);
-        for (std::size_t k = 0; k < pp->runq.size(); k++) name(&pp->runq[k], "runq", i, k);
-      }
-      if constexpr (requires { pp->status; }) name(&pp->status, "P.status", i);
-    }
+    for (int i = 0; i < nprocs; i++) name_p(w.proc(i), i);
     for (int i = 0; i < ngs; i++) {
       name(w.g_status(i), "G.status", i);
       name(&w.goroutine(i)->schedlink, "G.schedlink", i);
@@ -108,6 +99,55 @@ class recorder final : public access_observer, public model::op_observer {
     owner(&w.sched(), sizeof w.sched(), "sched", -1);
     if constexpr (requires { w.sched().lock; }) name(&w.sched().lock, "sched.lock");
     for (int t = 0; t < static_cast<int>(kMaxThreads) && t < model::kMaxThreads; t++) name(w.done_flag(t), "T.done", t);
+  }
+
+  // Names P i's queue (ports with Go's field names; else its fields are
+  // named "P<i>+<offset>" by the owner rule). Any suite's before(), tracing.
+  template <class Pp>
+  void name_p(Pp* pp, int i) {
+    owner(pp, sizeof *pp, "P", i);
+    if constexpr (requires { pp->runqhead; pp->runqtail; pp->runnext; pp->runq; }) {
+      name(&pp->runqhead, "P.runqhead", i);
+      name(&pp->runqtail, "P.runqtail", i);
+      name(&pp->runnext, "P.runnext", i);
+      for (std::size_t k = 0; k < pp->runq.size(); k++) name(&pp->runq[k], "runq", i, k);
+    }
+    if constexpr (requires { pp->status; }) name(&pp->status, "P.status", i);
+  }
+
+  // Names the object at addr: base alone (i < 0: "sched.nmspinning"), or
+  // "<base[0]><i>.<base+2>" ("M.park", 2: "M2.park"), or with k a ring slot
+  // "P<i>.runq[k]". A suite's before(), tracing; base at most 40 chars.
+  void name(const void* addr, const char* base, int i = -1,
+            std::size_t k = static_cast<std::size_t>(-1)) {
+    int o = object(addr, nullptr, ev::load);
+    char* n = objs_[o].name;
+    if (i < 0) std::snprintf(n, sizeof objs_[o].name, "%s", base);
+    else if (k == static_cast<std::size_t>(-1))
+      std::snprintf(n, sizeof objs_[o].name, "%c%d.%s", base[0], i, base + 2);
+    else std::snprintf(n, sizeof objs_[o].name, "P%d.runq[%zu]", i, k);
+  }
+
+  // A struct whose unnamed fields are named after it ("P1+24 atomic@runqput"
+  // rather than "atomic#7@runqput"), and whose address, stored as a value,
+  // is shown by its name ("P1", not an address). A suite's before(), tracing.
+  void owner(const void* addr, std::size_t size, const char* base, int i) {
+    if (nowners_ >= kMaxOwners) return;
+    owner_t& w = owners_[nowners_++];
+    w.at = reinterpret_cast<std::uintptr_t>(addr);
+    w.size = size;
+    if (i < 0) std::snprintf(w.name, sizeof w.name, "%s", base);
+    else std::snprintf(w.name, sizeof w.name, "%s%d", base, i);
+  }
+
+  // A step of a suite's own (not a queue operation): a box on the thread's
+  // lane from begin to end, labelled text. The running thread, tracing.
+  void step(bool begin, const char* text, const char* func) {
+    int th = phase_ == phase::run ? static_cast<int>(rl::thread_index()) : -1;
+    event& e = push(begin ? ev::op_begin : ev::op_end, th, 0);
+    if (&e == &spare_) return;
+    e.text = add_text(text);
+    e.func = func;
   }
 
   enum class phase { setup, run, final };
@@ -166,8 +206,8 @@ class recorder final : public access_observer, public model::op_observer {
     if (&e == &spare_) return;
     e.mo = mo;
     e.ordered = kind != ev::read && kind != ev::write && kind != ev::yield && kind != ev::check;
-    std::snprintf(e.value, sizeof e.value, "%s", kind == ev::check ? "" : value);
-    std::snprintf(e.old, sizeof e.old, "%s", old);
+    std::snprintf(e.value, sizeof e.value, "%s", kind == ev::check ? "" : owner_of(value));
+    std::snprintf(e.old, sizeof e.old, "%s", owner_of(old));
     e.func = relacy::short_name(l.function_name());
     e.file = base_name(l.file_name());
     e.line = l.line();
@@ -258,14 +298,6 @@ class recorder final : public access_observer, public model::op_observer {
     return e;
   }
 
-  void name(const void* addr, const char* base, int i = -1, std::size_t k = static_cast<std::size_t>(-1)) {
-    int o = object(addr, nullptr, ev::load);
-    char* n = objs_[o].name;
-    if (i < 0) std::snprintf(n, sizeof objs_[o].name, "%s", base);
-    else if (k == static_cast<std::size_t>(-1)) std::snprintf(n, sizeof objs_[o].name, "%c%d.%s", base[0], i, base + 2);
-    else std::snprintf(n, sizeof objs_[o].name, "P%d.runq[%zu]", i, k);
-  }
-
   // The object table entry of addr (open addressing on the address: only a
   // lookup key, names come in first-touch order, so runs are reproducible).
   int object(const void* addr, const char* func, ev kind) {
@@ -297,15 +329,14 @@ class recorder final : public access_observer, public model::op_observer {
     return o;
   }
 
-  // A struct whose fields unnamed objects are named after (ports with their
-  // own member names: "P0+16 atomic@runqput" rather than "atomic#7@runqput").
-  void owner(const void* addr, std::size_t size, const char* base, int i) {
-    if (nowners_ >= kMaxOwners) return;
-    owner_t& w = owners_[nowners_++];
-    w.at = reinterpret_cast<std::uintptr_t>(addr);
-    w.size = size;
-    if (i < 0) std::snprintf(w.name, sizeof w.name, "%s", base);
-    else std::snprintf(w.name, sizeof w.name, "%s%d", base, i);
+  // A value that is the address of a named owner ("0x55…" as %p prints
+  // it): the owner's name, so pages do not depend on where ASLR put it.
+  const char* owner_of(const char* value) const {
+    if (value[0] != '0' || value[1] != 'x') return value;
+    auto at = static_cast<std::uintptr_t>(std::strtoull(value, nullptr, 16));
+    for (int k = 0; k < nowners_; k++)
+      if (owners_[k].at == at) return owners_[k].name;
+    return value;
   }
 
   static const char* base_name(const char* path) {

@@ -12,7 +12,8 @@
 //   then wakep), goschedImpl's global-queue path (globrunqput, then wakep),
 //   findRunnable's "Delicate dance" (spinning -> non-spinning: drop
 //   nmspinning, #StoreLoad, recheck the global queue and every P's queue),
-//   with checkRunqsNoP, and injectglist (with its final wakep of #63555).
+//   with checkRunqsNoP, injectglist (with its final wakep of #63555), and
+//   procresize's run-queue hand-off of a dying P ((*p).destroy's queues).
 //   #55160's two parts (docs/proofs.md): the dance's global-queue recheck
 //   and gosched's wakep (ad943066f6).
 //
@@ -370,6 +371,18 @@ struct protocol {
       runqcheck::globrunqput(l, gp);
     }
     return pp;
+  }
+
+  // Go: procresize's "release resources from unused P's" loop, its queue
+  // part ((*p).destroy: runnext, then the ring, to the global queue's head,
+  // the core's destroy). The M that stopped the world, sched.lock held, for
+  // each P beyond the new gomaxprocs; stop-the-world itself and the rest of
+  // procresize (new Ps, the M hand-back) are the scheduler's (proc.cpp).
+  static void destroy_runq(locked& l, P* pp) {
+    if (mutated(protocol_mutant::procresize_drops_runnext)) {
+      pp->runnext.store(nullptr, relaxed);  // the bug: runnext's G is lost
+    }
+    runqcheck::destroy(l, static_cast<typename S::p&>(*pp));  // no owner: the world is stopped
   }
 
   // What stop_or_spin did: released pp to pidle; again: this M must look
