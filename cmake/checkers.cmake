@@ -159,6 +159,27 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_protocol_deep/go125_window_bound2 COMMAND relacy_protocol bound 2)
     set_tests_properties(relacy_protocol_deep/go125_window_random relacy_protocol_deep/go125_window_bound2
       PROPERTIES ENVIRONMENT "RUNQCHECK_CASE=go125_window" LABELS "nightly;relacy;selftest" TIMEOUT 7200)
+    # The go125_window answer (docs/proofs.md): its C++ trail needs 2 preemptions, so the
+    # complete bound-2 tree of the two-M reduction covers it (~1 s; no lost wakeup: the
+    # port's locked globrunqsize forbids it), bound 3 nightly (~40 s). Teeth: with Go's
+    # lockless peek of the global queue the same search loses a wakeup, and its replay
+    # line replays the same history twice.
+    add_test(NAME relacy_protocol/go125_window_2m_bound2 COMMAND relacy_protocol bound 2)
+    add_test(NAME relacy_protocol_deep/go125_window_2m_bound3 COMMAND relacy_protocol bound 3)
+    set_tests_properties(relacy_protocol/go125_window_2m_bound2
+        relacy_protocol_deep/go125_window_2m_bound3
+      PROPERTIES ENVIRONMENT "RUNQCHECK_CASE=go125_window_2m" TIMEOUT 600)
+    set_tests_properties(relacy_protocol/go125_window_2m_bound2
+      PROPERTIES LABELS "gate;relacy;selftest")
+    set_tests_properties(relacy_protocol_deep/go125_window_2m_bound3
+      PROPERTIES LABELS "nightly;relacy;selftest")
+    # (The unmutated binary: replay_test.py's MUTANT is a placeholder here, not
+    # "none", which it would find in the picture's file name.)
+    add_test(NAME relacy_protocol_replay/go125_window_go_peek
+      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+        $<TARGET_FILE:relacy_protocol> unmutated bound 2)
+    set_tests_properties(relacy_protocol_replay/go125_window_go_peek PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=go125_window_go_peek" LABELS "gate;relacy;selftest" TIMEOUT 300)
     # injectglist (#63555, four Ms: bound 2 does not finish in 120 s): bound 1, ~11 s.
     add_test(NAME relacy_protocol/injectglist_bound1 COMMAND relacy_protocol bound 1)
     set_tests_properties(relacy_protocol/injectglist_bound1 PROPERTIES

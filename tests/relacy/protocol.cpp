@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -34,17 +35,28 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   runqcheck::model::scenario info;  // what the driver prints and replays by
   info.name = sc.name;
   info.targets = sc.targets;
+  if (sc.go_peek && std::getenv("RUNQCHECK_CASE") == nullptr) {  // not the port's protocol
+    std::printf("%s: skipped (runs only by name)\n", std::string(sc.name).c_str());
+    return true;
+  }
   info.cap = cap;  // the picture's header
   info.nprocs = sc.nprocs;
   std::string what = "protocol.hpp: " + std::string(sc.targets);
+  unjudged_executions = 0;
+  bool ok = false;
   switch (sc.ms.size()) {
-    case 2: return rqtest::run<suite<2>>(prog, info, "protocol", what.c_str(), s);
-    case 3: return rqtest::run<suite<3>>(prog, info, "protocol", what.c_str(), s);
-    case 4: return rqtest::run<suite<4>>(prog, info, "protocol", what.c_str(), s);
+    case 2: ok = rqtest::run<suite<2>>(prog, info, "protocol", what.c_str(), s); break;
+    case 3: ok = rqtest::run<suite<3>>(prog, info, "protocol", what.c_str(), s); break;
+    case 4: ok = rqtest::run<suite<4>>(prog, info, "protocol", what.c_str(), s); break;
+    default:
+      std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
+                   std::string(sc.name).c_str(), sc.ms.size());
+      return false;
   }
-  std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
-               std::string(sc.name).c_str(), sc.ms.size());
-  return false;
+  if (sc.newm_unjudged)
+    std::printf("%s: %llu executions reached newm (no spare M): not judged\n",
+                std::string(sc.name).c_str(), static_cast<unsigned long long>(unjudged_executions));
+  return ok;
 }
 
 }  // namespace

@@ -67,6 +67,15 @@ struct proto_scenario {
   std::string_view targets;  // the race it exists for
   int nprocs;
   std::vector<m_role> ms;
+  // A reduced scenario with no spare M: an execution where startm finds no
+  // idle M (Go: newm) leaves its scope; it is counted, not judged.
+  bool newm_unjudged = false;
+  // findRunnable's global-queue check as Go does it: a peek without
+  // sched.lock (Go: !sched.runq.empty()), where the port's globrunqsize
+  // takes the lock (go125.hpp: Go's racy read is a data race in C++). The
+  // peek reads a harness flag set before any global put may start, so it
+  // is never falsely empty. Not the port's protocol: runs only by name.
+  bool go_peek = false;
 };
 
 inline const std::vector<proto_scenario> catalog = {
@@ -147,6 +156,22 @@ inline const std::vector<proto_scenario> catalog = {
      {{m_role::resizer, 0, {{0, true}, {1, false}}},
       {m_role::idle, -1, {}},
       {m_role::idle, -1, {}}}},
+    {"go125_window_2m",
+     "go125_window reduced to the two Ms its SPIN trail uses: M0 readies two Gs on P0 while "
+     "M1's G returns from a syscall, takes idle P1 and M1 spins; neither wakep finds an idle P, "
+     "so no parked M is needed: newm leaves the scope (docs/proofs.md)",
+     2,
+     {{m_role::submitter, 0, {{0, false}, {1, false}}}, {m_role::syscall, -1, {{2, false}}}},
+     true},
+    {"go125_window_go_peek",
+     "go125_window_2m with findRunnable's global-queue check as Go's lockless peek: the "
+     "window needs M1 to re-enter findRunnable while wakep holds sched.lock, which the "
+     "port's locked globrunqsize forbids; Go's does not (docs/proofs.md). Loses a wakeup: "
+     "run only by name",
+     2,
+     {{m_role::submitter, 0, {{0, false}, {1, false}}}, {m_role::syscall, -1, {{2, false}}}},
+     true,
+     true},
 };
 
 // --- the world: Go's P, M and sched around the core's queues ---
@@ -170,6 +195,7 @@ constexpr std::uint32_t st(runqcheck::pstatus s) { return static_cast<std::uint3
 
 struct world;
 inline world* W = nullptr;  // the running execution's (set in before())
+inline std::uint64_t unjudged_executions = 0;  // world::check counts them, run_one prints them
 
 struct env {
   using B = rqproto::B;
@@ -178,10 +204,7 @@ struct env {
   using M = rqproto::M;
   static runqcheck::stress::wakeup_state<B, P, M>& ws();
   static runqcheck::schedt<B>& core();
-  static void newm(P*, bool) {
-    RQ_CHECK(B, false,
-             "invariant: protocol model: startm found no idle M (the scenario needs one more)");
-  }
+  static void newm(P*, bool);
   static void notewakeup(M* mp);
   static void acquirep(M* mp, P* pp) {
     pp->m.store(mp, std::memory_order::release);  // release: runqgrab's acquire of pp.m
@@ -211,6 +234,8 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   B::atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
   B::atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
   runqcheck::randomOrder stealOrder;
+  bool unjudged = false;  // newm left a reduced scenario's scope (env::newm)
+  B::atomic<bool> glob_maybe{false};  // go_peek: a global put may have begun
 
   explicit world(const proto_scenario& s) : sc(s), core(s.nprocs) {}
 
@@ -271,6 +296,10 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   // The checks at quiescence (after()): every thread has ended, so the
   // queues are drained here (owner operations from the harness).
   void check() {
+    if (unjudged) {
+      unjudged_executions++;
+      return;
+    }
     std::int32_t npidle = this->npidle.load(std::memory_order::relaxed);
     RQ_CHECK(B, this->nmspinning.load(std::memory_order::relaxed) == 0,
              "invariant: nmspinning != 0 with every M parked or gone", "nmspinning",
@@ -305,6 +334,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   void inject(M* mp, const m_role& r) {
     runqcheck::gQueue<B> q;
     for (const submit& s : r.submits) q.pushBack(&gs[s.g]);
+    glob_put_begins();
     proto::injectglist(mp->p, q);
   }
 
@@ -325,7 +355,10 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   // False: parked until quiescence.
   bool exitsyscall(M* mp, core_g* gp) {
     P* pp = proto::exitsyscallTryGetP_idle();
-    if (pp == nullptr) pp = proto::exitsyscallNoP_pidle(gp);
+    if (pp == nullptr) {
+      glob_put_begins();
+      pp = proto::exitsyscallNoP_pidle(gp);
+    }
     if (pp != nullptr) {
       env::acquirep(mp, pp);
       execute(mp, gp);
@@ -344,6 +377,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   bool gosched(M* mp, const std::vector<submit>& subs) {
     for (std::size_t i = 0; i + 1 < subs.size(); i++)
       proto::submit(mp->p, &gs[subs[i].g], subs[i].next);
+    glob_put_begins();
     proto::gosched_globrunqput(&gs[subs.back().g]);
     if (core_g* gp = find_runnable(mp); gp != nullptr) {
       execute(mp, gp);
@@ -357,12 +391,29 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     return park(mp);
   }
 
+  // go_peek's flag, before a harness call that may put on the global queue
+  // (only there do the scenarios' Gs reach it). Any M.
+  void glob_put_begins() {
+    if (sc.go_peek) glob_maybe.store(true, std::memory_order::seq_cst);  // seq_cst: a flag
+  }
+
+  // findRunnable's queue part (schedtick 1: no fairness check). go_peek: the
+  // global queue only if Go's lockless peek could see it non-empty. pp's M.
+  core_g* find_queues(P* pp) {
+    if (!sc.go_peek) return runqcheck::findRunnable_queues<S>(core, *pp, 1).gp;
+    if (core_g* gp = S::runqget(*pp).gp; gp != nullptr) return gp;
+    // seq_cst: a flag set before the put, so a G on the queue is never missed
+    if (!glob_maybe.load(std::memory_order::seq_cst)) return nullptr;
+    return S::findRunnable_globrunq(*pp);
+  }
+
   // Go: GOMAXPROCS(n-1) from a G holding a P, reduced: the world is stopped
   // (every other P stopped or idle), procresize destroys the last P's queue
   // (protocol.hpp's destroy_runq) and shrinks allp, and startTheWorld's
   // wakep starts an M if a P is idle. The G then ends; its M schedules.
   void procresize() {
     std::int32_t n = sc.nprocs - 1;
+    glob_put_begins();  // destroy_runq puts the dying P's Gs on the global queue
     {
       auto l = runqcheck::lock(core);
       proto::destroy_runq(l, &ps[n]);
@@ -409,7 +460,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   core_g* find_runnable(M* mp) {
     for (;;) {
       P* pp = mp->p;
-      if (auto f = runqcheck::findRunnable_queues<S>(core, *pp, 1); f.gp != nullptr) return f.gp;
+      if (core_g* gp = find_queues(pp); gp != nullptr) return gp;
       auto all = live_allp();
       std::int32_t busy =
           static_cast<std::int32_t>(all.size()) - this->npidle.load(std::memory_order::seq_cst);
@@ -435,6 +486,16 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
 };
 
 inline runqcheck::stress::wakeup_state<B, P, M>& env::ws() { return *W; }
+// startm's "no idle M" path. A reduced scenario marks the execution
+// unjudged (the P stays with nobody); any other fails: it needs one more M.
+inline void env::newm(P*, bool) {
+  if (W->sc.newm_unjudged) {
+    W->unjudged = true;
+    return;
+  }
+  RQ_CHECK(B, false,
+           "invariant: protocol model: startm found no idle M (the scenario needs one more)");
+}
 inline runqcheck::schedt<B>& env::core() { return W->core; }
 inline void env::notewakeup(M* mp) {
   W->live.fetch_add(1, std::memory_order::relaxed);  // relaxed: the waker is live until after this
