@@ -64,6 +64,7 @@ def run(cmd, mutant, timeout):
     relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
     replay = re.findall(r"^replay: (.*)$", out, re.M) or re.findall(r"^reproduce: (.*)$", out, re.M)
+    replay = [r.replace(str(ROOT) + "/", "") for r in replay]  # docs name repo paths, not this machine's
     stall = re.findall(r"^stall/\S+: FAILED (\S+:\d+): (.*)$", out, re.M)
     execs = int(scen[0][1]) if scen else None
     weak = re.findall(r"^FAILED: weak-memory orders: (.*?)(?: \(subject \S+\))?$", out, re.M)
