@@ -49,12 +49,7 @@ constexpr bool reads_mutant = false;  // RUNQCHECK_MUTANT means nothing here
 // Returns "" on success, else the failure in one line.
 template <unsigned N>
 std::string run_suite() {
-  rl::test_params p;
-  p.search_type = rl::random_scheduler_type;  // turns on Relacy's stale-load choices
-  p.iteration_count = 1;
-  p.execution_depth_limit = 20000;  // a bounded findRunnable: far below this
-  static std::ostream sink(nullptr);
-  p.output_stream = p.progress_stream = &sink;
+  rl::test_params p = fz::one_execution(20000);  // a bounded findRunnable: far below this
   runqcheck::relacy::fatal_text[0] = '\0';
   std::ostringstream state;  // Relacy's replay state: unused, the input is the state
   rl::test_result_e r = rl::run_test<rqproto::suite<N>, fz::input_scheduler<N>>(p, state, false);

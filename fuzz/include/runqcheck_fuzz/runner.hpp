@@ -124,14 +124,8 @@ outcome run_one(const model::scenario& sc, sched_kind k, bool trace) {
   rec.reset();
   model::observer = &rec;
   backend_t::observer = trace ? &rec : nullptr;
-  rl::test_params p;
-  // The random search type switches on Relacy's weak-memory choices
-  // (stale loads); our scheduler makes them.
-  p.search_type = rl::random_scheduler_type;
-  p.iteration_count = 1;
-  p.execution_depth_limit = 200000;  // set-up of a full 256 ring alone is ~2000 points
-  static std::ostream sink(nullptr);  // no buffer: Relacy's progress lines go nowhere
-  p.output_stream = p.progress_stream = &sink;
+  // set-up of a full 256 ring alone is ~2000 points
+  rl::test_params p = one_execution(200000);
   relacy::fatal_text[0] = '\0';
   std::ostringstream oss;  // Relacy's replay state: unused, our seed is the state
   rl::test_result_e res = k == sched_kind::input ? rl::run_test<T, input_scheduler<kThreads>>(p, oss, false)

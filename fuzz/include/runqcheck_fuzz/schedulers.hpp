@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <random>
 
 #include "runqcheck/backend/relacy.hpp"
@@ -237,5 +238,18 @@ class pct_scheduler : public choice_scheduler<pct_scheduler<N>, N> {
   unsigned nchange_ = 0;
   std::size_t step_ = 0;
 };
+
+// Relacy's parameters for one execution under these schedulers: the random
+// search type switches on Relacy's weak-memory choices (stale loads), which
+// our scheduler makes; Relacy's progress lines go nowhere.
+inline rl::test_params one_execution(unsigned depth_limit) {
+  static std::ostream sink(nullptr);  // no buffer
+  rl::test_params p;
+  p.search_type = rl::random_scheduler_type;
+  p.iteration_count = 1;
+  p.execution_depth_limit = depth_limit;
+  p.output_stream = p.progress_stream = &sink;
+  return p;
+}
 
 }  // namespace runqcheck::fuzz
