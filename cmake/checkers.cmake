@@ -146,7 +146,8 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_protocol/random COMMAND relacy_protocol random 50000)
     add_test(NAME relacy_protocol/bound2 COMMAND relacy_protocol bound 2)
     set_tests_properties(relacy_protocol/bound2 PROPERTIES
-      ENVIRONMENT "RUNQCHECK_CASE=submit_vs_spinner_drop,submit_ring_vs_spinner_drop")
+      ENVIRONMENT
+        "RUNQCHECK_CASE=submit_vs_spinner_drop,submit_ring_vs_spinner_drop,handoffp_after_wakep")
     # #55160's scenario, context bound 2 (~1.4M executions, ~22 s).
     add_test(NAME relacy_protocol/gosched_bound2 COMMAND relacy_protocol bound 2)
     set_tests_properties(relacy_protocol/gosched_bound2 PROPERTIES
@@ -180,6 +181,13 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
         $<TARGET_FILE:relacy_protocol> unmutated bound 2)
     set_tests_properties(relacy_protocol_replay/go125_window_go_peek PROPERTIES
       ENVIRONMENT "RUNQCHECK_CASE=go125_window_go_peek" LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # Go's window in handoffp (docs/proofs.md): the port loses the wakeup as Go does; the
+    # replay line of the first failing execution replays the same history twice.
+    add_test(NAME relacy_protocol_replay/handoffp_vs_submit
+      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+        $<TARGET_FILE:relacy_protocol> unmutated random 20000)
+    set_tests_properties(relacy_protocol_replay/handoffp_vs_submit PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=handoffp_vs_submit" LABELS "gate;relacy;selftest" TIMEOUT 300)
     # injectglist (#63555, four Ms: bound 2 does not finish in 120 s): bound 1, ~11 s.
     add_test(NAME relacy_protocol/injectglist_bound1 COMMAND relacy_protocol bound 1)
     set_tests_properties(relacy_protocol/injectglist_bound1 PROPERTIES
@@ -191,7 +199,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       ENVIRONMENT "RUNQCHECK_CASE=procresize_vs_spinner" LABELS "gate;relacy;selftest" TIMEOUT 300)
     foreach(_rq_m wakep_no_storeload spinning_drop_no_recheck submit_no_wakep exitsyscall_loses_g
                   no_needspinning injectglist_no_final_wakep
-                  injectglist_no_startidle procresize_drops_runnext)
+                  injectglist_no_startidle procresize_drops_runnext handoffp_no_spinning_m)
       add_test(NAME relacy_protocol_replay/${_rq_m}
         COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
           $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} random 20000)

@@ -317,7 +317,8 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
     COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\" && rmdir \"$1\" && cp -r \"$2\" \"$1\" && exec \"$0\" \"$1\" -len_control=0 -max_len=128 -runs=1000 -seed=1 \"-artifact_prefix=$3\""
       $<TARGET_FILE:fuzz_protocol> "${_rq_pr_copy}" "${_rq_pr_corpus}" "${_rq_pr_art}")
   set(_rq_pr_tests fuzz_protocol/corpus fuzz_protocol/seeds_current fuzz_protocol/short)
-  foreach(m IN ITEMS submit_no_wakep spinning_drop_no_recheck procresize_drops_runnext)
+  foreach(m IN ITEMS submit_no_wakep spinning_drop_no_recheck procresize_drops_runnext
+                     handoffp_no_spinning_m)
     add_test(NAME fuzz_protocol_teeth/${m}
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/fuzz/tests/protocol_teeth.py"
         $<TARGET_FILE:fuzz_protocol_mutant> "${_rq_pr_corpus}" "${CMAKE_BINARY_DIR}/fuzz_protocol_teeth/${m}"

@@ -74,7 +74,7 @@ std::string run_scenario(const rqproto::proto_scenario& sc) {
 // RUNQCHECK_PROTOCOL_SEEDS=DIR: one seed per scenario; false if a write failed.
 bool write_seeds(const std::string& dir) {
   for (std::size_t i = 0; i < rqproto::catalog.size(); i++) {
-    if (rqproto::catalog[i].go_peek) continue;  // not the port's protocol (run by name only)
+    if (rqproto::by_name_only(rqproto::catalog[i])) continue;  // not judged as the port's
     std::string f = dir + "/seed-" + std::string(rqproto::catalog[i].name);
     std::ofstream out(f, std::ios::binary);
     out.put(static_cast<char>(i));
@@ -114,7 +114,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return -1;  // no scenario byte: not kept
   const auto& sc = rqproto::catalog[data[0] % rqproto::catalog.size()];
-  if (sc.go_peek) return -1;  // Go's lockless peek, not the port's protocol: not kept
+  if (rqproto::by_name_only(sc)) return -1;  // Go's peek or Go's own window: not kept
   fz::current_choices().reset(data + 1, size - 1);
   std::string e = run_scenario(sc);
   if (e.empty()) return 0;

@@ -73,6 +73,7 @@ struct env {
   static P* releasep(M* mp);
   static core_p& owner(P* pp);
   static void count_wakep() { the_sched->nwakep.fetch_add(1, relaxed); }
+  static bool handoff_gcstop(locked& l, P* pp);
 };
 using proto = protocol<env>;
 
@@ -226,39 +227,19 @@ void startm(P* pp, bool spinning) { proto::startm(pp, spinning); }
 void wakep() { proto::wakep(); }
 void resetspinning(M* mp) { proto::resetspinning(mp); }
 
-// Go: handoffp. Any thread, for a P nobody owns (released from a syscall,
-// retaken by sysmon): start an M for it whenever findRunnable would find work.
+// Go: handoffp: protocol.hpp. Any thread, for a P nobody owns (released
+// from a syscall, retaken by sysmon).
 void handoffp(P* pp) {
-  auto& s = *the_sched;
-  s.nhandoff.fetch_add(1, relaxed);
-  // if it has local work, start it straight away
-  if (!S::runqempty(*pp) || S::globrunqsize(s.core) != 0) {
-    startm(pp, false);
-    return;
-  }
-  // no local work, check that there are no spinning/idle M's,
-  // otherwise our help is not required
-  if (s.nmspinning.load(seq_cst) + s.npidle.load(seq_cst) == 0) {
-    std::int32_t zero = 0;
-    if (s.nmspinning.compare_exchange_strong(zero, 1, seq_cst, seq_cst)) {
-      s.needspinning.store(0, seq_cst);
-      startm(pp, true);
-      return;
-    }
-  }
-  {
-    auto l = lock_sched();
-    if (s.gcwaiting.load(seq_cst)) {
-      pp->status.store(st(pstatus::gcstop), relaxed);
-      stopwait_dec(l);
-      return;
-    }
-    if (l.runq().size() == 0) {
-      pidleput(l, pp);
-      return;
-    }
-  }
-  startm(pp, false);
+  the_sched->nhandoff.fetch_add(1, relaxed);
+  proto::handoffp(pp);
+}
+
+// handoffp's stop-the-world step (Go: if sched.gcwaiting.Load()). sched.lock held.
+bool env::handoff_gcstop(locked& l, P* pp) {
+  if (!the_sched->gcwaiting.load(seq_cst)) return false;  // seq_cst: set by stopTheWorld
+  pp->status.store(st(pstatus::gcstop), relaxed);
+  stopwait_dec(l);
+  return true;
 }
 
 // Go: gcstopm. The M itself, holding a P, when the world is stopping.

@@ -35,7 +35,7 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   runqcheck::model::scenario info;  // what the driver prints and replays by
   info.name = sc.name;
   info.targets = sc.targets;
-  if (sc.go_peek && std::getenv("RUNQCHECK_CASE") == nullptr) {  // not the port's protocol
+  if (by_name_only(sc) && std::getenv("RUNQCHECK_CASE") == nullptr) {
     std::printf("%s: skipped (runs only by name)\n", std::string(sc.name).c_str());
     return true;
   }

@@ -10,9 +10,11 @@
 // Gs: newproc's runqput + wakep, then keeps running, so its own queue is
 // left to others), a spinner (holds a P and is spinning), idle (parked on
 // midle) or gosched (holds a P; its G readies Gs, goscheds, and the G the M
-// finds next runs on). Ms in the scheduler run a bounded findRunnable (queues, stealWork,
-// protocol.hpp's stop_or_spin and Delicate dance, stopm) and run each G
-// they find at once. Ps held by nobody start on pidle. When every M is
+// finds next runs on), busy (holds a P whose G readied Gs before the run,
+// when no P was idle, and runs on) or syscall_block (holds a P whose G
+// enters a blocking syscall: entersyscallblock's handoffp). Ms in the
+// scheduler run a bounded findRunnable (queues, stealWork, protocol.hpp's
+// stop_or_spin and Delicate dance, stopm) and run each G they find at once. Ps held by nobody start on pidle. When every M is
 // parked or done the run is quiescent and parked Ms leave.
 //
 // Invariants (after each execution): every G runs at most once (checked
@@ -55,11 +57,14 @@ struct m_role {
   // G injects submits as one list (injectglist) and runs on; injector_nop: a
   // thread without a P (sysmon, netpoll) that injects submits and leaves;
   // resizer: holds a P, the world stopped, its G shrinks gomaxprocs by one
-  // (procresize): the last P, stopped with submits on its queue, dies
+  // (procresize): the last P, stopped with submits on its queue, dies; busy:
+  // submitted before the run (runqput + wakep with no P idle: needspinning
+  // set), runs on; syscall_block: entersyscallblock, handoffp(releasep())
   enum kind {
-    submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer
+    submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer, busy,
+    syscall_block
   } k;
-  int p = -1;  // the P it holds (submitter, spinner, running, gosched, injector, resizer)
+  int p = -1;  // the P it holds (every role but syscall, idle and injector_nop)
   std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall: its G
 };
 struct proto_scenario {
@@ -76,7 +81,14 @@ struct proto_scenario {
   // peek reads a harness flag set before any global put may start, so it
   // is never falsely empty. Not the port's protocol: runs only by name.
   bool go_peek = false;
+  // Go's own window (docs/proofs.md): the port, like Go, loses a wakeup here
+  // in some executions, which a replay test shows. Runs only by name.
+  bool go_window = false;
 };
+
+// Not the port's protocol, or a window it shares with Go: relacy_protocol
+// runs it only when RUNQCHECK_CASE names it, fuzz_protocol never.
+inline bool by_name_only(const proto_scenario& s) { return s.go_peek || s.go_window; }
 
 inline const std::vector<proto_scenario> catalog = {
     {"submit_vs_spinner_drop",
@@ -172,6 +184,26 @@ inline const std::vector<proto_scenario> catalog = {
      {{m_role::submitter, 0, {{0, false}, {1, false}}}, {m_role::syscall, -1, {{2, false}}}},
      true,
      true},
+    {"handoffp_after_wakep",
+     "handoffp's spinning-M clause: M0's G readied G0 while no P was idle (its wakep found "
+     "none and set needspinning), then M1's G enters a blocking syscall and hands off P1 "
+     "with no work on it; no M spins and no P is idle, so handoffp must start a spinning M "
+     "(parked M2) for P1 to steal G0, not put P1 on pidle",
+     2,
+     {{m_role::busy, 0, {{0, true}}}, {m_role::syscall_block, 1, {}}, {m_role::idle, -1, {}}}},
+    {"handoffp_vs_submit",
+     "Go's window in handoffp (docs/proofs.md): M0's G readies G0 while M1's G enters a "
+     "blocking syscall; handoffp reads wakep's transient nmspinning reservation (no spinning "
+     "M needed), wakep then finds no idle P, and handoffp puts P1 on pidle: G0 waits on busy "
+     "P0 while P1 is idle. Loses a wakeup, as Go 1.27 does: run only by name",
+     2,
+     {{m_role::submitter, 0, {{0, true}}},
+      {m_role::syscall_block, 1, {}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}}},
+     false,
+     false,
+     true},
 };
 
 // --- the world: Go's P, M and sched around the core's queues ---
@@ -220,6 +252,8 @@ struct env {
   }
   static core_p& owner(P* pp) { return *pp; }
   static void count_wakep() {}
+  // No scenario stops the world while a P is handed off.
+  static bool handoff_gcstop(runqcheck::locked_sched<B>&, P*) { return false; }
 };
 using proto = runqcheck::stress::protocol<env>;
 
@@ -265,6 +299,8 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       }
       env::acquirep(mp, &ps[r.p]);
       if (r.k == m_role::spinner) proto::becomeSpinning(mp);
+      if (r.k == m_role::busy)  // no P is idle yet: each wakep sets needspinning
+        for (const submit& s : r.submits) proto::submit(mp->p, &gs[s.g], s.next);
     }
     auto l = runqcheck::lock(core);
     for (int i = sc.nprocs - 1; i >= 0; i--)
@@ -276,6 +312,15 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   void run(int idx) {
     M* mp = &ms[idx];
     const m_role& r = sc.ms[static_cast<std::size_t>(idx)];
+    if (r.k == m_role::busy) {
+      leave();  // its G runs on: its own queue is for the others
+      return;
+    }
+    if (r.k == m_role::syscall_block) {  // Go: entersyscallblock
+      proto::handoffp(env::releasep(mp));
+      leave();  // in the syscall until the run ends
+      return;
+    }
     if (r.k == m_role::submitter) {
       for (const submit& s : r.submits) proto::submit(mp->p, &gs[s.g], s.next);
       leave();  // its G runs on: its own queue is for the others
@@ -518,6 +563,8 @@ inline const char* role_name(m_role::kind k) {
     case m_role::injector: return "injector";
     case m_role::injector_nop: return "injector without a P";
     case m_role::resizer: return "procresize";
+    case m_role::busy: return "busy";
+    case m_role::syscall_block: return "blocking syscall";
   }
   return "?";  // a role this table does not know yet
 }
@@ -536,11 +583,17 @@ inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
       l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") + " of the dying P" +
                          std::to_string(sc.nprocs - 1));
     else if (inject) l.script.push_back("injectglist " + g);
+    else if (r.k == m_role::busy)
+      l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") +
+                         ", readied before the run (its wakep set needspinning)");
     else l.script.push_back("submit " + g + (sb.next ? " (runnext)" : "") + ": runqput, wakep");
   }
   if (r.k == m_role::gosched) l.script.push_back("its G goscheds: global queue");
   if (r.k == m_role::resizer) l.script.push_back("procresize: destroy the dying P, wakep");
-  if (r.k == m_role::submitter || inject) l.script.push_back("leave: its G runs on");
+  if (r.k == m_role::syscall_block)
+    l.script.push_back("entersyscallblock: handoffp(releasep()), in the syscall to the end");
+  else if (r.k == m_role::submitter || r.k == m_role::busy || inject)
+    l.script.push_back("leave: its G runs on");
   else l.script.push_back("findRunnable / stopm until quiescence");
   return l;
 }

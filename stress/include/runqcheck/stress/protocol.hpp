@@ -12,7 +12,7 @@
 //   then wakep), goschedImpl's global-queue path (globrunqput, then wakep),
 //   findRunnable's "Delicate dance" (spinning -> non-spinning: drop
 //   nmspinning, #StoreLoad, recheck the global queue and every P's queue),
-//   with checkRunqsNoP, injectglist (with its final wakep of #63555), and
+//   with checkRunqsNoP, handoffp, injectglist (with its final wakep of #63555), and
 //   procresize's run-queue hand-off of a dying P ((*p).destroy's queues).
 //   #55160's two parts (docs/proofs.md): the dance's global-queue recheck
 //   and gosched's wakep (ad943066f6).
@@ -46,7 +46,9 @@
 //   notewakeup(M*): wake a parked M (mp->park.wakeup(), plus what the
 //   harness counts); acquirep(M*, P*); releasep(M*) -> P*;
 //   owner(P*) -> S::p& (checks the caller owns it);
-//   count_wakep() (statistics; may do nothing).
+//   count_wakep() (statistics; may do nothing);
+//   handoff_gcstop(locked&, P*) -> bool: handoffp's stop-the-world step
+//   (Go: sched.gcwaiting: pp to _Pgcstop, stopwait--; true if it did).
 // Mutants (stress/include/runqcheck/stress/protocol_mutants.hpp) are read
 // here, so they enter every checker of this header the same way.
 #pragma once
@@ -284,6 +286,48 @@ struct protocol {
     // No #StoreLoad: the G was published under sched.lock, which a dropping
     // spinner's global recheck takes after its nmspinning decrement.
     wakep();  // Go: if mainStarted { wakep() }
+  }
+
+  // Go: handoffp (go1.27; unchanged since go1.25 in what is ported: no
+  // trace reader, GC workers, safe-point functions, netpoll or timers). Any
+  // thread, for a P nobody owns (released for a blocking syscall, retaken
+  // from one): start an M for pp whenever findRunnable would find work on
+  // it, else a spinning M if no M spins and no P is idle (the work of a
+  // wakep that found no idle P must not wait behind pp), else pp to pidle.
+  static void handoffp(P* pp) {
+    auto& w = Env::ws();
+    // if it has local work, start it straight away (Go peeks at the global
+    // queue without sched.lock: a data race in C++, so this peek locks)
+    if (!S::runqempty(*pp) || global_nonempty()) {
+      startm(pp, false);
+      return;
+    }
+    // no local work, check that there are no spinning/idle M's,
+    // otherwise our help is not required
+    std::int32_t zero = 0;
+    if (!mutated(protocol_mutant::handoffp_no_spinning_m) &&
+        w.nmspinning.load(seq_cst) + w.npidle.load(seq_cst) == 0 &&  // seq_cst: counters
+        w.nmspinning.compare_exchange_strong(zero, 1, seq_cst, seq_cst)) {  // seq_cst: counter
+      w.needspinning.store(0, seq_cst);  // seq_cst: Go's full Store; the new M serves it
+      startm(pp, true);
+      return;
+    }
+    {
+      locked l = runqcheck::lock(Env::core());
+      if (Env::handoff_gcstop(l, pp)) return;  // the world is stopping: pp to _Pgcstop
+      if (l.runq().size() == 0) {
+        pidleput(l, pp);
+        return;
+      }
+    }
+    startm(pp, false);
+  }
+
+  // findRunnable's and handoffp's peek at the global queue, under sched.lock
+  // (Go: !sched.runq.empty(), unlocked). Any thread.
+  static bool global_nonempty() {
+    locked l = runqcheck::lock(Env::core());
+    return l.runq().size() != 0;
   }
 
   // Go: injectglist (go1.27, as in go1.25, whose runqputbatch leaves the

@@ -23,6 +23,7 @@ enum class protocol_mutant {
   gosched_no_wakep,
   injectglist_no_final_wakep,
   injectglist_no_startidle,
+  handoffp_no_spinning_m,
 };
 
 #ifdef RUNQCHECK_PROTOCOL_MUTANTS
@@ -31,7 +32,8 @@ inline protocol_mutant parse_protocol_mutant() {
                                         "wakep_no_storeload", "exitsyscall_loses_g",
                                         "procresize_drops_runnext", "no_needspinning",
                                         "dance_no_global_recheck", "gosched_no_wakep",
-                                        "injectglist_no_final_wakep", "injectglist_no_startidle"};
+                                        "injectglist_no_final_wakep", "injectglist_no_startidle",
+                                        "handoffp_no_spinning_m"};
   const char* env = std::getenv("RUNQCHECK_MUTANT");
   for (int i = 1; env != nullptr && i < static_cast<int>(std::size(names)); i++)
     if (names[i] == env) return static_cast<protocol_mutant>(i);
