@@ -199,7 +199,8 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       ENVIRONMENT "RUNQCHECK_CASE=procresize_vs_spinner" LABELS "gate;relacy;selftest" TIMEOUT 300)
     foreach(_rq_m wakep_no_storeload spinning_drop_no_recheck submit_no_wakep exitsyscall_loses_g
                   no_needspinning injectglist_no_final_wakep
-                  injectglist_no_startidle procresize_drops_runnext handoffp_no_spinning_m)
+                  injectglist_no_startidle procresize_drops_runnext handoffp_no_spinning_m
+                  mgetSpecific_no_unlink)
       add_test(NAME relacy_protocol_replay/${_rq_m}
         COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
           $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} random 20000)

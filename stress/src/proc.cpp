@@ -151,19 +151,6 @@ P* pidleget(locked& l) { return proto::pidleget(l); }
 void mput(locked& l, M* mp) { proto::mput(l, mp); }
 M* mget(locked& l) { return proto::mget(l); }
 
-// Go: mgetSpecific (go1.26, 2263d4aabd). sched.lock must be held: take mp
-// off midle if it is there (idle), else nullptr.
-M* mgetSpecific(locked&, M* mp) {
-  for (M** pm = &the_sched->midle; *pm != nullptr; pm = &(*pm)->schedlink) {
-    if (*pm == mp) {
-      *pm = mp->schedlink;
-      the_sched->nmidle--;
-      return mp;
-    }
-  }
-  return nullptr;
-}
-
 // sched.lock must be held. Go: "sched.stopwait--; if sched.stopwait == 0 { notewakeup(&sched.stopnote) }"
 void stopwait_dec(locked&) {
   if (--the_sched->stopwait == 0) {
@@ -222,8 +209,7 @@ bool stopm(M* mp) {
   return true;
 }
 
-// Go: startm, wakep, resetspinning: protocol.hpp.
-void startm(P* pp, bool spinning) { proto::startm(pp, spinning); }
+// Go: wakep, resetspinning (and startm, which only they and handoffp call): protocol.hpp.
 void wakep() { proto::wakep(); }
 void resetspinning(M* mp) { proto::resetspinning(mp); }
 
@@ -669,8 +655,9 @@ void destroyP(locked& l, P* pp) {
 }
 
 // Go: procresize. sched.lock held, world stopped, by the G that stopped it.
-// Returns the Ps with local work, for startTheWorld.
-std::vector<P*> procresize(locked& l, std::int32_t nprocs, M* mp) {
+// Returns the Ps with local work (Go's runnablePs, linked through P::link),
+// for startTheWorld.
+P* procresize(locked& l, std::int32_t nprocs, M* mp) {
   auto& s = *the_sched;
   std::int32_t old = s.gomaxprocs.load(relaxed);
   s.nprocresize.fetch_add(1, relaxed);
@@ -701,31 +688,10 @@ std::vector<P*> procresize(locked& l, std::int32_t nprocs, M* mp) {
   s.stealOrder.reset(static_cast<std::uint32_t>(nprocs));
   s.gomaxprocs.store(nprocs, release);  // release: pairs with snapshotAllp
   // go1.26 (2263d4aabd): a runnable P goes back to the M it last ran on
-  // if that M is idle; the others get any idle M (or none: startTheWorld
-  // starts one). Go's order: Ps with their old M first.
-  std::vector<P*> runnable, needM;
-  for (std::int32_t i = nprocs - 1; i >= 0; i--) {
-    P* pp = s.allp[i].load(relaxed);
-    if (pp == mp->p.load(relaxed)) continue;
-    pp->status.store(st(pstatus::idle), relaxed);
-    if (S::runqempty(*pp)) {
-      pidleput(l, pp);
-      continue;
-    }
-    M* oldm = pp->oldm.load(relaxed);
-    M* m2 = oldm != nullptr ? mgetSpecific(l, oldm) : nullptr;
-    if (m2 == nullptr) {
-      needM.push_back(pp);
-      continue;
-    }
-    pp->m.store(m2, relaxed);  // published by startTheWorld's notewakeup
-    runnable.push_back(pp);
-  }
-  for (P* pp : needM) {
-    pp->m.store(mget(l), relaxed);
-    runnable.push_back(pp);
-  }
-  return runnable;
+  // if that M is idle (protocol.hpp); allp[0..nprocs) as the stress P type.
+  std::array<P*, max_procs> ps{};
+  for (std::int32_t i = 0; i < nprocs; i++) ps[i] = s.allp[i].load(relaxed);
+  return proto::procresize_runnable(l, std::span<P* const>(ps.data(), nprocs), mp->p.load(relaxed));
 }
 
 }  // namespace
@@ -860,25 +826,15 @@ void gomaxprocs(int n) {
   M* mp = getm();
   mp->state.store(mstate::stw, relaxed);
   stopTheWorld(mp);
-  std::vector<P*> runnable;
+  P* runnable;
   {
     auto l = lock_sched();
     runnable = procresize(l, n, mp);
     the_sched->gcwaiting.store(false, seq_cst);
   }
   // Go: startTheWorldWithSema: every P with work to the M procresize gave
-  // it (go1.26, 2263d4aabd), or a new M; then wakep for the global queue.
-  for (P* pp : runnable) {
-    if (auto* m2 = static_cast<M*>(pp->m.load(relaxed)); m2 != nullptr) {
-      pp->m.store(nullptr, relaxed);
-      RQ_CHECK(B, m2->nextp.load(relaxed) == nullptr, "startTheWorld: inconsistent mp->nextp",
-               "m", m2->id);
-      m2->nextp.store(pp, relaxed);  // published by notewakeup
-      notewakeup(m2);
-    } else {
-      env::newm(pp, false);  // Go: newm(nil, p, -1)
-    }
-  }
+  // it (go1.26, 2263d4aabd), or a new M (protocol.hpp); then wakep.
+  proto::startTheWorld_runnable(runnable);
   wakep();
   mp->state.store(mstate::running, relaxed);
 }

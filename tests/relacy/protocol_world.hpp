@@ -44,7 +44,7 @@ constexpr std::uint32_t cap = 4;
 using S = runqcheck::go125<B, cap>;
 using core_p = S::p;
 using core_g = runqcheck::g<B>;
-constexpr int max_ps = 3, max_ms = 4, max_gs = 4;
+constexpr int max_ps = 4, max_ms = 4, max_gs = 4;
 
 // --- scenarios as data ---
 
@@ -59,12 +59,14 @@ struct m_role {
   // resizer: holds a P, the world stopped, its G shrinks gomaxprocs by one
   // (procresize): the last P, stopped with submits on its queue, dies; busy:
   // submitted before the run (runqput + wakep with no P idle: needspinning
-  // set), runs on; syscall_block: entersyscallblock, handoffp(releasep())
+  // set), runs on; syscall_block: entersyscallblock, handoffp(releasep());
+  // handback: parked on midle, the M that last ran P p, which the world
+  // stop left with the submits queued (procresize hands p back to it)
   enum kind {
     submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer, busy,
-    syscall_block
+    syscall_block, handback
   } k;
-  int p = -1;  // the P it holds (every role but syscall, idle and injector_nop)
+  int p = -1;  // the P it holds (every role but syscall, idle and injector_nop; handback's last)
   std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall: its G
 };
 struct proto_scenario {
@@ -204,6 +206,16 @@ inline const std::vector<proto_scenario> catalog = {
      false,
      false,
      true},
+    {"procresize_handback",
+     "go1.26's procresize hand-back (2263d4aabd): 4 Ps shrink to 3 with the world stopped; "
+     "P1 stopped with G1 queued goes back to M3, the idle M that last ran it (mgetSpecific: "
+     "off midle's head), the dying P3's runnext G0 to the global queue, empty P2 to pidle; "
+     "startTheWorld wakes M3 and its wakep starts idle M2 spinning on P2 (M1: a spare M)",
+     4,
+     {{m_role::resizer, 0, {{0, true}}},
+      {m_role::idle, -1, {}},
+      {m_role::idle, -1, {}},
+      {m_role::handback, 1, {{1, false}}}}},
 };
 
 // --- the world: Go's P, M and sched around the core's queues ---
@@ -213,6 +225,7 @@ struct P : core_p {
   P(runqcheck::schedt<B>& s, std::int32_t id) : core_p(s, id) {}
   P* link = nullptr;             // pidle; sched.lock
   B::atomic<bool> idle{false};  // Go: idlepMask bit (relaxed hint)
+  B::atomic<M*> oldm{nullptr};  // Go: pp.oldm (go1.26): the M that last acquired it (a hint)
 };
 struct M : runqcheck::m<B> {
   int id = 0;
@@ -241,6 +254,7 @@ struct env {
   static void acquirep(M* mp, P* pp) {
     pp->m.store(mp, std::memory_order::release);  // release: runqgrab's acquire of pp.m
     pp->status.store(st(runqcheck::pstatus::running), std::memory_order::relaxed);  // a hint
+    pp->oldm.store(mp, std::memory_order::relaxed);  // a hint (go1.26, 2263d4aabd)
     mp->p = pp;
   }
   static P* releasep(M* mp) {
@@ -260,7 +274,7 @@ using proto = runqcheck::stress::protocol<env>;
 struct world : runqcheck::stress::wakeup_state<B, P, M> {
   const proto_scenario& sc;
   runqcheck::schedt<B> core;
-  P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}};
+  P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}, {core, 3}};
   std::array<core_p*, max_ps> allp{};
   M ms[max_ms];
   core_g gs[max_gs];
@@ -284,9 +298,16 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       M* mp = &ms[i];
       mp->id = static_cast<int>(i);
       const m_role& r = sc.ms[i];
-      if (r.k == m_role::idle) {
+      if (r.k == m_role::idle || r.k == m_role::handback) {
         auto l = runqcheck::lock(core);
         proto::mput(l, mp);
+        if (r.k == m_role::handback) {  // its P stopped with Gs queued (gcstop)
+          P* pp = &ps[r.p];
+          held[static_cast<std::size_t>(r.p)] = true;
+          pp->oldm.store(mp, std::memory_order::relaxed);
+          pp->status.store(st(runqcheck::pstatus::gcstop), std::memory_order::relaxed);
+          for (const submit& s : r.submits) S::runqput(*pp, &gs[s.g], s.next);
+        }
         continue;
       }
       if (r.k == m_role::syscall || r.k == m_role::injector_nop) continue;
@@ -332,8 +353,8 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       leave();  // injector: its G runs on, its own queue is for the others
       return;
     }
-    if (r.k == m_role::resizer) procresize();
-    if (r.k == m_role::idle && !park(mp)) return;
+    if (r.k == m_role::resizer) procresize(mp);
+    if ((r.k == m_role::idle || r.k == m_role::handback) && !park(mp)) return;
     if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
   }
@@ -453,20 +474,31 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   }
 
   // Go: GOMAXPROCS(n-1) from a G holding a P, reduced: the world is stopped
-  // (every other P stopped or idle), procresize destroys the last P's queue
-  // (protocol.hpp's destroy_runq) and shrinks allp, and startTheWorld's
-  // wakep starts an M if a P is idle. The G then ends; its M schedules.
-  void procresize() {
+  // (every other P stopped or idle: the idle ones leave pidle, as
+  // stopTheWorld's "stop idle P's"), procresize destroys the last P's queue
+  // (protocol.hpp's destroy_runq), shrinks allp and hands the surviving Ps
+  // out (procresize_runnable: empty ones to pidle, runnable ones to their
+  // old M if idle); startTheWorld wakes those Ms, then its wakep starts an
+  // M if a P is idle. The G then ends; its M schedules.
+  void procresize(M* mp) {
     std::int32_t n = sc.nprocs - 1;
     glob_put_begins();  // destroy_runq puts the dying P's Gs on the global queue
+    P* runnable;
     {
       auto l = runqcheck::lock(core);
+      while (P* pp = proto::pidleget(l))
+        pp->status.store(st(runqcheck::pstatus::gcstop), std::memory_order::relaxed);
       proto::destroy_runq(l, &ps[n]);
       ps[n].status.store(st(runqcheck::pstatus::dead), std::memory_order::relaxed);
       l.set_gomaxprocs(n);
+      std::array<P*, max_ps> live{};
+      for (int i = 0; i < n; i++) live[static_cast<std::size_t>(i)] = &ps[i];
+      runnable = proto::procresize_runnable(
+          l, std::span<P* const>(live.data(), static_cast<std::size_t>(n)), mp->p);
       stealOrder.reset(static_cast<std::uint32_t>(n));
       gomaxprocs.store(n, std::memory_order::release);  // release: allp's length, as proc.cpp
     }
+    proto::startTheWorld_runnable(runnable);
     proto::wakep();  // Go: startTheWorldWithSema's wakep
   }
 
@@ -565,6 +597,7 @@ inline const char* role_name(m_role::kind k) {
     case m_role::resizer: return "procresize";
     case m_role::busy: return "busy";
     case m_role::syscall_block: return "blocking syscall";
+    case m_role::handback: return "parked, P's old M";
   }
   return "?";  // a role this table does not know yet
 }
@@ -583,6 +616,8 @@ inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
       l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") + " of the dying P" +
                          std::to_string(sc.nprocs - 1));
     else if (inject) l.script.push_back("injectglist " + g);
+    else if (r.k == m_role::handback)
+      l.script.push_back(g + " queued on P" + std::to_string(r.p) + ", stopped");
     else if (r.k == m_role::busy)
       l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") +
                          ", readied before the run (its wakep set needspinning)");

@@ -12,8 +12,10 @@
 //   then wakep), goschedImpl's global-queue path (globrunqput, then wakep),
 //   findRunnable's "Delicate dance" (spinning -> non-spinning: drop
 //   nmspinning, #StoreLoad, recheck the global queue and every P's queue),
-//   with checkRunqsNoP, handoffp, injectglist (with its final wakep of #63555), and
-//   procresize's run-queue hand-off of a dying P ((*p).destroy's queues).
+//   with checkRunqsNoP, handoffp, injectglist (with its final wakep of #63555),
+//   procresize's run-queue hand-off of a dying P ((*p).destroy's queues), and
+//   its hand-out of the surviving Ps (go1.26: to their old M, mgetSpecific)
+//   with startTheWorld's wakeups.
 //   #55160's two parts (docs/proofs.md): the dance's global-queue recheck
 //   and gosched's wakep (ad943066f6).
 //
@@ -40,7 +42,8 @@
 //
 // Env, the world the protocol runs in, supplies (all static):
 //   types B (backend), S (subject: runqput, runqempty), P (derives S::p;
-//   link, idle), M (spinning, nextp, park: note<B>, schedlink, id);
+//   link, idle, oldm), M (derives m<B>; spinning, nextp, park: note<B>,
+//   schedlink, id);
 //   ws() -> wakeup_state<B, P, M>&; core() -> runqcheck::schedt<B>&;
 //   newm(P*, bool spinning): startm's "no idle M" path;
 //   notewakeup(M*): wake a parked M (mp->park.wakeup(), plus what the
@@ -54,12 +57,14 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include <runqcheck/backend.hpp>
 #include <runqcheck/backend/native.hpp>
 #include <runqcheck/globrunq.hpp>
+#include <runqcheck/runq.hpp>
 
 #include "protocol_mutants.hpp"
 
@@ -427,6 +432,85 @@ struct protocol {
       pp->runnext.store(nullptr, relaxed);  // the bug: runnext's G is lost
     }
     runqcheck::destroy(l, static_cast<typename S::p&>(*pp));  // no owner: the world is stopped
+  }
+
+  // Go: mgetSpecific (go1.26, 2263d4aabd). sched.lock must be held: mp off
+  // midle if it is idle there, else null.
+  static M* mgetSpecific(locked&, M* mp) {
+    auto& w = Env::ws();
+    for (M** pm = &w.midle; *pm != nullptr; pm = &(*pm)->schedlink) {
+      if (*pm != mp) continue;
+      if (!mutated(protocol_mutant::mgetSpecific_no_unlink)) {
+        *pm = mp->schedlink;
+        w.nmidle--;
+      }
+      return mp;
+    }
+    return nullptr;
+  }
+
+  // Go: procresize, from "var runnablePs" on (go1.26, 2263d4aabd; no GC
+  // mark workers): the surviving Ps other than own go back to work. An
+  // empty P goes to pidle (after the others, as Go does); a runnable one
+  // to the M that last ran it if that M is idle, else to any idle M (none:
+  // startTheWorld starts one). The M that stopped the world, sched.lock
+  // held; allp: the Ps after the resize. Returns Go's runnablePs list
+  // (linked through P::link), each P's m set to the M that will run it.
+  static P* procresize_runnable(locked& l, std::span<P* const> allp, P* own) {
+    P* runnablePs = nullptr;
+    P* runnablePsNeedM = nullptr;
+    P* idlePs = nullptr;
+    for (std::size_t i = allp.size(); i-- > 0;) {
+      P* pp = allp[i];
+      if (pp == own) continue;
+      pp->status.store(static_cast<std::uint32_t>(pstatus::idle), relaxed);  // a hint
+      if (S::runqempty(*pp)) {
+        pp->link = idlePs;
+        idlePs = pp;
+        continue;
+      }
+      // Prefer the most recent M if it is idle. A P without one waits until
+      // every such P is served: mget could return an M a later P has as oldm.
+      M* mp = nullptr;
+      if (M* oldm = pp->oldm.load(relaxed); oldm != nullptr) mp = mgetSpecific(l, oldm);
+      if (mp == nullptr) {
+        pp->link = runnablePsNeedM;
+        runnablePsNeedM = pp;
+        continue;
+      }
+      pp->m.store(mp, relaxed);  // relaxed: the world is stopped; startTheWorld's note publishes
+      pp->link = runnablePs;
+      runnablePs = pp;
+    }
+    while (P* pp = runnablePsNeedM) {
+      runnablePsNeedM = pp->link;
+      pp->m.store(mget(l), relaxed);  // relaxed: as above; null: startTheWorld's newm
+      pp->link = runnablePs;
+      runnablePs = pp;
+    }
+    while (P* pp = idlePs) {  // any remaining Ps are truly idle
+      idlePs = pp->link;
+      pidleput(l, pp);
+    }
+    return runnablePs;
+  }
+
+  // Go: startTheWorldWithSema's loop over procresize's runnable Ps: each
+  // to its M (nextp, notewakeup), or to a new M. The M that stopped the
+  // world, after sched.lock is released.
+  static void startTheWorld_runnable(P* p1) {
+    while (P* pp = p1) {
+      p1 = pp->link;
+      if (auto* mp = static_cast<M*>(pp->m.load(relaxed)); mp != nullptr) {
+        pp->m.store(nullptr, relaxed);  // relaxed: the M's acquirep rewrites it
+        RQ_CHECK(B, mp->nextp.load(relaxed) == nullptr, "startTheWorld: inconsistent mp->nextp",
+                 "m", mp->id);
+        mp->nextp.store(pp, relaxed);  // relaxed: published by the note's release
+        Env::notewakeup(mp);
+      } else {
+        Env::newm(pp, false);  // Go: newm(nil, p, -1)
+      }
+    }
   }
 
   // What stop_or_spin did: released pp to pidle; again: this M must look
