@@ -691,7 +691,8 @@ P* procresize(locked& l, std::int32_t nprocs, M* mp) {
   // if that M is idle (protocol.hpp); allp[0..nprocs) as the stress P type.
   std::array<P*, max_procs> ps{};
   for (std::int32_t i = 0; i < nprocs; i++) ps[i] = s.allp[i].load(relaxed);
-  return proto::procresize_runnable(l, std::span<P* const>(ps.data(), nprocs), mp->p.load(relaxed));
+  std::span<P* const> live(ps.data(), static_cast<std::size_t>(nprocs));
+  return proto::procresize_runnable(l, live, mp->p.load(relaxed));
 }
 
 }  // namespace

@@ -11,11 +11,13 @@
 // left to others), a spinner (holds a P and is spinning), idle (parked on
 // midle) or gosched (holds a P; its G readies Gs, goscheds, and the G the M
 // finds next runs on), busy (holds a P whose G readied Gs before the run,
-// when no P was idle, and runs on) or syscall_block (holds a P whose G
-// enters a blocking syscall: entersyscallblock's handoffp). Ms in the
+// when no P was idle, and runs on), syscall_block (holds a P whose G
+// enters a blocking syscall: entersyscallblock's handoffp) or handback
+// (parked, the old M of a P the world stop left with work). Ms in the
 // scheduler run a bounded findRunnable (queues, stealWork, protocol.hpp's
-// stop_or_spin and Delicate dance, stopm) and run each G they find at once. Ps held by nobody start on pidle. When every M is
-// parked or done the run is quiescent and parked Ms leave.
+// stop_or_spin and Delicate dance, stopm) and run each G they find at once.
+// Ps held by nobody start on pidle. When every M is parked or done the run
+// is quiescent and parked Ms leave.
 //
 // Invariants (after each execution): every G runs at most once (checked
 // when it runs) and work conservation: no submitted G is left unrun while a
