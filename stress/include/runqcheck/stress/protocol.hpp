@@ -302,8 +302,8 @@ struct protocol {
   static void handoffp(P* pp) {
     auto& w = Env::ws();
     // if it has local work, start it straight away (Go peeks at the global
-    // queue without sched.lock: a data race in C++, so this peek locks)
-    if (!S::runqempty(*pp) || global_nonempty()) {
+    // queue without sched.lock: a data race in C++, so globrunqsize locks)
+    if (!S::runqempty(*pp) || S::globrunqsize(Env::core()) != 0) {
       startm(pp, false);
       return;
     }
@@ -326,13 +326,6 @@ struct protocol {
       }
     }
     startm(pp, false);
-  }
-
-  // findRunnable's and handoffp's peek at the global queue, under sched.lock
-  // (Go: !sched.runq.empty(), unlocked). Any thread.
-  static bool global_nonempty() {
-    locked l = runqcheck::lock(Env::core());
-    return l.runq().size() != 0;
   }
 
   // Go: injectglist (go1.27, as in go1.25, whose runqputbatch leaves the
