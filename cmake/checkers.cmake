@@ -155,6 +155,12 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_protocol/random relacy_protocol/bound2
         relacy_protocol/gosched_bound2
       PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # go1.26's syscall P steal (retake, exitsyscallTryGetP's old P, under the
+    # G's scan bit): the complete context-bound-2 trees, ~545k executions, ~10 s.
+    add_test(NAME relacy_protocol/syscall_steal_bound2 COMMAND relacy_protocol bound 2)
+    set_tests_properties(relacy_protocol/syscall_steal_bound2 PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=retake_vs_exitsyscall,exitsyscall_steals_oldp"
+      LABELS "gate;relacy;selftest" TIMEOUT 300)
     # Nightly: the go125_window question (docs/proofs.md) searched deeper.
     add_test(NAME relacy_protocol_deep/go125_window_random COMMAND relacy_protocol random 200000)
     add_test(NAME relacy_protocol_deep/go125_window_bound2 COMMAND relacy_protocol bound 2)
@@ -200,7 +206,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     foreach(_rq_m wakep_no_storeload spinning_drop_no_recheck submit_no_wakep exitsyscall_loses_g
                   no_needspinning injectglist_no_final_wakep
                   injectglist_no_startidle procresize_drops_runnext handoffp_no_spinning_m
-                  mgetSpecific_no_unlink)
+                  mgetSpecific_no_unlink syscall_steal_no_scan_bit)
       add_test(NAME relacy_protocol_replay/${_rq_m}
         COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
           $<TARGET_FILE:relacy_protocol_mutant> ${_rq_m} random 20000)

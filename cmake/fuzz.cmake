@@ -318,7 +318,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
       $<TARGET_FILE:fuzz_protocol> "${_rq_pr_copy}" "${_rq_pr_corpus}" "${_rq_pr_art}")
   set(_rq_pr_tests fuzz_protocol/corpus fuzz_protocol/seeds_current fuzz_protocol/short)
   foreach(m IN ITEMS submit_no_wakep spinning_drop_no_recheck procresize_drops_runnext
-                     handoffp_no_spinning_m mgetSpecific_no_unlink)
+                     handoffp_no_spinning_m mgetSpecific_no_unlink syscall_steal_no_scan_bit)
     add_test(NAME fuzz_protocol_teeth/${m}
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/fuzz/tests/protocol_teeth.py"
         $<TARGET_FILE:fuzz_protocol_mutant> "${_rq_pr_corpus}" "${CMAKE_BINARY_DIR}/fuzz_protocol_teeth/${m}"

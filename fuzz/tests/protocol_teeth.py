@@ -6,8 +6,10 @@ Usage: protocol_teeth.py FUZZ_PROTOCOL_MUTANT CORPUS WORKDIR MUTANT RUNS
 Fuzzes a copy of CORPUS with RUNQCHECK_MUTANT=MUTANT for at most RUNS inputs
 (-seed=1; -len_control=0 -max_len=128: the one-byte seeds grow to whole
 interleavings at once, not a few bytes per thousand runs): the run must
-fail with an `invariant:` message or the port's own throw (`fatal error:`,
-Go's check, e.g. "startm: m has p") and a `reproduce with:` line; the crash
+fail with an `invariant:` message, the port's own throw (`fatal error:`,
+Go's check, e.g. "startm: m has p") or Relacy's data-race verdict (a plain
+field such as mp.p written by two threads unordered: syscall_steal_no_scan_bit)
+and a `reproduce with:` line; the crash
 file it wrote, run as that line says, must fail twice more with the same
 message (determinism). Exit 0 when all hold, else 1 with
 one line saying what did not.
@@ -26,8 +28,8 @@ def run(cmd, env):
 
 
 def failure(out):
-    m = re.search(r"^runqcheck: protocol scenario (\S+): (.*(?:invariant|fatal error): .*)$",
-                  out, re.M)
+    m = re.search(r"^runqcheck: protocol scenario (\S+): "
+                  r"(.*(?:invariant|fatal error): .*|relacy: DATA RACE.*)$", out, re.M)
     return m.group(0) if m else None
 
 
@@ -44,7 +46,8 @@ def main():
                    "-exact_artifact_path=" + art], env)
     first = failure(out)
     if rc == 0 or first is None or "runqcheck: reproduce with: RUNQCHECK_MUTANT=" not in out:
-        print(f"FAIL: {mutant} not killed by an invariant or a throw in {runs} runs (rc {rc})")
+        print(f"FAIL: {mutant} not killed by an invariant, a throw or a data race"
+              f" in {runs} runs (rc {rc})")
         print(out[-2000:])
         return 1
     print(first)

@@ -74,6 +74,7 @@ struct env {
   static core_p& owner(P* pp);
   static void count_wakep() { the_sched->nwakep.fetch_add(1, relaxed); }
   static bool handoff_gcstop(locked& l, P* pp);
+  static M* g_m(core_g* gp) { return asG(gp)->m.load(relaxed); }
 };
 using proto = protocol<env>;
 
@@ -476,103 +477,27 @@ void mstart(M* mp) {
 // in a syscall stays _Prunning and wired to its M, and the G's _Gsyscall
 // status, locked with the _Gscan bit, decides who may take the P) ---
 
-// Go: syscallingThread. The G, M and P of a thread blocked in a syscall
-// while its G's scan bit is held.
-struct syscallingThread {
-  G* gp = nullptr;
-  M* mp = nullptr;
-  P* pp = nullptr;
-  std::uint32_t status = 0;
+using syscallingThread = proto::syscallingThread;
 
-  // Go: releaseP. Unwire pp from the syscalling M, into state.
-  void releaseP(pstatus state) const {
-    RQ_CHECK(B, state == pstatus::idle || state == pstatus::gcstop,
-             "attempted to release P into a bad state");
-    pp->m.store(nullptr, relaxed);  // published by resume's release
-    mp->p.store(nullptr, relaxed);  // read by exitsyscall after its acquire CAS
-    pp->status.store(st(state), relaxed);
-    pp->syscalltick.fetch_add(1, relaxed);
-  }
-  void takeP() const { releaseP(pstatus::idle); }  // Go: takeP
-  // Go: gcstopP. sched.lock held, stopping the world.
-  void gcstopP(locked&) const {
-    releaseP(pstatus::gcstop);
-    the_sched->stopwait--;
-  }
-  // Go: resume (casfrom_Gscanstatus): the G may leave _Gsyscall again.
-  void resume() const {
-    std::uint32_t want = status | gscan;
-    // release: pairs with exitsyscall's acquire CAS (the P's new wiring)
-    bool ok = gp->atomicstatus.compare_exchange_strong(want, status, release, relaxed);
-    RQ_CHECK(B, ok, "casfrom_Gscanstatus: bad status", "goid", gp->goid, "have", want);
-  }
-};
-
-// Go: setBlockOnExitSyscall (go1.26, 7244e9221f). Any thread (sysmon,
-// stopTheWorld, another M's exitsyscall): if pp's M is in a syscall, lock
-// its G in _Gsyscall with the scan bit and return the thread. Racy reads,
-// validated after the CAS, as in Go.
-bool setBlockOnExitSyscall(P* pp, syscallingThread& t) {
-  if (pp->status.load(relaxed) != st(pstatus::running)) return false;  // relaxed: a hint
-  auto* mp = static_cast<M*>(pp->m.load(acquire));  // acquire: pairs with acquirep's release
-  if (mp == nullptr) return false;
-  G* gp = static_cast<G*>(mp->curg.load(acquire));  // acquire: pairs with execute's release
-  if (gp == nullptr) return false;
-  std::uint32_t status = gp->atomicstatus.load(relaxed) & ~gscan;
-  if (status != st(gstatus::syscall)) return false;  // Go also takes _Gdeadextra: no extra Ms here
-  // acquire: pairs with entersyscall's casgstatus (the M's last use of pp)
-  if (!gp->atomicstatus.compare_exchange_strong(status, status | gscan, acquire, relaxed)) {
-    return false;
-  }
-  t = {gp, mp, pp, status};
-  if (gp->m.load(relaxed) != mp || mp->p.load(relaxed) != pp) {
-    t.resume();  // not what we observed: nothing to do
-    return false;
-  }
-  return true;
+// Go: gcstopP. The stopper, under sched.lock: unwire the syscalling
+// thread's P into _Pgcstop.
+void gcstopP(locked&, const syscallingThread& t) {
+  t.releaseP(pstatus::gcstop);
+  the_sched->stopwait--;
 }
 
-// Go: exitsyscallTryGetP. The G's M, without a P: steal the old P back from
-// whatever M is in a syscall on it, else take any idle P.
-P* exitsyscallTryGetP(P* oldp) {
-  if (oldp != nullptr) {
-    if (syscallingThread t; setBlockOnExitSyscall(oldp, t)) {
-      t.takeP();
-      t.resume();
-      return oldp;
-    }
-  }
-  return proto::exitsyscallTryGetP_idle();
-}
-
-// Go: retake, the syscall part (go1.27). The sysmon thread: a P whose G was
-// in the same syscall for a whole sysmon tick is taken and handed off if
-// there is work or nobody else to take it. Go also retakes after 10ms
-// regardless; without time here, never when the check says no work.
+// Go: retake, the syscall part (go1.27; protocol.hpp's retake_syscall for
+// each _Prunning P). The sysmon thread.
 void retake() {
   auto& s = *the_sched;
   std::int32_t n = s.gomaxprocs.load(acquire);
   for (std::int32_t i = 0; i < n; i++) {
     P* pp = s.allp[i].load(acquire);
     if (pp->status.load(relaxed) != st(pstatus::running)) continue;
-    syscallingThread t;
-    if (!setBlockOnExitSyscall(pp, t)) continue;
-    std::uint32_t tick = pp->syscalltick.load(relaxed);
-    if (pp->sysmontick != tick) {
-      pp->sysmontick = tick;
-      t.resume();
-      continue;
+    if (proto::retake_syscall(pp)) {  // taken and handed off (proto::handoffp)
+      s.nretake.fetch_add(1, relaxed);
+      s.nhandoff.fetch_add(1, relaxed);
     }
-    // On the one hand we don't want to retake Ps if there is no other work
-    // to do, but on the other hand we want to retake them eventually.
-    if (S::runqempty(*pp) && s.nmspinning.load(seq_cst) + s.npidle.load(seq_cst) > 0) {
-      t.resume();
-      continue;
-    }
-    t.takeP();
-    t.resume();
-    s.nretake.fetch_add(1, relaxed);
-    handoffp(pp);
   }
 }
 
@@ -617,8 +542,8 @@ void stopTheWorld(M* mp) {
     // stop current P and those in syscalls (go1.26, 7244e9221f: a P whose
     // G is in a syscall is found through the G's status, not _Psyscall)
     for (std::int32_t i = 0; i < s.gomaxprocs.load(relaxed); i++) {
-      if (syscallingThread t; setBlockOnExitSyscall(s.allp[i].load(relaxed), t)) {
-        t.gcstopP(l);
+      if (syscallingThread t; proto::setBlockOnExitSyscall(s.allp[i].load(relaxed), t)) {
+        gcstopP(l, t);
         t.resume();
       }
     }
@@ -809,7 +734,7 @@ void exitsyscall() {
   mp->oldp = nullptr;
   P* pp = mp->p.load(relaxed);
   if (pp == nullptr) {
-    pp = exitsyscallTryGetP(oldp);
+    pp = proto::exitsyscallTryGetP(oldp);
     if (pp != nullptr) acquirep(mp, pp);
   }
   if (pp != nullptr) {

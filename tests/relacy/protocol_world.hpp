@@ -12,8 +12,12 @@
 // midle) or gosched (holds a P; its G readies Gs, goscheds, and the G the M
 // finds next runs on), busy (holds a P whose G readied Gs before the run,
 // when no P was idle, and runs on), syscall_block (holds a P whose G
-// enters a blocking syscall: entersyscallblock's handoffp) or handback
-// (parked, the old M of a P the world stop left with work). Ms in the
+// enters a blocking syscall: entersyscallblock's handoffp), handback
+// (parked, the old M of a P the world stop left with work), syscall (its G
+// returns from a syscall that lost the M its P) or syscall_keep (its G
+// returns from a syscall while the P is still wired to it, which sysmon
+// (the sysmon role: one retake pass) or another M's exitsyscall may steal
+// under the G's scan bit). Ms in the
 // scheduler run a bounded findRunnable (queues, stealWork, protocol.hpp's
 // stop_or_spin and Delicate dance, stopm) and run each G they find at once.
 // Ps held by nobody start on pidle. When every M is parked or done the run
@@ -63,13 +67,17 @@ struct m_role {
   // submitted before the run (runqput + wakep with no P idle: needspinning
   // set), runs on; syscall_block: entersyscallblock, handoffp(releasep());
   // handback: parked on midle, the M that last ran P p, which the world
-  // stop left with the submits queued (procresize hands p back to it)
+  // stop left with the submits queued (procresize hands p back to it);
+  // syscall: its G (submits[0]) in a syscall, the M without a P (p: its old
+  // P, held by another M, or -1); syscall_keep: its G in a syscall on P p,
+  // the rest of the submits queued there before; sysmon: no P, one retake
+  // pass (each syscall already a sysmon tick old)
   enum kind {
     submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer, busy,
-    syscall_block, handback
+    syscall_block, handback, syscall_keep, sysmon
   } k;
-  int p = -1;  // the P it holds (every role but syscall, idle and injector_nop; handback's last)
-  std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall: its G
+  int p = -1;  // the P it holds (none: idle, injector_nop, sysmon; handback's, syscall's last)
+  std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall*: its G first
 };
 struct proto_scenario {
   std::string_view name;
@@ -218,9 +226,40 @@ inline const std::vector<proto_scenario> catalog = {
       {m_role::idle, -1, {}},
       {m_role::idle, -1, {}},
       {m_role::handback, 1, {{1, false}}}}},
+    {"retake_vs_exitsyscall",
+     "go1.26's syscall P steal (7244e9221f): M0's G0 is in a syscall with P0 still wired and G1 "
+     "queued on it; sysmon's retake locks G0 in _Gsyscall with the scan bit, takes P0 and "
+     "hands it off (parked M2 runs G1) while G0 returns from the syscall: exitsyscall keeps "
+     "P0 only if nobody took it, else G0 goes to the global queue; never two Ms on P0",
+     1,
+     {{m_role::syscall_keep, 0, {{0, false}, {1, false}}},
+      {m_role::sysmon, -1, {}},
+      {m_role::idle, -1, {}}}},
+    {"exitsyscall_steals_oldp",
+     "exitsyscallTryGetP's old-P steal (go1.26): M0's G0 returns from a syscall without its P; "
+     "P0, its old P, went to M1, whose G1 is now in a syscall on it with G2 queued; M0 steals "
+     "P0 back under G1's scan bit while G1 returns too: one of them runs on P0, the other's G "
+     "goes to the global queue",
+     1,
+     {{m_role::syscall, 0, {{0, false}}}, {m_role::syscall_keep, 0, {{1, false}, {2, false}}}}},
 };
 
 // --- the world: Go's P, M and sched around the core's queues ---
+
+// Go's plain field, which Relacy checks for data races (B::var), with the
+// load/store of an atomic (protocol.hpp reads mp.p as the native one, a
+// relaxed atomic there): the scan-bit protocol must order every syscall
+// thief's access with the M's own, and only the M's own accesses remain.
+template <class T>
+struct plain {
+  B::var<T> v{};
+  T load(std::memory_order, runqcheck::loc l = runqcheck::loc::current()) const {
+    return v.load(l);
+  }
+  void store(T x, std::memory_order, runqcheck::loc l = runqcheck::loc::current()) {
+    v.store(x, l);
+  }
+};
 
 struct M;
 struct P : core_p {
@@ -228,17 +267,25 @@ struct P : core_p {
   P* link = nullptr;             // pidle; sched.lock
   B::atomic<bool> idle{false};  // Go: idlepMask bit (relaxed hint)
   B::atomic<M*> oldm{nullptr};  // Go: pp.oldm (go1.26): the M that last acquired it (a hint)
+  B::atomic<std::uint32_t> syscalltick{0};  // owner or a syscall thief; sysmon reads (a hint)
+  std::uint32_t sysmontick = 0;             // the sysmon role's
 };
 struct M : runqcheck::m<B> {
   int id = 0;
   B::atomic<bool> spinning{false};  // this M, and startm before the wakeup (relaxed)
   B::atomic<P*> nextp{nullptr};     // startm -> the woken M (published by the note)
   runqcheck::stress::note<B> park;
-  M* schedlink = nullptr;  // midle; sched.lock
-  P* p = nullptr;          // this M only
+  M* schedlink = nullptr;      // midle; sched.lock
+  plain<P*> p;                 // this M; a syscall thief, holding its G's scan bit, clears it
+  P* oldp = nullptr;           // Go: mp.oldp, the P held at entersyscall; this M only
+  P* curp() const { return p.load(std::memory_order::relaxed); }  // mp.p, as this M reads it
+};
+struct G : core_g {
+  B::atomic<M*> m{nullptr};  // Go: gp.m; set before the run (relaxed: read after curg's acquire)
 };
 
 constexpr std::uint32_t st(runqcheck::pstatus s) { return static_cast<std::uint32_t>(s); }
+constexpr std::uint32_t st(runqcheck::gstatus s) { return static_cast<std::uint32_t>(s); }
 
 struct world;
 inline world* W = nullptr;  // the running execution's (set in before())
@@ -253,18 +300,28 @@ struct env {
   static runqcheck::schedt<B>& core();
   static void newm(P*, bool);
   static void notewakeup(M* mp);
+  // Go: acquirep/wirep, with wirep's throws.
   static void acquirep(M* mp, P* pp) {
+    RQ_CHECK(B, mp->p.load(std::memory_order::relaxed) == nullptr, "wirep: already in go",
+             "m", mp->id);
+    RQ_CHECK(B,
+             pp->m.load(std::memory_order::relaxed) == nullptr &&
+                 pp->status.load(std::memory_order::relaxed) == st(runqcheck::pstatus::idle),
+             "wirep: invalid p state", "p", pp->id);
     pp->m.store(mp, std::memory_order::release);  // release: runqgrab's acquire of pp.m
     pp->status.store(st(runqcheck::pstatus::running), std::memory_order::relaxed);  // a hint
     pp->oldm.store(mp, std::memory_order::relaxed);  // a hint (go1.26, 2263d4aabd)
-    mp->p = pp;
+    mp->p.store(pp, std::memory_order::relaxed);     // relaxed: as releasep
   }
   static P* releasep(M* mp) {
-    P* pp = mp->p;
+    P* pp = mp->p.load(std::memory_order::relaxed);
     pp->m.store(nullptr, std::memory_order::relaxed);  // relaxed: pidleput's lock publishes it
     pp->status.store(st(runqcheck::pstatus::idle), std::memory_order::relaxed);  // a hint
-    mp->p = nullptr;
+    mp->p.store(nullptr, std::memory_order::relaxed);  // relaxed: this M, or a P's next owner
     return pp;
+  }
+  static M* g_m(core_g* gp) {
+    return static_cast<G*>(gp)->m.load(std::memory_order::relaxed);  // relaxed: see G::m
   }
   static core_p& owner(P* pp) { return *pp; }
   static void count_wakep() {}
@@ -279,7 +336,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}, {core, 3}};
   std::array<core_p*, max_ps> allp{};
   M ms[max_ms];
-  core_g gs[max_gs];
+  G gs[max_gs];
   B::atomic<int> runs[max_gs];
   B::atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
   B::atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
@@ -312,7 +369,8 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         }
         continue;
       }
-      if (r.k == m_role::syscall || r.k == m_role::injector_nop) continue;
+      if (r.k == m_role::syscall || r.k == m_role::syscall_keep) in_syscall(mp, r);
+      if (r.k == m_role::syscall || r.k == m_role::injector_nop || r.k == m_role::sysmon) continue;
       held[static_cast<std::size_t>(r.p)] = true;
       if (r.k == m_role::resizer) {  // the last P, stopped (gcstop) with the submits queued
         P* dying = &ps[sc.nprocs - 1];
@@ -321,13 +379,18 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         for (const submit& s : r.submits) S::runqput(*dying, &gs[s.g], s.next);
       }
       env::acquirep(mp, &ps[r.p]);
+      if (r.k == m_role::syscall_keep)  // readied before the syscall (runqput only)
+        for (std::size_t j = 1; j < r.submits.size(); j++)
+          S::runqput(ps[r.p], &gs[r.submits[j].g], r.submits[j].next);
       if (r.k == m_role::spinner) proto::becomeSpinning(mp);
       if (r.k == m_role::busy)  // no P is idle yet: each wakep sets needspinning
-        for (const submit& s : r.submits) proto::submit(mp->p, &gs[s.g], s.next);
+        for (const submit& s : r.submits) proto::submit(mp->curp(), &gs[s.g], s.next);
     }
     auto l = runqcheck::lock(core);
     for (int i = sc.nprocs - 1; i >= 0; i--)
       if (!held[static_cast<std::size_t>(i)]) proto::pidleput(l, &ps[i]);
+    // sysmon: every P's sysmontick (0) already equals its syscalltick (0),
+    // as if the last sysmon tick saw the same syscalls.
     // Every M counts as live; an idle one leave()s at its first park.
     live.store(static_cast<int>(sc.ms.size()), std::memory_order::relaxed);
   }
@@ -339,13 +402,18 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       leave();  // its G runs on: its own queue is for the others
       return;
     }
+    if (r.k == m_role::sysmon) {
+      retake();
+      leave();
+      return;
+    }
     if (r.k == m_role::syscall_block) {  // Go: entersyscallblock
       proto::handoffp(env::releasep(mp));
       leave();  // in the syscall until the run ends
       return;
     }
     if (r.k == m_role::submitter) {
-      for (const submit& s : r.submits) proto::submit(mp->p, &gs[s.g], s.next);
+      for (const submit& s : r.submits) proto::submit(mp->curp(), &gs[s.g], s.next);
       leave();  // its G runs on: its own queue is for the others
       return;
     }
@@ -357,7 +425,8 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     }
     if (r.k == m_role::resizer) procresize(mp);
     if ((r.k == m_role::idle || r.k == m_role::handback) && !park(mp)) return;
-    if (r.k == m_role::syscall && !exitsyscall(mp, &gs[r.submits[0].g])) return;
+    bool in_sys = r.k == m_role::syscall || r.k == m_role::syscall_keep;
+    if (in_sys && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
   }
 
@@ -403,7 +472,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     runqcheck::gQueue<B> q;
     for (const submit& s : r.submits) q.pushBack(&gs[s.g]);
     glob_put_begins();
-    proto::injectglist(mp->p, q);
+    proto::injectglist(mp->curp(), q);
   }
 
   // Go: mPark, from stopm. False: quiescent, the M leaves without a P.
@@ -418,17 +487,59 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     return true;
   }
 
-  // Go: exitsyscall for an M that lost its P (exitsyscallTryGetP's idle
-  // part, else exitsyscallNoP): run gp on an idle P, or queue it and stopm.
-  // False: parked until quiescence.
-  bool exitsyscall(M* mp, core_g* gp) {
-    P* pp = proto::exitsyscallTryGetP_idle();
+  // Before the run: mp's G of role r in a syscall (Go: reentersyscall done;
+  // its P, if any, still wired: syscall_keep acquires it after this).
+  void in_syscall(M* mp, const m_role& r) {
+    G* gp = &gs[r.submits[0].g];
+    gp->atomicstatus.store(st(runqcheck::gstatus::syscall), std::memory_order::relaxed);
+    gp->m.store(mp, std::memory_order::relaxed);
+    mp->curg.store(gp, std::memory_order::relaxed);  // before the run: no ordering needed
+    mp->oldp = r.p >= 0 ? &ps[r.p] : nullptr;
+  }
+
+  // Go: one sysmon pass of retake's syscall part (protocol.hpp's
+  // retake_syscall on each _Prunning P). A thread without a P.
+  void retake() {
+    for (core_p* cp : live_allp()) {
+      auto* pp = static_cast<P*>(cp);
+      if (pp->status.load(std::memory_order::relaxed) != st(runqcheck::pstatus::running))
+        continue;  // relaxed: a hint, as Go's
+      proto::retake_syscall(pp);
+    }
+  }
+
+  // Go: exitsyscall (go1.27). gp back to _Grunning first, waiting while a
+  // thief holds its scan bit; then the P is ours if still wired to mp,
+  // else exitsyscallTryGetP (the old P back from a syscalling M, or an
+  // idle P), else exitsyscallNoP (an idle P, or gp to the global queue and
+  // stopm). False: parked until quiescence.
+  bool exitsyscall(M* mp, G* gp) {
+    for (;;) {  // Go: casgstatus(gp, _Gsyscall, _Grunning)
+      std::uint32_t old = st(runqcheck::gstatus::syscall);
+      // acquire: pairs with resume's release (a thief's releaseP)
+      if (gp->atomicstatus.compare_exchange_strong(old, st(runqcheck::gstatus::running),
+                                                   std::memory_order::acquire,
+                                                   std::memory_order::relaxed))
+        break;
+      RQ_CHECK(B, old == (st(runqcheck::gstatus::syscall) | runqcheck::gscan),
+               "casgstatus: bad g status", "g", gp->goid, "have", old);
+      B::spin_pause();  // the scan bit is held: Go's procyield
+    }
+    P* oldp = mp->oldp;
+    mp->oldp = nullptr;
+    P* pp = mp->curp();
     if (pp == nullptr) {
+      pp = proto::exitsyscallTryGetP(oldp);
+      if (pp != nullptr) env::acquirep(mp, pp);
+    }
+    if (pp == nullptr) {  // Go: exitsyscallNoP: casgstatus to _Grunnable, dropg
+      gp->atomicstatus.store(st(runqcheck::gstatus::runnable), std::memory_order::relaxed);
+      mp->curg.store(nullptr, std::memory_order::relaxed);  // relaxed: read only by thieves
       glob_put_begins();
       pp = proto::exitsyscallNoP_pidle(gp);
+      if (pp != nullptr) env::acquirep(mp, pp);
     }
     if (pp != nullptr) {
-      env::acquirep(mp, pp);
       execute(mp, gp);
       return true;
     }
@@ -444,7 +555,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   // (the M keeps its P). False: the M released its P and parked to quiescence.
   bool gosched(M* mp, const std::vector<submit>& subs) {
     for (std::size_t i = 0; i + 1 < subs.size(); i++)
-      proto::submit(mp->p, &gs[subs[i].g], subs[i].next);
+      proto::submit(mp->curp(), &gs[subs[i].g], subs[i].next);
     glob_put_begins();
     proto::gosched_globrunqput(&gs[subs.back().g]);
     if (core_g* gp = find_runnable(mp); gp != nullptr) {
@@ -496,7 +607,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       std::array<P*, max_ps> live{};
       for (int i = 0; i < n; i++) live[static_cast<std::size_t>(i)] = &ps[i];
       runnable = proto::procresize_runnable(
-          l, std::span<P* const>(live.data(), static_cast<std::size_t>(n)), mp->p);
+          l, std::span<P* const>(live.data(), static_cast<std::size_t>(n)), mp->curp());
       stealOrder.reset(static_cast<std::uint32_t>(n));
       gomaxprocs.store(n, std::memory_order::release);  // release: allp's length, as proc.cpp
     }
@@ -538,7 +649,11 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   // A G, or nullptr after this M released its P (it may then stopm).
   core_g* find_runnable(M* mp) {
     for (;;) {
-      P* pp = mp->p;
+      P* pp = mp->curp();
+      // Go would fault on a nil mp.p here: only a syscall thief unwires an M
+      RQ_CHECK(B, pp != nullptr,
+               "invariant: an M schedules without a P (a thief took it: two Ms on one P)", "m",
+               mp->id);
       if (core_g* gp = find_queues(pp); gp != nullptr) return gp;
       auto all = live_allp();
       std::int32_t busy =
@@ -600,6 +715,8 @@ inline const char* role_name(m_role::kind k) {
     case m_role::busy: return "busy";
     case m_role::syscall_block: return "blocking syscall";
     case m_role::handback: return "parked, P's old M";
+    case m_role::syscall_keep: return "in a syscall, P wired";
+    case m_role::sysmon: return "sysmon";
   }
   return "?";  // a role this table does not know yet
 }
@@ -613,7 +730,12 @@ inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
   bool inject = r.k == m_role::injector || r.k == m_role::injector_nop;
   for (const submit& sb : r.submits) {
     std::string g = "G" + std::to_string(sb.g);
-    if (r.k == m_role::syscall) l.script.push_back("exitsyscall " + g + ": an idle P, else global");
+    if (r.k == m_role::syscall && &sb == &r.submits[0])
+      l.script.push_back("exitsyscall " + g + ": the old P, an idle P, else global");
+    else if (r.k == m_role::syscall_keep && &sb == &r.submits[0])
+      l.script.push_back("exitsyscall " + g + ": its P if still wired, else as an M without one");
+    else if (r.k == m_role::syscall_keep)
+      l.script.push_back(g + " queued on P" + std::to_string(r.p) + " before the syscall");
     else if (r.k == m_role::resizer)
       l.script.push_back(g + (sb.next ? " in runnext" : " in the ring") + " of the dying P" +
                          std::to_string(sc.nprocs - 1));
@@ -627,9 +749,10 @@ inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
   }
   if (r.k == m_role::gosched) l.script.push_back("its G goscheds: global queue");
   if (r.k == m_role::resizer) l.script.push_back("procresize: destroy the dying P, wakep");
+  if (r.k == m_role::sysmon) l.script.push_back("retake: each P in a syscall, taken, handoffp");
   if (r.k == m_role::syscall_block)
     l.script.push_back("entersyscallblock: handoffp(releasep()), in the syscall to the end");
-  else if (r.k == m_role::submitter || r.k == m_role::busy || inject)
+  else if (r.k == m_role::submitter || r.k == m_role::busy || r.k == m_role::sysmon || inject)
     l.script.push_back("leave: its G runs on");
   else l.script.push_back("findRunnable / stopm until quiescence");
   return l;
@@ -648,6 +771,7 @@ inline void name_objects(rqtest::fz::recorder& r, world& w) {
     r.name_p(&w.ps[i], i);
     r.name(&w.ps[i].m, "P.m", i);
     r.name(&w.ps[i].idle, "P.idle", i);
+    r.name(&w.ps[i].syscalltick, "P.syscalltick", i);
   }
   for (int i = 0; i < static_cast<int>(w.sc.ms.size()); i++) {
     r.owner(&w.ms[i], sizeof w.ms[i], "M", i);
@@ -655,10 +779,12 @@ inline void name_objects(rqtest::fz::recorder& r, world& w) {
     r.name(&w.ms[i].spinning, "M.spinning", i);
     r.name(&w.ms[i].nextp, "M.nextp", i);
     r.name(&w.ms[i].curg, "M.curg", i);
+    r.name(&w.ms[i].p, "M.p", i);
   }
   for (int i = 0; i < max_gs; i++) {
     r.name(&w.gs[i].atomicstatus, "G.status", i);
     r.name(&w.gs[i].schedlink, "G.schedlink", i);
+    r.name(&w.gs[i].m, "G.m", i);
     r.name(&w.runs[i], "G.runs", i);
   }
 }

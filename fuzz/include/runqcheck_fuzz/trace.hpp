@@ -241,10 +241,15 @@ class recorder final : public access_observer, public model::op_observer {
       thread = pending_.thread;
       int o = object(pending_.obj, relacy::short_name(pending_.func), static_cast<ev>(static_cast<int>(pending_.kind) + 2));
       const obj_t& ob = objs_[o];
-      int last = ob.nstores > 0 ? ob.stores[(ob.nstores - 1) % kStoreLog] : -1;
+      bool pw = pending_.kind == access_observer::kind::write;
+      int last = conflicting(o, thread, pw);
       char w[96] = "its initial value";
-      if (last >= 0) std::snprintf(w, sizeof w, "the write #%d by %s%d", last, events_[last].thread < 0 ? "set-up " : "T",
-                                   events_[last].thread);
+      if (last >= 0) {
+        const event& c = events_[last];
+        bool cw = c.kind == ev::store || c.kind == ev::rmw || c.kind == ev::write;
+        std::snprintf(w, sizeof w, "the %s #%d by %s%d", cw ? "write" : "read", last,
+                      c.thread < 0 ? "set-up " : "T", c.thread);
+      }
       std::snprintf(b, sizeof b, "%s: %s of %s in %s (%s:%u) races with %s (no happens-before edge)", text,
                     pending_.kind == access_observer::kind::write ? "write" : "read", ob.name,
                     relacy::short_name(pending_.func), base_name(pending_.file), pending_.line, w);
@@ -254,6 +259,19 @@ class recorder final : public access_observer, public model::op_observer {
       e.text = add_text(b);
       if (pending_.obj != nullptr) e.obj = object(pending_.obj, nullptr, ev::read);
     }
+  }
+  // The access a racing one conflicts with: the latest access to object o
+  // by another thread (or the set-up) that a write conflicts with (any), or
+  // a read (a write). -1: none recorded.
+  int conflicting(int o, int thread, bool write) const {
+    for (int i = nevents_ - 1; i >= 0; i--) {
+      const event& e = events_[i];
+      if (e.obj != o || e.thread == thread) continue;
+      bool w = e.kind == ev::store || e.kind == ev::rmw || e.kind == ev::write;
+      bool r = e.kind == ev::load || e.kind == ev::cas_fail || e.kind == ev::read;
+      if (w || (write && r)) return i;
+    }
+    return -1;
   }
   // The failure line as recorded (with the racing access named).
   const char* failure_text() const {

@@ -7,7 +7,9 @@
 // Ported (proc.go, go1.27; unchanged since go1.25 except where noted):
 //   pidleput, pidleget, pidlegetSpinning (needspinning: Go 1.20, #45867),
 //   mput, mget, notewakeup/notesleep (mPark), (*m).becomeSpinning, startm,
-//   exitsyscallTryGetP (idle-P part) and exitsyscallNoP (go1.26 names),
+//   the syscall paths (go1.26 names): syscallingThread, setBlockOnExitSyscall
+//   (the G's _Gscan bit), exitsyscallTryGetP (the old-P steal, then an idle
+//   P), exitsyscallNoP and retake's syscall part,
 //   wakep, resetspinning, the submission path of newproc/ready (runqput,
 //   then wakep), goschedImpl's global-queue path (globrunqput, then wakep),
 //   findRunnable's "Delicate dance" (spinning -> non-spinning: drop
@@ -42,8 +44,10 @@
 //
 // Env, the world the protocol runs in, supplies (all static):
 //   types B (backend), S (subject: runqput, runqempty), P (derives S::p;
-//   link, idle, oldm), M (derives m<B>; spinning, nextp, park: note<B>,
-//   schedlink, id);
+//   link, idle, oldm, syscalltick: an atomic, sysmontick: sysmon's), M
+//   (derives m<B>; spinning, nextp, park: note<B>, schedlink, id, p: an
+//   atomic P*, read by syscall thieves);
+//   g_m(G*) -> M*: the M a G runs on (Go: gp.m; a relaxed load);
 //   ws() -> wakeup_state<B, P, M>&; core() -> runqcheck::schedt<B>&;
 //   newm(P*, bool spinning): startm's "no idle M" path;
 //   notewakeup(M*): wake a parked M (mp->park.wakeup(), plus what the
@@ -143,6 +147,8 @@ struct protocol {
   using locked = runqcheck::locked_sched<B>;
   static constexpr auto seq_cst = std::memory_order::seq_cst;
   static constexpr auto relaxed = std::memory_order::relaxed;
+  static constexpr std::uint32_t st(pstatus s) { return static_cast<std::uint32_t>(s); }
+  static constexpr std::uint32_t st(gstatus s) { return static_cast<std::uint32_t>(s); }
 
   // The #StoreLoad barrier of both sides (top comment). Any M.
   static void storeload() {
@@ -391,9 +397,111 @@ struct protocol {
     runqcheck::globrunqputbatch(l, q);
   }
 
-  // Go: exitsyscallTryGetP, its idle-P part (go1.26, 7244e9221f). An M
-  // whose G returns from a syscall without its P (the old-P steal, with the
-  // G's scan bit, is stress/src/proc.cpp's).
+  // --- syscalls (go1.26, 7244e9221f: no _Psyscall; a P whose G is in a
+  // syscall stays _Prunning and wired to its M, and the G's _Gsyscall
+  // status, locked with the _Gscan bit, decides who may take the P) ---
+
+  // Go: syscallingThread. The G, M and P of a thread in a syscall, which
+  // cannot leave _Gsyscall while the holder of this value has its scan bit.
+  struct syscallingThread {
+    G* gp = nullptr;
+    M* mp = nullptr;
+    P* pp = nullptr;
+    std::uint32_t status = 0;
+
+    // Go: releaseP. Unwire pp from the syscalling M, into state (_Pidle or
+    // _Pgcstop). The holder of the scan bit.
+    void releaseP(pstatus state) const {
+      RQ_CHECK(B, state == pstatus::idle || state == pstatus::gcstop,
+               "attempted to release P into a bad state");
+      pp->m.store(nullptr, relaxed);  // published by resume's release
+      mp->p.store(nullptr, relaxed);  // read by exitsyscall after its acquire CAS
+      pp->status.store(st(state), relaxed);  // relaxed: a hint
+      pp->syscalltick.fetch_add(1, relaxed);  // relaxed: sysmon's hint
+    }
+    void takeP() const { releaseP(pstatus::idle); }  // Go: takeP
+    // Go: resume (casfrom_Gscanstatus): the G may leave _Gsyscall again.
+    void resume() const {
+      if (mutated(protocol_mutant::syscall_steal_no_scan_bit)) return;  // no bit was taken
+      std::uint32_t want = status | gscan;
+      // release: pairs with exitsyscall's acquire CAS (the P's new wiring)
+      bool ok = gp->atomicstatus.compare_exchange_strong(want, status, std::memory_order::release,
+                                                         relaxed);
+      RQ_CHECK(B, ok, "casfrom_Gscanstatus: bad status", "goid", gp->goid, "have", want);
+    }
+  };
+
+  // Go: setBlockOnExitSyscall (go1.26, 7244e9221f). Any thread (sysmon,
+  // stopTheWorld, another M's exitsyscall): if pp's M is in a syscall, lock
+  // its G in _Gsyscall with the scan bit and fill t. Racy reads, validated
+  // after the CAS, as in Go.
+  static bool setBlockOnExitSyscall(P* pp, syscallingThread& t) {
+    if (pp->status.load(relaxed) != st(pstatus::running)) return false;  // relaxed: a hint
+    // acquire: pairs with acquirep's release store of pp.m
+    auto* mp = static_cast<M*>(pp->m.load(std::memory_order::acquire));
+    if (mp == nullptr) return false;
+    G* gp = mp->curg.load(std::memory_order::acquire);  // acquire: the M's release of curg
+    if (gp == nullptr) return false;
+    std::uint32_t status = gp->atomicstatus.load(relaxed) & ~gscan;  // relaxed: CAS below
+    if (status != st(gstatus::syscall)) return false;  // Go also takes _Gdeadextra (extra Ms)
+    if (mutated(protocol_mutant::syscall_steal_no_scan_bit)) {
+      t = {gp, mp, pp, 0};  // no lock on the G: it may leave _Gsyscall meanwhile
+      return Env::g_m(gp) == mp && mp->p.load(relaxed) == pp;
+    }
+    // acquire: pairs with entersyscall's release CAS (the M's last use of pp)
+    if (!gp->atomicstatus.compare_exchange_strong(status, status | gscan,
+                                                  std::memory_order::acquire, relaxed)) {
+      return false;  // not in _Gsyscall any more
+    }
+    t = {gp, mp, pp, status};
+    if (Env::g_m(gp) != mp || mp->p.load(relaxed) != pp) {
+      t.resume();  // not what we observed: nothing to do
+      return false;
+    }
+    return true;
+  }
+
+  // Go: exitsyscallTryGetP. An M whose G returns from a syscall without its
+  // P: steal the old P back from whatever M is in a syscall on it, else
+  // take an idle P. Null: none (exitsyscallNoP follows).
+  static P* exitsyscallTryGetP(P* oldp) {
+    if (oldp != nullptr) {
+      if (syscallingThread t; setBlockOnExitSyscall(oldp, t)) {
+        t.takeP();
+        t.resume();
+        return oldp;
+      }
+    }
+    return exitsyscallTryGetP_idle();
+  }
+
+  // Go: retake, its syscall part for one _Prunning P (go1.27). The sysmon
+  // thread: a P whose G was in the same syscall for a whole sysmon tick
+  // (pp->sysmontick: sysmon's own) is taken and handed off if it has work
+  // or nobody else could take it. Go also retakes after 10ms regardless;
+  // without time here, never when the check says no work. True: retaken.
+  static bool retake_syscall(P* pp) {
+    syscallingThread t;
+    if (!setBlockOnExitSyscall(pp, t)) return false;  // not in a syscall
+    std::uint32_t tick = pp->syscalltick.load(relaxed);  // relaxed: a hint
+    if (pp->sysmontick != tick) {  // the syscall began after the last tick
+      pp->sysmontick = tick;
+      t.resume();
+      return false;
+    }
+    auto& w = Env::ws();
+    // seq_cst: the wakeup counters
+    if (S::runqempty(*pp) && w.nmspinning.load(seq_cst) + w.npidle.load(seq_cst) > 0) {
+      t.resume();
+      return false;
+    }
+    t.takeP();
+    t.resume();
+    handoffp(pp);
+    return true;
+  }
+
+  // Go: exitsyscallTryGetP, its idle-P part (go1.26, 7244e9221f).
   static P* exitsyscallTryGetP_idle() {
     // Go: sched.pidle != 0, a racy read; seq_cst: the wakeup counter
     if (Env::ws().npidle.load(seq_cst) > 0) {
