@@ -43,7 +43,6 @@ constexpr auto seq_cst = std::memory_order_seq_cst;
 constexpr auto relaxed = std::memory_order_relaxed;
 constexpr auto acquire = std::memory_order_acquire;
 constexpr auto release = std::memory_order_release;
-constexpr auto acq_rel = std::memory_order_acq_rel;
 using locked = runqcheck::locked_sched<B>;  // sched.lock held: unlocked when it goes out of scope (also by goto/return)
 
 schedt* the_sched = nullptr;
@@ -87,23 +86,9 @@ std::uint32_t cheaprand(M* mp) {
   return static_cast<std::uint32_t>(z ^ (z >> 31));
 }
 
-// Go: casgstatus. Any M. Every G state change goes through a CAS from the
-// state the caller expects; a failure means a G was run, readied or finished
-// twice (or was lost and found in the wrong state): the exactly-once checks.
-// Like Go's, it waits while another thread holds the G's _Gscan bit
-// (setBlockOnExitSyscall): exitsyscall cannot leave _Gsyscall meanwhile.
-void casgstatus(G* gp, gstatus from, gstatus to) {
-  for (;;) {
-    std::uint32_t old = st(from);
-    // acq_rel: orders the G's state with its previous owner's, and with a
-    // syscall thief's (setBlockOnExitSyscall's scan-bit CAS and resume)
-    if (gp->atomicstatus.compare_exchange_strong(old, st(to), acq_rel, acquire)) return;
-    RQ_CHECK(B, old == (st(from) | gscan),
-             "casgstatus: bad g status (a G run, readied or finished twice?)", "goid", gp->goid,
-             "have", old, "want", st(from));
-    std::this_thread::yield();  // Go: procyield/osyield while scanned
-  }
-}
+// Go: casgstatus (protocol.hpp's: the exactly-once checks, and the wait
+// while a syscall thief holds the G's _Gscan bit). Any M.
+void casgstatus(G* gp, gstatus from, gstatus to) { proto::casgstatus(gp, from, to); }
 
 // The owner-P check: runq put/get/drain only by the M that holds the P
 // (proc.go: "Executed only by the owner P"). Cheap: one relaxed load.

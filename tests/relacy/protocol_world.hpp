@@ -514,17 +514,8 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   // idle P), else exitsyscallNoP (an idle P, or gp to the global queue and
   // stopm). False: parked until quiescence.
   bool exitsyscall(M* mp, G* gp) {
-    for (;;) {  // Go: casgstatus(gp, _Gsyscall, _Grunning)
-      std::uint32_t old = st(runqcheck::gstatus::syscall);
-      // acquire: pairs with resume's release (a thief's releaseP)
-      if (gp->atomicstatus.compare_exchange_strong(old, st(runqcheck::gstatus::running),
-                                                   std::memory_order::acquire,
-                                                   std::memory_order::relaxed))
-        break;
-      RQ_CHECK(B, old == (st(runqcheck::gstatus::syscall) | runqcheck::gscan),
-               "casgstatus: bad g status", "g", gp->goid, "have", old);
-      B::spin_pause();  // the scan bit is held: Go's procyield
-    }
+    // waits while a thief holds the scan bit; its acquire: resume's release
+    proto::casgstatus(gp, runqcheck::gstatus::syscall, runqcheck::gstatus::running);
     P* oldp = mp->oldp;
     mp->oldp = nullptr;
     P* pp = mp->curp();
@@ -533,7 +524,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       if (pp != nullptr) env::acquirep(mp, pp);
     }
     if (pp == nullptr) {  // Go: exitsyscallNoP: casgstatus to _Grunnable, dropg
-      gp->atomicstatus.store(st(runqcheck::gstatus::runnable), std::memory_order::relaxed);
+      proto::casgstatus(gp, runqcheck::gstatus::running, runqcheck::gstatus::runnable);
       mp->curg.store(nullptr, std::memory_order::relaxed);  // relaxed: read only by thieves
       glob_put_begins();
       pp = proto::exitsyscallNoP_pidle(gp);

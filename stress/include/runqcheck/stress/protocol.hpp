@@ -337,8 +337,8 @@ struct protocol {
   // Go: injectglist (go1.27, as in go1.25, whose runqputbatch leaves the
   // overflow to it: the global queue). Any M, or a thread
   // without one: pp is the caller's P (Go: getg().m.p), null if it has none.
-  // q's Gs are already runnable (Go marks them here: the caller's, as
-  // casgstatus is the harness's). Empty q: nothing.
+  // q's Gs are already runnable (Go marks them here; the caller does, as
+  // only it knows their previous state). Empty q: nothing.
   static void injectglist(P* pp, gQueue<B>& q) {
     if (q.empty()) return;
     if (pp == nullptr) {  // no P: all to the global queue, start an M per G
@@ -400,6 +400,26 @@ struct protocol {
   // --- syscalls (go1.26, 7244e9221f: no _Psyscall; a P whose G is in a
   // syscall stays _Prunning and wired to its M, and the G's _Gsyscall
   // status, locked with the _Gscan bit, decides who may take the P) ---
+
+  // Go: casgstatus. Any M. Every G state change is a CAS from the state the
+  // caller expects; a failure means a G was run, readied or finished twice
+  // (or lost and found in the wrong state). Like Go's, it waits while a
+  // syscall thief holds the G's _Gscan bit (setBlockOnExitSyscall), so
+  // exitsyscall cannot leave _Gsyscall meanwhile.
+  static void casgstatus(G* gp, gstatus from, gstatus to) {
+    for (;;) {
+      std::uint32_t old = st(from);
+      // acq_rel: orders the G's state with its previous owner's, and with a
+      // syscall thief's (the scan-bit CAS and resume's release)
+      if (gp->atomicstatus.compare_exchange_strong(old, st(to), std::memory_order::acq_rel,
+                                                   std::memory_order::acquire))
+        return;
+      RQ_CHECK(B, old == (st(from) | gscan),
+               "casgstatus: bad g status (a G run, readied or finished twice?)", "goid",
+               gp->goid, "have", old, "want", st(from));
+      B::spin_pause();  // Go: procyield/osyield while scanned
+    }
+  }
 
   // Go: syscallingThread. The G, M and P of a thread in a syscall, which
   // cannot leave _Gsyscall while the holder of this value has its scan bit.
@@ -472,7 +492,12 @@ struct protocol {
         return oldp;
       }
     }
-    return exitsyscallTryGetP_idle();
+    // Go: sched.pidle != 0, a racy read; seq_cst: the wakeup counter
+    if (Env::ws().npidle.load(seq_cst) > 0) {
+      locked l = runqcheck::lock(Env::core());
+      return pidleget(l);
+    }
+    return nullptr;
   }
 
   // Go: retake, its syscall part for one _Prunning P (go1.27). The sysmon
@@ -499,16 +524,6 @@ struct protocol {
     t.resume();
     handoffp(pp);
     return true;
-  }
-
-  // Go: exitsyscallTryGetP, its idle-P part (go1.26, 7244e9221f).
-  static P* exitsyscallTryGetP_idle() {
-    // Go: sched.pidle != 0, a racy read; seq_cst: the wakeup counter
-    if (Env::ws().npidle.load(seq_cst) > 0) {
-      locked l = runqcheck::lock(Env::core());
-      return pidleget(l);
-    }
-    return nullptr;
   }
 
   // Go: exitsyscallNoP, under sched.lock: an idle P for gp, else gp goes
