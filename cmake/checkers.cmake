@@ -422,18 +422,23 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
       set_tests_properties(diff_go_deep/${s} PROPERTIES LABELS "nightly;differential;port"
         TIMEOUT 3600 ${props})
     else()
-      # Teeth: diff_gen on the mutant schemata (runqputslow moves 127 Gs)
-      # must be told apart from Go (RUNQCHECK_DIFF_EXPECT=differ inverts).
-      set(name diff_go_mutant_runqputslow_move_127/${s})
-      add_test(NAME ${name} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
-               "${CMAKE_BINARY_DIR}/diff_go_mutant/${s}" 200 4 "${cache}")
-      set_tests_properties(${name} PROPERTIES LABELS "gate;differential;selftest" TIMEOUT 600
-        ${props} ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_move_127;RUNQCHECK_DIFF_EXPECT=differ")
+      # Teeth: diff_gen on the mutant schemata must be told apart from Go
+      # (RUNQCHECK_DIFF_EXPECT=differ inverts): runqputslow moves 127 Gs (a
+      # queue sequence), pidle is a FIFO (an idle-list sequence; no other
+      # checker kills it: docs/killmatrix.md).
+      set(tests)
+      foreach(m runqputslow_move_127 pidleput_fifo)
+        set(name diff_go_mutant_${m}/${s})
+        add_test(NAME ${name} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
+                 "${CMAKE_BINARY_DIR}/diff_go_mutant/${m}/${s}" 200 4 "${cache}")
+        set_tests_properties(${name} PROPERTIES LABELS "gate;differential;selftest" TIMEOUT 600
+          ${props} ENVIRONMENT "RUNQCHECK_MUTANT=${m};RUNQCHECK_DIFF_EXPECT=differ")
+        list(APPEND tests ${name})
+      endforeach()
     endif()
     if(RUNQCHECK_GO)
-      set(tests diff_go/${s} diff_go_deep/${s})
-      if(NOT kind STREQUAL "faithful")
-        set(tests ${name})
+      if(kind STREQUAL "faithful")
+        set(tests diff_go/${s} diff_go_deep/${s})
       endif()
       set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT "RUNQCHECK_GO=${RUNQCHECK_GO}")
     endif()
@@ -441,10 +446,19 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   function(_rq_diff_go_faithful s)
     _rq_diff_go_test(${s} faithful)
   endfunction()
+  # The idle-list sequences run the wakeup protocol's header (stress/include).
+  if(NOT TARGET runqcheck_protocol_headers)
+    add_library(runqcheck_protocol_headers INTERFACE)
+    target_include_directories(runqcheck_protocol_headers INTERFACE
+      "${RUNQCHECK_ROOT}/stress/include")
+  endif()
   runqcheck_add_checker(NAME diff_go_gen HOOK _rq_diff_go_faithful
     SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
-    LIBS runqcheck_reference LABELS gate differential ARGS --check-model 2000 4 TIMEOUT 300)
+    LIBS runqcheck_reference runqcheck_protocol_headers LABELS gate differential
+    ARGS --check-model 2000 4 TIMEOUT 300)
   if(TARGET diff_go_gen__mutants)
+    # The protocol's mutants (protocol_mutants.hpp) enter its idle lists too.
+    target_compile_definitions(diff_go_gen__mutants PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
     _rq_diff_go_test(mutants mutant)
   endif()
 endif()

@@ -29,6 +29,24 @@
 //   end
 // Every op line has three numbers (unused ones are 0). putbatch's leftovers
 // are reported and then dropped (queued nowhere) on both sides.
+//
+// After the N queue sequences come N/4 (at least 1) idle-list sequences of
+// the bundled wakeup protocol, for every subject (a subject has no idle
+// lists; stress/.../protocol.hpp: pidleput, pidleget,
+// pidlegetSpinning, mput, mget, mgetSpecific), which the reference model
+// does not cover: go1.27's runtime is their only oracle, and --check-model
+// skips them. Their own random stream, so the queue sequences of a seed stay.
+//   iseq <id> <nprocs> <nms>  seq <id>
+//   pidleput 0 0 0            <i> pidleput <p>    (the lowest P not idle)
+//   pidleget 0 0 0            <i> pidleget <p>
+//   pidlegetspin 0 0 0        <i> pidlegetspin <p> <needspinning> (cleared)
+//   mput 0 0 0                <i> mput <m>        (the lowest M not on midle)
+//   mget 0 0 0                <i> mget <m>
+//   mgetspec <m> 0 0          <i> mgetspec <m>
+//   end                       pidle <p>... npidle <n>
+//                             midle <m>... nmidle <n>
+// (-1: none.) "The lowest not idle" is read from each side's own state, so
+// lists that differ go on from what each side has.
 // Steals are generated only when the thief's ring has room for what it can
 // take (Go throws "runqsteal: runq overflow" otherwise); puts may fill a ring
 // and reach runqputslow, so the global queue is part of the outcome.
@@ -44,6 +62,8 @@
 #include "runqcheck_subject.hpp"
 #include "../../models/watchdog/watchdog.hpp"
 #include "runqcheck_ref/reference.hpp"
+#include <runqcheck/go125.hpp>
+#include <runqcheck/stress/protocol.hpp>
 
 namespace {
 
@@ -235,6 +255,124 @@ void run_model(const sequence& s, int id, std::ostream& out) {
   out << "\n";
 }
 
+// The idle lists of the wakeup protocol, the bundled one (a subject has no
+// idle lists): on the bundled go125 Ps, whatever the subject, in a world of
+// their own (one core lock, fake Ms).
+struct idle_env {
+  using B = runqcheck::native;
+  using S = runqcheck::go125<B, Cap>;
+  struct M;
+  struct P : S::p {
+    P(typename S::schedt& s, std::int32_t i) : S::p(s, i), id(i) {}
+    std::int32_t id;
+    P* link = nullptr;           // pidle
+    B::atomic<bool> idle{false};  // Go: idlepMask
+  };
+  struct M : runqcheck::m<B> {
+    int id = 0;
+    runqcheck::stress::idle_node<M> idleNode;
+  };
+  static inline runqcheck::stress::wakeup_state<B, P, M>* state = nullptr;
+  static runqcheck::stress::wakeup_state<B, P, M>& ws() { return *state; }
+};
+using idle_proto = runqcheck::stress::protocol<idle_env>;
+
+sequence generate_idle(std::mt19937_64& rng, int& nms) {
+  sequence s;
+  auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  s.nprocs = rnd(1, 4);
+  nms = rnd(1, 4);
+  int len = rnd(1, 40);
+  for (int i = 0; i < len; i++) {
+    int roll = rnd(0, 99);
+    if (roll < 30) {
+      s.ops.push_back({"pidleput"});
+    } else if (roll < 45) {
+      s.ops.push_back({"pidleget"});
+    } else if (roll < 52) {
+      s.ops.push_back({"pidlegetspin"});
+    } else if (roll < 77) {
+      s.ops.push_back({"mput"});
+    } else if (roll < 89) {
+      s.ops.push_back({"mget"});
+    } else {
+      s.ops.push_back({"mgetspec", rnd(0, nms - 1)});
+    }
+  }
+  return s;
+}
+
+// The first of xs that is not idle(x), or null.
+template <class T, class F>
+T* first_not(const std::vector<std::unique_ptr<T>>& xs, F&& idle) {
+  for (const auto& x : xs) {
+    if (!idle(x.get())) return x.get();
+  }
+  return nullptr;
+}
+
+void run_idle(const sequence& s, int nms, int id, std::ostream& out) {
+  using P = idle_env::P;
+  using M = idle_env::M;
+  typename idle_env::S::schedt sched(s.nprocs);
+  runqcheck::schedt<B> core(1);
+  runqcheck::stress::wakeup_state<B, P, M> w;
+  idle_env::state = &w;
+  std::vector<std::unique_ptr<P>> ps;
+  for (int i = 0; i < s.nprocs; i++) ps.push_back(std::make_unique<P>(sched, i));
+  std::vector<std::unique_ptr<M>> ms;
+  for (int i = 0; i < nms; i++) {
+    ms.push_back(std::make_unique<M>());
+    ms.back()->id = i;
+  }
+  auto pname = [](const P* pp) { return pp == nullptr ? -1 : pp->id; };
+  auto mname = [](const M* mp) { return mp == nullptr ? -1 : mp->id; };
+  auto on_midle = [&](const M* mp) {
+    for (const M* x = w.midle.obj; x != nullptr; x = x->idleNode.next)
+      if (x == mp) return true;
+    return false;
+  };
+  out << "seq " << id << "\n";
+  auto l = runqcheck::lock(core);
+  for (std::size_t i = 0; i < s.ops.size(); i++) {
+    const dop& o = s.ops[i];
+    out << i << " " << o.kind << " ";
+    if (o.kind == "pidleput") {
+      P* pick = first_not(ps, [](const P* pp) { return pp->idle.load(std::memory_order::relaxed); });
+      if (pick != nullptr) idle_proto::pidleput(l, pick);
+      out << pname(pick);
+    } else if (o.kind == "pidleget") {
+      out << pname(idle_proto::pidleget(l));
+    } else if (o.kind == "pidlegetspin") {
+      out << pname(idle_proto::pidlegetSpinning(l)) << " "
+          << w.needspinning.load(std::memory_order::relaxed);
+      w.needspinning.store(0, std::memory_order::relaxed);  // cleared: each call stands alone
+    } else if (o.kind == "mput") {
+      M* pick = first_not(ms, on_midle);
+      if (pick != nullptr) idle_proto::mput(l, pick);
+      out << mname(pick);
+    } else if (o.kind == "mget") {
+      out << mname(idle_proto::mget(l));
+    } else if (o.kind == "mgetspec") {
+      out << mname(idle_proto::mgetSpecific(l, ms[static_cast<std::size_t>(o.a)].get()));
+    }
+    out << "\n";
+  }
+  out << "pidle";  // at most one entry more than there are: a cycle shows
+  int k = 0;
+  for (const P* pp = w.pidle; pp != nullptr && k <= s.nprocs; pp = pp->link, k++) {
+    out << " " << pp->id;
+  }
+  out << " npidle " << w.npidle.load(std::memory_order::relaxed) << "\n";
+  out << "midle";
+  k = 0;
+  for (const M* mp = w.midle.obj; mp != nullptr && k <= nms; mp = mp->idleNode.next, k++) {
+    out << " " << mp->id;
+  }
+  out << " nmidle " << w.nmidle << "\n";
+  idle_env::state = nullptr;
+}
+
 // --check-model N SEED: no Go; the subject must agree with the reference
 // model on N sequences (the test registered for every subject).
 // The command that regenerates sequences 0..id from the same seed.
@@ -295,6 +433,18 @@ int main(int argc, char** argv) {
     run(s, static_cast<int>(id), outs);
     nops += static_cast<long>(s.ops.size());
   }
-  std::printf("diff_gen (%s): %ld sequences, %ld operations\n", subject_name, n, nops);
+  std::mt19937_64 irng(std::strtoull(argv[2], nullptr, 10) ^ 0x1d1e115ULL);
+  const long nidle = n / 4 > 0 ? n / 4 : 1;
+  for (long id = n; id < n + nidle; id++) {
+    int nms = 0;
+    sequence s = generate_idle(irng, nms);
+    seqs << "iseq " << id << " " << s.nprocs << " " << nms << "\n";
+    for (const dop& o : s.ops) seqs << o.kind << " " << o.a << " " << o.b << " " << o.c << "\n";
+    seqs << "end\n";
+    run_idle(s, nms, static_cast<int>(id), outs);
+    nops += static_cast<long>(s.ops.size());
+  }
+  std::printf("diff_gen (%s): %ld queue and %ld idle-list sequences, %ld operations\n",
+              subject_name, n, nidle, nops);
   return 0;
 }

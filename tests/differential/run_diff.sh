@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/differential/run_diff.sh — the differential test against production
-# Go: diff_gen writes N seeded op sequences and the C++ subject's outcomes;
+# Go: diff_gen writes N seeded op sequences (and N/4 idle-list sequences of
+# the bundled wakeup protocol) and the C++ subject's outcomes;
 # Go's own runtime (go1.27; runqcheck_export_test.go and runqcheck_diff_test.go
 # added to package runtime with `go test -overlay`) runs the same sequences;
 # the two outcome files must be identical.
@@ -59,9 +60,12 @@ if cmp -s "$work/cpp.txt" "$work/go.txt"; then
     echo "FAIL (inverted test): the mutant diff_gen agrees with Go on $n sequences: the comparison has no teeth"
     exit 1
   fi
-  nops=$(grep -cv '^seq \|^end' "$work/seqs.txt")
-  echo "PASS: $n sequences ($nops ops; by op: $(awk '$1 != "seq" && $1 != "end" {c[$1]++}
-    END {for (k in c) {printf "%s%s=%d", s, k, c[k]; s = " "}}' "$work/seqs.txt")), C++ subject and $gover's"
+  nops=$(grep -cv '^seq \|^iseq \|^end' "$work/seqs.txt")
+  nidle=$(grep -c '^iseq ' "$work/seqs.txt")
+  byop=$(awk '$1 != "seq" && $1 != "iseq" && $1 != "end" {c[$1]++}
+    END {for (k in c) {printf "%s%s=%d", s, k, c[k]; s = " "}}' "$work/seqs.txt")
+  echo "PASS: $n queue and $nidle idle-list sequences ($nops ops; by op: $byop)," \
+    "C++ subject and $gover's"
   echo "  runtime agree on every result and final queue ($(wc -l < "$work/cpp.txt") outcome lines)"
   exit 0
 fi
@@ -72,7 +76,8 @@ echo "  C++: $(sed -n "${line}p" "$work/cpp.txt")"
 echo "  Go:  $(sed -n "${line}p" "$work/go.txt")"
 id=$(echo "${seqline#*:}" | awk '{print $2}')
 echo "  the sequence (from $work/seqs.txt):"
-awk -v id="$id" '$1=="seq" && $2==id {p=1} p {print "    " $0} p && $1=="end" {exit}' "$work/seqs.txt" | head -60
+awk -v id="$id" '($1=="seq" || $1=="iseq") && $2==id {p=1} p {print "    " $0}
+  p && $1=="end" {exit}' "$work/seqs.txt" | head -60
 # Regenerates the same sequences (same seed) and compares again.
 echo "reproduce: sh $0 $gen $work $n $seed $gocache   (sequence $id, seed $seed)"
 if [ "$expect" = differ ]; then

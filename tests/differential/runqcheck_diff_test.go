@@ -1,6 +1,7 @@
 // runqcheck differential oracle, test side: reads the operation sequences
 // written by runqcheck's diff_gen, runs each through the real runtime
-// (runtime.RunqcheckRun, runqcheck_export_test.go) and writes the outcomes
+// (runtime.RunqcheckRun, or RunqcheckIdleRun for an idle-list sequence:
+// runqcheck_export_test.go) and writes the outcomes
 // in diff_gen's format. Environment: RUNQCHECK_DIFF_IN (sequences),
 // RUNQCHECK_DIFF_OUT (outcomes). Not part of Go: added with `go test -overlay`.
 
@@ -17,6 +18,7 @@ import (
 
 type runqcheckSeq struct {
 	id, nprocs, ngs int
+	nms             int // an idle-list sequence (iseq): its Ms; 0: a queue sequence
 	ops             []runtime.RunqcheckOp
 }
 
@@ -46,6 +48,8 @@ func TestRunqcheckDiff(t *testing.T) {
 		case len(w) == 0:
 		case w[0] == "seq":
 			cur = &runqcheckSeq{id: atoi(w[1]), nprocs: atoi(w[2]), ngs: atoi(w[3])}
+		case w[0] == "iseq":
+			cur = &runqcheckSeq{id: atoi(w[1]), nprocs: atoi(w[2]), nms: atoi(w[3])}
 		case w[0] == "end":
 			seqs = append(seqs, cur)
 		default:
@@ -54,7 +58,12 @@ func TestRunqcheckDiff(t *testing.T) {
 	}
 	var sb strings.Builder
 	for _, s := range seqs {
-		rec := runtime.RunqcheckRun(s.nprocs, s.ngs, s.ops)
+		var rec []int64
+		if s.nms > 0 {
+			rec = runtime.RunqcheckIdleRun(s.nprocs, s.nms, s.ops)
+		} else {
+			rec = runtime.RunqcheckRun(s.nprocs, s.ngs, s.ops)
+		}
 		runqcheckFormat(s.id, rec, &sb)
 	}
 	if err := os.WriteFile(out, []byte(sb.String()), 0o644); err != nil {
@@ -105,6 +114,24 @@ func runqcheckFormat(seqID int, rec []int64, sb *strings.Builder) {
 			}
 			sb.WriteString("\n")
 			k += 3 + n
+		case 11, 12, 14, 15, 16:
+			name := map[int64]string{11: " pidleput ", 12: " pidleget ", 14: " mput ", 15: " mget ",
+				16: " mgetspec "}[kind]
+			sb.WriteString(num(i) + name + num(rec[k+2]) + "\n")
+			k += 3
+		case 13:
+			sb.WriteString(num(i) + " pidlegetspin " + num(rec[k+2]) + " " + num(rec[k+3]) + "\n")
+			k += 4
+		case 17, 19:
+			n := int(rec[k+2])
+			sb.WriteString(map[int64]string{17: "pidle", 19: "midle"}[kind])
+			for j := 0; j < n; j++ {
+				sb.WriteString(" " + num(rec[k+3+j]))
+			}
+			k += 3 + n
+		case 18, 20:
+			sb.WriteString(map[int64]string{18: " npidle ", 20: " nmidle "}[kind] + num(rec[k+2]) + "\n")
+			k += 3
 		default:
 			panic("runqcheck: unknown record kind " + num(kind))
 		}

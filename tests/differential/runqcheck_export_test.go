@@ -7,7 +7,9 @@
 // and globrunqputhead in (*p).destroy's order. (*p).destroy itself is not
 // callable here (it asserts a stopped world and frees the P's caches), so
 // the "destroy" op pops the ring from its tail onto the global head with the
-// real globrunqputhead, runnext last, as destroy does. In package runtime
+// real globrunqputhead, runnext last, as destroy does. RunqcheckIdleRun
+// (below) runs an idle-list sequence: pidleput, pidleget, pidlegetSpinning,
+// mput, mget and mgetSpecific on fake Ps and Ms. In package runtime
 // (like export_test.go) because those functions are unexported;
 // runqcheck_diff_test.go (package runtime_test) reads the files and formats
 // the results. Written against go1.27's runtime (gQueue carries its size;
@@ -192,5 +194,159 @@ func RunqcheckRun(nprocs, ngs int, ops []RunqcheckOp) []int64 {
 	}
 	unlock(&sched.lock)
 	releasem(mp)
+	return rec
+}
+
+// runqcheckIndex is x's index in xs, -1 for nil, -2 if not one of xs.
+func runqcheckIndex[T comparable](xs []T, x T) int64 {
+	for i, y := range xs {
+		if y == x {
+			return int64(i)
+		}
+	}
+	var none T
+	if x == none {
+		return -1
+	}
+	return -2
+}
+
+// RunqcheckIdleRun runs one idle-list sequence through the real pidleput,
+// pidleget, pidlegetSpinning, mput, mget and mgetSpecific (go1.26's midle
+// list) on fake Ps and Ms. "pidleput" and "mput" take the lowest-numbered P
+// (M) not idle by this side's own state (idlepMask; a walk of midle), so a
+// subject whose lists differ goes on from its own state.
+//
+// The real sched.pidle, npidle, midle, nmidle and needspinning are set aside
+// under sched.lock for the whole sequence, and the fake Ps' idlepMask and
+// timerpMask bits (ids 1..nprocs: not the real P0's) saved; all are put back
+// before the lock is released, so no other M sees a fake P or M. sched.mnext
+// is raised by nms meanwhile: mput's checkdead then counts the fake idle Ms
+// as Ms (it throws "checkdead: inconsistent counts" otherwise). Every call
+// gets the same `now`, so the P limiter accounts no idle time.
+//
+// Raw results: i kind x [y] with kind 11 pidleput p, 12 pidleget p,
+// 13 pidlegetspin p needspinning (then cleared), 14 mput m, 15 mget m,
+// 16 mgetspec m; then -1 17 n p... (pidle from its head), -1 18 npidle,
+// -1 19 n m... (midle from its head), -1 20 nmidle.
+func RunqcheckIdleRun(nprocs, nms int, ops []RunqcheckOp) []int64 {
+	ps := make([]*p, nprocs)
+	for i := range ps {
+		ps[i] = new(p)
+		ps[i].id = int32(i + 1)
+	}
+	ms := make([]*m, nms)
+	for i := range ms {
+		ms[i] = new(m)
+		ms[i].id = int64(i)
+	}
+	pidx := func(pp *p) int64 { return runqcheckIndex(ps, pp) }
+	midx := func(mp *m) int64 { return runqcheckIndex(ms, mp) }
+	next := func(mp *m) *m { return (*m)(unsafe.Pointer(mp.idleNode.next)) }
+	idleM := func(mp *m) bool {
+		for x := (*m)(sched.midle.head()); x != nil; x = next(x) {
+			if x == mp {
+				return true
+			}
+		}
+		return false
+	}
+	// Allocated here: nothing below allocates while sched.lock is held.
+	rec := make([]int64, 0, 4*len(ops)+2*nprocs+2*nms+32)
+	savedIdle, savedTimer := make([]bool, nprocs), make([]bool, nprocs)
+	const now = 1
+
+	cur := acquirem()
+	lock(&sched.lock)
+	savedPidle, savedNpidle := sched.pidle, sched.npidle.Load()
+	savedMidle, savedNmidle := sched.midle.obj, sched.nmidle
+	savedNeed := sched.needspinning.Load()
+	for i, pp := range ps {
+		savedIdle[i] = idlepMask.read(uint32(pp.id))
+		savedTimer[i] = timerpMask.read(uint32(pp.id))
+		idlepMask.clear(pp.id)
+	}
+	sched.pidle = 0
+	sched.npidle.Store(0)
+	sched.midle.obj = 0
+	sched.nmidle = 0
+	sched.needspinning.Store(0)
+	sched.mnext += int64(nms)
+
+	for i, o := range ops {
+		switch o.Kind {
+		case "pidleput":
+			var pick *p
+			for _, pp := range ps {
+				if !idlepMask.read(uint32(pp.id)) {
+					pick = pp
+					break
+				}
+			}
+			if pick != nil {
+				pidleput(pick, now)
+			}
+			rec = append(rec, int64(i), 11, pidx(pick))
+		case "pidleget":
+			pp, _ := pidleget(now)
+			rec = append(rec, int64(i), 12, pidx(pp))
+		case "pidlegetspin":
+			pp, _ := pidlegetSpinning(now)
+			rec = append(rec, int64(i), 13, pidx(pp), int64(sched.needspinning.Load()))
+			sched.needspinning.Store(0)
+		case "mput":
+			var pick *m
+			for _, mp := range ms {
+				if !idleM(mp) {
+					pick = mp
+					break
+				}
+			}
+			if pick != nil {
+				mput(pick)
+			}
+			rec = append(rec, int64(i), 14, midx(pick))
+		case "mget":
+			rec = append(rec, int64(i), 15, midx(mget()))
+		case "mgetspec":
+			rec = append(rec, int64(i), 16, midx(mgetSpecific(ms[o.A])))
+		default:
+			unlock(&sched.lock)
+			throw("runqcheck: unknown idle op " + o.Kind)
+		}
+	}
+	// The lists from their heads (at most one entry more than exist: a cycle).
+	rec = append(rec, -1, 17, 0)
+	at := len(rec) - 1
+	for pp, k := sched.pidle.ptr(), 0; pp != nil && k <= nprocs; pp, k = pp.link.ptr(), k+1 {
+		rec = append(rec, pidx(pp))
+		rec[at]++
+	}
+	rec = append(rec, -1, 18, int64(sched.npidle.Load()), -1, 19, 0)
+	at = len(rec) - 1
+	for mp, k := (*m)(sched.midle.head()), 0; mp != nil && k <= nms; mp, k = next(mp), k+1 {
+		rec = append(rec, midx(mp))
+		rec[at]++
+	}
+	rec = append(rec, -1, 20, int64(sched.nmidle))
+
+	sched.mnext -= int64(nms)
+	sched.pidle, sched.midle.obj, sched.nmidle = savedPidle, savedMidle, savedNmidle
+	sched.npidle.Store(savedNpidle)
+	sched.needspinning.Store(savedNeed)
+	for i, pp := range ps {
+		if savedIdle[i] {
+			idlepMask.set(pp.id)
+		} else {
+			idlepMask.clear(pp.id)
+		}
+		if savedTimer[i] {
+			timerpMask.set(pp.id)
+		} else {
+			timerpMask.clear(pp.id)
+		}
+	}
+	unlock(&sched.lock)
+	releasem(cur)
 	return rec
 }

@@ -275,7 +275,7 @@ struct M : runqcheck::m<B> {
   B::atomic<bool> spinning{false};  // this M, and startm before the wakeup (relaxed)
   B::atomic<P*> nextp{nullptr};     // startm -> the woken M (published by the note)
   runqcheck::stress::note<B> park;
-  M* schedlink = nullptr;      // midle; sched.lock
+  runqcheck::stress::idle_node<M> idleNode;  // Go: mp.idleNode, midle; sched.lock
   plain<P*> p;                 // this M; a syscall thief, holding its G's scan bit, clears it
   P* oldp = nullptr;           // Go: mp.oldp, the P held at entersyscall; this M only
   P* curp() const { return p.load(std::memory_order::relaxed); }  // mp.p, as this M reads it

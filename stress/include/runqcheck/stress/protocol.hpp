@@ -45,8 +45,8 @@
 // Env, the world the protocol runs in, supplies (all static):
 //   types B (backend), S (subject: runqput, runqempty), P (derives S::p;
 //   link, idle, oldm, syscalltick: an atomic, sysmontick: sysmon's), M
-//   (derives m<B>; spinning, nextp, park: note<B>, schedlink, id, p: an
-//   atomic P*, read by syscall thieves);
+//   (derives m<B>; spinning, nextp, park: note<B>, idleNode: idle_node<M>,
+//   id, p: an atomic P*, read by syscall thieves);
 //   g_m(G*) -> M*: the M a G runs on (Go: gp.m; a relaxed load);
 //   ws() -> wakeup_state<B, P, M>&; core() -> runqcheck::schedt<B>&;
 //   newm(P*, bool spinning): startm's "no idle M" path;
@@ -122,6 +122,44 @@ class note<native> {
   std::atomic<std::uint32_t> key_{0};
 };
 
+// Go: listNodeManual / listHeadManual (go1.26, list_manual.go), the idle M
+// list since 2263d4aabd: intrusive, doubly linked through M::idleNode,
+// pushed and popped at its head, any M removable. sched.lock.
+template <class M>
+struct idle_node {
+  M* prev = nullptr;
+  M* next = nullptr;
+};
+template <class M>
+struct idle_list {
+  M* obj = nullptr;  // the head
+  // Go: push. mp becomes the head.
+  void push(M* mp) {
+    mp->idleNode.next = obj;
+    if (obj != nullptr) obj->idleNode.prev = mp;
+    obj = mp;
+  }
+  // Go: pop. The head, its node cleared (as the head, prev is already null).
+  M* pop() {
+    M* mp = obj;
+    if (mp == nullptr) return nullptr;
+    obj = mp->idleNode.next;
+    mp->idleNode.next = nullptr;
+    if (obj != nullptr) obj->idleNode.prev = nullptr;
+    return mp;
+  }
+  // Go: remove. mp must be on the list.
+  void remove(M* mp) {
+    if (obj == mp) {
+      pop();
+      return;
+    }
+    if (M* prev = mp->idleNode.prev; prev != nullptr) prev->idleNode.next = mp->idleNode.next;
+    if (M* next = mp->idleNode.next; next != nullptr) next->idleNode.prev = mp->idleNode.prev;
+    mp->idleNode = {};
+  }
+};
+
 // The wakeup part of Go's schedt. pidle, midle, nmidle: sched.lock. The
 // counters: seq_cst everywhere (the top comment).
 // The counters get a cache line of their own: every wakep reads nmspinning,
@@ -133,7 +171,7 @@ struct wakeup_state {
   typename B::template atomic<std::int32_t> nmspinning{0};    // spinning Ms + wakep's reservation
   typename B::template atomic<std::uint32_t> needspinning{0};  // pidlegetSpinning -> Delicate dance
   alignas(64) P* pidle = nullptr;
-  M* midle = nullptr;
+  idle_list<M> midle;
   std::int32_t nmidle = 0;
 };
 
@@ -161,8 +199,15 @@ struct protocol {
     RQ_CHECK(B, S::runqempty(*pp), "pidleput: P has non-empty run queue", "p", pp->id);
     auto& w = Env::ws();
     pp->idle.store(true, relaxed);  // relaxed: Go's idlepMask, a hint for stealWork
-    pp->link = w.pidle;
-    w.pidle = pp;
+    if (mutated(protocol_mutant::pidleput_fifo)) {  // the bug: appended, pidle a FIFO
+      P** tail = &w.pidle;
+      while (*tail != nullptr) tail = &(*tail)->link;
+      pp->link = nullptr;
+      *tail = pp;
+    } else {
+      pp->link = w.pidle;
+      w.pidle = pp;
+    }
     w.npidle.fetch_add(1, seq_cst);  // seq_cst: wakeup counter
   }
 
@@ -190,19 +235,16 @@ struct protocol {
   }
 
   // Go: mput / mget. sched.lock must be held.
+  // (Go's mput also runs checkdead: the harness's watchdogs do that here.)
   static void mput(locked&, M* mp) {
     auto& w = Env::ws();
-    mp->schedlink = w.midle;
-    w.midle = mp;
+    w.midle.push(mp);
     w.nmidle++;
   }
   static M* mget(locked&) {
     auto& w = Env::ws();
-    M* mp = w.midle;
-    if (mp != nullptr) {
-      w.midle = mp->schedlink;
-      w.nmidle--;
-    }
+    M* mp = w.midle.pop();
+    if (mp != nullptr) w.nmidle--;
     return mp;
   }
 
@@ -551,18 +593,17 @@ struct protocol {
   }
 
   // Go: mgetSpecific (go1.26, 2263d4aabd). sched.lock must be held: mp off
-  // midle if it is idle there, else null.
+  // midle, or null if "not on the list": a node with no neighbours. As in
+  // go1.27, midle's only M has none either, so it is not found there
+  // (docs/go-vs-cpp.md; procresize's mget then hands it out).
   static M* mgetSpecific(locked&, M* mp) {
-    auto& w = Env::ws();
-    for (M** pm = &w.midle; *pm != nullptr; pm = &(*pm)->schedlink) {
-      if (*pm != mp) continue;
-      if (!mutated(protocol_mutant::mgetSpecific_no_unlink)) {
-        *pm = mp->schedlink;
-        w.nmidle--;
-      }
-      return mp;
+    if (mp->idleNode.prev == nullptr && mp->idleNode.next == nullptr) return nullptr;
+    if (!mutated(protocol_mutant::mgetSpecific_no_unlink)) {
+      auto& w = Env::ws();
+      w.midle.remove(mp);
+      w.nmidle--;
     }
-    return nullptr;
+    return mp;
   }
 
   // Go: procresize, from "var runnablePs" on (go1.26, 2263d4aabd; no GC

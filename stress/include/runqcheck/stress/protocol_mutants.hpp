@@ -26,6 +26,7 @@ enum class protocol_mutant {
   handoffp_no_spinning_m,
   mgetSpecific_no_unlink,
   syscall_steal_no_scan_bit,
+  pidleput_fifo,
 };
 
 #ifdef RUNQCHECK_PROTOCOL_MUTANTS
@@ -36,7 +37,7 @@ inline protocol_mutant parse_protocol_mutant() {
                                         "dance_no_global_recheck", "gosched_no_wakep",
                                         "injectglist_no_final_wakep", "injectglist_no_startidle",
                                         "handoffp_no_spinning_m", "mgetSpecific_no_unlink",
-                                        "syscall_steal_no_scan_bit"};
+                                        "syscall_steal_no_scan_bit", "pidleput_fifo"};
   const char* env = std::getenv("RUNQCHECK_MUTANT");
   for (int i = 1; env != nullptr && i < static_cast<int>(std::size(names)); i++)
     if (names[i] == env) return static_cast<protocol_mutant>(i);

@@ -107,7 +107,7 @@ struct M : runqcheck::m<B> {
   P* oldp = nullptr;                   // Go: mp.oldp; the P held at entersyscall; this M only
   std::atomic<bool> spinning{false};   // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
   note<B> park;                        // Go: mp.park (protocol.hpp: notewakeup releases, mPark acquires)
-  M* schedlink = nullptr;              // midle list; sched.lock
+  idle_node<M> idleNode;               // Go: mp.idleNode, the midle list; sched.lock
   boost::context::fiber g0;            // while a G runs on this M: the M's scheduler context (Go: g0)
   void* tsan_g0 = nullptr;             // TSan's fiber of the thread itself
   mcall_fn fn = nullptr;               // set by the G before mcall, run on g0
