@@ -80,6 +80,7 @@ struct dop {
 struct sequence {
   int nprocs = 2;
   int ngs = 0;
+  int nms = 0;  // an idle-list sequence's Ms
   std::vector<dop> ops;
 };
 
@@ -263,8 +264,7 @@ struct idle_env {
   using S = runqcheck::go125<B, Cap>;
   struct M;
   struct P : S::p {
-    P(typename S::schedt& s, std::int32_t i) : S::p(s, i), id(i) {}
-    std::int32_t id;
+    P(typename S::schedt& s, std::int32_t i) : S::p(s, i) {}
     P* link = nullptr;           // pidle
     B::atomic<bool> idle{false};  // Go: idlepMask
   };
@@ -277,11 +277,11 @@ struct idle_env {
 };
 using idle_proto = runqcheck::stress::protocol<idle_env>;
 
-sequence generate_idle(std::mt19937_64& rng, int& nms) {
+sequence generate_idle(std::mt19937_64& rng) {
   sequence s;
   auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   s.nprocs = rnd(1, 4);
-  nms = rnd(1, 4);
+  s.nms = rnd(1, 4);
   int len = rnd(1, 40);
   for (int i = 0; i < len; i++) {
     int roll = rnd(0, 99);
@@ -296,7 +296,7 @@ sequence generate_idle(std::mt19937_64& rng, int& nms) {
     } else if (roll < 89) {
       s.ops.push_back({"mget"});
     } else {
-      s.ops.push_back({"mgetspec", rnd(0, nms - 1)});
+      s.ops.push_back({"mgetspec", rnd(0, s.nms - 1)});
     }
   }
   return s;
@@ -311,7 +311,7 @@ T* first_not(const std::vector<std::unique_ptr<T>>& xs, F&& idle) {
   return nullptr;
 }
 
-void run_idle(const sequence& s, int nms, int id, std::ostream& out) {
+void run_idle(const sequence& s, int id, std::ostream& out) {
   using P = idle_env::P;
   using M = idle_env::M;
   typename idle_env::S::schedt sched(s.nprocs);
@@ -321,7 +321,7 @@ void run_idle(const sequence& s, int nms, int id, std::ostream& out) {
   std::vector<std::unique_ptr<P>> ps;
   for (int i = 0; i < s.nprocs; i++) ps.push_back(std::make_unique<P>(sched, i));
   std::vector<std::unique_ptr<M>> ms;
-  for (int i = 0; i < nms; i++) {
+  for (int i = 0; i < s.nms; i++) {
     ms.push_back(std::make_unique<M>());
     ms.back()->id = i;
   }
@@ -366,7 +366,7 @@ void run_idle(const sequence& s, int nms, int id, std::ostream& out) {
   out << " npidle " << w.npidle.load(std::memory_order::relaxed) << "\n";
   out << "midle";
   k = 0;
-  for (const M* mp = w.midle.obj; mp != nullptr && k <= nms; mp = mp->idleNode.next, k++) {
+  for (const M* mp = w.midle.obj; mp != nullptr && k <= s.nms; mp = mp->idleNode.next, k++) {
     out << " " << mp->id;
   }
   out << " nmidle " << w.nmidle << "\n";
@@ -424,25 +424,28 @@ int main(int argc, char** argv) {
     return 2;
   }
   long nops = 0;
+  auto write = [&](const char* kind, long id, int third, const sequence& s) {
+    seqs << kind << " " << id << " " << s.nprocs << " " << third << "\n";
+    for (const dop& o : s.ops) seqs << o.kind << " " << o.a << " " << o.b << " " << o.c << "\n";
+    seqs << "end\n";
+    nops += static_cast<long>(s.ops.size());
+  };
+  const std::uint64_t seed = std::strtoull(argv[2], nullptr, 10);
   for (long id = 0; id < n; id++) {
     sequence s = generate(rng);
-    runqcheck::wd::set_reproducer(repro(argv[0], id, std::strtoull(argv[2], nullptr, 10)));
-    seqs << "seq " << id << " " << s.nprocs << " " << s.ngs << "\n";
-    for (const dop& o : s.ops) seqs << o.kind << " " << o.a << " " << o.b << " " << o.c << "\n";
-    seqs << "end\n";
+    runqcheck::wd::set_reproducer(repro(argv[0], id, seed));
+    write("seq", id, s.ngs, s);
     run(s, static_cast<int>(id), outs);
-    nops += static_cast<long>(s.ops.size());
   }
-  std::mt19937_64 irng(std::strtoull(argv[2], nullptr, 10) ^ 0x1d1e115ULL);
+  std::mt19937_64 irng(seed ^ 0x1d1e115ULL);
   const long nidle = n / 4 > 0 ? n / 4 : 1;
   for (long id = n; id < n + nidle; id++) {
-    int nms = 0;
-    sequence s = generate_idle(irng, nms);
-    seqs << "iseq " << id << " " << s.nprocs << " " << nms << "\n";
-    for (const dop& o : s.ops) seqs << o.kind << " " << o.a << " " << o.b << " " << o.c << "\n";
-    seqs << "end\n";
-    run_idle(s, nms, static_cast<int>(id), outs);
-    nops += static_cast<long>(s.ops.size());
+    sequence s = generate_idle(irng);
+    runqcheck::wd::set_reproducer(std::string(argv[0]) + " " + argv[1] + " " + argv[2] + " " +
+                                  argv[3] + " " + argv[4] + "   (idle-list sequence " +
+                                  std::to_string(id) + ")");
+    write("iseq", id, s.nms, s);
+    run_idle(s, static_cast<int>(id), outs);
   }
   std::printf("diff_gen (%s): %ld queue and %ld idle-list sequences, %ld operations\n",
               subject_name, n, nidle, nops);
