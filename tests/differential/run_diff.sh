@@ -66,7 +66,8 @@ if cmp -s "$work/cpp.txt" "$work/go.txt"; then
     END {for (k in c) {printf "%s%s=%d", s, k, c[k]; s = " "}}' "$work/seqs.txt")
   echo "PASS: $n queue and $nidle idle-list sequences ($nops ops; by op: $byop)," \
     "C++ subject and $gover's"
-  echo "  runtime agree on every result and final queue ($(wc -l < "$work/cpp.txt") outcome lines;" \
+  nout=$(wc -l < "$work/cpp.txt")
+  echo "  runtime agree on every result and final queue ($nout outcome lines;" \
     "the idle lists are the bundled protocol's, whatever the subject)"
   exit 0
 fi
