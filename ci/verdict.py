@@ -42,9 +42,12 @@ PRESET_WHOLE = {"asan": "ASan", "tsan": "TSan", "arm64": "aarch64", "arm64-tsan"
 
 NOT_APPLIED = re.compile(r"runqcheck: not applied: (.*)$")
 REPORT = re.compile(r"runqcheck: report: (.*)$")  # findings that do not fail a cell
-REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|: Failure$|\berror:|LIVELOCK|DEADLOCK|"
-                    r"DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|runtime error:|"
-                    r"no progress|watchdog")
+REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berror:|LIVELOCK|"
+                    r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
+                    r"runtime error:|no progress|watchdog")
+CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
+# ctest's own line for a test that died or ran out of time (its console log).
+CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
 
 
 def column_of(preset: str, checker: str) -> str:
@@ -68,18 +71,49 @@ def column_of(preset: str, checker: str) -> str:
     return "other"
 
 
-def reason_of(out: str, failure_msg: str) -> str:
+def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
+    """The failure's one line: a crash first, then the first line that says
+    what failed (a `FAIL:` line with its `C++:`/`Go:` lines), then ctest's."""
     lines = out.splitlines()
+    crashes = [m.group(1) for m in map(CRASH.search, lines) if m]
+    first = ""
     for i, line in enumerate(lines):
-        if REASON.search(line) and not line.startswith("[  FAILED  ] ") or "invariant:" in line:
+        if CRASH.search(line) or line.startswith("[  FAILED  ] "):
+            continue
+        if REASON.search(line.strip()) or "invariant:" in line:
             text = line.strip()
             if text.endswith(": Failure") and i + 1 < len(lines):
                 text += " " + lines[i + 1].strip()
-            return text[:300]
-    for line in lines:
-        if line.startswith("[  FAILED  ] "):
-            return line.strip()[:300]
-    return (failure_msg or "failed without a message (see the ctest command)")[:300]
+            if text.startswith("FAIL"):
+                text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
+                                if x.strip().startswith(("C++:", "Go:")))
+            first = text
+            break
+    if crashes:
+        text = "crashed: " + "; ".join(crashes) + (f"; also: {first}" if first else "")
+    elif first:
+        text = first
+    elif ctest_end:
+        text = ctest_end
+    else:
+        bare = [ln.strip() for ln in lines if ln.startswith("[  FAILED  ] ")]
+        text = bare[0] if bare else failure_msg or "failed without a message (see the ctest command)"
+    return text[:300]
+
+
+def ctest_ends(d: Path) -> dict:
+    """{test: "crashed (SegFault) ..."} from the ctest console log of build dir d."""
+    ends = {}
+    for log in (d / "junit.log", d / "ctest-port.log"):
+        try:
+            text = log.read_text(errors="replace")
+        except OSError:
+            continue
+        for m in CTEST_END.finditer(text):
+            what = m.group(2)
+            ends[m.group(1)] = ("timed out (ctest's TIMEOUT)" if what == "Timeout"
+                                else f"crashed ({what.split(': ', 1)[1]}), no message before it")
+    return ends
 
 
 def first_error(log: Path) -> str:
@@ -157,6 +191,7 @@ def main(argv) -> int:
             ran_cols.update(cols)
             continue
         ran_cols.update(cols)
+        ends = ctest_ends(d)
         for tc in ET.parse(junit).getroot().iter("testcase"):
             name = tc.get("name", "?")
             if "/" not in name:
@@ -189,7 +224,8 @@ def main(argv) -> int:
                 lines = [ln.strip() for ln in out.splitlines()]
                 c.failures.append({
                     "test": name, "preset": preset,
-                    "reason": reason_of(out, "" if fail_el is None else fail_el.get("message", "")),
+                    "reason": reason_of(out, "" if fail_el is None else fail_el.get("message", ""),
+                                        ends.get(name, "")),
                     "repro": [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
                              + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
                                 or "reproduce with:" in ln],
@@ -264,6 +300,12 @@ def main(argv) -> int:
                 print("    witness:")
                 for w in f["witness"]:
                     print(f"    {w}")
+    logs = [(p, f) for p, d in runs for f in (d / "junit.log", d / "ctest-port.log",
+                                               d / "build.log") if f.exists()]
+    if logs:
+        print("\nlogs (the whole output of ctest and of the build):")
+        for p, f in logs:
+            print(f"  {p}: {f}")
     print()
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
           + (" (--strict: not applied fails)" if strict and (n_na or notes) else ""))

@@ -33,10 +33,27 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS)
 endif()
 
 if("unit" IN_LIST RUNQCHECK_CHECKERS)
-  runqcheck_add_checker(NAME unit SOURCES ${_rq_subject_tests}
+  runqcheck_add_checker(NAME unit GTEST SOURCES ${_rq_subject_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
-  runqcheck_add_checker(NAME unit_core CORE_ONLY SOURCES ${_rq_core_tests}
+  runqcheck_add_checker(NAME unit_core GTEST CORE_ONLY SOURCES ${_rq_core_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
+endif()
+
+# tests/unit/isolate.py's teeth and the verdict's reasons (ci/verdict.py on
+# the outputs of failing checkers: none "without a message"): the native
+# preset only (the one with the proofs family), < 1 s each.
+if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
+   AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET isolate_selftest)
+  add_executable(isolate_selftest "${RUNQCHECK_ROOT}/tests/unit/isolate_selftest.cpp")
+  target_link_libraries(isolate_selftest PRIVATE runqcheck::core GTest::gtest_main Threads::Threads)
+  set_target_properties(isolate_selftest PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME unit_isolate_selftest COMMAND sh "${RUNQCHECK_ROOT}/tests/unit/isolate_test.sh"
+    $<TARGET_FILE:isolate_selftest>)
+  add_test(NAME verdict_reasons COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/reasons_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_reasons")
+  set_tests_properties(unit_isolate_selftest verdict_reasons PROPERTIES LABELS "gate;selftest"
+    TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)

@@ -11,9 +11,11 @@
 #   runqcheck_add_checker(NAME <name> SOURCES <src>... [LIBS <lib>...]
 #                         [LABELS <label>...] [CORE_ONLY] [ARGS <arg>...]
 #                         [DEFINITIONS <d>...] [OPTIONS <o>...] [TIMEOUT <s>]
-#                         [HOOK <function>])
+#                         [HOOK <function>] [GTEST])
 #   HOOK: a function called with the subject's name after each
 #   <name>__<subject> target is made (to register tests of other shapes).
+#   GTEST: a GoogleTest binary, run through tests/unit/isolate.py (host
+#   builds): a crash names its test and signal, and the other tests still run.
 #
 # CORE_ONLY checkers test core internals and run only for the CORE subject
 # (the bundled port itself). INCLUDE_DIRS come before core/include, so
@@ -148,7 +150,14 @@ function(_runqcheck_add_run subject checker run)
   endif()
   runqcheck_port_labels(labels ${self})
   set(name "${checker}${suffix}/${subject}")
-  add_test(NAME ${name} COMMAND ${target} ${args})
+  get_property(gtest GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_GTEST)
+  if(gtest AND NOT CMAKE_CROSSCOMPILING)
+    # A crash names its test and the rest still run (tests/unit/isolate.py).
+    add_test(NAME ${name} COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/unit/isolate.py"
+      $<TARGET_FILE:${target}> ${args})
+  else()
+    add_test(NAME ${name} COMMAND ${target} ${args})
+  endif()
   get_property(env GLOBAL PROPERTY RUNQCHECK_RUN_${run}_ENV)
   set_tests_properties(${name} PROPERTIES LABELS "${labels}"
     ENVIRONMENT "GTEST_OUTPUT=xml:${CMAKE_BINARY_DIR}/results/${checker}${suffix}__${subject}.xml;${env}")
@@ -231,8 +240,8 @@ function(runqcheck_add_subject)
 endfunction()
 
 function(runqcheck_add_checker)
-  cmake_parse_arguments(A "CORE_ONLY" "NAME;TIMEOUT;HOOK" "SOURCES;LIBS;LABELS;DEFINITIONS;ARGS;OPTIONS"
-    ${ARGN})
+  cmake_parse_arguments(A "CORE_ONLY;GTEST" "NAME;TIMEOUT;HOOK"
+    "SOURCES;LIBS;LABELS;DEFINITIONS;ARGS;OPTIONS" ${ARGN})
   if(NOT A_NAME OR NOT A_SOURCES)
     message(FATAL_ERROR "runqcheck_add_checker: NAME and SOURCES are required (checker '${A_NAME}')")
   endif()
@@ -248,6 +257,7 @@ function(runqcheck_add_checker)
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_OPTIONS "${A_OPTIONS}")
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_CORE_ONLY ${A_CORE_ONLY})
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_HOOK "${A_HOOK}")
+  set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_GTEST ${A_GTEST})
   # The default run: <checker>/<subject> with ARGS, LABELS, TIMEOUT.
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_RUNS "")
   _runqcheck_define_run(run ${A_NAME} "" "${A_ARGS}" "${A_LABELS}" "${A_TIMEOUT}" "" "")

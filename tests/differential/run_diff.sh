@@ -38,7 +38,16 @@ cat > "$work/overlay.json" <<JSON
   "$goroot/src/runtime/runqcheck_export_test.go": "$work/runqcheck_export_test.go"}}
 JSON
 
-"$gen" "$n" "$seed" "$work/seqs.txt" "$work/cpp.txt" || { echo "FAIL: diff_gen failed"; exit 1; }
+"$gen" "$n" "$seed" "$work/seqs.txt" "$work/cpp.txt"
+rc=$?
+if [ $rc -ne 0 ]; then
+  # A crash (status 128+N) names its signal.
+  how="exit $rc"
+  [ $rc -gt 128 ] && how="crashed: SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
+  echo "FAIL: diff_gen failed ($how) on the C++ side"
+  echo "reproduce: $gen $n $seed $work/seqs.txt $work/cpp.txt"
+  exit 1
+fi
 
 start=$(date +%s)
 # GOMAXPROCS=1: no other P can pick the fake Gs from the global queue

@@ -464,7 +464,7 @@ TYPED_TEST(SubjectEdges, Wrap_PutGetStealAcross2To32) {
   using Subj = typename TestFixture::Subj;
   constexpr std::uint32_t Cap = TestFixture::Cap;
   if constexpr (!runqcheck::has_set_runq_counters<Subj>) {
-    not_applied("unit Wrap_PutGetStealAcross2To32", "needs S::set_runq_counters", Subj::name);
+    not_applied("unit Wrap_PutGetStealAcross2To32", "needs S::set_runq_counters", subject_name);
     GTEST_SKIP() << "needs S::set_runq_counters";
   } else {
     for (std::uint32_t start : {0xFFFFFFFFu - Cap / 2, 0xFFFFFFFFu, 0xFFFFFFFFu - 2 * Cap}) {

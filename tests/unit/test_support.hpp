@@ -18,9 +18,11 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "runqcheck/backend/native.hpp"
@@ -55,14 +57,20 @@ using cap = std::integral_constant<std::uint32_t, C>;
 // ---------------------------------------------------------------------------
 // Fatal checks (RQ_CHECK → B::fatal → runqcheck::fatal_handler()).
 
-// What a fatal check becomes while a fatal_throws guard is alive.
-struct fatal_exception {
+// What a fatal check becomes while a fatal_throws guard is alive. A
+// std::exception, so that one no test expects shows its text in GoogleTest's
+// failure ("fatal error: <msg> <values> at file:line"), not "Unknown C++ exception".
+struct fatal_exception : std::runtime_error {
   std::string msg;     // Go's throw text, e.g. "runqsteal: runq overflow"
   std::string values;  // "h=… t=…"
+  fatal_exception(std::string m, std::string v, const std::string& where)
+      : std::runtime_error("fatal error: " + m + (v.empty() ? "" : " ") + v + " at " + where),
+        msg(std::move(m)), values(std::move(v)) {}
 };
 
 inline void throwing_fatal_handler(const runqcheck::fatal_info& f) {
-  throw fatal_exception{f.msg, f.values};
+  throw fatal_exception{f.msg, f.values,
+                        std::string(f.where.file_name()) + ":" + std::to_string(f.where.line())};
 }
 
 // RAII: fatal checks throw fatal_exception instead of aborting; the previous

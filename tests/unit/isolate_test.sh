@@ -1,0 +1,16 @@
+#!/bin/sh
+# tests/unit/isolate_test.sh BIN — isolate.py on isolate_selftest's binary:
+# the crash is named with its signal, test and reproducer, the tests after it
+# still run, the crashing one is re-run alone, a fatal shows its message.
+out=$(/usr/bin/python3 "$(dirname "$0")/isolate.py" "$1" 2>&1); rc=$?
+echo "$out"
+fail() { echo "isolate_test: FAILED: $*"; exit 1; }
+[ $rc = 1 ] || fail "exit $rc, not 1"
+for want in "runqcheck: crash: SIGSEGV in Isolate.Crashes" \
+            "reproduce: $1 --gtest_filter=Isolate.Crashes" \
+            "[       OK ] Isolate.RunsAfterTheCrash" \
+            "fatal error: acme: ring overflow h=1 t=9" \
+            "Isolate.Crashes (SIGSEGV) run alone: crashes again"; do
+  echo "$out" | grep -qF -- "$want" || fail "no line '$want'"
+done
+echo "isolate_test: passed"

@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+"""Every failing cell of a verdict explains itself (ci/verdict.py).
+
+usage: reasons_test.py VERDICT_PY WORKDIR
+Writes the JUnit files of a failing port (each checker's failure as its
+binary prints it: gtest, a crash through tests/unit/isolate.py, a crash with
+no output, diff_go's FAIL line, stall, weak memory, Relacy, rapidcheck, a
+port's fatal inside a gtest test) and checks that the verdict FAILS each
+cell with a reason, never "without a message", with the crash's signal,
+test and reproducer. Exit 0 if so, 1 naming what is missing.
+"""
+import subprocess
+import sys
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+SUBJ = "acme_x"
+# (test, column title, system-out, ctest's console line or "", words the reason must hold)
+CASES = [
+    ("unit", "unit",
+     "[ RUN      ] SubjectEdges/0.Wrap\nsubject_edges.cpp:480: Failure\n"
+     "Expected equality of these values:\n  got\n    3\n[  FAILED  ] SubjectEdges/0.Wrap\n"
+     "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectEdges/0.Wrap\n"
+     "[ RUN      ] SubjectConcurrent.Steal\n"
+     "runqcheck: crash: SIGSEGV in SubjectConcurrent.Steal\n"
+     "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n"
+     "isolate.py: SubjectConcurrent.Steal (SIGSEGV) run alone: crashes again\n", "",
+     ["crashed: SIGSEGV in SubjectConcurrent.Steal", "subject_edges.cpp:480: Failure"]),
+    ("lincheck_threads", "lincheck", "", "***Exception: SegFault", ["crashed (SegFault)"]),
+    ("diff_go", "diff vs Go",
+     "go test runtime (go1.27.4): exit 0 in 3 s\n"
+     "FAIL: outcomes differ at line 7 of cpp.txt vs go.txt (in seq 3 cap 256)\n"
+     "  C++: runqget 1001 true\n  Go:  runqget 1001 false\n", "",
+     ["FAIL: outcomes differ", "C++: runqget 1001 true", "Go:  runqget 1001 false"]),
+    ("stall", "stall",
+     "stall/owner_vs_thief: FAILED stall.cpp:392: G 1003 taken twice\n"
+     "reproduce: RUNQCHECK_STALL=owner_vs_thief:7 /b/bin/stall__acme_x\n", "",
+     ["G 1003 taken twice"]),
+    ("weak_memory", "weak memory",
+     "FAILED: weak-memory orders: runqput_head_load is relaxed, need acquire (subject acme_x)\n"
+     "witness:\n  C11 with LB ...\n", "", ["runqput_head_load"]),
+    ("property_sched", "property",
+     "- sched_ops_cap256\nFalsifiable after 12 tests\n"
+     "reproduce: RC_PARAMS=\"reproduce=x\" /b/bin/property_sched__acme_x\n"
+     "FAILED: see the reproduce: lines above\n", "", ["FAILED"]),
+    ("relacy_scenarios_bound3", "relacy bounded",
+     "relacy_scenarios: owner_vs_thief: FAILED after 12 executions, 0.01s\n"
+     "replay: /b/bin/relacy_scenarios__acme_x replay bound 3 owner_vs_thief 1:2\n", "",
+     ["owner_vs_thief: FAILED after 12"]),
+    ("unit_fatal", "unit",
+     "[ RUN      ] SubjectEdges/0.Steal\nunknown file: Failure\n"
+     "C++ exception with description \"fatal error: acme: ring overflow h=1 t=9 at acme.hpp:40\""
+     " thrown in the test body.\n[  FAILED  ] SubjectEdges/0.Steal\n", "",
+     ["fatal error: acme: ring overflow"]),
+]
+
+
+def junit(cases):
+    xs = []
+    for test, _, out, _, _ in cases:
+        xs.append(f'<testcase name="{test}/{SUBJ}" classname="x" time="1" status="fail">'
+                  f'<failure message=""/><system-out>{escape(out)}</system-out></testcase>')
+    return f'<testsuite tests="{len(cases)}">' + "".join(xs) + "</testsuite>\n"
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("reasons_test.py: usage: reasons_test.py VERDICT_PY WORKDIR", file=sys.stderr)
+        return 2
+    verdict, work = argv[0], Path(argv[1]) / "native"
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "junit.xml").write_text(junit(CASES))
+    (work / "junit.log").write_text("".join(
+        f"  {i}/9 Test  #{i}: {t}/{SUBJ} ......{end}  0.12 sec\n"
+        for i, (t, _, _, end, _) in enumerate(CASES, 1) if end))
+    p = subprocess.run(["/usr/bin/python3", verdict, "--subjects", SUBJ, f"native={work}"],
+                       capture_output=True, text=True)
+    out = p.stdout
+    print(out)
+    bad = []
+    if p.returncode != 1:
+        bad.append(f"exit {p.returncode}, not 1")
+    if "without a message" in out:
+        bad.append("a cell reads 'without a message'")
+    lines = out.splitlines()
+    for test, col, _, _, words in CASES:
+        head = f"  {SUBJ}, {col}: {test}/{SUBJ} [native]"
+        if head not in lines:
+            bad.append(f"no failure entry '{head.strip()}'")
+            continue
+        i = lines.index(head)
+        reason = lines[i + 1] if i + 1 < len(lines) else ""
+        bad += [f"{test}: reason lacks '{w}' ({reason.strip()})" for w in words if w not in reason]
+    if "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal" not in out:
+        bad.append("the crash's reproducer is not listed")
+    for b in bad:
+        print(f"reasons_test: {b}")
+    print("reasons_test: " + ("FAILED" if bad else f"passed: {len(CASES)} failing tests, each with "
+                              "its reason"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
