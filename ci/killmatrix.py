@@ -5,8 +5,8 @@ Mutants (models/mutants/schemata.py --manifest): the logic mutants (patches in
 models/mutants/logic), plain_slots, every order site of core/ weakened one step
 (order:<site>), the stress scheduler's protocol mutants (protocol.txt), and the
 subject mutants of models/mutants/subject_mutants.txt (subject:<name>: another
-buggy port; only the --subject-cols columns have a binary for it, the other
-cells read n/a). A --protocol-cols column is built on the wakeup protocol's
+buggy port; only the subject_mutants columns have a binary for it, the other
+cells read n/a). A protocol_mutants column is built on the wakeup protocol's
 header (stress/include/runqcheck/stress/protocol.hpp), not on the queue
 schemata: only protocol mutants run there, the other cells read n/a. A column is a checker binary built for the subject `mutants`
 (the schemata, through ci/gate --subject) or a harness-only binary built on
@@ -15,9 +15,13 @@ when the binary exits non-zero (a failed assertion, a fatal check, a Relacy
 failure). The matrix names what caught it, how long it took and, for Relacy,
 after how many executions.
 
-usage: killmatrix.py --col NAME BIN [ARG...] [--col ...] --out FILE [--quick]
+The columns are the checker declaration's (ci/checkers.json): each column
+with a `kill` command, in declared order; `subject_mutants` marks the columns
+with a binary for the subject mutants, `protocol_mutants` the protocol-only
+ones. In a command, {KEY} is replaced by --var KEY=VALUE.
+
+usage: killmatrix.py --columns FILE [--var KEY=VALUE]... --out FILE [--quick]
                      --expected FILE --notes FILE [--audit FILE] [--check]
-                     [--subject-cols NAME,...] [--protocol-cols NAME,...]
 """
 import json
 import re
@@ -103,34 +107,46 @@ def run(cmd, mutant, timeout):
 
 
 def parse_args(args):
-    o = {"cols": [], "check": False, "audit": None, "subject-cols": "", "protocol-cols": "",
-         "quick": False}
+    o = {"check": False, "audit": None, "quick": False, "vars": {}}
     i = 0
-    flags = ("--out", "--expected", "--notes", "--audit", "--check", "--col", "--subject-cols",
-             "--protocol-cols", "--quick")
     while i < len(args):
         a = args[i]
-        if a == "--col":
-            j = i + 3
-            while j < len(args) and args[j] not in flags:
-                j += 1
-            o["cols"].append((args[i + 1], args[i + 2:j]))
-            i = j
-        elif a == "--check":
+        if a == "--check":
             o["check"] = True
             i += 1
         elif a == "--quick":
             o["quick"] = True
             i += 1
-        elif a in ("--out", "--expected", "--notes", "--audit", "--subject-cols", "--protocol-cols"):
+        elif a == "--var" and i + 1 < len(args) and "=" in args[i + 1]:
+            k, v = args[i + 1].split("=", 1)
+            o["vars"][k] = v
+            i += 2
+        elif a in ("--out", "--expected", "--notes", "--audit", "--columns") and i + 1 < len(args):
             o[a[2:]] = args[i + 1]
             i += 2
         else:
             raise SystemExit(f"killmatrix: unknown argument '{a}'")
-    for k in ("out", "expected", "notes"):
+    for k in ("out", "expected", "notes", "columns"):
         if k not in o:
             raise SystemExit(__doc__)
     return o
+
+
+def declared_columns(path, values):
+    """[(id, command)], subject-mutant ids, protocol-only ids: the kill columns."""
+    cols, subject, protocol = [], set(), set()
+    for c in json.loads(Path(path).read_text())["columns"]:
+        if "kill" not in c:
+            continue
+        try:
+            cols.append((c["id"], [a.format(**values) for a in c["kill"]]))
+        except KeyError as e:
+            raise SystemExit(f"killmatrix: column {c['id']}: no --var {e.args[0]}=...")
+        if c.get("subject_mutants"):
+            subject.add(c["id"])
+        if c.get("protocol_mutants"):
+            protocol.add(c["id"])
+    return cols, subject, protocol
 
 
 def quick_cells(cols, name, required, na, applies):
@@ -173,13 +189,17 @@ def weak_models():
 
 def main():
     o = parse_args(sys.argv[1:])
+    o["cols"], subject_cols, protocol_cols = declared_columns(o["columns"], o["vars"])
     rows, orders, protocol_names = catalog()
-    protocol_cols = set(filter(None, o["protocol-cols"].split(",")))
     expected = {}
     for line in Path(o["expected"]).read_text().splitlines():
         f = line.split("#", 1)[0].split()
         if len(f) >= 2:
             expected.setdefault(f[0], set()).update(f[1].split(","))
+    unknown = {c for cs in expected.values() for c in cs} - {c for c, _ in o["cols"]}
+    if unknown:
+        raise SystemExit(f"killmatrix: {o['expected']} names columns {o['columns']} does not "
+                         f"declare: {', '.join(sorted(unknown))}")
     notes = {}
     for line in Path(o["notes"]).read_text().splitlines():
         if line.strip() and not line.startswith("#") and ":" in line:
@@ -188,8 +208,6 @@ def main():
     names = [c for c, _ in o["cols"]]
     results, problems, weak_survivors = [], [], []
     for name, desc, kind in rows:
-        subject_cols = o["subject-cols"].split(",")
-
         def applies(c, name=name, kind=kind):
             """Whether column c has a binary for this row (else n/a)."""
             return ((kind != "subject" or c in subject_cols)

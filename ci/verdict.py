@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Print the verdict matrix of ci/gate from the presets' CTest JUnit files.
 
-One row per subject, one column per checker family; each cell is `passed`,
+One row per subject, one column per declared checker column; each cell is `passed`,
 `passed*` (passed, but the test printed `runqcheck: not applied: ...`
 lines, listed below the table), `FAILED` or `not applied`. Below the table,
 for every FAILED cell: the one-line reason, the reproducers (the ctest
@@ -13,32 +13,35 @@ that exits 77 (SKIP_RETURN_CODE) after a `runqcheck: not applied:` line makes
 its cell `not applied` with that reason.
 
 usage: verdict.py [--strict] [--subjects A,B] [--title TEXT] PRESET=BUILD_DIR...
-(PRESET `build`: a user's own build tree, any checker family)
+(PRESET `build`: a user's own build tree, any column but the whole-preset ones)
 
-Each BUILD_DIR holds junit.xml (ctest --output-junit) or, when its
-configure or build failed, a file `stage-failed`: "<stage> <log path>".
+Each BUILD_DIR holds junit.xml (ctest --output-junit) and runqcheck_columns.json
+(each test's column, written by cmake/columns.cmake from ci/checkers.json, the
+columns' one declaration) or, when its configure or build failed, a file
+`stage-failed`: "<stage> <log path>".
 Exit status: 0 all passed, 1 a cell FAILED (or, with --strict, a check did
 not apply), 2 bad usage.
 """
+import json
 import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-COLUMNS = ["unit", "property", "lincheck", "relacy random", "relacy bounded", "relacy full",
-           "fuzz interleave", "diff vs Go", "stall", "weak memory", "ASan", "TSan", "aarch64"]
-# Which columns a preset fills (a preset that did not build fails these).
-PRESET_COLUMNS = {
-    "native": ["unit", "property", "lincheck", "diff vs Go", "stall", "weak memory"],
-    "relacy": ["relacy random", "relacy bounded", "relacy full"],
-    "fuzz": ["fuzz interleave"],
-    "asan": ["ASan"], "tsan": ["TSan"], "arm64": ["aarch64"], "arm64-tsan": ["aarch64"],
-    # a user's own build tree (runqcheck_port_verdict): any family
-    "build": ["unit", "property", "lincheck", "relacy random", "relacy bounded", "relacy full",
-              "fuzz interleave", "diff vs Go", "stall", "weak memory"],
-}
-# Whole-preset columns: every port test of the preset lands there.
-PRESET_WHOLE = {"asan": "ASan", "tsan": "TSan", "arm64": "aarch64", "arm64-tsan": "aarch64"}
+# The columns, from their one declaration (ci/checkers.json); a test's column is
+# the one its build tree's runqcheck_columns.json gives (cmake/columns.cmake).
+DECL = [c for c in json.loads((Path(__file__).resolve().parent / "checkers.json").read_text())
+        ["columns"] if c.get("title")]
+COLUMNS = [c["title"] for c in DECL]
+TITLE = {c["id"]: c["title"] for c in DECL}
+WHY_EMPTY = {c["title"]: "no test of this column for the subject"
+             + (f": {c['not_applied']}" if c.get("not_applied") else "") for c in DECL}
+# Which columns a preset fills (a preset that did not build fails these);
+# `build`, a user's own build tree: every column but the whole-preset ones.
+PRESET_COLUMNS = {"build": [c["title"] for c in DECL if not c.get("whole_preset")]}
+for c in DECL:
+    for p in c.get("presets", []):
+        PRESET_COLUMNS.setdefault(p, []).append(c["title"])
 
 NOT_APPLIED = re.compile(r"runqcheck: not applied: (.*)$")
 REPORT = re.compile(r"runqcheck: report: (.*)$")  # findings that do not fail a cell
@@ -50,25 +53,13 @@ CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
 
 
-def column_of(preset: str, checker: str) -> str:
-    if preset in PRESET_WHOLE:
-        return PRESET_WHOLE[preset]
-    if checker.startswith("fuzz_interleave"):
-        return "fuzz interleave"
-    if preset == "fuzz":
-        return "ASan"  # the fuzz preset's other tests: clang with ASan+UBSan
-    if checker.startswith("relacy"):
-        if "full" in checker:
-            return "relacy full"
-        if "bound" in checker:
-            return "relacy bounded"
-        return "relacy random"
-    for prefix, col in (("unit", "unit"), ("property", "property"), ("lincheck", "lincheck"),
-                        ("diff_go", "diff vs Go"), ("stall", "stall"),
-                        ("weak_memory", "weak memory")):
-        if checker.startswith(prefix):
-            return col
-    return "other"
+def columns_of(d: Path) -> dict:
+    """{test: column title} of build dir d (its runqcheck_columns.json)."""
+    try:
+        tests = json.loads((d / "runqcheck_columns.json").read_text())["tests"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return {t: TITLE.get(c, "other") for t, c in tests.items()}
 
 
 def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
@@ -97,7 +88,8 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
         text = ctest_end
     else:
         bare = [ln.strip() for ln in lines if ln.startswith("[  FAILED  ] ")]
-        text = bare[0] if bare else failure_msg or "failed without a message (see the ctest command)"
+        text = (bare[0] if bare else failure_msg
+                or "failed without a message (see the ctest command)")
     return text[:300]
 
 
@@ -192,11 +184,12 @@ def main(argv) -> int:
             continue
         ran_cols.update(cols)
         ends = ctest_ends(d)
+        column = columns_of(d)
         for tc in ET.parse(junit).getroot().iter("testcase"):
             name = tc.get("name", "?")
             if "/" not in name:
                 continue
-            checker, subj = name.split("/", 1)
+            subj = name.split("/", 1)[1]
             if subj not in subjects:
                 subjects.append(subj)
             status = tc.get("status", "")
@@ -207,7 +200,7 @@ def main(argv) -> int:
             failed = fail_el is not None or status == "fail"
             skipped = not failed and (tc.find("skipped") is not None
                                       or status in ("notrun", "disabled"))
-            col = column_of(preset, checker)
+            col = column.get(name, "other")
             c = cell(subj, col)
             c.tests.append((name, "failed" if failed else "skipped" if skipped else "passed"))
             if skipped and not NOT_APPLIED.search(out):
@@ -271,8 +264,7 @@ def main(argv) -> int:
         for s, c in empty:
             by_col.setdefault(c, []).append(s)
         for c, subs in by_col.items():
-            why = ("no test of this family for the subject" if c in ran_cols
-                   else "its preset was not run")
+            why = WHY_EMPTY.get(c, "") if c in ran_cols else "its preset was not run"
             who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
             print(f"  {who}, {c}: {why}")
     reports = [(s, c, r) for s in rows for c in columns for r in cell(s, c).reports]

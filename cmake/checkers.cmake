@@ -3,6 +3,7 @@
 # families a build configures (presets set it): unit, mutants, relacy.
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/runqcheck.cmake")
+runqcheck_columns_defer()  # the tests made here get their column labels
 
 if(NOT DEFINED RUNQCHECK_CHECKERS)
   set(RUNQCHECK_CHECKERS unit weak)
@@ -39,9 +40,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS)
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
 endif()
 
-# tests/unit/isolate.py's teeth and the verdict's reasons (ci/verdict.py on
-# the outputs of failing checkers: none "without a message"): the native
-# preset only (the one with the proofs family), < 1 s each.
+# tests/unit/isolate.py's teeth, the verdict's reasons (ci/verdict.py on the
+# outputs of failing checkers: none "without a message") and its columns: the
+# native preset only (the one with the proofs family), < 1 s each.
 if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
    AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET isolate_selftest)
   add_executable(isolate_selftest "${RUNQCHECK_ROOT}/tests/unit/isolate_selftest.cpp")
@@ -52,8 +53,12 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_reasons COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/reasons_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_reasons")
-  set_tests_properties(unit_isolate_selftest verdict_reasons PROPERTIES LABELS "gate;selftest"
-    TIMEOUT 60)
+  # Every port test of this tree in one declared column (ci/checkers.json).
+  add_test(NAME verdict_columns COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
+    "${RUNQCHECK_ROOT}/ci/checkers.json")
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_columns PROPERTIES
+    LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)

@@ -9,6 +9,7 @@ port's fatal inside a gtest test) and checks that the verdict FAILS each
 cell with a reason, never "without a message", with the crash's signal,
 test and reproducer. Exit 0 if so, 1 naming what is missing.
 """
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +71,10 @@ def main(argv):
     verdict, work = argv[0], Path(argv[1]) / "native"
     work.mkdir(parents=True, exist_ok=True)
     (work / "junit.xml").write_text(junit(CASES))
+    ids = {c["title"]: c["id"] for c in json.loads(
+        (Path(verdict).parent / "checkers.json").read_text())["columns"] if c.get("title")}
+    (work / "runqcheck_columns.json").write_text(json.dumps(
+        {"tests": {f"{t}/{SUBJ}": ids[col] for t, col, _, _, _ in CASES}}))
     (work / "junit.log").write_text("".join(
         f"  {i}/9 Test  #{i}: {t}/{SUBJ} ......{end}  0.12 sec\n"
         for i, (t, _, _, end, _) in enumerate(CASES, 1) if end))
