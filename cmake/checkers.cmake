@@ -47,7 +47,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
    AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET isolate_selftest)
   add_executable(isolate_selftest "${RUNQCHECK_ROOT}/tests/unit/isolate_selftest.cpp")
   target_link_libraries(isolate_selftest PRIVATE runqcheck::core GTest::gtest_main Threads::Threads)
-  set_target_properties(isolate_selftest PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  set_target_properties(isolate_selftest PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME unit_isolate_selftest COMMAND sh "${RUNQCHECK_ROOT}/tests/unit/isolate_test.sh"
     $<TARGET_FILE:isolate_selftest>)
   add_test(NAME verdict_reasons COMMAND /usr/bin/python3
@@ -57,7 +58,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_columns COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
     "${RUNQCHECK_ROOT}/ci/checkers.json")
-  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_columns PROPERTIES
+  # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
+  add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_columns docs_columns PROPERTIES
     LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
