@@ -49,6 +49,7 @@ REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berr
                     r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
                     r"runtime error:|no progress|watchdog")
 CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
+GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
 
@@ -73,13 +74,23 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
             continue
         if REASON.search(line.strip()) or "invariant:" in line:
             text = line.strip()
-            if text.endswith(": Failure") and i + 1 < len(lines):
-                text += " " + lines[i + 1].strip()
+            if text.endswith(": Failure"):
+                # GoogleTest: the test in flight, then the failure's lines.
+                run = [m.group(1) for m in map(GTEST_RUN.match, lines[:i]) if m]
+                more = []
+                for x in lines[i + 1:i + 5]:
+                    if not x.strip() or x.startswith("["):
+                        break
+                    more.append(x.strip())
+                text = (f"{run[-1]}: " if run else "") + " ".join([text] + more)
             if text.startswith("FAIL"):
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
                                 if x.strip().startswith(("C++:", "Go:")))
             first = text
             break
+    prop = rapidcheck_reason(lines)
+    if prop:
+        first = prop
     if crashes:
         text = "crashed: " + "; ".join(crashes) + (f"; also: {first}" if first else "")
     elif first:
@@ -91,6 +102,19 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
         text = (bare[0] if bare else failure_msg
                 or "failed without a message (see the ctest command)")
     return text[:300]
+
+
+def rapidcheck_reason(lines) -> str:
+    """rapidcheck's failure: "property P: Falsifiable after ...: ASSERTION (file:line)"."""
+    i = next((i for i, ln in enumerate(lines) if ln.startswith("Falsifiable after")), None)
+    if i is None:
+        return ""
+    name = [ln[2:].strip() for ln in lines[:i] if ln.startswith("- ")]
+    text = (f"property {name[-1]}: " if name else "") + lines[i].strip()
+    at = next((j for j in range(i + 1, len(lines)) if re.fullmatch(r"\S+:\d+:", lines[j])), None)
+    if at is not None and at + 1 < len(lines):
+        text += f": {lines[at + 1].strip()} ({lines[at][:-1]})"
+    return text
 
 
 def ctest_ends(d: Path) -> dict:

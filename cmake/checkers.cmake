@@ -58,6 +58,28 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_columns COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
     "${RUNQCHECK_ROOT}/ci/checkers.json")
+  # A real failing port: the unit suite of examples/acme_runq's fullring_bug
+  # (findRunnable drops Gs on a full ring), built like a registered subject
+  # but registered nowhere; its verdict must give the reason and reproducer.
+  set(_rq_acme "${RUNQCHECK_ROOT}/examples/acme_runq/include")
+  if(EXISTS "${_rq_acme}/acme/variants.hpp" AND NOT RUNQCHECK_PORT_ONLY)
+    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_acme_fullring_HEADER acme/variants.hpp)
+    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_acme_fullring_TYPE acme::fullring_bug)
+    runqcheck_subject_header(acme_fullring _rq_acme_gen)
+    add_executable(unit_example__acme_fullring ${_rq_subject_tests})
+    target_include_directories(unit_example__acme_fullring BEFORE PRIVATE "${_rq_acme_gen}"
+      "${_rq_acme}")
+    target_link_libraries(unit_example__acme_fullring PRIVATE runqcheck::core GTest::gtest_main
+      Threads::Threads)
+    set_target_properties(unit_example__acme_fullring PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME verdict_example/acme_fullring COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/verdict/example_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+      "${CMAKE_BINARY_DIR}/verdict_example" acme_fullring unit
+      $<TARGET_FILE:unit_example__acme_fullring>)
+    set_tests_properties(verdict_example/acme_fullring PROPERTIES LABELS "gate;selftest"
+      TIMEOUT 300)
+  endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_columns docs_columns PROPERTIES

@@ -41,9 +41,12 @@ CASES = [
      "FAILED: weak-memory orders: runqput_head_load is relaxed, need acquire (subject acme_x)\n"
      "witness:\n  C11 with LB ...\n", "", ["runqput_head_load"]),
     ("property_sched", "property",
-     "- sched_ops_cap256\nFalsifiable after 12 tests\n"
+     "- sched_ops_cap256\nUsing configuration: seed=1\nFalsifiable after 18 tests and 1 shrink\n"
+     "\nstd::tuple<int>:\n(5)\n\nsched_props.cpp:240:\nRC_ASSERT(got == want)\n\n"
+     "Expands to:\n5 == 4\n"
      "reproduce: RC_PARAMS=\"reproduce=x\" /b/bin/property_sched__acme_x\n"
-     "FAILED: see the reproduce: lines above\n", "", ["FAILED"]),
+     "FAILED: see the reproduce: lines above\n", "",
+     ["property sched_ops_cap256: Falsifiable after 18 tests", "RC_ASSERT(got == want)"]),
     ("relacy_scenarios_bound3", "relacy bounded",
      "relacy_scenarios: owner_vs_thief: FAILED after 12 executions, 0.01s\n"
      "replay: /b/bin/relacy_scenarios__acme_x replay bound 3 owner_vs_thief 1:2\n", "",
