@@ -91,12 +91,16 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
     prop = rapidcheck_reason(lines)
     if prop:
         first = prop
+    last = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
     if crashes:
         text = "crashed: " + "; ".join(crashes) + (f"; also: {first}" if first else "")
+    elif ctest_end:
+        # Died or timed out: what it was doing (its last line), then any failure before.
+        text = ctest_end.replace(", no message before it", "") if last else ctest_end
+        text += (f" after: {last}" if last else "") + (
+            f"; also: {first}" if first and first != last else "")
     elif first:
         text = first
-    elif ctest_end:
-        text = ctest_end
     else:
         bare = [ln.strip() for ln in lines if ln.startswith("[  FAILED  ] ")]
         text = (bare[0] if bare else failure_msg

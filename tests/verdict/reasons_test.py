@@ -28,6 +28,10 @@ CASES = [
      "isolate.py: SubjectConcurrent.Steal (SIGSEGV) run alone: crashes again\n", "",
      ["crashed: SIGSEGV in SubjectConcurrent.Steal", "subject_edges.cpp:480: Failure"]),
     ("lincheck_threads", "lincheck", "", "***Exception: SegFault", ["crashed (SegFault)"]),
+    ("relacy_scenarios_full", "relacy full",
+     "relacy_scenarios: empty_next1_next1: passed after 120 executions\n"
+     "relacy_scenarios: steal_runnext_vs_runqget: full search\n", "***Timeout",
+     ["timed out", "after: relacy_scenarios: steal_runnext_vs_runqget: full search"]),
     ("diff_go", "diff vs Go",
      "go test runtime (go1.27.4): exit 0 in 3 s\n"
      "FAIL: outcomes differ at line 7 of cpp.txt vs go.txt (in seq 3 cap 256)\n"
