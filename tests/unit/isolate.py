@@ -4,7 +4,7 @@
 usage: isolate.py BINARY [GTEST ARG...]
 
 Runs BINARY with its arguments, output passed through. If it dies by a
-signal, the test in flight (a `[ RUN      ]` line with no end) is named:
+signal or the watchdog stops it (exit 3), the test in flight (a `[ RUN      ]` line with no end) is named:
 `runqcheck: crash: SIGSEGV in Suite.Test`, with a `reproduce:` line; the
 tests it had not run yet then run (again under this rule), and each crashed
 test is re-run alone to say whether it crashes on its own.
@@ -16,16 +16,24 @@ import signal
 import subprocess
 import sys
 
+WATCHDOG = 3  # models/watchdog: no operation returned in time (it prints a dump)
 RUN = re.compile(r"^\[ RUN      \] (\S+)")
 END = re.compile(r"^\[ +(?:OK|FAILED|SKIPPED) +\] (\S+?)(?: \(|$)")
 
 
 def signame(rc: int) -> str:
+    if rc == WATCHDOG:
+        return "watchdog exit 3 (a hang)"
     n = -rc if rc < 0 else rc - 128
     try:
         return signal.Signals(n).name
     except ValueError:
         return f"signal {n}"
+
+
+def died(rc: int) -> bool:
+    """Killed by a signal, or stopped by the watchdog mid-test."""
+    return rc < 0 or rc > 128 or rc == WATCHDOG
 
 
 def run(cmd):
@@ -68,7 +76,7 @@ def main(argv):
     user_filter = [a for a in argv if a.startswith("--gtest_filter=")]
     done, crashed = set(), []
     rc, started, ended = run(argv)
-    while rc < 0 or rc > 128:
+    while died(rc):
         inflight = [t for t in started if t not in ended]
         if not inflight:
             print(f"runqcheck: crash: {signame(rc)} outside any test of {argv[0]}")
@@ -85,7 +93,7 @@ def main(argv):
         rc, started, ended = run(base + ["--gtest_filter=" + ":".join(todo)])
     for t, sig in crashed:
         alone = subprocess.run(base + ["--gtest_filter=" + t], capture_output=True).returncode
-        again = "crashes again" if alone < 0 or alone > 128 else f"exits {alone}"
+        again = "dies again" if died(alone) else f"exits {alone}"
         print(f"isolate.py: {t} ({sig}) run alone: {again}")
     return 1 if crashed else rc
 

@@ -10,7 +10,7 @@ for want in "runqcheck: crash: SIGSEGV in Isolate.Crashes" \
             "reproduce: $1 --gtest_filter=Isolate.Crashes" \
             "[       OK ] Isolate.RunsAfterTheCrash" \
             "fatal error: acme: ring overflow h=1 t=9" \
-            "Isolate.Crashes (SIGSEGV) run alone: crashes again"; do
+            "Isolate.Crashes (SIGSEGV) run alone: dies again"; do
   echo "$out" | grep -qF -- "$want" || fail "no line '$want'"
 done
 echo "isolate_test: passed"
