@@ -1,4 +1,4 @@
-// Relacy harness for the wakeup protocol (stress/include/runqcheck/stress/
+// Relacy harness for the wakeup protocol (core/include/runqcheck/
 // protocol.hpp, the code the stress scheduler runs): the protocol scenarios,
 // world and invariants of protocol_world.hpp under Relacy's searches, every
 // load deciding under the C++ memory model.
@@ -6,7 +6,7 @@
 // Usage: relacy_protocol [random N | bound K | full | replay MODE STATE
 //        | explain MODE STATE --html OUT [--json OUT]] (tests/relacy/driver.hpp),
 //        `relacy_protocol list`, RUNQCHECK_CASE=<scenario>; built as
-//        relacy_protocol_mutant it reads RUNQCHECK_MUTANT (protocol_mutants.hpp).
+//        relacy_protocol_mutant (on the mutant schemata) it reads RUNQCHECK_MUTANT.
 //        A failing search also draws the failing execution (picture.hpp: a
 //        lane per M, the protocol's objects by name) and prints `picture:`.
 #include <array>
@@ -21,7 +21,7 @@
 
 #include <runqcheck/go125.hpp>
 #include <runqcheck/sched_policy.hpp>
-#include <runqcheck/stress/protocol.hpp>
+#include <runqcheck/protocol.hpp>
 
 #include "scenario.hpp"
 #include "driver.hpp"

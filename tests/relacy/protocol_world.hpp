@@ -1,5 +1,5 @@
 // tests/relacy/protocol_world.hpp — the wakeup protocol's scenarios and
-// world (stress/include/runqcheck/stress/protocol.hpp on the go125 queues at
+// world (core/include/runqcheck/protocol.hpp on the go125 queues at
 // ring capacity 4, each M a Relacy thread): the catalog as data, Go's P, M
 // and sched around the core's queues, the checks at quiescence and the
 // Relacy test suite per M count. Shared by relacy_protocol
@@ -41,7 +41,8 @@
 
 #include <runqcheck/go125.hpp>
 #include <runqcheck/sched_policy.hpp>
-#include <runqcheck/stress/protocol.hpp>
+#include <runqcheck/protocol.hpp>
+#include <runqcheck/protocol_subject.hpp>
 
 namespace rqproto {
 
@@ -274,8 +275,8 @@ struct M : runqcheck::m<B> {
   int id = 0;
   B::atomic<bool> spinning{false};  // this M, and startm before the wakeup (relaxed)
   B::atomic<P*> nextp{nullptr};     // startm -> the woken M (published by the note)
-  runqcheck::stress::note<B> park;
-  runqcheck::stress::idle_node<M> idleNode;  // Go: mp.idleNode, midle; sched.lock
+  runqcheck::note<B> park;
+  runqcheck::idle_node<M> idleNode;  // Go: mp.idleNode, midle; sched.lock
   plain<P*> p;                 // this M; a syscall thief, holding its G's scan bit, clears it
   P* oldp = nullptr;           // Go: mp.oldp, the P held at entersyscall; this M only
   P* curp() const { return p.load(std::memory_order::relaxed); }  // mp.p, as this M reads it
@@ -296,7 +297,7 @@ struct env {
   using S = rqproto::S;
   using P = rqproto::P;
   using M = rqproto::M;
-  static runqcheck::stress::wakeup_state<B, P, M>& ws();
+  static runqcheck::wakeup_state<B, P, M>& ws();
   static runqcheck::schedt<B>& core();
   static void newm(P*, bool);
   static void notewakeup(M* mp);
@@ -328,9 +329,11 @@ struct env {
   // No scenario stops the world while a P is handed off.
   static bool handoff_gcstop(runqcheck::locked_sched<B>&, P*) { return false; }
 };
-using proto = runqcheck::stress::protocol<env>;
+using proto = runqcheck::protocol<env>;
+static_assert(runqcheck::protocol_subject<proto> && runqcheck::has_protocol_syscalls<proto> &&
+              runqcheck::has_protocol_procresize<proto>);
 
-struct world : runqcheck::stress::wakeup_state<B, P, M> {
+struct world : runqcheck::wakeup_state<B, P, M> {
   const proto_scenario& sc;
   runqcheck::schedt<B> core;
   P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}, {core, 3}};
@@ -670,7 +673,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   }
 };
 
-inline runqcheck::stress::wakeup_state<B, P, M>& env::ws() { return *W; }
+inline runqcheck::wakeup_state<B, P, M>& env::ws() { return *W; }
 // startm's "no idle M" path. A reduced scenario marks the execution
 // unjudged (the P stays with nobody); any other fails: it needs one more M.
 inline void env::newm(P*, bool) {
