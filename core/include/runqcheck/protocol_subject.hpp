@@ -65,8 +65,11 @@
 //     PS::pidlegetSpinning(locked&) -> P*    func pidlegetSpinning(now int64) (*p, int64)
 //     PS::mgetSpecific(locked&, M*) -> M*    func mgetSpecific(mp *m) *m
 //
-// Not covered yet: a protocol with its own lock (sched.lock is the core's
-// schedt lock), timers, netpoll, GC workers, locked Ms (LockOSThread).
+// Not yet: registering a second protocol subject (relacy_protocol's suite
+// is a template on it, but the worlds still keep its counters in
+// protocol.hpp's wakeup_state and call it through that header's Env
+// hooks); a protocol with its own lock (sched.lock is the core's schedt
+// lock); timers, netpoll, GC workers, locked Ms (LockOSThread).
 #pragma once
 
 #include <concepts>
