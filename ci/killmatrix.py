@@ -3,12 +3,13 @@
 
 Mutants (models/mutants/schemata.py --manifest): the logic mutants (patches in
 models/mutants/logic), plain_slots, every order site of core/ weakened one step
-(order:<site>), the stress scheduler's protocol mutants (protocol.txt), and the
+(order:<site>), the wakeup protocol's mutants (models/mutants/protocol), and the
 subject mutants of models/mutants/subject_mutants.txt (subject:<name>: another
 buggy port; only the subject_mutants columns have a binary for it, the other
 cells read n/a). A protocol_mutants column is built on the wakeup protocol's
-header (stress/include/runqcheck/stress/protocol.hpp), not on the queue
-schemata: only protocol mutants run there, the other cells read n/a. A column is a checker binary built for the subject `mutants`
+header (core/include/runqcheck/protocol.hpp, its copy in the schemata), not on the
+queues: only protocol mutants run there, the other cells read n/a. A column is a
+checker binary built for the subject `mutants`
 (the schemata, through ci/gate --subject) or a harness-only binary built on
 it; RUNQCHECK_MUTANT selects the mutant. A mutant is killed in a column
 when the binary exits non-zero (a failed assertion, a fatal check, a Relacy

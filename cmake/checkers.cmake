@@ -171,21 +171,24 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       TIMEOUT 300)
   endif()
   include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)
-  # The wakeup protocol (stress/include/runqcheck/stress/protocol.hpp, the
-  # code the stress scheduler runs) under Relacy: protocol scenarios as data
-  # (tests/relacy/protocol.cpp) on the go125 queues. relacy_protocol_mutant
-  # reads RUNQCHECK_MUTANT (the kill matrix's relacy_protocol column).
-  if(EXISTS "${RUNQCHECK_ROOT}/stress/include/runqcheck/stress/protocol.hpp" AND NOT TARGET relacy_protocol)
+  # The wakeup protocol (core/include/runqcheck/protocol.hpp, the code the
+  # stress scheduler runs) under Relacy: protocol scenarios as data
+  # (tests/relacy/protocol.cpp) on the go125 queues. relacy_protocol_mutant,
+  # on the mutant schemata, reads RUNQCHECK_MUTANT (the kill matrix's
+  # relacy_protocol column).
+  if(EXISTS "${RUNQCHECK_ROOT}/core/include/runqcheck/protocol.hpp" AND NOT TARGET relacy_protocol)
     foreach(_rq_t relacy_protocol relacy_protocol_mutant)
       add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/relacy/protocol.cpp")
-      target_include_directories(${_rq_t} PRIVATE "${RUNQCHECK_ROOT}/stress/include"
-        "${RUNQCHECK_ROOT}/tests/relacy")
+      target_include_directories(${_rq_t} PRIVATE "${RUNQCHECK_ROOT}/tests/relacy")
       target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models
         ${_rq_pic})
       target_compile_features(${_rq_t} PRIVATE cxx_std_20)
       set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     endforeach()
-    target_compile_definitions(relacy_protocol_mutant PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
+    if(RUNQCHECK_MUTANTS_INCLUDE)
+      target_include_directories(relacy_protocol_mutant BEFORE PRIVATE
+        "${RUNQCHECK_MUTANTS_INCLUDE}")
+    endif()
     # Gate (one core): 50k random executions per scenario (~15 s in all);
     # context bound 2 of the two-P scenarios (~20 s; the 4-M one is too big
     # for it). Teeth: each protocol mutant on the header fails with a replay
@@ -493,19 +496,13 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   function(_rq_diff_go_faithful s)
     _rq_diff_go_test(${s} faithful)
   endfunction()
-  # The idle-list sequences run the wakeup protocol's header (stress/include).
-  if(NOT TARGET runqcheck_protocol_headers)
-    add_library(runqcheck_protocol_headers INTERFACE)
-    target_include_directories(runqcheck_protocol_headers INTERFACE
-      "${RUNQCHECK_ROOT}/stress/include")
-  endif()
+  # The idle-list sequences run the wakeup protocol (core's protocol.hpp; the
+  # mutants subject's copy, with the protocol mutants, for diff_go_gen__mutants).
   runqcheck_add_checker(NAME diff_go_gen HOOK _rq_diff_go_faithful
     SOURCES "${RUNQCHECK_ROOT}/tests/differential/diff_gen.cpp"
-    LIBS runqcheck_reference runqcheck_protocol_headers LABELS gate differential
+    LIBS runqcheck_reference LABELS gate differential
     ARGS --check-model 2000 4 TIMEOUT 300)
   if(TARGET diff_go_gen__mutants)
-    # The protocol's mutants (protocol_mutants.hpp) enter its idle lists too.
-    target_compile_definitions(diff_go_gen__mutants PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
     _rq_diff_go_test(mutants mutant)
   endif()
 endif()

@@ -285,8 +285,8 @@ endif()
 
 # fuzz_protocol (clang only): the wakeup protocol's scenarios
 # (tests/relacy/protocol_world.hpp, shared with relacy_protocol) under the
-# input-driven scheduler; the _mutant twin reads RUNQCHECK_MUTANT
-# (protocol_mutants.hpp). Gate: the seed corpus passes on the faithful code
+# input-driven scheduler; the _mutant twin, on the mutant schemata, reads
+# RUNQCHECK_MUTANT (models/mutants/protocol). Gate: the seed corpus passes on the faithful code
 # and is what RUNQCHECK_PROTOCOL_SEEDS writes; three mutants random Relacy
 # kills quickly fail a bounded fuzz (-runs, -seed=1) with the invariant's
 # message, and the crash file replays to the same message (protocol_teeth.py).
@@ -295,13 +295,16 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
   foreach(t IN ITEMS fuzz_protocol fuzz_protocol_mutant)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_protocol.cpp")
     target_include_directories(${t} PRIVATE "${RUNQCHECK_ROOT}/fuzz/include"
-      "${RUNQCHECK_ROOT}/stress/include" "${RUNQCHECK_ROOT}/tests/relacy")
+      "${RUNQCHECK_ROOT}/tests/relacy")
     target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy)
     target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
-  target_compile_definitions(fuzz_protocol_mutant PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
+  if(RUNQCHECK_MUTANTS_INCLUDE)
+    target_include_directories(fuzz_protocol_mutant BEFORE PRIVATE "${RUNQCHECK_MUTANTS_INCLUDE}")
+    target_compile_definitions(fuzz_protocol_mutant PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
+  endif()
   set(_rq_pr_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_protocol")
   set(_rq_pr_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/protocol/")
   file(MAKE_DIRECTORY "${_rq_pr_art}")

@@ -27,8 +27,8 @@ set(_rq_stress_src
 # says why); harmless in other builds.
 set_source_files_properties("${_rq_stress_dir}/src/fiber.cpp" PROPERTIES COMPILE_OPTIONS "-fno-sanitize=thread")
 
-# One scheduler library; `mutants` set: on the mutant schemata (models/mutants)
-# with the scheduler's own protocol mutants (stress/src/protocol_mutants.hpp).
+# One scheduler library; `mutants` set: on the mutant schemata (models/mutants:
+# the queue and the protocol mutants, both patches of core/).
 function(_rq_stress_lib name mutants)
   add_library(${name} STATIC ${_rq_stress_src})
   target_include_directories(${name} PUBLIC "${_rq_stress_dir}/include")
@@ -36,7 +36,6 @@ function(_rq_stress_lib name mutants)
   target_compile_features(${name} PUBLIC cxx_std_20)
   if(mutants)
     target_include_directories(${name} BEFORE PUBLIC "${RUNQCHECK_MUTANTS_INCLUDE}")
-    target_compile_definitions(${name} PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
   endif()
   # The wakeup protocol's seq_cst fences (proc.cpp's top comment explains
   # why TSan not modelling them is harmless here).

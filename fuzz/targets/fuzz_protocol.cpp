@@ -1,5 +1,5 @@
 // fuzz/targets/fuzz_protocol.cpp — libFuzzer target: the wakeup protocol
-// (stress/include/runqcheck/stress/protocol.hpp) under the input-driven
+// (core/include/runqcheck/protocol.hpp) under the input-driven
 // scheduler. The input's first byte picks a scenario of
 // tests/relacy/protocol_world.hpp's catalog (modulo its size); the rest are
 // the Relacy scheduler's choices (runqcheck_fuzz/schedulers.hpp: next
@@ -9,8 +9,8 @@
 // aborts with the message and a `reproduce with:` line. Same input, same
 // execution.
 //
-// Built as fuzz_protocol_mutant it reads RUNQCHECK_MUTANT
-// (protocol_mutants.hpp); a name that is no protocol mutant exits 2.
+// Built as fuzz_protocol_mutant (on the mutant schemata, models/mutants) it
+// reads RUNQCHECK_MUTANT; a name that is no protocol mutant exits 2.
 // RUNQCHECK_PROTOCOL_SEEDS=DIR writes the seed corpus (seed-<scenario>: the
 // scenario byte alone) into DIR and exits.
 #include <malloc.h>
@@ -28,7 +28,10 @@
 
 #include <runqcheck/go125.hpp>
 #include <runqcheck/sched_policy.hpp>
-#include <runqcheck/stress/protocol.hpp>
+#include <runqcheck/protocol.hpp>
+#ifdef RUNQCHECK_PROTOCOL_MUTANTS
+#include <runqcheck/schemata.hpp>  // the mutant schemata's selection
+#endif
 
 #include "runqcheck_fuzz/asan_options.hpp"
 #include "runqcheck_fuzz/schedulers.hpp"
@@ -97,10 +100,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   if (const char* d = std::getenv("RUNQCHECK_PROTOCOL_SEEDS")) std::exit(write_seeds(d) ? 0 : 1);
 #ifdef RUNQCHECK_PROTOCOL_MUTANTS
   const char* m = std::getenv("RUNQCHECK_MUTANT");
-  if (m != nullptr && runqcheck::stress::active_protocol_mutant ==
-                          runqcheck::stress::protocol_mutant::none) {
+  if (m != nullptr && !runqcheck::mutant_select::protocol_selected()) {
     std::fprintf(stderr, "fuzz_protocol: RUNQCHECK_MUTANT=%s is no protocol mutant "
-                 "(stress/include/runqcheck/stress/protocol_mutants.hpp)\n", m);
+                 "(models/mutants/protocol)\n", m);
     std::exit(2);
   }
 #endif

@@ -13,9 +13,9 @@ include_guard(GLOBAL)
 set(_rq_mut_dir "${RUNQCHECK_ROOT}/models/mutants")
 set(RUNQCHECK_MUTANTS_INCLUDE "${CMAKE_BINARY_DIR}/mutants/include" CACHE INTERNAL "")
 file(GLOB _rq_mut_inputs CONFIGURE_DEPENDS "${_rq_mut_dir}/logic/*.patch"
-  "${RUNQCHECK_ROOT}/core/include/runqcheck/*.hpp")
+  "${_rq_mut_dir}/protocol/*.patch" "${RUNQCHECK_ROOT}/core/include/runqcheck/*.hpp")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_rq_mut_inputs}
-  "${_rq_mut_dir}/schemata.py" "${_rq_mut_dir}/protocol.txt")
+  "${_rq_mut_dir}/schemata.py")
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 execute_process(
   COMMAND "${Python3_EXECUTABLE}" "${_rq_mut_dir}/schemata.py"

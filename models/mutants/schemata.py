@@ -2,13 +2,15 @@
 """Mutant schemata: every mutant of models/mutants compiled into one copy of the port.
 
 A mutant is a buggy port. A logic mutant is a patch (models/mutants/logic/<name>.patch)
-against core/; an order mutant weakens one atomic site one step; `plain_slots` makes the
-ring slots plain variables, as Go writes them. This script writes the schemata: a copy of
-the core headers that the patches touch (and the headers that include them), in which
+against core/'s queues; a protocol mutant a patch (models/mutants/protocol/<name>.patch)
+against core/'s wakeup protocol (protocol.hpp); an order mutant weakens one atomic site one
+step; `plain_slots` makes the ring slots plain variables, as Go writes them. This script
+writes the schemata: a copy of the core headers that the patches touch (and the headers
+that include them), in which
 
   - each function a patch changes also exists as the patched function, renamed
     `<function>__<mutant>`, and the original starts with a dispatch to it when that
-    mutant is selected;
+    mutant is selected (in protocol.hpp: member functions, beside the original);
   - each site's order goes through `mutant_select::order(site, mo)`;
   - the ring slot type is `mutant_select::slot<B, T>` (atomic, or plain for plain_slots).
 
@@ -31,7 +33,8 @@ import re
 import sys
 from pathlib import Path
 
-MUTATED = ("runq.hpp", "globrunq.hpp", "sched_policy.hpp")  # files patches may touch
+MUTATED = ("runq.hpp", "globrunq.hpp", "sched_policy.hpp", "protocol.hpp")  # patched files
+MEMBERS = ("protocol.hpp",)  # files whose functions are class members (members())
 SITE_FILE = "runq.hpp"
 FIELDS = {"runqhead": "head", "runqtail": "tail", "runnext": "runnext"}
 OPS = {"load": "load", "store": "store", "compare_exchange_strong": "cas"}
@@ -46,16 +49,22 @@ class Error(Exception):
 
 # --- parsing the port's shape --------------------------------------------------------------
 
-def functions(text):
-    """Top-level function definitions: [(name, start, body_open, end)] as offsets.
-    A definition starts at column 0 (after an optional `template <...>` line) and ends at
-    the next line that is exactly `}`."""
-    out = []
+def line_offsets(text):
+    """(lines with their ends, the offset of each)."""
     lines = text.splitlines(keepends=True)
     offs, o = [], 0
     for ln in lines:
         offs.append(o)
         o += len(ln)
+    return lines, offs
+
+
+def functions(text):
+    """Top-level function definitions: [(name, start, body_open, end)] as offsets.
+    A definition starts at column 0 (after an optional `template <...>` line) and ends at
+    the next line that is exactly `}`."""
+    out = []
+    lines, offs = line_offsets(text)
     i = 0
     while i < len(lines):
         ln = lines[i]
@@ -92,6 +101,51 @@ def functions(text):
     return out
 
 
+def members(text):
+    """Member function definitions (indented): [(name, start, body_open, end)] as offsets.
+    A definition starts at an indented line (after an optional `template <...>` line of the
+    same indent) and ends at the next line that is that indent and `}`."""
+    out = []
+    lines, offs = line_offsets(text)
+    i = 0
+    while i < len(lines):
+        m = re.match(r"( +)(template <|[A-Za-z_][\w:<>, *&]* \**&?\w+\()", lines[i])
+        if not m:
+            i += 1
+            continue
+        ind, j, sig = m.group(1), i, ""
+        if m.group(2) == "template <":
+            j = i + 1
+        # a line's end, its comment aside (`void takeP() const { … }  // Go: takeP`)
+        while j < len(lines) and not code(lines[j]).endswith(("{", ";", "}")):
+            sig += lines[j]
+            j += 1
+        if j >= len(lines):
+            break
+        sig += lines[j]
+        if (code(lines[j]).endswith("{") and "(" in sig
+                and not re.match(r"(struct|class|union|enum|if|for|while)\b", sig.lstrip())):
+            name = re.search(r"([A-Za-z_]\w*)\s*\(", sig).group(1)
+            k = j + 1
+            while k < len(lines) and lines[k].rstrip("\n") != ind + "}":
+                k += 1
+            if k >= len(lines):
+                raise Error(f"member {name}: no closing brace at its indent")
+            out.append((name, offs[i], offs[j] + len(lines[j]), offs[k] + len(lines[k])))
+            i = k + 1
+            continue
+        i = j + 1
+    return out
+
+
+def code(line):
+    return re.sub(r"\s*//.*$", "", line.rstrip())
+
+
+def parser(fname):
+    return members if fname in MEMBERS else functions
+
+
 def split_args(s):
     """Top-level comma split of an argument or parameter list."""
     depth, cur, out = 0, "", []
@@ -112,7 +166,7 @@ def split_args(s):
 
 def signature(text, start, body_open):
     """(template parameter names, parameter names) of the function text[start:body_open]."""
-    sig = text[start:body_open]
+    sig = text[start:body_open].lstrip()
     tparams = []
     m = re.match(r"template <(.*?)>\n", sig)
     if m:
@@ -126,7 +180,9 @@ def signature(text, start, body_open):
         if depth == 0:
             break
     params = [re.sub(r"\s*=.*$", "", p) for p in split_args(sig[open_ + 1:k])]
-    names = [re.findall(r"\w+", p)[-1] for p in params if p]
+    # an unnamed parameter (`locked&`) is None: weave() names it
+    names = [None if re.search(r"[&*>]$", p) or re.fullmatch(r"[\w:]+", p)
+             else re.findall(r"\w+", p)[-1] for p in params if p]
     return tparams, names
 
 
@@ -219,16 +275,17 @@ def apply(text, hunks, what):
 
 
 def catalog(mutants_dir):
-    logic = []
-    for p in sorted((mutants_dir / "logic").glob("*.patch")):
-        desc, files = read_patch(p)
-        logic.append({"name": p.stem, "models": desc, "files": files})
-    protocol = []
-    for ln in (mutants_dir / "protocol.txt").read_text().splitlines():
-        f = ln.split(None, 1)
-        if f and not ln.startswith("#"):
-            protocol.append({"name": f[0], "models": f[1] if len(f) > 1 else ""})
-    return logic, protocol
+    """(queue patches, protocol patches): each {name, models, files}."""
+    out = []
+    for kind in ("logic", "protocol"):
+        out.append([])
+        for p in sorted((mutants_dir / kind).glob("*.patch")):
+            desc, files = read_patch(p)
+            if (kind == "protocol") != (set(files) == set(MEMBERS)):
+                raise Error(f"{kind}/{p.name}: a {kind} patch patches "
+                            f"{'only protocol.hpp' if kind == 'protocol' else 'the queues'}")
+            out[-1].append({"name": p.stem, "models": desc, "files": files})
+    return out[0], out[1]
 
 
 # --- writing the schemata ---------------------------------------------------------------
@@ -238,15 +295,27 @@ def weave(fname, text, variants, site_list):
     edits = []  # (offset, replace_len, new_text)
     for name, order, a0, a1 in site_list:
         edits.append((a0, a1 - a0, f"mutant_select::order(mutant_select::site::{name}, {order})"))
-    fns = functions(text)
+    fns = parser(fname)(text)
     for fn, start, body_open, end in fns:
-        for mname, vtext, vid in variants.get(fn, []):
-            tparams, params = signature(text, start, body_open)
-            targs = f"<{', '.join(tparams)}>" if tparams else ""
-            call = ", ".join(f"static_cast<decltype({p})&&>({p})" for p in params)
-            edits.append((start, 0, vtext + "\n"))
-            edits.append((body_open, 0, f"  if (mutant_select::is({vid})) return "
-                                        f"{fn}__{mname}{targs}({call});\n"))
+        if fn not in variants:
+            continue
+        tparams, params = signature(text, start, body_open)
+        targs = f"<{', '.join(tparams)}>" if tparams else ""
+        sig, unnamed = text[start:body_open], [i for i, p in enumerate(params) if p is None]
+        if unnamed:  # name them, so that the dispatch can pass them on
+            open_ = sig.index("(")
+            close = matching_paren(sig, open_)
+            ps = split_args(sig[open_ + 1:close])
+            for i in unnamed:
+                ps[i], params[i] = f"{ps[i]} rq_arg{i}", f"rq_arg{i}"
+            sig = sig[:open_ + 1] + ", ".join(ps) + sig[close:]
+        call = ", ".join(f"static_cast<decltype({p})&&>({p})" for p in params)
+        ind = " " * (len(sig) - len(sig.lstrip(" ")) + 2)
+        edits.append((start, body_open - start,
+                      "".join(v[1] + "\n" for v in variants[fn]) + sig))
+        edits.append((body_open, 0, "".join(
+            f"{ind}if (mutant_select::is({vid})) return {fn}__{mname}{targs}({call});\n"
+            for mname, _, vid in variants[fn])))
     known = {f[0] for f in fns}
     for fn in variants:
         if fn not in known:
@@ -260,10 +329,11 @@ def build(core, mutants_dir):
     logic, protocol = catalog(mutants_dir)
     src = {f: (core / "runqcheck" / f).read_text() for f in MUTATED}
     variants = {f: {} for f in MUTATED}
-    for vid, m in enumerate(logic, start=1):
+    for vid, m in enumerate(logic + protocol, start=1):
+        kind = "logic" if vid <= len(logic) else "protocol"
         for f, hunks in m["files"].items():
-            patched = apply(src[f], hunks, f"models/mutants/logic/{m['name']}.patch")
-            a, b = functions(src[f]), functions(patched)
+            patched = apply(src[f], hunks, f"models/mutants/{kind}/{m['name']}.patch")
+            a, b = parser(f)(src[f]), parser(f)(patched)
             if [x[0] for x in a] != [x[0] for x in b]:
                 raise Error(f"{m['name']}.patch adds, removes or renames a function of {f}")
             outside_a = "".join(src[f][x[3]:y[1]] for x, y in zip([(0, 0, 0, 0)] + a, a))
@@ -313,9 +383,10 @@ namespace runqcheck::mutant_select {
 
 enum class site : int { @SITES@ };
 inline constexpr const char* site_names[] = {@SITE_NAMES@};
+// The patches: models/mutants/logic (the queues), then models/mutants/protocol
+// (the wakeup protocol, from index protocol_first on).
 inline constexpr const char* logic_names[] = {"none", @LOGIC@};
-// Mutants of the stress scheduler (stress/), accepted here, not in the port.
-inline constexpr const char* other_names[] = {@OTHER@};
+inline constexpr int protocol_first = @PROTOCOL_FIRST@;
 
 struct selection {
   int logic = 0;
@@ -338,8 +409,6 @@ inline selection parse() {
   }
   for (int i = 1; i < static_cast<int>(std::size(logic_names)); i++)
     if (v == logic_names[i]) return s.logic = i, s;
-  for (const char* o : other_names)
-    if (v == o) return s;
   std::fprintf(stderr, "runqcheck: unknown RUNQCHECK_MUTANT '%s' (models/mutants: "
                "ci/mutants --list names them)\n", env);
   std::exit(2);
@@ -350,6 +419,8 @@ inline selection parse() {
 inline const selection selected = parse();
 
 inline bool is(int logic) { return selected.logic == logic; }
+// A protocol mutant is selected (the protocol checkers' name check).
+inline bool protocol_selected() { return selected.logic >= protocol_first; }
 
 // One step weaker: seq_cst -> acq_rel -> acquire; acquire, release -> relaxed.
 inline std::memory_order order(site s, std::memory_order mo) {
@@ -415,8 +486,8 @@ def write(core, mutants_dir, out):
         put(dst / f, text)
     sel = (SELECT.replace("@SITES@", ", ".join(s[0] for s in site_list))
            .replace("@SITE_NAMES@", ", ".join(f'"{s[0]}"' for s in site_list))
-           .replace("@LOGIC@", ", ".join(f'"{m["name"]}"' for m in logic))
-           .replace("@OTHER@", ", ".join(f'"{m["name"]}"' for m in protocol) or "\"\""))
+           .replace("@LOGIC@", ", ".join(f'"{m["name"]}"' for m in logic + protocol))
+           .replace("@PROTOCOL_FIRST@", str(len(logic) + 1)))
     put(dst / "schemata.hpp", sel)
     put(out / "manifest.json", json.dumps(manifest(logic, protocol, site_list), indent=1))
 
@@ -449,7 +520,7 @@ def manifest(logic, protocol, site_list):
     return {"logic": [{"name": m["name"], "models": m["models"],
                        "files": sorted(m["files"])} for m in logic],
             "slots": [{"name": SLOTS[0], "models": SLOTS[1]}],
-            "protocol": protocol,
+            "protocol": [{"name": m["name"], "models": m["models"]} for m in protocol],
             "sites": [{"name": s[0], "order": s[1]} for s in site_list]}
 
 

@@ -76,6 +76,8 @@ struct env {
   static M* g_m(core_g* gp) { return asG(gp)->m.load(relaxed); }
 };
 using proto = protocol<env>;
+static_assert(protocol_subject<proto> && has_protocol_syscalls<proto> &&
+              has_protocol_procresize<proto>);
 
 // Go: cheaprand. This M only.
 std::uint32_t cheaprand(M* mp) {

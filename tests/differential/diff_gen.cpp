@@ -32,7 +32,7 @@
 //
 // After the N queue sequences come N/4 (at least 1) idle-list sequences of
 // the bundled wakeup protocol, for every subject (a subject has no idle
-// lists; stress/.../protocol.hpp: pidleput, pidleget,
+// lists; core/.../protocol.hpp: pidleput, pidleget,
 // pidlegetSpinning, mput, mget, mgetSpecific), which the reference model
 // does not cover: go1.27's runtime is their only oracle, and --check-model
 // skips them. Their own random stream, so the queue sequences of a seed stay.
@@ -63,7 +63,8 @@
 #include "../../models/watchdog/watchdog.hpp"
 #include "runqcheck_ref/reference.hpp"
 #include <runqcheck/go125.hpp>
-#include <runqcheck/stress/protocol.hpp>
+#include <runqcheck/protocol.hpp>
+#include <runqcheck/protocol_subject.hpp>
 
 namespace {
 
@@ -270,12 +271,13 @@ struct idle_env {
   };
   struct M : runqcheck::m<B> {
     int id = 0;
-    runqcheck::stress::idle_node<M> idleNode;
+    runqcheck::idle_node<M> idleNode;
   };
-  static inline runqcheck::stress::wakeup_state<B, P, M>* state = nullptr;
-  static runqcheck::stress::wakeup_state<B, P, M>& ws() { return *state; }
+  static inline runqcheck::wakeup_state<B, P, M>* state = nullptr;
+  static runqcheck::wakeup_state<B, P, M>& ws() { return *state; }
 };
-using idle_proto = runqcheck::stress::protocol<idle_env>;
+using idle_proto = runqcheck::protocol<idle_env>;
+static_assert(runqcheck::has_protocol_idle_lists<idle_proto>);
 
 sequence generate_idle(std::mt19937_64& rng) {
   sequence s;
@@ -316,7 +318,7 @@ void run_idle(const sequence& s, int id, std::ostream& out) {
   using M = idle_env::M;
   typename idle_env::S::schedt sched(s.nprocs);
   runqcheck::schedt<B> core(1);
-  runqcheck::stress::wakeup_state<B, P, M> w;
+  runqcheck::wakeup_state<B, P, M> w;
   idle_env::state = &w;
   std::vector<std::unique_ptr<P>> ps;
   for (int i = 0; i < s.nprocs; i++) ps.push_back(std::make_unique<P>(sched, i));

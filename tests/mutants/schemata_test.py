@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Teeth of models/mutants/schemata.py: it must fail loudly, naming the patch,
 when the port changes under a patch, and refuse a patch that changes code
-outside a function body; on the real tree it must derive the 21 order sites.
+outside a function body; on the real tree it must derive the 21 order sites
+and dispatch the protocol's patched member functions.
 
 usage: schemata_test.py WORKDIR
 """
@@ -39,6 +40,17 @@ def main():
     text = (work / "out/runqcheck/runq.hpp").read_text() if r.returncode == 0 else ""
     expect(text.count("mutant_select::order(") == 21, "21 order sites hooked", text[:0])
     expect("runqgrab__runqgrab_floor_half" in text, "a patched function is dispatched to")
+    # The wakeup protocol: pristine in core/, its mutants patches of member functions.
+    ptext = (work / "out/runqcheck/protocol.hpp").read_text() if r.returncode == 0 else ""
+    npatch = len(list((mut / "protocol").glob("*.patch")))
+    expect("mutated" not in (core / "runqcheck/protocol.hpp").read_text(),
+           "core's protocol.hpp has no mutant branch")
+    expect(npatch == 14 and ptext.count("if (mutant_select::is(") == 16,
+           "14 protocol patches, 16 member functions dispatched", f"{npatch} patches")
+    expect("void resume__syscall_steal_no_scan_bit() const {" in ptext,
+           "a nested struct's member is patched")
+    expect("static void pidleput(locked& rq_arg0, P* pp) {" in ptext,
+           "an unnamed parameter is named for the dispatch")
 
     # The port changes under a patch: runqgrab's half computation is rewritten.
     runq = core / "runqcheck/runq.hpp"
@@ -60,14 +72,20 @@ def main():
            in r.stderr, "a patch outside a function body is refused", r.stderr)
     bad.unlink()
 
-    # A patch of a file mutants may not touch is refused.
-    bad = mut / "logic/zz_file.patch"
-    bad.write_text("# patches gqueue\n--- a/core/include/runqcheck/gqueue.hpp\n"
-                   "+++ b/core/include/runqcheck/gqueue.hpp\n@@ -1,1 +1,1 @@\n-x\n+y\n")
-    r = gen(core, mut, work / "out4")
-    expect(r.returncode == 1 and "zz_file.patch: patches gqueue.hpp" in r.stderr,
-           "a patch of another file is refused", r.stderr)
-    bad.unlink()
+    # A patch of a file mutants may not touch is refused, and each kind patches its files.
+    for i, (patch, file, want, what) in enumerate([
+            ("logic/zz_file", "gqueue", "zz_file.patch: patches gqueue.hpp",
+             "a patch of another file is refused"),
+            ("protocol/zz_queue", "runq", "protocol/zz_queue.patch: a protocol patch patches only",
+             "a protocol patch of the queues is refused"),
+            ("logic/zz_proto", "protocol", "logic/zz_proto.patch: a logic patch patches the queues",
+             "a logic patch of the protocol is refused")]):
+        bad = mut / f"{patch}.patch"
+        bad.write_text(f"# patches {file}\n--- a/core/include/runqcheck/{file}.hpp\n"
+                       f"+++ b/core/include/runqcheck/{file}.hpp\n@@ -1,1 +1,1 @@\n-x\n+y\n")
+        r = gen(core, mut, work / f"out4_{i}")
+        expect(r.returncode == 1 and want in r.stderr, what, r.stderr)
+        bad.unlink()
 
     # --break: a line-for-line copy with the named sites relaxed.
     r = subprocess.run([sys.executable, str(GEN), "--core", str(core), "--break",

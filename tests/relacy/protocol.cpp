@@ -1,4 +1,4 @@
-// Relacy harness for the wakeup protocol (stress/include/runqcheck/stress/
+// Relacy harness for the wakeup protocol (core/include/runqcheck/
 // protocol.hpp, the code the stress scheduler runs): the protocol scenarios,
 // world and invariants of protocol_world.hpp under Relacy's searches, every
 // load deciding under the C++ memory model.
@@ -6,7 +6,7 @@
 // Usage: relacy_protocol [random N | bound K | full | replay MODE STATE
 //        | explain MODE STATE --html OUT [--json OUT]] (tests/relacy/driver.hpp),
 //        `relacy_protocol list`, RUNQCHECK_CASE=<scenario>; built as
-//        relacy_protocol_mutant it reads RUNQCHECK_MUTANT (protocol_mutants.hpp).
+//        relacy_protocol_mutant (on the mutant schemata) it reads RUNQCHECK_MUTANT.
 //        A failing search also draws the failing execution (picture.hpp: a
 //        lane per M, the protocol's objects by name) and prints `picture:`.
 #include <array>
@@ -21,7 +21,7 @@
 
 #include <runqcheck/go125.hpp>
 #include <runqcheck/sched_policy.hpp>
-#include <runqcheck/stress/protocol.hpp>
+#include <runqcheck/protocol.hpp>
 
 #include "scenario.hpp"
 #include "driver.hpp"
@@ -31,6 +31,9 @@ namespace {
 
 using namespace rqproto;
 
+// One scenario on the protocol subject Proto (protocol_world.hpp): the
+// bundled runqcheck::protocol is the first; a second is one more call.
+template <template <class> class Proto>
 bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   runqcheck::model::scenario info;  // what the driver prints and replays by
   info.name = sc.name;
@@ -45,9 +48,9 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   unjudged_executions = 0;
   bool ok = false;
   switch (sc.ms.size()) {
-    case 2: ok = rqtest::run<suite<2>>(prog, info, "protocol", what.c_str(), s); break;
-    case 3: ok = rqtest::run<suite<3>>(prog, info, "protocol", what.c_str(), s); break;
-    case 4: ok = rqtest::run<suite<4>>(prog, info, "protocol", what.c_str(), s); break;
+    case 2: ok = rqtest::run<suite<2, Proto>>(prog, info, "protocol", what.c_str(), s); break;
+    case 3: ok = rqtest::run<suite<3, Proto>>(prog, info, "protocol", what.c_str(), s); break;
+    case 4: ok = rqtest::run<suite<4, Proto>>(prog, info, "protocol", what.c_str(), s); break;
     default:
       std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
                    std::string(sc.name).c_str(), sc.ms.size());
@@ -76,7 +79,7 @@ int main(int argc, char** argv) {
     if (!rqtest::selected(std::string(sc.name).c_str())) continue;
     current = &sc;
     ran++;
-    ok &= run_one(argv[0], sc, search);
+    ok &= run_one<runqcheck::protocol>(argv[0], sc, search);
     if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
   }
   if (ran == 0) {

@@ -1,5 +1,5 @@
 // tests/relacy/protocol_world.hpp — the wakeup protocol's scenarios and
-// world (stress/include/runqcheck/stress/protocol.hpp on the go125 queues at
+// world (core/include/runqcheck/protocol.hpp on the go125 queues at
 // ring capacity 4, each M a Relacy thread): the catalog as data, Go's P, M
 // and sched around the core's queues, the checks at quiescence and the
 // Relacy test suite per M count. Shared by relacy_protocol
@@ -27,9 +27,17 @@
 // when it runs) and work conservation: no submitted G is left unrun while a
 // P is idle (at quiescence no M is spinning or about to be woken).
 //
+// The protocol under test is the suite's template parameter Proto, a
+// protocol subject (protocol_subject.hpp) on this world's env:
+// Proto<env<Proto>>, the bundled runqcheck::protocol the first (and the
+// default). A second one takes the same env hooks (protocol.hpp's top
+// comment) and keeps its counters in the same wakeup_state, which
+// find_runnable's spinning rule, check() and the picture read.
+//
 // Include after the std headers; with RUNQCHECK_PICTURES, after driver.hpp
 // (the suite then records the picture of a failure). One execution at a
-// time: the running world is the global W (set in the suite's before()).
+// time: the running world is the global W<Proto> (set in the suite's
+// before()).
 #pragma once
 
 #include <array>
@@ -41,7 +49,8 @@
 
 #include <runqcheck/go125.hpp>
 #include <runqcheck/sched_policy.hpp>
-#include <runqcheck/stress/protocol.hpp>
+#include <runqcheck/protocol.hpp>
+#include <runqcheck/protocol_subject.hpp>
 
 namespace rqproto {
 
@@ -274,8 +283,8 @@ struct M : runqcheck::m<B> {
   int id = 0;
   B::atomic<bool> spinning{false};  // this M, and startm before the wakeup (relaxed)
   B::atomic<P*> nextp{nullptr};     // startm -> the woken M (published by the note)
-  runqcheck::stress::note<B> park;
-  runqcheck::stress::idle_node<M> idleNode;  // Go: mp.idleNode, midle; sched.lock
+  runqcheck::note<B> park;
+  runqcheck::idle_node<M> idleNode;  // Go: mp.idleNode, midle; sched.lock
   plain<P*> p;                 // this M; a syscall thief, holding its G's scan bit, clears it
   P* oldp = nullptr;           // Go: mp.oldp, the P held at entersyscall; this M only
   P* curp() const { return p.load(std::memory_order::relaxed); }  // mp.p, as this M reads it
@@ -287,19 +296,36 @@ struct G : core_g {
 constexpr std::uint32_t st(runqcheck::pstatus s) { return static_cast<std::uint32_t>(s); }
 constexpr std::uint32_t st(runqcheck::gstatus s) { return static_cast<std::uint32_t>(s); }
 
+template <template <class> class Proto>
 struct world;
-inline world* W = nullptr;  // the running execution's (set in before())
+template <template <class> class Proto>
+inline world<Proto>* W = nullptr;  // the running execution's (set in before())
 inline std::uint64_t unjudged_executions = 0;  // world::check counts them, run_one prints them
 
+// The hooks the protocol calls (protocol.hpp's top comment).
+template <template <class> class Proto>
 struct env {
   using B = rqproto::B;
   using S = rqproto::S;
   using P = rqproto::P;
   using M = rqproto::M;
-  static runqcheck::stress::wakeup_state<B, P, M>& ws();
-  static runqcheck::schedt<B>& core();
-  static void newm(P*, bool);
-  static void notewakeup(M* mp);
+  static runqcheck::wakeup_state<B, P, M>& ws() { return *W<Proto>; }
+  static runqcheck::schedt<B>& core() { return W<Proto>->core; }
+  // startm's "no idle M" path. A reduced scenario marks the execution
+  // unjudged (the P stays with nobody); any other fails: it needs one more M.
+  static void newm(P*, bool) {
+    if (W<Proto>->sc.newm_unjudged) {
+      W<Proto>->unjudged = true;
+      return;
+    }
+    RQ_CHECK(B, false,
+             "invariant: protocol model: startm found no idle M (the scenario needs one more)");
+  }
+  static void notewakeup(M* mp) {
+    // relaxed: the waker is live until after this
+    W<Proto>->live.fetch_add(1, std::memory_order::relaxed);
+    mp->park.wakeup();
+  }
   // Go: acquirep/wirep, with wirep's throws.
   static void acquirep(M* mp, P* pp) {
     RQ_CHECK(B, mp->p.load(std::memory_order::relaxed) == nullptr, "wirep: already in go",
@@ -328,9 +354,14 @@ struct env {
   // No scenario stops the world while a P is handed off.
   static bool handoff_gcstop(runqcheck::locked_sched<B>&, P*) { return false; }
 };
-using proto = runqcheck::stress::protocol<env>;
+template <template <class> class Proto>
+struct world : runqcheck::wakeup_state<B, P, M> {
+  using envt = env<Proto>;
+  using proto = Proto<envt>;
+  // The scenarios need the syscall and procresize hooks too.
+  static_assert(runqcheck::protocol_subject<proto> && runqcheck::has_protocol_syscalls<proto> &&
+                runqcheck::has_protocol_procresize<proto>);
 
-struct world : runqcheck::stress::wakeup_state<B, P, M> {
   const proto_scenario& sc;
   runqcheck::schedt<B> core;
   P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}, {core, 3}};
@@ -378,7 +409,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
         dying->status.store(st(runqcheck::pstatus::gcstop), std::memory_order::relaxed);
         for (const submit& s : r.submits) S::runqput(*dying, &gs[s.g], s.next);
       }
-      env::acquirep(mp, &ps[r.p]);
+      envt::acquirep(mp, &ps[r.p]);
       if (r.k == m_role::syscall_keep)  // readied before the syscall (runqput only)
         for (std::size_t j = 1; j < r.submits.size(); j++)
           S::runqput(ps[r.p], &gs[r.submits[j].g], r.submits[j].next);
@@ -408,7 +439,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
       return;
     }
     if (r.k == m_role::syscall_block) {  // Go: entersyscallblock
-      proto::handoffp(env::releasep(mp));
+      proto::handoffp(envt::releasep(mp));
       leave();  // in the syscall until the run ends
       return;
     }
@@ -483,7 +514,7 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     mp->park.clear();
     P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire
     mp->nextp.store(nullptr, std::memory_order::relaxed);
-    env::acquirep(mp, pp);
+    envt::acquirep(mp, pp);
     return true;
   }
 
@@ -521,14 +552,14 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
     P* pp = mp->curp();
     if (pp == nullptr) {
       pp = proto::exitsyscallTryGetP(oldp);
-      if (pp != nullptr) env::acquirep(mp, pp);
+      if (pp != nullptr) envt::acquirep(mp, pp);
     }
     if (pp == nullptr) {  // Go: exitsyscallNoP: casgstatus to _Grunnable, dropg
       proto::casgstatus(gp, runqcheck::gstatus::running, runqcheck::gstatus::runnable);
       mp->curg.store(nullptr, std::memory_order::relaxed);  // relaxed: read only by thieves
       glob_put_begins();
       pp = proto::exitsyscallNoP_pidle(gp);
-      if (pp != nullptr) env::acquirep(mp, pp);
+      if (pp != nullptr) envt::acquirep(mp, pp);
     }
     if (pp != nullptr) {
       execute(mp, gp);
@@ -670,23 +701,6 @@ struct world : runqcheck::stress::wakeup_state<B, P, M> {
   }
 };
 
-inline runqcheck::stress::wakeup_state<B, P, M>& env::ws() { return *W; }
-// startm's "no idle M" path. A reduced scenario marks the execution
-// unjudged (the P stays with nobody); any other fails: it needs one more M.
-inline void env::newm(P*, bool) {
-  if (W->sc.newm_unjudged) {
-    W->unjudged = true;
-    return;
-  }
-  RQ_CHECK(B, false,
-           "invariant: protocol model: startm found no idle M (the scenario needs one more)");
-}
-inline runqcheck::schedt<B>& env::core() { return W->core; }
-inline void env::notewakeup(M* mp) {
-  W->live.fetch_add(1, std::memory_order::relaxed);  // relaxed: the waker is live until after this
-  mp->park.wakeup();
-}
-
 inline const proto_scenario* current = nullptr;
 
 #ifdef RUNQCHECK_PICTURES
@@ -750,7 +764,8 @@ inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
 }
 
 // Names world w's objects for the recorder: sched.*, P<i>.*, M<i>.*, G<i>.*.
-inline void name_objects(rqtest::fz::recorder& r, world& w) {
+template <template <class> class Proto>
+void name_objects(rqtest::fz::recorder& r, world<Proto>& w) {
   r.owner(&w.core, sizeof w.core, "sched", -1);
   r.name(&w.core.lock, "sched.lock");
   r.name(&w.nmspinning, "sched.nmspinning");
@@ -781,9 +796,10 @@ inline void name_objects(rqtest::fz::recorder& r, world& w) {
 }
 #endif
 
-template <unsigned N>
-struct suite : rl::test_suite<suite<N>, N> {
-  world w{*current};
+// The Relacy suite of the scenario `current` with N Ms, on protocol Proto.
+template <unsigned N, template <class> class Proto = runqcheck::protocol>
+struct suite : rl::test_suite<suite<N, Proto>, N> {
+  world<Proto> w{*current};
 #ifdef RUNQCHECK_PICTURES
   using ph = runqcheck::fuzz::recorder::phase;
   static std::vector<rqtest::fz::lane> picture_lanes() {
@@ -792,7 +808,7 @@ struct suite : rl::test_suite<suite<N>, N> {
     return out;
   }
   void before() {
-    W = &w;
+    W<Proto> = &w;
     rqtest::trace_begin([&](rqtest::fz::recorder& r) { name_objects(r, w); });
     w.init();
   }
@@ -808,7 +824,7 @@ struct suite : rl::test_suite<suite<N>, N> {
   }
 #else
   void before() {
-    W = &w;
+    W<Proto> = &w;
     w.init();
   }
   void thread(unsigned idx) { w.run(static_cast<int>(idx)); }

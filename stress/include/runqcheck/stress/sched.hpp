@@ -33,9 +33,9 @@
 
 #include <runqcheck/backend/native.hpp>
 #include <runqcheck/go125.hpp>
+#include <runqcheck/protocol.hpp>
+#include <runqcheck/protocol_subject.hpp>
 #include <runqcheck/sched_policy.hpp>
-
-#include "protocol.hpp"
 
 namespace runqcheck::stress {
 
@@ -48,6 +48,30 @@ inline constexpr int max_procs = 256;
 
 struct M;
 struct P;
+
+// Go: note on futex OSes (lock_futex.go: notesleep, notewakeup, noteclear),
+// an M's park: a futex wait. The protocol only wakes it (env::notewakeup);
+// other backends' worlds park on core/'s note<B>, a yielding spin.
+class futex_note {
+ public:
+  // notewakeup. Any thread: publishes what it wrote before (nextp, spinning).
+  void wakeup() {
+    key_.store(1, std::memory_order::release);  // release: pairs with sleep's acquire
+    key_.notify_one();  // a wake before the wait is not lost: wait() rechecks the value
+  }
+  // notesleep. The owner M only; true when woken (always: no harness end here).
+  template <class F>
+  bool sleep(F&&) {
+    while (key_.load(std::memory_order::acquire) == 0) key_.wait(0, std::memory_order::acquire);
+    return true;  // acquire (both): pairs with wakeup's release
+  }
+  // noteclear. The owner M, before it can be woken again (mput under sched.lock).
+  void clear() { key_.store(0, std::memory_order::relaxed); }  // next wakeup comes after mput
+  std::uint32_t peek() const { return key_.load(std::memory_order::relaxed); }  // dumps
+
+ private:
+  std::atomic<std::uint32_t> key_{0};  // 1 = woken
+};
 
 // What a G asks its M's g0 to do after mcall (Go: mcall(fn)); returns the G
 // to run next without going through findRunnable, or nullptr to schedule.
@@ -106,7 +130,7 @@ struct M : runqcheck::m<B> {
   std::atomic<P*> nextp{nullptr};      // Go: mp.nextp; written by startm before notewakeup (published by the note's release)
   P* oldp = nullptr;                   // Go: mp.oldp; the P held at entersyscall; this M only
   std::atomic<bool> spinning{false};   // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
-  note<B> park;                        // Go: mp.park (protocol.hpp: notewakeup releases, mPark acquires)
+  futex_note park;                     // Go: mp.park (notewakeup releases, mPark acquires)
   idle_node<M> idleNode;               // Go: mp.idleNode, the midle list; sched.lock
   boost::context::fiber g0;            // while a G runs on this M: the M's scheduler context (Go: g0)
   void* tsan_g0 = nullptr;             // TSan's fiber of the thread itself

@@ -1,8 +1,11 @@
-// runqcheck/stress/protocol.hpp — the wakeup protocol of go1.27 proc.go,
-// written once on the backend seam: the same source runs in the stress
-// scheduler (native backend, OS threads, stress/src/proc.cpp) and under
-// Relacy (tests/relacy/protocol.cpp), where the C++ memory model decides
-// what each load may read.
+// runqcheck/protocol.hpp — the wakeup protocol of go1.27 proc.go, the
+// second port of proc.go beside runq.hpp, written once on the backend seam:
+// the same source runs in the stress scheduler (native backend, OS threads,
+// stress/src/proc.cpp), under Relacy (tests/relacy/protocol.cpp), where the
+// C++ memory model decides what each load may read, and in diff_go's
+// idle-list sequences. It is the first protocol subject
+// (protocol_subject.hpp); its mutants are patches of this file
+// (models/mutants/protocol/), compiled into a copy (schemata.py).
 //
 // Ported (proc.go, go1.27; unchanged since go1.25 except where noted):
 //   pidleput, pidleget, pidlegetSpinning (needspinning: Go 1.20, #45867),
@@ -40,13 +43,15 @@
 // header exists: the Relacy checker must judge the code the stress
 // scheduler runs); the M's park as a B::mutex + condvar (the backend seam
 // has no condvar; a note is one atomic, futex-waited natively and a
-// yielding spin under Relacy, which is what Go's note is on futex OSes).
+// yielding spin under Relacy, which is what Go's note is on futex OSes);
+// mutant branches in this file (they are patches: models/mutants/protocol).
 //
 // Env, the world the protocol runs in, supplies (all static):
 //   types B (backend), S (subject: runqput, runqempty), P (derives S::p;
 //   link, idle, oldm, syscalltick: an atomic, sysmontick: sysmon's), M
-//   (derives m<B>; spinning, nextp, park: note<B>, idleNode: idle_node<M>,
-//   id, p: an atomic P*, read by syscall thieves);
+//   (derives m<B>; spinning, nextp, idleNode: idle_node<M>, id, p: an
+//   atomic P*, read by syscall thieves; its park is the Env's own: note<B>
+//   below, or stress/'s futex);
 //   g_m(G*) -> M*: the M a G runs on (Go: gp.m; a relaxed load);
 //   ws() -> wakeup_state<B, P, M>&; core() -> runqcheck::schedt<B>&;
 //   newm(P*, bool spinning): startm's "no idle M" path;
@@ -56,8 +61,6 @@
 //   count_wakep() (statistics; may do nothing);
 //   handoff_gcstop(locked&, P*) -> bool: handoffp's stop-the-world step
 //   (Go: sched.gcwaiting: pp to _Pgcstop, stopwait--; true if it did).
-// Mutants (stress/include/runqcheck/stress/protocol_mutants.hpp) are read
-// here, so they enter every checker of this header the same way.
 #pragma once
 
 #include <atomic>
@@ -65,17 +68,18 @@
 #include <cstdint>
 #include <span>
 
-#include <runqcheck/backend.hpp>
-#include <runqcheck/backend/native.hpp>
-#include <runqcheck/globrunq.hpp>
-#include <runqcheck/runq.hpp>
+#include "backend.hpp"
+#include "check.hpp"
+#include "globrunq.hpp"
+#include "gqueue.hpp"
+#include "runq.hpp"
 
-#include "protocol_mutants.hpp"
-
-namespace runqcheck::stress {
+namespace runqcheck {
 
 // Go: note (notesleep, notewakeup, noteclear), for any backend: a yielding
-// spin (B::spin_pause), which under Relacy is a scheduling point.
+// spin (B::spin_pause), which under Relacy is a scheduling point. An M's
+// park for a world that has no futex (the Relacy world; the stress
+// scheduler parks on a futex of its own).
 template <class B>
 class note {
  public:
@@ -100,26 +104,6 @@ class note {
 
  private:
   typename B::template atomic<std::uint32_t> key_{0};  // 1 = woken
-};
-
-// Natively: a futex wait, as Go's note on Linux.
-template <>
-class note<native> {
- public:
-  void wakeup() {
-    key_.store(1, std::memory_order::release);  // release: pairs with sleep's acquire
-    key_.notify_one();  // a wake before the wait is not lost: wait() rechecks the value
-  }
-  template <class F>
-  bool sleep(F&&) {
-    while (key_.load(std::memory_order::acquire) == 0) key_.wait(0, std::memory_order::acquire);
-    return true;  // acquire (both): pairs with wakeup's release
-  }
-  void clear() { key_.store(0, std::memory_order::relaxed); }  // relaxed: as note<B>::clear
-  std::uint32_t peek() const { return key_.load(std::memory_order::relaxed); }  // dumps
-
- private:
-  std::atomic<std::uint32_t> key_{0};
 };
 
 // Go: listNodeManual / listHeadManual (go1.26, list_manual.go), the idle M
@@ -183,6 +167,7 @@ struct protocol {
   using M = typename Env::M;
   using G = typename S::p::G;
   using locked = runqcheck::locked_sched<B>;
+  static constexpr const char* name = "go1.27";  // the protocol subject's name in reports
   static constexpr auto seq_cst = std::memory_order::seq_cst;
   static constexpr auto relaxed = std::memory_order::relaxed;
   static constexpr std::uint32_t st(pstatus s) { return static_cast<std::uint32_t>(s); }
@@ -190,7 +175,6 @@ struct protocol {
 
   // The #StoreLoad barrier of both sides (top comment). Any M.
   static void storeload() {
-    if (mutated(protocol_mutant::wakep_no_storeload)) return;
     B::fence(seq_cst);  // seq_cst fence: pairs with the other side's (submitter vs spinner)
   }
 
@@ -199,15 +183,8 @@ struct protocol {
     RQ_CHECK(B, S::runqempty(*pp), "pidleput: P has non-empty run queue", "p", pp->id);
     auto& w = Env::ws();
     pp->idle.store(true, relaxed);  // relaxed: Go's idlepMask, a hint for stealWork
-    if (mutated(protocol_mutant::pidleput_fifo)) {  // the bug: appended, pidle a FIFO
-      P** tail = &w.pidle;
-      while (*tail != nullptr) tail = &(*tail)->link;
-      pp->link = nullptr;
-      *tail = pp;
-    } else {
-      pp->link = w.pidle;
-      w.pidle = pp;
-    }
+    pp->link = w.pidle;
+    w.pidle = pp;
     w.npidle.fetch_add(1, seq_cst);  // seq_cst: wakeup counter
   }
 
@@ -313,7 +290,6 @@ struct protocol {
     RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
     // M wakeup policy is deliberately somewhat conservative: another
     // spinning M may be needed now.
-    if (mutated(protocol_mutant::spinning_drop_no_recheck)) return;
     wakep();
   }
 
@@ -321,7 +297,6 @@ struct protocol {
   // wakep()). The M owning pp.
   static void submit(P* pp, G* gp, bool next) {
     S::runqput(Env::owner(pp), gp, next);  // step 1: publish
-    if (mutated(protocol_mutant::submit_no_wakep)) return;
     storeload();  // step 2
     wakep();      // step 3
   }
@@ -335,7 +310,6 @@ struct protocol {
       locked l = runqcheck::lock(Env::core());
       runqcheck::globrunqput(l, gp);
     }
-    if (mutated(protocol_mutant::gosched_no_wakep)) return;  // before ad943066f6
     // No #StoreLoad: the G was published under sched.lock, which a dropping
     // spinner's global recheck takes after its nmspinning decrement.
     wakep();  // Go: if mainStarted { wakep() }
@@ -358,8 +332,7 @@ struct protocol {
     // no local work, check that there are no spinning/idle M's,
     // otherwise our help is not required
     std::int32_t zero = 0;
-    if (!mutated(protocol_mutant::handoffp_no_spinning_m) &&
-        w.nmspinning.load(seq_cst) + w.npidle.load(seq_cst) == 0 &&  // seq_cst: counters
+    if (w.nmspinning.load(seq_cst) + w.npidle.load(seq_cst) == 0 &&  // seq_cst: counters
         w.nmspinning.compare_exchange_strong(zero, 1, seq_cst, seq_cst)) {  // seq_cst: counter
       w.needspinning.store(0, seq_cst);  // seq_cst: Go's full Store; the new M serves it
       startm(pp, true);
@@ -410,7 +383,6 @@ struct protocol {
     }
     S::runqputbatch(Env::owner(pp), q);  // publish: release store of runqtail
     if (!q.empty()) globrunqputbatch_locked(q);
-    if (mutated(protocol_mutant::injectglist_no_final_wakep)) return;  // before #63555
     storeload();  // step 2 of submission: Go's seq_cst atomics give it
     wakep();      // step 3
   }
@@ -421,7 +393,6 @@ struct protocol {
   // (lockheld); here startm takes it again: pp is off pidle, so no other
   // thread can take it in between.
   static void startIdle(std::int32_t n) {
-    if (mutated(protocol_mutant::injectglist_no_startidle)) return;
     for (; n > 0; n--) {
       P* pp;
       {
@@ -484,7 +455,6 @@ struct protocol {
     void takeP() const { releaseP(pstatus::idle); }  // Go: takeP
     // Go: resume (casfrom_Gscanstatus): the G may leave _Gsyscall again.
     void resume() const {
-      if (mutated(protocol_mutant::syscall_steal_no_scan_bit)) return;  // no bit was taken
       std::uint32_t want = status | gscan;
       // release: pairs with exitsyscall's acquire CAS (the P's new wiring)
       bool ok = gp->atomicstatus.compare_exchange_strong(want, status, std::memory_order::release,
@@ -506,10 +476,6 @@ struct protocol {
     if (gp == nullptr) return false;
     std::uint32_t status = gp->atomicstatus.load(relaxed) & ~gscan;  // relaxed: CAS below
     if (status != st(gstatus::syscall)) return false;  // Go also takes _Gdeadextra (extra Ms)
-    if (mutated(protocol_mutant::syscall_steal_no_scan_bit)) {
-      t = {gp, mp, pp, 0};  // no lock on the G: it may leave _Gsyscall meanwhile
-      return Env::g_m(gp) == mp && mp->p.load(relaxed) == pp;
-    }
     // acquire: pairs with entersyscall's release CAS (the M's last use of pp)
     if (!gp->atomicstatus.compare_exchange_strong(status, status | gscan,
                                                   std::memory_order::acquire, relaxed)) {
@@ -574,7 +540,7 @@ struct protocol {
   static P* exitsyscallNoP_pidle(G* gp) {
     locked l = runqcheck::lock(Env::core());
     P* pp = pidleget(l);
-    if (pp == nullptr && !mutated(protocol_mutant::exitsyscall_loses_g)) {
+    if (pp == nullptr) {
       runqcheck::globrunqput(l, gp);
     }
     return pp;
@@ -586,9 +552,6 @@ struct protocol {
   // each P beyond the new gomaxprocs; stop-the-world itself and the rest of
   // procresize (new Ps, the M hand-back) are the scheduler's (proc.cpp).
   static void destroy_runq(locked& l, P* pp) {
-    if (mutated(protocol_mutant::procresize_drops_runnext)) {
-      pp->runnext.store(nullptr, relaxed);  // the bug: runnext's G is lost
-    }
     runqcheck::destroy(l, static_cast<typename S::p&>(*pp));  // no owner: the world is stopped
   }
 
@@ -598,11 +561,9 @@ struct protocol {
   // (docs/go-vs-cpp.md; procresize's mget then hands it out).
   static M* mgetSpecific(locked&, M* mp) {
     if (mp->idleNode.prev == nullptr && mp->idleNode.next == nullptr) return nullptr;
-    if (!mutated(protocol_mutant::mgetSpecific_no_unlink)) {
-      auto& w = Env::ws();
-      w.midle.remove(mp);
-      w.nmidle--;
-    }
+    auto& w = Env::ws();
+    w.midle.remove(mp);
+    w.nmidle--;
     return mp;
   }
 
@@ -704,7 +665,6 @@ struct protocol {
   // findRunnable's needspinning check. sched.lock must be held (Go reads
   // it there too).
   static bool needspinning_set() {
-    if (mutated(protocol_mutant::no_needspinning)) return false;  // before Go 1.20 (#45867)
     return Env::ws().needspinning.load(seq_cst) == 1;  // seq_cst: Go's full Load
   }
 
@@ -726,11 +686,8 @@ struct protocol {
     std::int32_t n = w.nmspinning.fetch_add(-1, seq_cst) - 1;  // step 1; seq_cst: counter
     RQ_CHECK(B, n >= 0, "findRunnable: negative nmspinning", "nmspinning", n);
     storeload();  // step 2
-    if (mutated(protocol_mutant::spinning_drop_no_recheck)) return {};
     // step 3; the global queue's recheck is one of #55160's fixes
-    if (!mutated(protocol_mutant::dance_no_global_recheck)) {
-      if (recheck r = recheck_global(mp); r.pp != nullptr) return r;
-    }
+    if (recheck r = recheck_global(mp); r.pp != nullptr) return r;
     if (P* pp = checkRunqsNoP(allp); pp != nullptr) {
       Env::acquirep(mp, pp);
       becomeSpinning(mp);
@@ -775,4 +732,4 @@ struct protocol {
   }
 };
 
-}  // namespace runqcheck::stress
+}  // namespace runqcheck

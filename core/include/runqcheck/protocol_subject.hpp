@@ -1,0 +1,138 @@
+// runqcheck/protocol_subject.hpp — the contract of a wakeup protocol under
+// test, as subject.hpp is for a run-queue port: what the protocol checkers
+// (relacy_protocol, fuzz_protocol, the stress scheduler, diff_go's idle
+// lists) drive, and which parts are optional hooks. The bundled protocol
+// (protocol.hpp, go1.27 proc.go) is the first protocol subject; the
+// static_asserts are in the worlds that run it (tests/relacy/
+// protocol_world.hpp, stress/src/proc.cpp).
+//
+// A protocol subject is a class PS (the bundled one: protocol<Env>, the
+// protocol instantiated on a checker's world Env) with the nested types B
+// (backend), S (the queue subject it submits to), P (a P: derives S::p), M
+// (an M: derives m<B>), G (S::p::G) and the static functions below, named
+// as in proc.go. The world owns the Ms (threads), Gs and Ps; the protocol
+// owns its idle P and M lists, its counters and what an M parks on, with
+// its own names: the checkers reach them only through these functions,
+// never by member name. locked is locked_sched<B>: sched.lock held.
+//
+// Required (Go signature on the right):
+//   PS::name                            shown in reports
+//   PS::submit(P*, G*, bool next)       func runqput(pp *p, gp *g, next bool)
+//        the M owning pp: publish      + wakep() (newproc, ready)
+//        gp, then wake an M if an idle P could run it
+//   PS::wakep()                         func wakep()
+//   PS::becomeSpinning(M*)              func (mp *m) becomeSpinning()
+//   PS::resetspinning(M*)               func resetspinning()
+//        a spinning M found work: stop spinning, wake another if needed
+//   PS::stop_or_spin(M*, P*, globrunq_batch<B>&, stopping) -> idle_step
+//        findRunnable's "We have nothing to do" block, under sched.lock:
+//        a global batch, or spin for a waiting wakeup, or release the P
+//        (idle_step: released, again, global)
+//   PS::dropspinning(M*, span<S::p* const> allp) -> {G* gp, P* pp}
+//        findRunnable's spinning -> non-spinning transition ("Delicate
+//        dance"): drop the count, #StoreLoad, recheck every queue; a P
+//        found is acquired and the M spins again
+//   PS::pidleput(locked&, P*)           func pidleput(pp *p, now int64) int64
+//   PS::pidleget(locked&) -> P*         func pidleget(now int64) (*p, int64)
+//   PS::mput(locked&, M*)               func mput(mp *m)
+//        the M then parks; the protocol unparks it (Env::notewakeup)
+//   PS::mget(locked&) -> M*             func mget() *m
+//   PS::handoffp(P*)                    func handoffp(pp *p)
+//        a P nobody owns (blocking syscall, retake): run it or park it
+//   PS::injectglist(P*, gQueue<B>&)     func injectglist(glist *gList)
+//   PS::gosched_globrunqput(G*)         goschedImpl: globrunqput + wakep
+//
+// What the checkers hold it to: every G runs at most once and none is lost;
+// at quiescence (every M parked or done) no runnable G while a P is idle
+// and no M spins (work conservation: no M parked forever while work
+// waits); the port's own fatal errors (B::fatal) never fire; natively, the
+// stress scheduler's watchdog: no hang while Gs are alive.
+//
+// Optional hooks (a check that needs a missing one prints `runqcheck: not
+// applied: <check>: <why>`):
+//   has_protocol_syscalls<PS>: the syscall exits and sysmon's retake
+//     PS::casgstatus(G*, gstatus, gstatus)   func casgstatus(gp *g, oldval, newval uint32)
+//     PS::exitsyscallTryGetP(P* oldp) -> P*  func exitsyscallTryGetP(oldp *p) *p
+//     PS::exitsyscallNoP_pidle(G*) -> P*     func exitsyscallNoP(gp *g) (its pidleget part)
+//     PS::retake_syscall(P*) -> bool         func retake(now int64) uint32 (one P's syscall part)
+//   has_protocol_procresize<PS>: the P hand-out after a resize
+//     PS::destroy_runq(locked&, P*)          func (pp *p) destroy() (its queues)
+//     PS::procresize_runnable(locked&, span<P* const>, P* own) -> P*
+//                                            func procresize(nprocs int32) *p
+//     PS::startTheWorld_runnable(P*)         func startTheWorldWithSema(now int64,
+//                                                w worldStop) int64 (its runnable-P loop)
+//   has_protocol_idle_lists<PS>: diff_go's idle-list sequences against Go
+//     PS::pidlegetSpinning(locked&) -> P*    func pidlegetSpinning(now int64) (*p, int64)
+//     PS::mgetSpecific(locked&, M*) -> M*    func mgetSpecific(mp *m) *m
+//
+// Not yet: registering a second protocol subject (relacy_protocol's suite
+// is a template on it, but the worlds still keep its counters in
+// protocol.hpp's wakeup_state and call it through that header's Env
+// hooks); a protocol with its own lock (sched.lock is the core's schedt
+// lock); timers, netpoll, GC workers, locked Ms (LockOSThread).
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+
+#include "g.hpp"
+#include "globrunq.hpp"
+#include "gqueue.hpp"
+#include "runq.hpp"
+
+namespace runqcheck {
+
+namespace protocol_detail {
+struct never {  // stop_or_spin's stopping(): no stop-the-world
+  bool operator()() const { return false; }
+};
+}  // namespace protocol_detail
+
+template <class PS>
+concept protocol_subject = requires(typename PS::P* pp, typename PS::M* mp, typename PS::G* gp,
+                                    bool next, gQueue<typename PS::B>& q,
+                                    std::span<typename PS::S::p* const> allp,
+                                    locked_sched<typename PS::B>& l,
+                                    globrunq_batch<typename PS::B>& r) {
+  { PS::name } -> std::convertible_to<const char*>;
+  requires std::derived_from<typename PS::P, typename PS::S::p>;
+  PS::submit(pp, gp, next);
+  PS::wakep();
+  PS::becomeSpinning(mp);
+  PS::resetspinning(mp);
+  { PS::stop_or_spin(mp, pp, r, protocol_detail::never{}) } -> std::same_as<
+      typename PS::idle_step>;
+  { PS::dropspinning(mp, allp).gp } -> std::convertible_to<typename PS::G*>;
+  { PS::dropspinning(mp, allp).pp } -> std::convertible_to<typename PS::P*>;
+  PS::pidleput(l, pp);
+  { PS::pidleget(l) } -> std::convertible_to<typename PS::P*>;
+  PS::mput(l, mp);
+  { PS::mget(l) } -> std::convertible_to<typename PS::M*>;
+  PS::handoffp(pp);
+  PS::injectglist(pp, q);
+  PS::gosched_globrunqput(gp);
+};
+
+// The optional hooks (see the list above).
+template <class PS>
+concept has_protocol_syscalls = requires(typename PS::P* pp, typename PS::G* gp, gstatus s) {
+  PS::casgstatus(gp, s, s);
+  { PS::exitsyscallTryGetP(pp) } -> std::convertible_to<typename PS::P*>;
+  { PS::exitsyscallNoP_pidle(gp) } -> std::convertible_to<typename PS::P*>;
+  { PS::retake_syscall(pp) } -> std::same_as<bool>;
+};
+template <class PS>
+concept has_protocol_procresize = requires(typename PS::P* pp, locked_sched<typename PS::B>& l,
+                                           std::span<typename PS::P* const> allp) {
+  PS::destroy_runq(l, pp);
+  { PS::procresize_runnable(l, allp, pp) } -> std::convertible_to<typename PS::P*>;
+  PS::startTheWorld_runnable(pp);
+};
+template <class PS>
+concept has_protocol_idle_lists = requires(typename PS::M* mp, locked_sched<typename PS::B>& l) {
+  { PS::pidlegetSpinning(l) } -> std::convertible_to<typename PS::P*>;
+  { PS::mgetSpecific(l, mp) } -> std::convertible_to<typename PS::M*>;
+};
+
+}  // namespace runqcheck
