@@ -59,10 +59,11 @@ using cap = std::integral_constant<std::uint32_t, C>;
 struct fatal_exception {
   std::string msg;     // Go's throw text, e.g. "runqsteal: runq overflow"
   std::string values;  // "h=… t=…"
+  runqcheck::fatal_kind kind = runqcheck::fatal_kind::port;  // the port's or the harness's
 };
 
 inline void throwing_fatal_handler(const runqcheck::fatal_info& f) {
-  throw fatal_exception{f.msg, f.values};
+  throw fatal_exception{f.msg, f.values, f.kind};
 }
 
 // RAII: fatal checks throw fatal_exception instead of aborting; the previous
