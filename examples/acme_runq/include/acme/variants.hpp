@@ -197,6 +197,12 @@ struct nil_q : workq<B, Cap> {
 template <class B, std::uint32_t Cap>
 struct nil_bug : bare<B, nil_q<B, Cap>> {};
 
+// wrap_bug without hooks: no wrap scenario or test applies, and only the
+// nightly unit_wrap_native, which drives the counters past 2^32 with the
+// port's own operations, rejects it.
+template <class B, std::uint32_t Cap>
+struct wrapbare_bug : bare<B, wrap_bug<B, Cap>> {};
+
 // The global batch goes into the ring with runqput while mu is held; on a
 // full ring runqput spills, which takes mu again (Go <= 1.24's latent
 // self-deadlock). The native backend's mutex reports it, a fatal error of
