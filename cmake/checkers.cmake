@@ -36,6 +36,9 @@ endif()
 if("unit" IN_LIST RUNQCHECK_CHECKERS)
   runqcheck_add_checker(NAME unit GTEST SOURCES ${_rq_subject_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
+  # The 2^32 wrap without hooks (subject_wrap_native.cpp): ~1.5 min a subject.
+  runqcheck_add_checker_run(CHECKER unit SUFFIX _wrap_native LABELS nightly unit TIMEOUT 1800
+    ARGS --gtest_also_run_disabled_tests --gtest_filter=WrapNative.*)
   runqcheck_add_checker(NAME unit_core GTEST CORE_ONLY SOURCES ${_rq_core_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
 endif()

@@ -10,6 +10,13 @@
 //    have left the ring and come back is judged only as a lower bound);
 //  - a steal takes ceil(n/2) of the n queued Gs (checked whenever the
 //    victim's ring was left alone during the steal; needs S::runq_counters);
+//  - runqget's inheritTime is true exactly when the G came from runnext: P
+//    p's runnext can only hold the last G p's owner put with next=true, so
+//    any other G must come with false, and that G with true while nothing
+//    could have moved it to the ring (no bring-in since, no second put);
+//  - a nil from runqget means the P was empty at some moment of the call:
+//    a lower bound of what the P held (the owner's own puts and gets, less
+//    what the steals begun on it could have taken) must not be positive;
 //  - runqempty is never spuriously true (expect_nonempty ops);
 //  - a G handed from one thread to another carries its plain state with it
 //    (its status, written by the putter, read by the receiver: a data race
@@ -19,6 +26,7 @@
 //    global queue, plain slots), and every RQ_CHECK of the port.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +34,7 @@
 #include "runqcheck/backend.hpp"
 #include "runqcheck/g.hpp"
 #include "runqcheck/gqueue.hpp"
+#include "invariant.hpp"
 #include "runqcheck/subject.hpp"
 #include "scenario.hpp"
 
@@ -89,6 +98,7 @@ class world {
     }
     for (int gid : sc_.global) {
       introduced_[gid]++;
+      unsure_next(gid);
       hand_off(&gs_[gid]);
       S::globrunqput(sched_, &gs_[gid]);
     }
@@ -119,7 +129,10 @@ class world {
         auto r = S::runqget(*ps_[i]);
         std::uint64_t id = r.gp != nullptr ? r.gp->goid : 0;
         if (observer != nullptr) observer->op_end(-1, index++, o, &id, r.gp != nullptr, r.inheritTime, false);
+        judge_get(i, r.gp, r.inheritTime);
         if (r.gp == nullptr) break;
+        RQ_INVARIANT(B, r.gp->goid < static_cast<std::uint64_t>(MaxG), "invariant: delivered a G that was never put",
+                     "goid", r.gp->goid);
         if (!r.inheritTime) fifo_get(i, static_cast<int>(r.gp->goid));  // the owner's view too
         count(left, r.gp);
       }
@@ -136,12 +149,12 @@ class world {
       popped++;
       count(left, gp);
     }
-    RQ_CHECK(B, gsize == popped, "invariant: global queue size disagrees with its contents", "size", gsize, "popped",
+    RQ_INVARIANT(B, gsize == popped, "invariant: global queue size disagrees with its contents", "size", gsize, "popped",
              popped);
     for (int gid = 0; gid < MaxG; gid++) {
       int n = left[gid];
       for (int t = 0; t < kMaxThreads; t++) n += delivered_[t][gid];
-      RQ_CHECK(B, n == introduced_[gid], "invariant: conservation (each G delivered exactly once)", "g", gid,
+      RQ_INVARIANT(B, n == introduced_[gid], "invariant: conservation (each G delivered exactly once)", "g", gid,
                "delivered", n, "put", introduced_[gid]);
     }
   }
@@ -158,16 +171,17 @@ class world {
     introduced_[gid]++;
     hand_off(&gs_[gid]);
     fifo_put(p, gid, next);
+    held_put(p, gid, next);
     S::runqput(*ps_[p], &gs_[gid], next);
   }
 
   void deliver(int t, G* gp) {
     if (gp == nullptr) return;
-    RQ_CHECK(B, gp->goid < static_cast<std::uint64_t>(MaxG), "invariant: delivered a G that was never put", "goid",
+    RQ_INVARIANT(B, gp->goid < static_cast<std::uint64_t>(MaxG), "invariant: delivered a G that was never put", "goid",
              gp->goid);
     delivered_[t][gp->goid]++;
     if (nstep_[t] < MaxG) step_gs_[t][nstep_[t]++] = gp->goid;
-    RQ_CHECK(B, status_[gp->goid].load() == std::uint32_t(gstatus::runnable),
+    RQ_INVARIANT(B, status_[gp->goid].load() == std::uint32_t(gstatus::runnable),
              "invariant: delivered G is not runnable", "goid", gp->goid);
     status_[gp->goid].store(std::uint32_t(gstatus::running));
   }
@@ -183,48 +197,60 @@ class world {
         auto r = S::runqget(pp);
         inherit_[t] = r.inheritTime;
         deliver(t, r.gp);
+        judge_get(o.p, r.gp, r.inheritTime);
         if (r.gp != nullptr && !r.inheritTime) fifo_get(o.p, static_cast<int>(r.gp->goid));
         break;
       }
       case op_kind::steal:
-      case op_kind::steal_next: {
-        G* gp = steal(pp, *ps_[o.victim], o.kind == op_kind::steal_next);
-        if (gp != nullptr) fifo_p_[o.p].epoch++;
-        deliver(t, gp);
-        break;
-      }
+      case op_kind::steal_next:
       case op_kind::steal_next_must: {
-        G* gp = steal(pp, *ps_[o.victim], true);
-        RQ_CHECK(B, gp != nullptr, "invariant: a steal found nothing though the victim always had a G", "p", o.victim);
-        fifo_p_[o.p].epoch++;
+        held_[o.victim].steals_begun++;
+        G* gp = steal(pp, *ps_[o.victim], o.kind != op_kind::steal);
+        held_[o.victim].steals_ended++;
+        if (o.kind == op_kind::steal_next_must) {
+          RQ_INVARIANT(B, gp != nullptr, "invariant: a steal found nothing though the victim always had a G", "p",
+                       o.victim);
+        }
+        if (gp != nullptr) {
+          fifo_p_[o.p].epoch++;
+          brought_in(o.p);
+        }
         deliver(t, gp);
         break;
       }
       case op_kind::drain: {
         gQueue<B> q = S::runqdrain(pp);
+        emptied(o.p);
         for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);
         break;
       }
       case op_kind::glob_batch: {
         G* gp = S::findRunnable_globrunq(pp);
-        if (gp != nullptr) fifo_p_[o.p].epoch++;
+        if (gp != nullptr) {
+          fifo_p_[o.p].epoch++;
+          brought_in(o.p);
+        }
         deliver(t, gp);
         break;
       }
       case op_kind::glob_put:
         introduced_[o.g]++;
+        unsure_next(o.g);
         hand_off(&gs_[o.g]);
         S::globrunqput(sched_, &gs_[o.g]);
         break;
       case op_kind::glob_get: deliver(t, S::globrunqget(sched_)); break;
       case op_kind::expect_nonempty:
         empty_[t] = S::runqempty(*ps_[o.victim]);
-        RQ_CHECK(B, !empty_[t], "invariant: runqempty spuriously true", "p", o.victim);
+        RQ_INVARIANT(B, !empty_[t], "invariant: runqempty spuriously true", "p", o.victim);
         break;
       case op_kind::wait_done:
         while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
         break;
-      case op_kind::destroy: S::destroy(pp); break;
+      case op_kind::destroy:
+        S::destroy(pp);
+        emptied(o.p);
+        break;
       case op_kind::empty: empty_[t] = S::runqempty(*ps_[o.victim]); break;  // the bare query
       default: break;  // scheduler events: not in a scenario
     }
@@ -245,11 +271,101 @@ class world {
       std::uint32_t took = gp == nullptr ? 0 : S::runq_counters(pp).tail - own0 + 1;
       std::uint32_t n = t0 - h0;
       if (t1 == t0 && h1 - h0 == took && n != 0) {
-        RQ_CHECK(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n", n, "took", took);
+        RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n", n, "took", took);
       }
       return gp;
     } else {
       return S::runqsteal(pp, victim, next);
+    }
+  }
+
+  // What P p holds, as the harness knows it without asking the port. Kept by
+  // whichever thread runs an op on p (under Relacy one thread runs at a time,
+  // and none of this is an access of the explored program).
+  //  - next: the last G p's owner put with next=true (-1: none). p's runnext
+  //    never holds another G: only p's owner sets it, thieves and gets clear
+  //    it. next_sure: nothing could have moved that G to p's ring since (a
+  //    steal or global batch of p's owner brings Gs in; a second put of it).
+  //  - lower: a lower bound of the Gs on p (ring and runnext) from the
+  //    owner's own ops alone; ring_max: an upper bound of the ring's count
+  //    since p was last known empty. A steal takes ceil(n/2) of the n Gs it
+  //    saw in the ring (n <= the ring's count at its CAS), or runnext alone,
+  //    so it takes at most max(1, ceil(ring_max/2)).
+  //  - steals_begun/ended: the steals with victim p; base: steals_ended when
+  //    p was last known empty (steals ended before then took nothing since).
+  struct held_p {
+    int next = -1;
+    bool next_sure = false;
+    int lower = 0;
+    int ring = 0;      // upper bound of the ring's count now
+    int ring_max = 0;  // ... and since p was last known empty
+    int steals_begun = 0, steals_ended = 0, base = 0;
+  };
+
+  void held_put(int p, int gid, bool next) {
+    held_p& h = held_[p];
+    unsure_next(gid);  // a G put twice may be in two places
+    const int cap = static_cast<int>(sc_.cap);
+    // Into the ring: the G, or the runnext it kicks (if one may be there).
+    const int in = !next || h.next >= 0 ? 1 : 0;
+    // A full ring spills Cap/2 Gs to the global queue (runqputslow), leaving Cap/2.
+    const bool spill = in == 1 && h.ring >= cap;
+    h.lower = spill ? std::min(h.lower + 1, cap / 2) : h.lower + 1;
+    h.ring = std::min(h.ring + in, cap);
+    h.ring_max = std::max(h.ring_max, h.ring);
+    if (next) {
+      h.next = gid;
+      h.next_sure = introduced_[gid] == 1;
+    }
+  }
+
+  // A G put anywhere else may also be in p's ring: its place is unsure.
+  void unsure_next(int gid) {
+    for (int i = 0; i < sc_.nprocs; i++) {
+      if (held_[i].next == gid) held_[i].next_sure = false;
+    }
+  }
+
+  // p's owner brought Gs into p's ring (its steal, its global batch): at most
+  // Cap/2, and any of them may be the one p last put to runnext.
+  void brought_in(int p) {
+    held_p& h = held_[p];
+    h.next_sure = false;
+    h.ring = std::min(h.ring + static_cast<int>(sc_.cap) / 2, static_cast<int>(sc_.cap));
+    h.ring_max = std::max(h.ring_max, h.ring);
+  }
+
+  // p is empty now (drained, destroyed, or a runqget found nothing).
+  void emptied(int p) {
+    held_p& h = held_[p];
+    h.next = -1;
+    h.lower = h.ring = h.ring_max = 0;
+    h.base = h.steals_ended;
+  }
+
+  // runqget(p) answered {gp, inheritTime}: judged by what the harness knows.
+  void judge_get(int p, G* gp, bool inheritTime) {
+    held_p& h = held_[p];
+    if (gp == nullptr) {
+      int steals = h.steals_begun - h.base;
+      int left = h.lower - steals * std::max(1, (h.ring_max + 1) / 2);
+      RQ_INVARIANT(B, left <= 0, "invariant: runqget found nothing though its P held a G throughout the call",
+                   "p", p, "at_least", left);
+      emptied(p);
+      return;
+    }
+    int gid = gp->goid < static_cast<std::uint64_t>(MaxG) ? static_cast<int>(gp->goid) : -1;
+    if (gid != h.next) {
+      RQ_INVARIANT(B, !inheritTime, "invariant: runqget's inheritTime true for a G that was not in runnext", "p", p,
+                   "g", gid);
+    } else if (h.next_sure) {
+      RQ_INVARIANT(B, inheritTime, "invariant: runqget's inheritTime false for the G in runnext", "p", p, "g", gid);
+    }
+    if (h.lower > 0) h.lower--;
+    if (gid == h.next && (inheritTime || h.next_sure)) {
+      h.next = -1;
+    } else if (h.ring > 0) {
+      h.ring--;
     }
   }
 
@@ -274,7 +390,7 @@ class world {
     fifo_entry& e = fifo_[p][gid];
     if (e.seq < 0) return;  // not an own put (kicked runnext, stolen or batched in)
     if (e.epoch == fifo_p_[p].epoch) {
-      RQ_CHECK(B, e.seq > fifo_p_[p].last, "invariant: owner's runqget out of FIFO order", "p", p,
+      RQ_INVARIANT(B, e.seq > fifo_p_[p].last, "invariant: owner's runqget out of FIFO order", "p", p,
                "g", gid, "put#", e.seq, "after put#", fifo_p_[p].last);
     }
     if (e.seq > fifo_p_[p].last) fifo_p_[p].last = e.seq;
@@ -303,6 +419,7 @@ class world {
   };
   fifo_entry fifo_[kMaxP][MaxG];
   fifo_p fifo_p_[kMaxP];
+  held_p held_[kMaxP];
   // What the current operation of each thread delivered (for the observer).
   std::uint64_t step_gs_[kMaxThreads][MaxG] = {};
   int nstep_[kMaxThreads] = {};

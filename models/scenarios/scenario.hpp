@@ -45,8 +45,8 @@ struct scenario {
   std::uint32_t start_counter = 0;  // runqhead = runqtail = this (S::set_runq_counters)
   std::vector<std::vector<op>> threads;
   // The failure a scenario provokes on purpose (a broken precondition): it
-  // passes only if the port raises a fatal error (B::fatal, any text but
-  // the harness's "invariant:"); this is Go's text, shown as the example.
+  // passes only if the port raises a fatal error (B::fatal of kind
+  // fatal_kind::port, any text); this is Go's text, shown as the example.
   std::string_view expect_fatal = {};
 };
 

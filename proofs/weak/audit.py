@@ -229,7 +229,8 @@ def port_table(ops, ref):
                              "read that races with a write is undefined in C++ besides")
         elif s.endswith("_load"):
             orders[s] = "relaxed"
-            notes.append(f"{s}: the port makes no such read; judged as a relaxed one")
+            notes.append(f"{s}: the port makes no such read; the idioms read it relaxed, "
+                         "and a witness through it is not recognised (no order advised)")
         else:
             fn, role_, kind = s.rsplit("_", 2)
             raise port_orders.NotApplied(f"{fn} makes no {kind} of the {role_} (site {s}): "
@@ -254,9 +255,10 @@ def too_weak_sites(orders, refd, bad):
     return weak
 
 
-def print_port_table(subject, ops, notes, ref, orders, verdict, weak):
-    """The per-site table: the port's order, Go's, and per model needed / stronger than
-    needed (one step weaker keeps every idiom's invariant) / TOO WEAK / relaxed."""
+def print_port_table(subject, ops, notes, ref, orders, verdict, weak, missing=frozenset()):
+    """The per-site table: the port's order ("none": a read it never makes), Go's, and per
+    model needed / stronger than needed (one step weaker keeps every idiom's invariant) /
+    TOO WEAK / relaxed."""
     print(f"weak-memory orders of subject {subject} ({len(ops)} operations recorded)")
     for n in notes:
         print(f"  {n}")
@@ -266,7 +268,7 @@ def print_port_table(subject, ops, notes, ref, orders, verdict, weak):
         cells = ["TOO WEAK" if any(w[0] == m for w in weak.get(s, [])) else
                  "relaxed" if orders[s] == "relaxed" else
                  "needed" if verdict[s][m] else "stronger" for m in wmm.MODELS]
-        print(f"  {s:24} {orders[s]:8} {ref_mo:8} "
+        print(f"  {s:24} {'none' if s in missing else orders[s]:8} {ref_mo:8} "
               + " ".join(f"{c:12}" for c in cells).rstrip())
 
 
@@ -292,21 +294,26 @@ def print_reports(subject, ref, orders, verdict, users, weak, extra):
               + f" (subject {subject})")
 
 
-def why_weak(s, order, ref_mo, cases):
-    """One too-weak site for the FAILED line: its order, the models that need Go's, the idiom."""
+def why_weak(s, order, ref_mo, cases, missing=frozenset()):
+    """One too-weak site for the FAILED line: its order, the models that need Go's, the idiom.
+    A site the port never reads is "not recognised": no order is advised for it."""
     models = [MODEL_NAMES[m] for m in wmm.MODELS if any(c[0] == m for c in cases)]
     prog = cases[0][2]
+    idiom = f"{prog.name}{': progress only' if prog.progress else ''}"
+    if s in missing:
+        return (f"{s}: not recognised: the witness needs a read the port never makes "
+                f"({idiom}; the port's own accesses do not show where it goes wrong)")
     return (f"{s} is {order}, {', '.join(models)} need{'s' if len(models) == 1 else ''} "
-            f"{ref_mo} ({prog.name}{': progress only' if prog.progress else ''})")
+            f"{ref_mo} ({idiom})")
 
 
-def print_failure(subject, orders, refd, weak, bad, repro, pictures):
+def print_failure(subject, orders, refd, weak, bad, repro, pictures, missing=frozenset()):
     """The FAILED line (each too-weak site, or the idioms that fail together), a witness
     per site (`witness:` lines, which ci/verdict.py shows; with pictures, a DIR, also its
     swimlane page: a `picture:` line) and the reproducer."""
     named = [s for s in weak if weak[s]]
     print("FAILED: weak-memory orders: " + ("; ".join(
-        why_weak(s, orders[s], refd[s], weak[s]) for s in named) if named else
+        why_weak(s, orders[s], refd[s], weak[s], missing) for s in named) if named else
         "the port's orders together let " + ", ".join(sorted({i for i, _ in bad}))
         + " reach a bad outcome") + f" (subject {subject})")
     shown = set()
@@ -341,14 +348,15 @@ def judge_port(path, runq, pictures=None):
         raise wmm.Error(f"{path}: {e}")
     ref = load_sites(runq)
     try:
-        orders, notes, _, extra = port_table(ops, ref)
+        orders, notes, got, extra = port_table(ops, ref)
     except port_orders.NotApplied as e:
         print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject})")
         return 77
     verdict, users, _ = settle(list(orders.items()))
     bad, refd = bad_pairs(orders), dict(ref)
     weak = too_weak_sites(orders, refd, bad)
-    print_port_table(subject, ops, notes, ref, orders, verdict, weak)
+    missing = frozenset(s for s, _ in ref if s not in got)
+    print_port_table(subject, ops, notes, ref, orders, verdict, weak, missing)
     print_reports(subject, ref, orders, verdict, users, weak, extra)
     if not bad:
         print(f"weak-memory orders: no idiom has a bad execution under RC11, C11 with LB or "
@@ -356,7 +364,7 @@ def judge_port(path, runq, pictures=None):
         return 0
     print_failure(subject, orders, refd, weak, bad,
                   f"reproduce: /usr/bin/python3 {Path(__file__).resolve()} --recorded {path}",
-                  pictures)
+                  pictures, missing)
     return 1
 
 

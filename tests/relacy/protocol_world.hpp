@@ -52,6 +52,8 @@
 #include <runqcheck/protocol.hpp>
 #include <runqcheck/protocol_subject.hpp>
 
+#include "invariant.hpp"
+
 namespace rqproto {
 
 using B = runqcheck::relacy;
@@ -318,7 +320,7 @@ struct env {
       W<Proto>->unjudged = true;
       return;
     }
-    RQ_CHECK(B, false,
+    RQ_INVARIANT(B, false,
              "invariant: protocol model: startm found no idle M (the scenario needs one more)");
   }
   static void notewakeup(M* mp) {
@@ -469,7 +471,7 @@ struct world : runqcheck::wakeup_state<B, P, M> {
       return;
     }
     std::int32_t npidle = this->npidle.load(std::memory_order::relaxed);
-    RQ_CHECK(B, this->nmspinning.load(std::memory_order::relaxed) == 0,
+    RQ_INVARIANT(B, this->nmspinning.load(std::memory_order::relaxed) == 0,
              "invariant: nmspinning != 0 with every M parked or gone", "nmspinning",
              this->nmspinning.load(std::memory_order::relaxed));
     std::array<bool, max_gs> queued{};
@@ -482,9 +484,9 @@ struct world : runqcheck::wakeup_state<B, P, M> {
     for (const m_role& r : sc.ms) {
       for (const submit& s : r.submits) {
         if (runs[s.g].load(std::memory_order::relaxed) == 1) continue;
-        RQ_CHECK(B, queued[static_cast<std::size_t>(s.g)],
+        RQ_INVARIANT(B, queued[static_cast<std::size_t>(s.g)],
                  "invariant: a G was lost (never run, on no queue)", "g", s.g);
-        RQ_CHECK(B, npidle == 0,
+        RQ_INVARIANT(B, npidle == 0,
                  "invariant: work conservation: a runnable G was never run while a P is idle and "
                  "no M is spinning or being woken (lost wakeup)",
                  "g", s.g, "npidle", npidle);
@@ -649,7 +651,7 @@ struct world : runqcheck::wakeup_state<B, P, M> {
   void execute(M* mp, core_g* gp) {
     if (mp->spinning.load(std::memory_order::relaxed)) proto::resetspinning(mp);  // Go: schedule
     int n = runs[gp->goid].fetch_add(1, std::memory_order::relaxed);
-    RQ_CHECK(B, n == 0, "invariant: a G ran twice", "g", gp->goid);
+    RQ_INVARIANT(B, n == 0, "invariant: a G ran twice", "g", gp->goid);
   }
 
   // Go: schedule + findRunnable (queues, stealWork, the idle path), bounded.
@@ -665,7 +667,7 @@ struct world : runqcheck::wakeup_state<B, P, M> {
       }
       if (!park(mp)) return;
     }
-    RQ_CHECK(B, false, "invariant: protocol model: an M looped 8 times (livelock?)", "m", mp->id);
+    RQ_INVARIANT(B, false, "invariant: protocol model: an M looped 8 times (livelock?)", "m", mp->id);
   }
 
   // A G, or nullptr after this M released its P (it may then stopm).
@@ -673,7 +675,7 @@ struct world : runqcheck::wakeup_state<B, P, M> {
     for (;;) {
       P* pp = mp->curp();
       // Go would fault on a nil mp.p here: only a syscall thief unwires an M
-      RQ_CHECK(B, pp != nullptr,
+      RQ_INVARIANT(B, pp != nullptr,
                "invariant: an M schedules without a P (a thief took it: two Ms on one P)", "m",
                mp->id);
       if (core_g* gp = find_queues(pp); gp != nullptr) return gp;

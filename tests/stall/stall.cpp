@@ -5,7 +5,10 @@
 // thread at a time, every hand-off bounded, each case replayable with
 //   RUNQCHECK_STALL=<scenario>:<k> <this binary>
 // Checks: each G delivered exactly once (leftovers drained at the end), no G
-// delivered that is not queued, FIFO of each owner's plain puts.
+// delivered that is not queued, FIFO of each owner's plain puts, runqget's
+// inheritTime (true exactly for the G its P's owner last put with next=true,
+// while no Gs are brought into that P), and a held runqget's nil (no G
+// left on its P afterwards that was queued there throughout the call).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -41,6 +44,11 @@ struct ledger {
   std::vector<std::uint32_t> seq;   // order of its plain put on its P (none: not a plain put)
   std::vector<std::uint32_t> last;  // per P: seq of the last G its owner got from the ring
   std::vector<std::uint32_t> puts;  // per P: plain puts so far
+  // per P: the G its owner last put with next=true (none: none since it was
+  // got): the only G its runnext can hold. A P whose ring Gs are brought
+  // into (a steal by its owner) is not judged on inheritTime.
+  std::vector<std::uint32_t> next_g;
+  std::vector<std::uint8_t> brought;
   std::vector<std::uint8_t> by;     // per G: index in hows of who delivered it
   std::vector<std::string> hows;    // the distinct deliverers
   std::string error;
@@ -52,6 +60,8 @@ struct ledger {
         seq(count, none),
         last(nps, 0),
         puts(nps, 0),
+        next_g(nps, none),
+        brought(nps, 0),
         by(count) {
     for (std::size_t i = 0; i < n; i++) gs[i].goid = i;
   }
@@ -64,6 +74,24 @@ struct ledger {
     state[i] = 1;  // queued from the start of the put that publishes it
     if (plain) seq[i] = ++puts[p];
     return &gs[i];
+  }
+  // A fresh G for runqput(p, gp, true).
+  G* fresh_next(int p) {
+    G* gp = fresh(p, false);
+    next_g[p] = static_cast<std::uint32_t>(gp - &gs[0]);
+    return gp;
+  }
+  // runqget(p) answered {gp, inheritTime}: judged by where the harness put gp.
+  void got(G* gp, bool inheritTime, const std::string& how, int p) {
+    if (gp != nullptr && gp >= &gs[0] && gp < &gs[0] + n && brought[p] == 0) {
+      auto i = static_cast<std::uint32_t>(gp - &gs[0]);
+      if (inheritTime != (i == next_g[p])) {
+        fail(how + ": inheritTime " + (inheritTime ? "true" : "false") + " for G" +
+             std::to_string(i) + (i == next_g[p] ? ", the G put to runnext" : ", not the G in runnext"));
+      }
+      if (i == next_g[p]) next_g[p] = none;
+    }
+    delivered(gp, how, inheritTime ? -1 : p);
   }
   // gp came out of the queues through `how`; owner_p >= 0 for an owner's ring get.
   void delivered(G* gp, const std::string& how, int owner_p = -1) {
@@ -128,6 +156,7 @@ struct runner {
   std::vector<std::unique_ptr<P>> ps;
   ledger lg;
   long stalled_accesses = 0;  // accesses the held op made in all
+  bool held_nil = false;      // the held op was a runqget that found nothing
 
   runner(const scenario& s, long kk, std::string name)
       : sc(s), k(kk), full(std::move(name)), lg(gs_needed(s), s.nps) {}
@@ -176,14 +205,15 @@ struct runner {
         for (long i = 0; i < l.reps + l.reps / 8 && lg.error.empty(); i++) {
           tls.op_accesses = 0;
           bool next = i >= l.reps;  // then an eighth more through runnext
-          S::runqput(pp, lg.fresh(l.p, !next), next);
+          S::runqput(pp, next ? lg.fresh_next(l.p) : lg.fresh(l.p, true), next);
           auto r = S::runqget(pp);
           if (r.gp == nullptr) return lg.fail(get + " found nothing after a put");
-          lg.delivered(r.gp, get, r.inheritTime ? -1 : l.p);
+          lg.got(r.gp, r.inheritTime, get, l.p);
         }
         return;
       }
       case load_kind::steal_from:
+        lg.brought[l.p] = 1;
         for (long i = 0; i < l.reps; i++) {
           tls.op_accesses = 0;
           G* gp = S::runqsteal(*ps[l.p], *ps[l.victim], true);
@@ -191,6 +221,7 @@ struct runner {
         }
         return;
       case load_kind::steal_pairs:
+        lg.brought[l.p] = 1;
         for (long i = 0; i < l.reps && lg.error.empty(); i++) {
           tls.op_accesses = 0;
           S::runqput(*ps[l.victim], lg.fresh(l.victim, true), false);
@@ -231,19 +262,32 @@ struct runner {
         S::runqput(pp, lg.fresh(sc.p, true), false);
         break;
       case op_kind::put_next:
-        S::runqput(pp, lg.fresh(sc.p, false), true);
+        S::runqput(pp, lg.fresh_next(sc.p), true);
         break;
       case op_kind::get: {
         auto r = S::runqget(pp);
-        gp = r.gp;
-        owner = r.inheritTime ? -1 : sc.p;
-        break;
+        tls.counting = false;
+        stalled_accesses = tls.count;
+        held_nil = r.gp == nullptr;
+        if (r.gp != nullptr) lg.got(r.gp, r.inheritTime, name, sc.p);
+        return;
       }
       default: std::abort();  // not a held operation (stall_scenarios.hpp)
     }
     tls.counting = false;
     stalled_accesses = tls.count;
     if (gp != nullptr) lg.delivered(gp, name, owner);
+  }
+
+  // Only the held owner adds to its P (no other thread puts to it or steals
+  // into it): then a G on that P after the held get was there all along.
+  bool sole_adder() const {
+    for (const auto& t : sc.threads)
+      for (const auto& l : t) {
+        if (l.kind == load_kind::glob_pairs) continue;
+        if (l.p == sc.p || (l.kind == load_kind::steal_pairs && l.victim == sc.p)) return false;
+      }
+    return true;
   }
 
   // Runs f on a thread of its own; false if it did not finish within the bound.
@@ -299,7 +343,7 @@ struct runner {
         S::runqput(*ps[0], lg.fresh(0, true), false);
       }
       tls.op_accesses = 0;
-      if (sc.runnext0) S::runqput(*ps[0], lg.fresh(0, false), true);
+      if (sc.runnext0) S::runqput(*ps[0], lg.fresh_next(0), true);
     } catch (const std::exception& e) {
       lg.fail(std::string("P0's initial puts: ") + e.what());
     }
@@ -380,6 +424,11 @@ struct runner {
       tls.op_accesses = 0;
       for (int i = 0; i < sc.nps; i++) {
         auto q = S::runqdrain(*ps[i]);
+        if (i == sc.p && held_nil && !q.empty() && sole_adder()) {
+          lg.fail(op_name(sc) + " found nothing, though G" +
+                  std::to_string(q.head()->goid) + " was on P" + std::to_string(i) +
+                  " throughout the call (found by the leftovers' runqdrain)");
+        }
         while (!q.empty()) lg.delivered(q.pop(), "runqdrain(P" + std::to_string(i) + ")");
       }
       while (G* gp = S::globrunqget(*sched)) lg.delivered(gp, "globrunqget (leftovers)");

@@ -20,7 +20,7 @@
 
 namespace runqcheck::stall {
 
-// A port's fatal error (RQ_CHECK or a harness invariant), thrown to the driver.
+// A fatal error (the port's RQ_CHECK or the harness's), thrown to the driver.
 struct port_fatal : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -170,8 +170,10 @@ struct backend {
   }
   static void runqgrab_backoff() {}  // no time passes: the schedule is the driver's
   static void spin_pause() { on_access(); }
+  // Every fatal error fails the case; a harness's one says so.
   [[noreturn]] static void fatal(const fatal_info& f) {
-    throw port_fatal(std::string(f.msg) + (f.values.empty() ? "" : " " + f.values));
+    throw port_fatal(std::string(f.kind == fatal_kind::harness ? "harness fatal error: " : "") +
+                     f.msg + (f.values.empty() ? "" : " " + f.values));
   }
 };
 

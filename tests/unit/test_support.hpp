@@ -63,14 +63,18 @@ using cap = std::integral_constant<std::uint32_t, C>;
 struct fatal_exception : std::runtime_error {
   std::string msg;     // Go's throw text, e.g. "runqsteal: runq overflow"
   std::string values;  // "h=… t=…"
-  fatal_exception(std::string m, std::string v, const std::string& where)
-      : std::runtime_error("fatal error: " + m + (v.empty() ? "" : " ") + v + " at " + where),
-        msg(std::move(m)), values(std::move(v)) {}
+  runqcheck::fatal_kind kind;  // the port's or the harness's
+  fatal_exception(std::string m, std::string v, const std::string& where,
+                  runqcheck::fatal_kind k)
+      : std::runtime_error(std::string(k == runqcheck::fatal_kind::harness ? "harness " : "") +
+                           "fatal error: " + m + (v.empty() ? "" : " ") + v + " at " + where),
+        msg(std::move(m)), values(std::move(v)), kind(k) {}
 };
 
 inline void throwing_fatal_handler(const runqcheck::fatal_info& f) {
   throw fatal_exception{f.msg, f.values,
-                        std::string(f.where.file_name()) + ":" + std::to_string(f.where.line())};
+                        std::string(f.where.file_name()) + ":" + std::to_string(f.where.line()),
+                        f.kind};
 }
 
 // RAII: fatal checks throw fatal_exception instead of aborting; the previous

@@ -4,7 +4,8 @@
 RECORDER is weak_record__go125.  Its listing is edited the way other ports would record and
 judged by audit.py --recorded FILE: a relaxed peek at the head before runqput's acquire
 load still passes (the read runqput acts on decides); a plain read of the victim's tail
-fails naming runqgrab_tail_load; a fence, a G pointer stored outside the P objects, two
+fails naming runqgrab_tail_load; a runqempty that never reads runnext fails with
+that read "not recognised" (no order advised for it); a fence, a G pointer stored outside the P objects, two
 tails, and a runqputbatch that never stores the tail are each `not applied` (exit 77) with
 their reason.  Prints one line per case; exit 1 if one is judged otherwise.
 
@@ -47,7 +48,7 @@ def edit(lines, op_name, fn):
     return "\n".join(out) + "\n"
 
 
-def cases(lines, head, tail):
+def cases(lines, head, tail, runnext):
     """(name, listing, exit status, text the output must hold)."""
     peek = f"a P0 {head} 4 0 L relaxed relaxed 0 0 1"
     plain = lambda f, _: [] if f is None else [" ".join(
@@ -60,6 +61,8 @@ def cases(lines, head, tail):
         [" ".join(f[:2] + ["200"] + f[3:])] if f[2] == str(tail) and f[5] == "S" else [])
     notail = lambda f, _: [] if f is None else (
         [] if f[2] == str(tail) and f[5] == "S" else [" ".join(f)])
+    nonext = lambda f, _: [] if f is None else (
+        [] if f[2] == str(runnext) and f[5] == "L" else [" ".join(f)])
     return [
         ("a relaxed peek at the head before runqput's acquire",
          edit(lines, "runqput", lambda f, _: [peek] if f is None else [" ".join(f)]), 0,
@@ -72,6 +75,9 @@ def cases(lines, head, tail):
         ("two tails", edit(lines, "runqput", twotails), 77, "behave as the ring's tail"),
         ("runqputbatch stores no tail", edit(lines, "runqputbatch", notail), 77,
          "runqputbatch makes no store of the tail"),
+        # issue 30: no order is advised for a read the port never makes
+        ("runqempty reads no runnext", edit(lines, "runqempty", nonext), 1,
+         "runqempty_runnext_load: not recognised"),
     ]
 
 
@@ -84,8 +90,9 @@ def main(argv):
     role = port_orders.roles(ops)
     head = next(o for o, r in role.items() if r == "head")
     tail = next(o for o, r in role.items() if r == "tail")
+    runnext = next(o for o, r in role.items() if r == "runnext")
     wrong = 0
-    for name, listing, rc_want, want in cases(text.splitlines(), head, tail):
+    for name, listing, rc_want, want in cases(text.splitlines(), head, tail, runnext):
         rc, out = judge(listing)
         ok = rc == rc_want and want in out
         wrong += not ok

@@ -17,12 +17,19 @@
 
 namespace runqcheck {
 
+// Who raised a fatal error: the port (its RQ_CHECKs: Go's throws) or the
+// harness (a backend's own check, such as the native mutex's self-deadlock,
+// or a checker's invariant). A checker that accepts "the port may raise a
+// fatal error here" accepts only fatal_kind::port.
+enum class fatal_kind : unsigned char { port, harness };
+
 // A failed check: Go's throw message plus up to three named values
 // ("h=5 t=9"), formatted once so every backend prints the same text.
 struct fatal_info {
   const char* msg;     // Go's throw text, verbatim
   std::string values;  // "name=value ..." of the operands, may be empty
   std::source_location where;
+  fatal_kind kind = fatal_kind::port;
 };
 
 // Native fatal handler. Tests install one that records or throws; the default
@@ -30,7 +37,8 @@ struct fatal_info {
 using fatal_handler_fn = void (*)(const fatal_info&);
 
 inline void default_fatal_handler(const fatal_info& f) {
-  std::fprintf(stderr, "fatal error: %s%s%s at %s:%u\n", f.msg,
+  std::fprintf(stderr, "%s: %s%s%s at %s:%u\n",
+               f.kind == fatal_kind::harness ? "harness fatal error" : "fatal error", f.msg,
                f.values.empty() ? "" : " ", f.values.c_str(),
                f.where.file_name(), static_cast<unsigned>(f.where.line()));
   std::fflush(stderr);

@@ -42,22 +42,7 @@ struct go125 {
     return sched.runq().size();
   }
 
-  // findRunnable's "global runq" step (go1.25): a batch of up to Cap/2 under
-  // the lock, then runqputbatch outside it. Go first peeks at
-  // sched.runq.empty() without the lock; that racy read is a data race in
-  // C++, so the port always locks.
-  static G* findRunnable_globrunq(p& pp) {
-    globrunq_batch<B> r;
-    {
-      auto sched = lock(*pp.sched);
-      r = runqcheck::globrunqgetbatch(sched, static_cast<std::int32_t>(Cap) / 2);
-    }
-    if (r.gp != nullptr) {
-      runqcheck::runqputbatch(pp, r.q);
-      RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
-    }
-    return r.gp;
-  }
+  static G* findRunnable_globrunq(p& pp) { return runqcheck::findRunnable_globrunq(pp); }
 
   static void destroy(p& pp) {
     auto sched = lock(*pp.sched);
@@ -109,6 +94,13 @@ struct go124 : go125<B, Cap> {
   using base = go125<B, Cap>;
   static constexpr const char* name = "go1.24";
   static typename base::G* findRunnable_globrunq(typename base::p& pp) {
+    // Not in Go: on a ring without room for the batch, globrunqget's runqput
+    // reaches runqputslow, which locks sched.lock again (the latent
+    // self-deadlock go1.25 removed, a42e337ede). The port throws instead.
+    // Owner reads: only thieves move the head, and only down to the tail.
+    std::uint32_t h = pp.runqhead.load(std::memory_order::relaxed);
+    std::uint32_t t = pp.runqtail.load(std::memory_order::relaxed);
+    RQ_CHECK(B, t - h <= Cap / 2, "globrunqget: no room in local runq for a batch", "h", h, "t", t);
     auto sched = lock(*pp.sched);
     return runqcheck::pre125::globrunqget(sched, pp, 0);
   }

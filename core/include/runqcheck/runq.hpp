@@ -382,4 +382,23 @@ void destroy(locked_sched<B>& sched, p<B, Cap>& pp) {
   }
 }
 
+// findRunnable's "global runq" step (go1.25): a batch of up to Cap/2 under
+// sched.lock, then runqputbatch outside it. Go first peeks at
+// sched.runq.empty() without the lock; that racy read is a data race in
+// C++, so the port always locks. Owner P only, on an empty ring.
+// Go: the globrunqgetbatch block of findRunnable.
+template <class B, std::uint32_t Cap>
+g<B>* findRunnable_globrunq(p<B, Cap>& pp) {
+  globrunq_batch<B> r;
+  {
+    auto sched = lock(*pp.sched);
+    r = globrunqgetbatch(sched, static_cast<std::int32_t>(Cap) / 2);
+  }
+  if (r.gp != nullptr) {
+    runqputbatch(pp, r.q);
+    RQ_CHECK(B, r.q.empty(), "Couldn't put Gs into empty local runq", "left", r.q.size());
+  }
+  return r.gp;
+}
+
 }  // namespace runqcheck

@@ -50,9 +50,11 @@
 // Blocking: only sched.lock (and a port's own locks) may block, and only for
 // as long as another thread holds them. Fatal errors: a port reports a
 // broken invariant or precondition through B::fatal (RQ_CHECK), with its own
-// text; checkers recognise a port's fatal error by its kind (any B::fatal
-// whose text does not start with "invariant:", the harness's prefix), never
-// by Go's wording.
+// text; checkers recognise a port's fatal error by its kind (fatal_info's
+// kind: fatal_kind::port for RQ_CHECK; the harness's own checks, such as the
+// native mutex's self-deadlock, are fatal_kind::harness and always fail),
+// never by Go's wording. A self-deadlock on sched.lock is a hang, not a
+// fatal error of the port's.
 //
 // Optional hooks, each enabling checks that would otherwise not apply (the
 // verdict lists every check that did not apply, and --strict fails on it):

@@ -66,12 +66,14 @@ struct native {
 
   // sched.lock. Records its holder so that re-locking from the same thread
   // (the latent self-deadlock go1.25 removed from globrunqget, a42e337ede)
-  // is reported as a fatal check instead of hanging.
+  // is reported as a fatal check instead of hanging: the harness's, not the
+  // port's (fatal_kind::harness), since a port never raises it on purpose.
   class mutex {
    public:
     void lock(loc l = loc::current()) {
       if (owner_.load(std::memory_order_relaxed) == std::this_thread::get_id())
-        fatal(fatal_info{"self deadlock: sched.lock already held by this thread", {}, l});
+        fatal(fatal_info{"self deadlock: sched.lock already held by this thread", {}, l,
+                         fatal_kind::harness});
       m_.lock();
       owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
     }

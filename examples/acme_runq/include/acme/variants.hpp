@@ -4,6 +4,8 @@
 // only on the bundled port. Not a port to copy.
 #pragma once
 
+#include <utility>
+
 #include "workq.hpp"
 
 namespace acme {
@@ -126,5 +128,103 @@ struct plain_read_bug : workq<B, Cap> {
     return base::runqsteal(thief, victim, stealRunNextG);
   }
 };
+
+// acme::workq as a port that skips every optional hook (runq_counters,
+// set_runq_counters, set_gomaxprocs, describe_p): the checks that stay must
+// still reject the bugs below, each once accepted by every column.
+template <class B, class W>
+struct bare {
+  using G = typename W::G;
+  using p = typename W::p;
+  using schedt = typename W::schedt;
+  static constexpr const char* name = W::name;
+  static bool runqempty(p& q) { return W::runqempty(q); }
+  static void runqput(p& q, G* gp, bool next) { W::runqput(q, gp, next); }
+  static void runqputbatch(p& q, runqcheck::gQueue<B>& in) { W::runqputbatch(q, in); }
+  static auto runqget(p& q) { return W::runqget(q); }
+  static auto runqdrain(p& q) { return W::runqdrain(q); }
+  static G* runqsteal(p& t, p& v, bool next) { return W::runqsteal(t, v, next); }
+  static void globrunqput(schedt& c, G* gp) { W::globrunqput(c, gp); }
+  static G* globrunqget(schedt& c) { return W::globrunqget(c); }
+  static std::int32_t globrunqsize(schedt& c) { return W::globrunqsize(c); }
+  static G* findRunnable_globrunq(p& q) { return W::findRunnable_globrunq(q); }
+  static void destroy(p& q) { W::destroy(q); }
+};
+
+// next_up's G taken by CAS, as workq::runqget starts: {the G seen, won}.
+template <class B, std::uint32_t Cap>
+std::pair<runqcheck::g<B>*, bool> take_next_up(typename workq<B, Cap>::p& q) {
+  runqcheck::g<B>* n = q.next_up.load(std::memory_order::relaxed);
+  runqcheck::g<B>* want = n;
+  // release: pairs with runqempty's acquire of next_up
+  return {n, n != nullptr && q.next_up.compare_exchange_strong(want, nullptr,
+                                                               std::memory_order::release,
+                                                               std::memory_order::relaxed)};
+}
+
+// runqget hands out a ring G with inheritTime=true after its next-up CAS
+// lost to a thief. Rejected by the scenario world's inheritTime check
+// (Relacy: owner_vs_thief).
+template <class B, std::uint32_t Cap>
+struct inherit_q : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  static constexpr const char* name = "acme-inherit-bug";
+  static typename base::got runqget(typename base::p& q) {
+    auto [n, won] = take_next_up<B, Cap>(q);
+    if (won) return {n, true};
+    typename base::got r = base::runqget(q);
+    r.inheritTime = n != nullptr;  // THE BUG: the ring's G, not next-up's
+    return r;
+  }
+};
+template <class B, std::uint32_t Cap>
+struct inherit_bug : bare<B, inherit_q<B, Cap>> {};
+
+// runqget gives up when its next-up CAS loses to a thief, though the ring
+// may hold Gs. Rejected by the scenario world's check of a nil (Relacy:
+// owner_vs_thief).
+template <class B, std::uint32_t Cap>
+struct nil_q : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  static constexpr const char* name = "acme-nil-bug";
+  static typename base::got runqget(typename base::p& q) {
+    auto [n, won] = take_next_up<B, Cap>(q);
+    if (won) return {n, true};
+    if (n != nullptr) return {nullptr, false};  // THE BUG: the ring is not looked at
+    return base::runqget(q);
+  }
+};
+template <class B, std::uint32_t Cap>
+struct nil_bug : bare<B, nil_q<B, Cap>> {};
+
+// wrap_bug without hooks: no wrap scenario or test applies, and only the
+// nightly unit_wrap_native, which drives the counters past 2^32 with the
+// port's own operations, rejects it.
+template <class B, std::uint32_t Cap>
+struct wrapbare_bug : bare<B, wrap_bug<B, Cap>> {};
+
+// The global batch goes into the ring with runqput while mu is held; on a
+// full ring runqput spills, which takes mu again (Go <= 1.24's latent
+// self-deadlock). The native backend's mutex reports it, a fatal error of
+// the harness's, not the port's: rejected by
+// FindRunnableGlobrunq_FullLocalRingFailsOrKeepsEveryG.
+template <class B, std::uint32_t Cap>
+struct lock_q : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::G;
+  using typename base::p;
+  static constexpr const char* name = "acme-lock-bug";
+  static G* findRunnable_globrunq(p& q) {
+    held<B> lk(*q.home);  // THE BUG: held across runqput
+    std::int32_t size = q.home->q.size();
+    std::int32_t n = std::min({static_cast<std::int32_t>(Cap / 2), size, size / q.home->nproc + 1});
+    if (n == 0) return nullptr;
+    G* gp = q.home->q.pop();
+    for (std::int32_t i = 1; i < n; i++) base::runqput(q, q.home->q.pop(), false);
+    return gp;
+  }
+};
+template <class B, std::uint32_t Cap>
+struct lock_bug : bare<B, lock_q<B, Cap>> {};
 
 }  // namespace acme

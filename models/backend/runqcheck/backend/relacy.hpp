@@ -286,9 +286,12 @@ struct relacy {
   // The last failed check's text (a static buffer, not a std::string:
   // memory allocated inside a simulation belongs to Relacy's heap).
   static inline char fatal_text[512] = {};
+  static inline fatal_kind fatal_seen = fatal_kind::port;  // the kind of fatal_text's error
   static void fatal(const fatal_info& f) {
-    std::snprintf(fatal_text, sizeof fatal_text, "fatal error: %s%s%s", f.msg, f.values.empty() ? "" : " ",
-                  f.values.c_str());
+    fatal_seen = f.kind;
+    std::snprintf(fatal_text, sizeof fatal_text, "%s: %s%s%s",
+                  f.kind == fatal_kind::harness ? "harness fatal error" : "fatal error", f.msg,
+                  f.values.empty() ? "" : " ", f.values.c_str());
     if (observer != nullptr) observer->on_access(access_observer::kind::check, nullptr, fatal_text, "", std::memory_order::relaxed, f.where);
     rl::ctx().fail_test(fatal_text, rl::test_result_user_assert_failed, info(f.where));
   }
