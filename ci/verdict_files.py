@@ -6,9 +6,11 @@ reason (message), reproducers and picture (text); a cell that did not apply
 is <skipped> with why.
 SARIF 2.1.0: one result per failing test and column, ruleId the column's id
 (ci/checkers.json), message the reason, location the port's own file and
-line that the test's output names last (a Relacy history's `file(line)`, a
-fatal error's `at file:line`, a sanitizer's frame), else its header; the
-replay command and the picture as related data.
+line: in a Relacy history (`file(line)` of each access) the failing access,
+or the port's last write before it when the failure is on the harness's data;
+else the last port line the output names (a fatal error's `at file:line`, a
+sanitizer's frame); else the port's header. The replay command and the
+picture as related data.
 """
 import json
 import re
@@ -48,12 +50,37 @@ def locations(out: str, port: dict, build: Path = None) -> list:
     return found
 
 
+def history(out: str) -> str:
+    """Relacy's first `execution history` block (up to its per-thread lists), or ""."""
+    lines = out.splitlines()
+    i = next((i for i, ln in enumerate(lines) if ln.startswith("execution history")), None)
+    if i is None:
+        return ""
+    end = next((j for j in range(i + 1, len(lines)) if not lines[j].strip()), len(lines))
+    return "\n".join(lines[i + 1:end])
+
+
+WRITE = re.compile(r"\b(store|CAS|exchange|fetch_\w+|rmw)\b")
+
+
 def where(f: dict, port: dict):
-    """(path, line, how) of failure f: the last port line its output names,
-    else the port's header at line 1, else None."""
-    locs = locations(f.get("out", ""), port, f.get("build"))
+    """(path, line, how) of failure f: in a Relacy history, the failing event
+    when it is the port's, else the port's last write before it (a race
+    found on the harness's data was published by it); else the last port
+    line the output names; else the port's header at line 1; else None."""
+    out, build = f.get("out", ""), f.get("build")
+    hist = history(out).splitlines()
+    if hist:
+        last = locations(hist[-1], port, build)
+        if last:
+            return last[-1] + ("the access that failed (Relacy's history)",)
+        writes = [x for ln in hist if WRITE.search(ln.split(", in ")[0])
+                  for x in locations(ln, port, build)]
+        if writes:
+            return writes[-1] + ("the port's last write before the failure (Relacy's history)",)
+    locs = locations(out, port, build)
     if locs:
-        return locs[-1] + ("named by the test's output",)
+        return locs[-1] + ("the last line of the port the test's output names",)
     for d in port.get("include_dirs", []):
         h = Path(d) / port.get("header", "")
         if port.get("header") and h.is_file():
