@@ -60,6 +60,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_files" "${RUNQCHECK_ROOT}/tests/verdict/fixtures/weak_relacy"
     "${RUNQCHECK_ROOT}")
+  # action.yml's script: the gate command it builds, its bad inputs.
+  add_test(NAME action_script COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/action_test.sh"
+    "${RUNQCHECK_ROOT}")
   # Every port test of this tree in one declared column (ci/checkers.json).
   add_test(NAME verdict_columns COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
@@ -88,8 +91,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
-  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_columns
-    docs_columns PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script
+    verdict_columns docs_columns PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)
