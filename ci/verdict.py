@@ -171,6 +171,7 @@ class Cell:
         self.notes = []          # not-applied lines
         self.reports = []        # report lines (shown, never failing)
         self.failures = []       # dicts
+        self.time = 0.0          # seconds, its tests' (ctest's junit)
 
     def verdict(self) -> str:
         if not self.tests:
@@ -250,6 +251,10 @@ def main(argv) -> int:
             col = column.get(name, "other")
             c = cell(subj, col)
             c.tests.append((name, "failed" if failed else "skipped" if skipped else "passed"))
+            try:
+                c.time += float(tc.get("time", "0"))
+            except ValueError:
+                pass
             if skipped and not NOT_APPLIED.search(out):
                 c.notes.append(f"{name} ({preset}): skipped by the test itself "
                                "(exit 77: a tool is missing)")

@@ -95,13 +95,16 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
     for s in rows:
         suite = ET.SubElement(suites, "testsuite", name=f"runqcheck.{s}", timestamp=stamp,
-                              hostname=socket.gethostname(), time="0")
+                              hostname=socket.gethostname())
         n = fails = skips = 0
+        secs = 0.0
         for cid, ctitle in columns:
             c = cell(s, ctitle)
             v = c.verdict()
             n += 1
-            tc = ET.SubElement(suite, "testcase", name=cid, classname=f"runqcheck.{s}", time="0")
+            secs += c.time
+            tc = ET.SubElement(suite, "testcase", name=cid, classname=f"runqcheck.{s}",
+                               time=f"{c.time:.2f}")
             if v == "FAILED":
                 fails += 1
                 for f in c.failures:
@@ -119,6 +122,7 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
             elif c.notes:
                 ET.SubElement(tc, "system-out").text = "".join(
                     f"runqcheck: not applied: {x}\n" for x in c.notes)
+        suite.set("time", f"{secs:.2f}")
         suite.set("tests", str(n))
         suite.set("failures", str(fails))
         suite.set("errors", "0")
