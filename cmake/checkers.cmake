@@ -84,7 +84,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
       RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     add_test(NAME verdict_example/acme_fullring COMMAND /usr/bin/python3
       "${RUNQCHECK_ROOT}/tests/verdict/example_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
-      "${CMAKE_BINARY_DIR}/verdict_example" acme_fullring unit
+      "${CMAKE_BINARY_DIR}/verdict_example" acme_fullring unit "${_rq_acme}" acme/variants.hpp
       $<TARGET_FILE:unit_example__acme_fullring>)
     set_tests_properties(verdict_example/acme_fullring PROPERTIES LABELS "gate;selftest"
       TIMEOUT 300)

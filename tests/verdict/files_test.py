@@ -11,7 +11,8 @@ build dir is made in WORKDIR and the verdict run on it, then checked.
 check: the files of a real gate run (ci/test) against EXPECT_JSON.
 EXPECT_JSON: {"preset": P, "port_file": path under SRC_ROOT, "line": the
 line every location must name (optional), "failures": [[subject, column id],
-...], "passed": [[subject, column id], ...]}.
+...], "passed": [[subject, column id], ...], "repro": the reproducer's
+prefix (default "replay:"), "picture": false when none is drawn}.
 Both files must hold the required fields (schema_check.py); each expected
 failure a JUnit <failure> with its reason, reproducer and picture, and a
 SARIF result whose location is a line of port_file, with the replay command
@@ -37,6 +38,7 @@ def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
     bad += [f"sarif: {x}" for x in schema_check.sarif(log)]
     cases = {(tc.get("classname"), tc.get("name")): tc for tc in root.iter("testcase")}
     port = (src / expect["port_file"]).resolve()
+    repro, pic = expect.get("repro", "replay:"), expect.get("picture", True)
     n_lines = len(port.read_text().splitlines())
     run = log["runs"][0]
     base = {k: Path(unquote(urlparse(v["uri"]).path))
@@ -54,8 +56,8 @@ def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
             bad.append(f"junit: no failure for {subj} x {col}")
         for f in fails:
             text = f.text or ""
-            if not f.get("message") or "replay:" not in text or "picture:" not in text:
-                bad.append(f"junit: {subj} x {col}: no reason, replay: or picture: ({text[:200]})")
+            if not f.get("message") or repro not in text or (pic and "picture:" not in text):
+                bad.append(f"junit: {subj} x {col}: no reason, {repro} or picture: ({text[:200]})")
         res = [r for r in run["results"]
                if r["ruleId"] == col and r["properties"]["subject"] == subj]
         if not res:
@@ -72,11 +74,11 @@ def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
                 bad.append(f"{what}: location {at}:{line}, not a line of {port}")
             elif expect.get("line") and line != expect["line"]:
                 bad.append(f"{what}: line {line}, not {expect['line']}")
-            if not any("replay:" in x for x in r["properties"]["replay"]):
-                bad.append(f"{what}: no replay command")
+            if not any(repro in x for x in r["properties"]["replay"]):
+                bad.append(f"{what}: no {repro} command")
             pics = [path_of(x["physicalLocation"]["artifactLocation"])
                     for x in r.get("relatedLocations", [])]
-            if not pics or not all(str(p).endswith(".html") for p in pics):
+            if pic and (not pics or not all(str(p).endswith(".html") for p in pics)):
                 bad.append(f"{what}: no picture among its related locations")
     for subj, col in expect.get("passed", []):
         tc = cases.get((f"runqcheck.{subj}", col))
