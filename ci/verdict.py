@@ -12,8 +12,11 @@ fail nothing (orders stronger than needed), listed below the table. A test
 that exits 77 (SKIP_RETURN_CODE) after a `runqcheck: not applied:` line makes
 its cell `not applied` with that reason.
 
-usage: verdict.py [--strict] [--subjects A,B] [--title TEXT] PRESET=BUILD_DIR...
+usage: verdict.py [--strict] [--subjects A,B] [--title TEXT] [--junit FILE] [--sarif FILE]
+                  [--srcroot DIR] PRESET=BUILD_DIR...
 (PRESET `build`: a user's own build tree, any column but the whole-preset ones)
+--junit / --sarif: the verdict also as JUnit XML / SARIF 2.1.0 (ci/verdict_files.py);
+SARIF's paths are relative to --srcroot (default: the current directory).
 
 Each BUILD_DIR holds junit.xml (ctest --output-junit) and runqcheck_columns.json
 (each test's column, written by cmake/columns.cmake from ci/checkers.json, the
@@ -27,6 +30,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import verdict_files
 
 # The columns, from their one declaration (ci/checkers.json); a test's column is
 # the one its build tree's runqcheck_columns.json gives (cmake/columns.cmake).
@@ -52,6 +57,14 @@ CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
 GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
+
+
+def ports_of(d: Path) -> dict:
+    """{subject: {header, include_dirs}} of build dir d (its runqcheck_columns.json)."""
+    try:
+        return json.loads((d / "runqcheck_columns.json").read_text()).get("ports", {})
+    except (OSError, ValueError):
+        return {}
 
 
 def columns_of(d: Path) -> dict:
@@ -158,6 +171,7 @@ class Cell:
         self.notes = []          # not-applied lines
         self.reports = []        # report lines (shown, never failing)
         self.failures = []       # dicts
+        self.time = 0.0          # seconds, its tests' (ctest's junit)
 
     def verdict(self) -> str:
         if not self.tests:
@@ -171,6 +185,7 @@ class Cell:
 
 def main(argv) -> int:
     strict, subjects, title, runs = False, [], "", []
+    files = {"--junit": None, "--sarif": None, "--srcroot": Path.cwd()}
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -182,12 +197,15 @@ def main(argv) -> int:
                 subjects = [s for s in v.split(",") if s]
             else:
                 title = v
+        elif a in files and args:
+            files[a] = Path(args.pop(0))
         elif "=" in a and not a.startswith("-"):
             preset, d = a.split("=", 1)
             runs.append((preset, Path(d)))
         else:
             print(f"verdict.py: bad argument '{a}' (usage: verdict.py [--strict] [--subjects A,B] "
-                  "PRESET=BUILD_DIR...)", file=sys.stderr)
+                  "[--junit FILE] [--sarif FILE] [--srcroot DIR] PRESET=BUILD_DIR...)",
+                  file=sys.stderr)
             return 2
     if not runs:
         print("verdict.py: no PRESET=BUILD_DIR given", file=sys.stderr)
@@ -197,6 +215,7 @@ def main(argv) -> int:
     cell = lambda s, c: cells.setdefault((s, c), Cell())
     setup = []  # (preset, stage, reason, log) of presets that did not build
     ran_cols = set()
+    ports = {}
     for preset, d in runs:
         cols = PRESET_COLUMNS.get(preset, ["other"])
         stage = d / "stage-failed"
@@ -212,6 +231,7 @@ def main(argv) -> int:
             continue
         ran_cols.update(cols)
         ends = ctest_ends(d)
+        ports.update(ports_of(d))
         column = columns_of(d)
         for tc in ET.parse(junit).getroot().iter("testcase"):
             name = tc.get("name", "?")
@@ -231,6 +251,10 @@ def main(argv) -> int:
             col = column.get(name, "other")
             c = cell(subj, col)
             c.tests.append((name, "failed" if failed else "skipped" if skipped else "passed"))
+            try:
+                c.time += float(tc.get("time", "0"))
+            except ValueError:
+                pass
             if skipped and not NOT_APPLIED.search(out):
                 c.notes.append(f"{name} ({preset}): skipped by the test itself "
                                "(exit 77: a tool is missing)")
@@ -254,6 +278,7 @@ def main(argv) -> int:
                                  if ln.startswith("picture:")],
                     "witness": [ln.split(":", 1)[1].rstrip() for ln in out.splitlines()
                                 if ln.startswith("witness:")],
+                    "out": out, "build": d,
                 })
     for preset, what, why, log, cols in setup:
         for s in subjects or ["(all)"]:
@@ -326,6 +351,18 @@ def main(argv) -> int:
         print("\nlogs (the whole output of ctest and of the build):")
         for p, f in logs:
             print(f"  {p}: {f}")
+    ids = {t: i for i, t in TITLE.items()}
+    cols = [(ids.get(c, c), c) for c in columns]
+    why = lambda s, c: (WHY_EMPTY.get(c, "") if c in ran_cols else "its preset was not run")
+    try:
+        if files["--junit"]:
+            verdict_files.write_junit(files["--junit"], rows, cols, cell, why, title)
+        if files["--sarif"]:
+            verdict_files.write_sarif(files["--sarif"], rows, cols, cell, ports,
+                                      files["--srcroot"])
+    except OSError as e:
+        print(f"verdict.py: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
     print()
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
           + (" (--strict: not applied fails)" if strict and (n_na or notes) else ""))

@@ -57,6 +57,15 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_reasons COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/reasons_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_reasons")
+  # --junit / --sarif on a real failing run (examples/weak_port under Relacy,
+  # captured): each failure there, SARIF's location a line of weak_port.hpp.
+  add_test(NAME verdict_files COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_files" "${RUNQCHECK_ROOT}/tests/verdict/fixtures/weak_relacy"
+    "${RUNQCHECK_ROOT}")
+  # action.yml's script: the gate command it builds, its bad inputs.
+  add_test(NAME action_script COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/action_test.sh"
+    "${RUNQCHECK_ROOT}")
   # Every port test of this tree in one declared column (ci/checkers.json).
   add_test(NAME verdict_columns COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
@@ -78,15 +87,15 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
       RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     add_test(NAME verdict_example/acme_fullring COMMAND /usr/bin/python3
       "${RUNQCHECK_ROOT}/tests/verdict/example_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
-      "${CMAKE_BINARY_DIR}/verdict_example" acme_fullring unit
+      "${CMAKE_BINARY_DIR}/verdict_example" acme_fullring unit "${_rq_acme}" acme/variants.hpp
       $<TARGET_FILE:unit_example__acme_fullring>)
     set_tests_properties(verdict_example/acme_fullring PROPERTIES LABELS "gate;selftest"
       TIMEOUT 300)
   endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
-  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_columns docs_columns PROPERTIES
-    LABELS "gate;selftest" TIMEOUT 60)
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script
+    verdict_columns docs_columns PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)

@@ -2,9 +2,10 @@
 # ci/checkers.json. Every test that judges a subject (label `port`) gets the
 # label `column:<id>` of the column whose `tests` name it (or of its preset's
 # whole_preset column), and <build>/runqcheck_columns.json records the same
-# (preset, subjects, test -> column) for ci/verdict.py: nothing guesses a
-# column from a test's name. Tests are labelled at the end of each directory
-# that registers a subject (where its tests are).
+# (preset, subjects, each one's header and include dirs, test -> column) for
+# ci/verdict.py: nothing guesses a column from a test's name. Tests are
+# labelled at the end of each directory that registers a subject (where its
+# tests are).
 include_guard(GLOBAL)
 
 # RUNQCHECK_PRESET: the configure preset (CMakePresets.json sets it); `build`
@@ -79,15 +80,24 @@ function(_runqcheck_columns_label)
   list(JOIN rows ",\n" rows)
   get_property(subjects GLOBAL PROPERTY RUNQCHECK_SUBJECTS)
   set(names)
+  set(ports)
   foreach(s IN LISTS subjects)
     get_property(no_tests GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_NO_TESTS)
     if(NOT no_tests)
       list(APPEND names "\"${s}\"")
+      # Where the port's own files are (ci/verdict.py's SARIF locations).
+      get_property(h GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_HEADER)
+      get_property(incs GLOBAL PROPERTY RUNQCHECK_SUBJECT_${s}_INCLUDE_DIRS)
+      list(TRANSFORM incs REPLACE "(.+)" "\"\\1\"")
+      list(JOIN incs ", " incs)
+      list(APPEND ports "    \"${s}\": {\"header\": \"${h}\", \"include_dirs\": [${incs}]}")
     endif()
   endforeach()
   list(JOIN names ", " names)
+  list(JOIN ports ",\n" ports)
   string(CONCAT text "{\"about\": \"written by cmake/columns.cmake from ci/checkers.json\",\n"
     "  \"preset\": \"${RUNQCHECK_PRESET}\",\n  \"subjects\": [${names}],\n"
+    "  \"ports\": {\n${ports}\n  },\n"
     "  \"tests\": {\n${rows}\n  }\n}\n")
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/runqcheck_columns.json" CONTENT "${text}" @ONLY)
 endfunction()

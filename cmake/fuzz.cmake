@@ -155,6 +155,17 @@ add_test(NAME fuzz_replay_determinism
 add_test(NAME fuzz_bad_input
   COMMAND "${_rq_py}" "${RUNQCHECK_ROOT}/fuzz/tests/bad_input.py" $<TARGET_FILE:runqcheck> "${CMAKE_BINARY_DIR}/bad_input"
     "${_rq_il_corpus}/seed-owner_vs_thief.rqf")
+# The installed command (CMakeLists.txt's install rules, docs/porting.md
+# section 7): this build installed into a prefix, whose bin/runqcheck runs the
+# command-line binary it installed in libexec (a seed that must pass); no
+# subcommand: one line, exit 2.
+set(_rq_pfx "${CMAKE_BINARY_DIR}/install_test")
+add_test(NAME install_command COMMAND sh -c "rm -rf '${_rq_pfx}' \
+  && '${CMAKE_COMMAND}' --install '${CMAKE_BINARY_DIR}' --prefix '${_rq_pfx}' >/dev/null \
+  && '${_rq_pfx}/bin/runqcheck' --version \
+  && '${_rq_pfx}/bin/runqcheck' corpus '${_rq_il_corpus}/seed-owner_vs_thief.rqf' --expect pass \
+  && { '${_rq_pfx}/bin/runqcheck'; [ $? = 2 ]; }")
+set_tests_properties(install_command PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
 # The seed encoder: every expressible catalog scenario round-trips through
 # the parser; the checked-in fuzz_interleave corpus is exactly what
 # `runqcheck corpus --from-catalog` writes (regenerate it with that command).

@@ -1,0 +1,182 @@
+"""The verdict as files for CI systems (ci/verdict.py --junit / --sarif).
+
+JUnit XML: one testsuite per subject, one testcase per subject x column (the
+matrix's cells); a FAILED cell has one <failure> per failing test, with its
+reason (message), reproducers and picture (text); a cell that did not apply
+is <skipped> with why.
+SARIF 2.1.0: one result per failing test and column, ruleId the column's id
+(ci/checkers.json), message the reason, location the port's own file and
+line: in a Relacy history (`file(line)` of each access) the failing access,
+or the port's last write before it when the failure is on the harness's data;
+else the last port line the output names (a fatal error's `at file:line`, a
+sanitizer's frame); else the port's header. The replay command and the
+picture as related data.
+"""
+import json
+import re
+import socket
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+# `path(line)` (Relacy's history), `path:line` (fatal errors, sanitizers, gtest).
+SRC_LINE = re.compile(r"((?:[A-Za-z]:)?[\w./+-]*\.(?:hpp|hh|hxx|h|cpp|cc|cxx|c))"
+                      r"(?:\((\d+)\)|:(\d+))")
+
+
+def locations(out: str, port: dict, build: Path = None) -> list:
+    """[(abs path, line)] the output names inside the port's include dirs, in
+    order (the last is the access that failed: Relacy's history ends on it).
+    A relative path is the compiler's, from the build dir (ccache's
+    CCACHE_BASEDIR makes them so), or from an include dir."""
+    dirs = [Path(d).resolve() for d in port.get("include_dirs", [])]
+    bases = ([build] if build else []) + dirs
+    found = []
+    for line in out.splitlines():
+        if line.lstrip().startswith(("replay:", "reproduce:", "picture:")):
+            continue
+        for m in SRC_LINE.finditer(line):
+            f, n = m.group(1), int(m.group(2) or m.group(3))
+            p = Path(f)
+            cands = [p] if p.is_absolute() else [d / p for d in bases]
+            for c in cands:
+                try:
+                    c = c.resolve()
+                except OSError:
+                    continue
+                if n > 0 and any(c.is_relative_to(d) for d in dirs) and c.is_file():
+                    found.append((str(c), n))
+                    break
+    return found
+
+
+def history(out: str) -> str:
+    """Relacy's first `execution history` block (up to its per-thread lists), or ""."""
+    lines = out.splitlines()
+    i = next((i for i, ln in enumerate(lines) if ln.startswith("execution history")), None)
+    if i is None:
+        return ""
+    end = next((j for j in range(i + 1, len(lines)) if not lines[j].strip()), len(lines))
+    return "\n".join(lines[i + 1:end])
+
+
+WRITE = re.compile(r"\b(store|CAS|exchange|fetch_\w+|rmw)\b")
+
+
+def where(f: dict, port: dict):
+    """(path, line, how) of failure f: in a Relacy history, the failing event
+    when it is the port's, else the port's last write before it (a race
+    found on the harness's data was published by it); else the last port
+    line the output names; else the port's header at line 1; else None."""
+    out, build = f.get("out", ""), f.get("build")
+    hist = history(out).splitlines()
+    if hist:
+        last = locations(hist[-1], port, build)
+        if last:
+            return last[-1] + ("the access that failed (Relacy's history)",)
+        writes = [x for ln in hist if WRITE.search(ln.split(", in ")[0])
+                  for x in locations(ln, port, build)]
+        if writes:
+            return writes[-1] + ("the port's last write before the failure (Relacy's history)",)
+    locs = locations(out, port, build)
+    if locs:
+        return locs[-1] + ("the last line of the port the test's output names",)
+    for d in port.get("include_dirs", []):
+        h = Path(d) / port.get("header", "")
+        if port.get("header") and h.is_file():
+            return (str(h.resolve()), 1, "the port's header (the output names no line of it)")
+    return None
+
+
+def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
+    """rows: subjects; columns: (id, title); cell(s, title) -> ci/verdict.py's Cell."""
+    suites = ET.Element("testsuites", name=title or "runqcheck gate")
+    n_all = n_fail = n_skip = 0
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    for s in rows:
+        suite = ET.SubElement(suites, "testsuite", name=f"runqcheck.{s}", timestamp=stamp,
+                              hostname=socket.gethostname())
+        n = fails = skips = 0
+        secs = 0.0
+        for cid, ctitle in columns:
+            c = cell(s, ctitle)
+            v = c.verdict()
+            n += 1
+            secs += c.time
+            tc = ET.SubElement(suite, "testcase", name=cid, classname=f"runqcheck.{s}",
+                               time=f"{c.time:.2f}")
+            if v == "FAILED":
+                fails += 1
+                for f in c.failures:
+                    text = [f"{f['test']} [{f['preset']}]", f"reason: {f['reason']}"]
+                    text += [r if r.startswith(("replay:", "reproduce:", "log:"))
+                             else f"reproduce: {r}" for r in f["repro"]]
+                    text += [f"picture: {p}" for p in f["pictures"]]
+                    text += [f"witness: {w}" for w in f["witness"]]
+                    ET.SubElement(tc, "failure", message=f["reason"],
+                                  type=f"{cid} failed").text = "\n".join(text) + "\n"
+            elif v == "not applied":
+                skips += 1
+                why = "; ".join(c.notes) or why_empty(s, ctitle)
+                ET.SubElement(tc, "skipped", message=why)
+            elif c.notes:
+                ET.SubElement(tc, "system-out").text = "".join(
+                    f"runqcheck: not applied: {x}\n" for x in c.notes)
+        suite.set("time", f"{secs:.2f}")
+        suite.set("tests", str(n))
+        suite.set("failures", str(fails))
+        suite.set("errors", "0")
+        suite.set("skipped", str(skips))
+        n_all, n_fail, n_skip = n_all + n, n_fail + fails, n_skip + skips
+    suites.set("tests", str(n_all))
+    suites.set("failures", str(n_fail))
+    suites.set("errors", "0")
+    suites.set("skipped", str(n_skip))
+    ET.indent(suites)
+    path.write_text(ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n")
+
+
+def _uri(p: str, root: Path):
+    """(uri, uriBaseId or None): relative to root when under it."""
+    q = Path(p).resolve()
+    if q.is_relative_to(root):
+        return q.relative_to(root).as_posix(), "SRCROOT"
+    return q.as_uri(), None
+
+
+def _artifact(p: str, root: Path) -> dict:
+    uri, base = _uri(p, root)
+    return {"uri": uri, **({"uriBaseId": base} if base else {})}
+
+
+def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path) -> None:
+    """One result per failing test per column; columns: (id, title)."""
+    root = root.resolve()
+    rules = [{"id": cid, "name": cid, "shortDescription": {"text": f"runqcheck column {t}"}}
+             for cid, t in columns]
+    index = {cid: i for i, (cid, _) in enumerate(columns)}
+    results = []
+    for s in rows:
+        for cid, ctitle in columns:
+            for f in cell(s, ctitle).failures:
+                res = {"ruleId": cid, "ruleIndex": index[cid], "level": "error",
+                       "message": {"text": f"{s}: {f['reason']}"}}
+                at = where(f, ports.get(s, {}))
+                if at:
+                    res["locations"] = [{"physicalLocation": {
+                        "artifactLocation": _artifact(at[0], root),
+                        "region": {"startLine": at[1]}},
+                        "message": {"text": at[2]}}]
+                related = [{"id": i + 1, "message": {"text": "picture of the failing execution"},
+                            "physicalLocation": {"artifactLocation": _artifact(p, root)}}
+                           for i, p in enumerate(f["pictures"])]
+                if related:
+                    res["relatedLocations"] = related
+                res["properties"] = {"subject": s, "test": f["test"], "preset": f["preset"],
+                                     "replay": f["repro"], "pictures": f["pictures"]}
+                results.append(res)
+    log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+           "runs": [{"tool": {"driver": {"name": "runqcheck", "rules": rules}},
+                     "originalUriBaseIds": {"SRCROOT": {"uri": root.as_uri() + "/"}},
+                     "results": results}]}
+    path.write_text(json.dumps(log, indent=1) + "\n")

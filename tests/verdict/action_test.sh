@@ -1,0 +1,22 @@
+#!/bin/sh
+# action.yml's script (ci/action.sh): the gate command it builds from the
+# action's inputs (RQ_DRY_RUN=1), and bad inputs refused in one line, exit 2.
+# The gate it runs is run for real by ci/test's installed-package step.
+# usage: action_test.sh ROOT
+set -u
+root=$1 fails=0
+say() { echo "action_test: $*"; }
+out=$(cd "$root" && RQ_DRY_RUN=1 RUNNER_TEMP=/t RQ_STRICT=true RQ_PRESETS=native \
+  RQ_SUBJECTS="$(printf '  acme/subject.cmake\n\nweak|w/w.hpp|w::w|inc  \n')" ci/action.sh)
+want="/t/runqcheck/bin/runqcheck gate --subject acme/subject.cmake"
+want="$want --subject weak\|w/w.hpp\|w::w\|inc"
+want="$want --presets native --strict --build-dir /t/runqcheck-build --junit runqcheck.xml"
+want="$want --sarif runqcheck.sarif "
+[ "$out" = "$want" ] || { say "command: '$out', want '$want'"; fails=1; }
+for bad in "RQ_SUBJECTS=" "RQ_SUBJECTS=x RQ_STRICT=yes"; do
+  err=$(cd "$root" && env $bad RQ_DRY_RUN=1 ci/action.sh 2>&1 >/dev/null); rc=$?
+  n=$(printf '%s\n' "$err" | wc -l)
+  [ "$rc" = 2 ] && [ "$n" = 1 ] || { say "$bad: exit $rc, $n lines: $err"; fails=1; }
+done
+[ $fails = 0 ] && say passed
+exit $fails

@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""ci/verdict.py's --junit and --sarif files on a failing port.
+
+usage: files_test.py fixture VERDICT_PY WORKDIR FIXTURE_DIR SRC_ROOT
+       files_test.py check JUNIT SARIF SRC_ROOT EXPECT_JSON
+fixture: FIXTURE_DIR holds a gate's build dir as captured from a real run
+(junit.xml, runqcheck_columns.json, trimmed; @BUILD@ the build dir, @SRC@
+the source root, @SRCREL@ the source root relative to the build dir, as
+ccache's CCACHE_BASEDIR makes the compiler's paths) and expect.json; the
+build dir is made in WORKDIR and the verdict run on it, then checked.
+check: the files of a real gate run (ci/test) against EXPECT_JSON.
+EXPECT_JSON: {"preset": P, "port_file": path under SRC_ROOT, "line": the
+line every location must name (optional), "failures": [[subject, column id],
+...], "passed": [[subject, column id], ...], "repro": the reproducer's
+prefix (default "replay:"), "picture": false when none is drawn}.
+Both files must hold the required fields (schema_check.py); each expected
+failure a JUnit <failure> with its reason, reproducer and picture, and a
+SARIF result whose location is a line of port_file, with the replay command
+and the picture as related data. Exit 0 if so, 1 naming what is wrong.
+"""
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urlparse, unquote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import schema_check  # noqa: E402
+
+
+def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
+    bad = []
+    root = ET.parse(junit).getroot()
+    bad += [f"junit: {x}" for x in schema_check.junit(root)]
+    log = json.loads(sarif.read_text())
+    bad += [f"sarif: {x}" for x in schema_check.sarif(log)]
+    cases = {(tc.get("classname"), tc.get("name")): tc for tc in root.iter("testcase")}
+    port = (src / expect["port_file"]).resolve()
+    repro, pic = expect.get("repro", "replay:"), expect.get("picture", True)
+    n_lines = len(port.read_text().splitlines())
+    run = log["runs"][0]
+    base = {k: Path(unquote(urlparse(v["uri"]).path))
+            for k, v in run.get("originalUriBaseIds", {}).items()}
+
+    def path_of(al):
+        if "uriBaseId" in al:
+            return (base[al["uriBaseId"]] / unquote(al["uri"])).resolve()
+        return Path(unquote(urlparse(al["uri"]).path)).resolve()
+
+    for subj, col in expect["failures"]:
+        tc = cases.get((f"runqcheck.{subj}", col))
+        fails = [] if tc is None else tc.findall("failure")
+        if not fails:
+            bad.append(f"junit: no failure for {subj} x {col}")
+        for f in fails:
+            text = f.text or ""
+            if not f.get("message") or repro not in text or (pic and "picture:" not in text):
+                bad.append(f"junit: {subj} x {col}: no reason, {repro} or picture: ({text[:200]})")
+        res = [r for r in run["results"]
+               if r["ruleId"] == col and r["properties"]["subject"] == subj]
+        if not res:
+            bad.append(f"sarif: no result for {subj} x {col}")
+        for r in res:
+            what = f"sarif: {subj} x {col} ({r['properties']['test']})"
+            locs = r.get("locations", [])
+            if not locs:
+                bad.append(f"{what}: no location")
+                continue
+            pl = locs[0]["physicalLocation"]
+            at, line = path_of(pl["artifactLocation"]), pl["region"]["startLine"]
+            if at != port or not 1 <= line <= n_lines:
+                bad.append(f"{what}: location {at}:{line}, not a line of {port}")
+            elif expect.get("line") and line != expect["line"]:
+                bad.append(f"{what}: line {line}, not {expect['line']}")
+            if not any(repro in x for x in r["properties"]["replay"]):
+                bad.append(f"{what}: no {repro} command")
+            pics = [path_of(x["physicalLocation"]["artifactLocation"])
+                    for x in r.get("relatedLocations", [])]
+            if pic and (not pics or not all(str(p).endswith(".html") for p in pics)):
+                bad.append(f"{what}: no picture among its related locations")
+    for subj, col in expect.get("passed", []):
+        tc = cases.get((f"runqcheck.{subj}", col))
+        if tc is None or tc.find("failure") is not None or tc.find("skipped") is not None:
+            bad.append(f"junit: {subj} x {col} is not a passed testcase")
+    return bad
+
+
+def fixture(verdict: str, work: Path, fix: Path, src: Path) -> list:
+    build = work / json.loads((fix / "expect.json").read_text())["preset"]
+    build.mkdir(parents=True, exist_ok=True)
+    for name in ("junit.xml", "runqcheck_columns.json"):
+        text = (fix / name).read_text()
+        text = (text.replace("@BUILD@", str(build))
+                .replace("@SRCREL@", os.path.relpath(src, build)).replace("@SRC@", str(src)))
+        (build / name).write_text(text)
+    expect = json.loads((fix / "expect.json").read_text())
+    junit, sarif = work / "verdict.xml", work / "verdict.sarif"
+    p = subprocess.run([sys.executable, verdict, "--junit", str(junit), "--sarif", str(sarif),
+                        "--srcroot", str(src), f"{expect['preset']}={build}"],
+                       capture_output=True, text=True)
+    if p.returncode != 1:
+        return [f"verdict.py exit {p.returncode}, not 1: {p.stderr.strip()}"]
+    return check(junit, sarif, src, expect)
+
+
+def main(argv) -> int:
+    if len(argv) == 5 and argv[0] == "fixture":
+        bad = fixture(argv[1], Path(argv[2]), Path(argv[3]), Path(argv[4]).resolve())
+    elif len(argv) == 5 and argv[0] == "check":
+        bad = check(Path(argv[1]), Path(argv[2]), Path(argv[3]).resolve(),
+                    json.loads(Path(argv[4]).read_text()))
+    else:
+        print("files_test.py: usage: files_test.py fixture VERDICT_PY WORKDIR FIXTURE_DIR "
+              "SRC_ROOT | check JUNIT SARIF SRC_ROOT EXPECT_JSON", file=sys.stderr)
+        return 2
+    for b in bad:
+        print(f"files_test: {b}")
+    print("files_test: " + ("passed" if not bad else f"FAILED ({len(bad)} problems)"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
