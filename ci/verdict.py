@@ -26,16 +26,17 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 COLUMNS = ["unit", "property", "lincheck", "relacy random", "relacy bounded", "relacy full",
-           "fuzz interleave", "diff vs Go", "stall", "weak memory", "ASan", "TSan", "aarch64"]
+           "fuzz interleave", "diff vs Go", "stall", "weak memory", "exhaustive", "ASan", "TSan",
+           "aarch64"]
 # Which columns a preset fills (a preset that did not build fails these).
 PRESET_COLUMNS = {
-    "native": ["unit", "property", "lincheck", "diff vs Go", "stall", "weak memory"],
+    "native": ["unit", "property", "lincheck", "diff vs Go", "stall", "weak memory", "exhaustive"],
     "relacy": ["relacy random", "relacy bounded", "relacy full"],
     "fuzz": ["fuzz interleave"],
     "asan": ["ASan"], "tsan": ["TSan"], "arm64": ["aarch64"], "arm64-tsan": ["aarch64"],
     # a user's own build tree (runqcheck_port_verdict): any family
     "build": ["unit", "property", "lincheck", "relacy random", "relacy bounded", "relacy full",
-              "fuzz interleave", "diff vs Go", "stall", "weak memory"],
+              "fuzz interleave", "diff vs Go", "stall", "weak memory", "exhaustive"],
 }
 # Whole-preset columns: every port test of the preset lands there.
 PRESET_WHOLE = {"asan": "ASan", "tsan": "TSan", "arm64": "aarch64", "arm64-tsan": "aarch64"}
@@ -62,7 +63,7 @@ def column_of(preset: str, checker: str) -> str:
         return "relacy random"
     for prefix, col in (("unit", "unit"), ("property", "property"), ("lincheck", "lincheck"),
                         ("diff_go", "diff vs Go"), ("stall", "stall"),
-                        ("weak_memory", "weak memory")):
+                        ("weak_memory", "weak memory"), ("explore", "exhaustive")):
         if checker.startswith(prefix):
             return col
     return "other"
