@@ -139,8 +139,12 @@ class engine final : public runtime {
     if (phase_ != phase::run) return direct(q);
     th& me = ths_[cur_];
     auto& evs = g_.th[cur_];
-    if (me.pos < evs.size()) {  // replay
-      const event& e = evs[me.pos];
+    if (me.pos < evs.size()) {  // replay, in an order of po ∪ rf (see execute)
+      while (!ready(evs[me.pos])) {
+        me.state = ts::waiting;
+        yield_to_main();
+      }
+      const event& e = g_.th[cur_][me.pos];
       if (e.what != q.what || e.loc != q.loc || (q.what == op::store && e.wval != q.a1))
         fail_here("explore: the program is not deterministic (replay diverged at thread " +
                   std::to_string(cur_) + " event " + std::to_string(me.pos) + ")");
@@ -181,7 +185,7 @@ class engine final : public runtime {
 
  private:
   enum class phase { setup, run, finish };
-  enum class ts : std::uint8_t { running, pending, done, blocked, cut, failed };
+  enum class ts : std::uint8_t { running, waiting, pending, done, blocked, cut, failed };
 
   struct site_rec {
     std::uintptr_t site;
@@ -227,6 +231,14 @@ class engine final : public runtime {
       ths_[t].ctx = boost::context::detail::make_fcontext(stacks_[t].get() + kStack, kStack, &entry);
       starting_ = t;
       resume(t);
+    }
+    // Replay in an order of po ∪ rf, a read after the write it reads: state
+    // a port keeps outside B (a container under B::mutex) then sees the
+    // same sequence of critical sections as when the events were added.
+    for (bool progress = true; progress && ok;) {
+      progress = false;
+      for (int t = 0; t < nt_; t++)
+        if (ths_[t].state == ts::waiting && ready(g_.th[t][ths_[t].pos])) resume(t), progress = true;
     }
     for (int t = 0; t < nt_ && ok; t++)
       if (ths_[t].state != ts::failed && ths_[t].pos != g_.th[t].size())
@@ -300,6 +312,11 @@ class engine final : public runtime {
     self->yield_to_main();
     std::abort();  // never resumed
   }
+  // Has the write e reads been replayed?
+  bool ready(const event& e) const {
+    return !e.reads() || e.rf.init() || ths_[e.rf.t].pos > static_cast<std::size_t>(e.rf.i);
+  }
+
   void resume(int t) {
     int prev = cur_;
     cur_ = t;
@@ -520,8 +537,9 @@ class engine final : public runtime {
         if (ps == s) pick = pc;
       if (pick >= kids.size()) return failure("explore: replay path does not fit (step " + std::to_string(s) + ")");
       kids.resize(pick + 1);
+      if (opt_.trace != nullptr) std::fprintf(opt_.trace, "node %u: child %zu\n", s, pick);
     }
-    bool here = !kids[pick].rerun;  // applied in this run
+    bool here = pick == 0 && !kids[0].rerun;  // applied in this run
     for (std::size_t k = kids.size(); k-- > 0;) {
       if ((k == pick && here) || (replaying() && k != pick)) continue;
       item it;
@@ -532,7 +550,7 @@ class engine final : public runtime {
       it.rmw_revisit = kids[k].rmw;
       work_.push_back(std::move(it));
     }
-    if (pick != 0 || !here) return false;
+    if (!here) return false;
     return apply(kids.front());
   }
   bool replaying() const { return !opt_.replay.empty(); }
