@@ -39,12 +39,14 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     endif()
     set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
-  add_test(NAME explore_litmus COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
+  add_test(NAME explore_litmus
+    COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
   set_tests_properties(explore_litmus PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS revisits coherence)
     add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
-    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120)
   endforeach()
 endif()
 
@@ -54,7 +56,8 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   set_tests_properties(explore_teeth/mutants PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
 if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
-  string(CONCAT _rq_small "steal_runnext_vs_runqget,put_kicks_runnext_during_steal,overflow_vs_grab,"
+  string(CONCAT _rq_small "steal_runnext_vs_runqget,put_kicks_runnext_during_steal,"
+    "overflow_vs_grab,"
     "drain_vs_thief,drain_vs_thief_relink,overflow_vs_global,empty_next1_next1,empty_next1_next0,"
     "empty_next0_next1,empty_next0_next0,chained_steal,globbatch_vs_thief,destroy_after_thief,"
     "steal_never_fails")

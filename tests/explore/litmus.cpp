@@ -53,7 +53,8 @@ struct test {
 
 std::optional<mo> none;
 
-test mp(mo w2 = RLX, mo r1 = RLX, std::optional<mo> fw = none, std::optional<mo> fr = none, bool addr = false) {
+test mp(mo w2 = RLX, mo r1 = RLX, std::optional<mo> fw = none, std::optional<mo> fr = none,
+        bool addr = false) {
   return {"MP",
           {[=](mem& m, regs&) {
              m.x.store(1, RLX);
@@ -73,7 +74,8 @@ test mp(mo w2 = RLX, mo r1 = RLX, std::optional<mo> fw = none, std::optional<mo>
           "xy"};
 }
 
-test sb(mo w = RLX, mo rd = RLX, std::optional<mo> f = none, std::optional<std::pair<mo, mo>> t1 = {}) {
+test sb(mo w = RLX, mo rd = RLX, std::optional<mo> f = none,
+        std::optional<std::pair<mo, mo>> t1 = {}) {
   auto [w1, r1] = t1 ? *t1 : std::pair{w, rd};
   bool f1 = !t1;
   return {"SB",
@@ -226,14 +228,17 @@ struct prog final : ex::program {
     m.emplace();
     r.assign(t.threads.size(), {});
   }
-  void run(int i) override { t.threads[static_cast<std::size_t>(i)](*m, r[static_cast<std::size_t>(i)]); }
+  void run(int i) override {
+    t.threads[static_cast<std::size_t>(i)](*m, r[static_cast<std::size_t>(i)]);
+  }
   void finish() override {
     std::string s;
     for (std::size_t i = 0; i < r.size(); i++) {
       auto v = r[i];
       std::sort(v.begin(), v.end());
       s += (i ? ";t" : "t") + std::to_string(i) + ":";
-      for (std::size_t k = 0; k < v.size(); k++) s += (k ? "," : "") + v[k].first + "=" + std::to_string(v[k].second);
+      for (std::size_t k = 0; k < v.size(); k++)
+        s += (k ? "," : "") + v[k].first + "=" + std::to_string(v[k].second);
     }
     s += "|";
     for (std::size_t k = 0; k < t.locs.size(); k++)
@@ -253,8 +258,10 @@ int main(int argc, char** argv) {
   bool hash = false;
   std::set<std::string> only;
   for (int i = 1; i < argc; i++) {
-    if (std::strcmp(argv[i], "--hash") == 0) hash = true;
-    else only.insert(argv[i]);
+    if (std::strcmp(argv[i], "--hash") == 0)
+      hash = true;
+    else
+      only.insert(argv[i]);
   }
   auto all = tests();
   for (const auto& n : only)
@@ -272,11 +279,15 @@ int main(int argc, char** argv) {
       o.hash_graphs = hash;
       ex::engine<EXPLORE_POLICY> e(p, o);
       ex::stats s = e.run();
-      for (const auto& oc : p.outcomes) std::printf("outcome %s %s %s\n", t.name.c_str(), ex::model_name(md), oc.c_str());
-      std::printf("count %s %s complete=%llu blocked=%llu duplicates=%llu%s\n", t.name.c_str(), ex::model_name(md),
-                  static_cast<unsigned long long>(s.complete), static_cast<unsigned long long>(s.blocked),
+      for (const auto& oc : p.outcomes)
+        std::printf("outcome %s %s %s\n", t.name.c_str(), ex::model_name(md), oc.c_str());
+      std::printf("count %s %s complete=%llu blocked=%llu duplicates=%llu%s\n", t.name.c_str(),
+                  ex::model_name(md), static_cast<unsigned long long>(s.complete),
+                  static_cast<unsigned long long>(s.blocked),
                   static_cast<unsigned long long>(s.duplicates), s.exhausted ? " exhausted" : "");
-      if (s.failed) std::printf("FAIL %s %s: %s (path %s)\n", t.name.c_str(), ex::model_name(md), s.failure.c_str(), s.path.c_str());
+      if (s.failed)
+        std::printf("FAIL %s %s: %s (path %s)\n", t.name.c_str(), ex::model_name(md),
+                    s.failure.c_str(), s.path.c_str());
       ok &= !s.failed && s.exhausted && s.duplicates == 0;
     }
   }

@@ -80,7 +80,8 @@ bool selected(const std::string& name) {
 
 std::string fmt(std::uint64_t n) {
   std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
 
@@ -104,8 +105,9 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   ex::stats s = explore(o);
   const char* mn = ex::model_name(m);
   double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
-  std::printf("explore %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s", subject_name,
-              name.c_str(), mn, fmt(s.complete).c_str(), fmt(s.blocked).c_str(), s.seconds, rate,
+  std::printf("explore %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
+              subject_name, name.c_str(), mn, fmt(s.complete).c_str(), fmt(s.blocked).c_str(),
+              s.seconds, rate,
               !sc.expect_fatal.empty() ? "stopped (see below)"
               : s.failed               ? "FAILED"
               : s.exhausted            ? "exhausted"
@@ -114,23 +116,27 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   if (a.hash) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
   std::printf("\n");
   if (!s.failed && !s.exhausted && a.replay.empty())
-    std::printf("explore %s %s %s: budget of %s executions reached: %s explored, %s subtrees not explored\n",
-                subject_name, name.c_str(), mn, fmt(a.budget).c_str(), fmt(s.executions()).c_str(),
-                fmt(s.left).c_str());
+    std::printf(
+        "explore %s %s %s: budget of %s executions reached: %s explored, %s subtrees not "
+        "explored\n",
+        subject_name, name.c_str(), mn, fmt(a.budget).c_str(), fmt(s.executions()).c_str(),
+        fmt(s.left).c_str());
   bool fatal_seen = s.failed && s.failure.rfind("fatal error: ", 0) == 0 &&
                     s.failure.rfind("fatal error: invariant:", 0) != 0;
   if (!sc.expect_fatal.empty()) {
-    std::printf("explore %s %s %s: %s (expected a fatal error from the port, as Go's \"%.*s\": %s%s)\n",
-                subject_name, name.c_str(), mn, fatal_seen ? "passed" : "FAILED",
-                static_cast<int>(sc.expect_fatal.size()), sc.expect_fatal.data(), fatal_seen ? "seen " : "NOT seen",
-                fatal_seen ? s.failure.c_str() : "");
+    std::printf(
+        "explore %s %s %s: %s (expected a fatal error from the port, as Go's \"%.*s\": %s%s)\n",
+        subject_name, name.c_str(), mn, fatal_seen ? "passed" : "FAILED",
+        static_cast<int>(sc.expect_fatal.size()), sc.expect_fatal.data(),
+        fatal_seen ? "seen " : "NOT seen", fatal_seen ? s.failure.c_str() : "");
     return fatal_seen;
   }
   if (s.failed) {
     std::printf("explore %s %s %s: %s\n", subject_name, name.c_str(), mn, s.failure.c_str());
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    std::printf("replay: %s%s%s%s replay %s %s %s\n", mut ? "RUNQCHECK_MUTANT=" : "", mut ? mut : "",
-                mut ? " " : "", argv0, name.c_str(), m == ex::model::sc ? "sc" : "rc11", s.path.c_str());
+    std::printf("replay: %s%s%s%s replay %s %s %s\n", mut ? "RUNQCHECK_MUTANT=" : "",
+                mut ? mut : "", mut ? " " : "", argv0, name.c_str(),
+                m == ex::model::sc ? "sc" : "rc11", s.path.c_str());
   }
   std::fflush(stdout);
   bool ok = !s.failed && (s.exhausted || !a.replay.empty());
@@ -142,9 +148,10 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     std::sort(s.hashes.begin(), s.hashes.end());
     std::sort(r.hashes.begin(), r.hashes.end());
     bool same = r.exhausted && s.hashes == r.hashes && s.duplicates == 0;
-    std::printf("crosscheck %s %s %s: %s (%s graphs without reduction in %s executions%s)\n", subject_name,
-                name.c_str(), mn, same ? "same graphs" : "DIFFERENT", fmt(r.hashes.size()).c_str(),
-                fmt(r.executions()).c_str(), r.exhausted ? "" : ", NOT exhausted");
+    std::printf("crosscheck %s %s %s: %s (%s graphs without reduction in %s executions%s)\n",
+                subject_name, name.c_str(), mn, same ? "same graphs" : "DIFFERENT",
+                fmt(r.hashes.size()).c_str(), fmt(r.executions()).c_str(),
+                r.exhausted ? "" : ", NOT exhausted");
     ok &= same;
   }
   if (a.hash && s.duplicates > 0) ok = false;
@@ -153,10 +160,14 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
 }
 
 bool parse_model(const char* s, std::vector<ex::model>& v) {
-  if (std::strcmp(s, "sc") == 0) v = {ex::model::sc};
-  else if (std::strcmp(s, "rc11") == 0) v = {ex::model::rc11};
-  else if (std::strcmp(s, "both") == 0) v = {ex::model::sc, ex::model::rc11};
-  else return false;
+  if (std::strcmp(s, "sc") == 0)
+    v = {ex::model::sc};
+  else if (std::strcmp(s, "rc11") == 0)
+    v = {ex::model::rc11};
+  else if (std::strcmp(s, "both") == 0)
+    v = {ex::model::sc, ex::model::rc11};
+  else
+    return false;
   return true;
 }
 
@@ -164,10 +175,12 @@ bool parse_model(const char* s, std::vector<ex::model>& v) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: %s [sc|rc11|both] [--budget N] [--hash] [--crosscheck] | replay SCENARIO sc|rc11 PATH | list\n";
+      "usage: %s [sc|rc11|both] [--budget N] [--hash] [--crosscheck] | replay SCENARIO sc|rc11 "
+      "PATH | list\n";
   if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
     for (const auto& sc : model::catalog)
-      std::printf("%-32s %zu threads, cap %u\n", std::string(sc.name).c_str(), sc.threads.size(), sc.cap);
+      std::printf("%-32s %zu threads, cap %u\n", std::string(sc.name).c_str(), sc.threads.size(),
+                  sc.cap);
     return 0;
   }
   args a;

@@ -13,7 +13,8 @@ for sc in "$@"; do
   [ $rc -ne 0 ] || { echo "explore_teeth: $mut passed $sc"; exit 1; }
   why=$(printf '%s\n' "$out" | grep -m1 "^explore mutants $sc RC11: ")
   line=$(printf '%s\n' "$out" | sed -n 's/^replay: RUNQCHECK_MUTANT=[^ ]* //p' | head -1)
-  [ -n "$why" ] && [ -n "$line" ] || { echo "explore_teeth: $sc failed without a reason and a replay: line"; exit 1; }
+  [ -n "$why" ] && [ -n "$line" ] \
+    || { echo "explore_teeth: $sc failed without a reason and a replay: line"; exit 1; }
   # shellcheck disable=SC2086 # the replay line is words
   again=$(RUNQCHECK_MUTANT=$mut $line 2>&1)
   [ $? -ne 0 ] || { echo "explore_teeth: the replay of $sc passed"; exit 1; }

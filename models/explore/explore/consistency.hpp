@@ -39,14 +39,18 @@ inline bool is_rel(std::uint8_t mo) {
   return m == std::memory_order::release || m == std::memory_order::acq_rel ||
          m == std::memory_order::seq_cst;
 }
-inline bool is_sc(std::uint8_t mo) { return static_cast<std::memory_order>(mo) == std::memory_order::seq_cst; }
+inline bool is_sc(std::uint8_t mo) {
+  return static_cast<std::memory_order>(mo) == std::memory_order::seq_cst;
+}
 // The order a read-like event reads with (a failed CAS: its failure order).
-inline std::uint8_t read_mo(const event& e) { return e.kind == ek::read && e.what == op::cas ? e.mo_fail : e.mo; }
+inline std::uint8_t read_mo(const event& e) {
+  return e.kind == ek::read && e.what == op::cas ? e.mo_fail : e.mo;
+}
 
 // Deliberate faults, for the teeth tests only (a policy of the test build).
 struct exact {
-  static constexpr bool coherence = true;   // RC11's coherence axiom
-  static constexpr bool revisits = true;    // backward revisits (engine.hpp)
+  static constexpr bool coherence = true;  // RC11's coherence axiom
+  static constexpr bool revisits = true;   // backward revisits (engine.hpp)
 };
 
 template <class Policy = exact>
@@ -123,7 +127,8 @@ class checker {
           if (e.reads() && !e.rf.init() && static_cast<std::size_t>(e.rf.i) >= pos[e.rf.t]) break;
           progress = true;
           left--;
-          if (is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail))) has_sc_ = true;
+          if (is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail)))
+            has_sc_ = true;
           clock& c = cur[t];
           c[t] = static_cast<std::int32_t>(i);
           if (e.reads() && !e.rf.init()) {
@@ -140,8 +145,10 @@ class checker {
           clock& m = msg_[t][i];
           m = none;
           if (e.writes()) {
-            if (is_rel(e.mo)) m = c;
-            else if (has_relf[t]) m = relf[t];
+            if (is_rel(e.mo))
+              m = c;
+            else if (has_relf[t])
+              m = relf[t];
             // rs: an earlier release write of this thread to the location.
             for (std::size_t j = i; j-- > 0;) {
               const event& p = g.th[t][j];
@@ -184,7 +191,8 @@ class checker {
     for (std::size_t t = 0; t < g.th.size(); t++)
       for (std::size_t i = 0; i < g.th[t].size(); i++)
         if (g.th[t][i].kind != ek::fence)
-          locs_[g.th[t][i].loc].push_back({static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)});
+          locs_[g.th[t][i].loc].push_back(
+              {static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)});
     for (auto& [loc, evs] : locs_) {
       cw_.resize(evs.size());
       cr_.resize(evs.size());
@@ -239,7 +247,8 @@ class checker {
   void flatten() {
     const graph& g = *g_;
     off_.assign(g.th.size() + 1, 0);
-    for (std::size_t t = 0; t < g.th.size(); t++) off_[t + 1] = off_[t] + static_cast<flat>(g.th[t].size());
+    for (std::size_t t = 0; t < g.th.size(); t++)
+      off_[t + 1] = off_[t] + static_cast<flat>(g.th[t].size());
     ids_.clear();
     for (std::size_t t = 0; t < g.th.size(); t++)
       for (std::size_t i = 0; i < g.th[t].size(); i++)

@@ -70,9 +70,9 @@ struct program {
 
 struct options {
   model m = model::rc11;
-  std::uint64_t budget = 0;  // executions (complete + blocked); 0: none
-  bool hash_graphs = false;  // count graphs met twice (the optimality test)
-  std::string replay;        // a path ("step:child,...") to follow alone
+  std::uint64_t budget = 0;         // executions (complete + blocked); 0: none
+  bool hash_graphs = false;         // count graphs met twice (the optimality test)
+  std::string replay;               // a path ("step:child,...") to follow alone
   std::uint32_t max_events = 4000;  // per thread: beyond, the execution is cut
   std::FILE* trace = nullptr;       // prints every execution's graph
   // No reduction (a test of the reduction): every pending thread may add
@@ -83,11 +83,11 @@ struct options {
 
 struct stats {
   std::uint64_t complete = 0, blocked = 0, cut = 0;
-  std::uint64_t duplicates = 0;  // graphs met twice (hash_graphs)
+  std::uint64_t duplicates = 0;       // graphs met twice (hash_graphs)
   std::vector<std::uint64_t> hashes;  // complete graphs' hashes (hash_graphs)
   std::uint64_t revisits = 0;
-  std::uint64_t dead = 0;        // prefixes no event could extend consistently
-  std::uint64_t left = 0;        // subtrees not explored (budget reached)
+  std::uint64_t dead = 0;  // prefixes no event could extend consistently
+  std::uint64_t left = 0;  // subtrees not explored (budget reached)
   bool exhausted = false;
   bool failed = false;
   std::string failure;  // what failed
@@ -196,8 +196,8 @@ class engine final : public runtime {
   struct th {
     boost::context::detail::fcontext_t ctx = nullptr;
     ts state = ts::running;
-    std::size_t pos = 0;     // next event of the graph to replay
-    request req;             // the pending new access
+    std::size_t pos = 0;  // next event of the graph to replay
+    request req;          // the pending new access
     std::uint64_t writes = 0, window = 0, fresh = 0;
     std::vector<site_rec> sites;
   };
@@ -228,7 +228,8 @@ class engine final : public runtime {
     stacks_.resize(nt_);
     for (int t = 0; t < nt_ && ok; t++) {
       if (!stacks_[t]) stacks_[t] = std::make_unique<char[]>(kStack);
-      ths_[t].ctx = boost::context::detail::make_fcontext(stacks_[t].get() + kStack, kStack, &entry);
+      ths_[t].ctx =
+          boost::context::detail::make_fcontext(stacks_[t].get() + kStack, kStack, &entry);
       starting_ = t;
       resume(t);
     }
@@ -238,11 +239,13 @@ class engine final : public runtime {
     for (bool progress = true; progress && ok;) {
       progress = false;
       for (int t = 0; t < nt_; t++)
-        if (ths_[t].state == ts::waiting && ready(g_.th[t][ths_[t].pos])) resume(t), progress = true;
+        if (ths_[t].state == ts::waiting && ready(g_.th[t][ths_[t].pos]))
+          resume(t), progress = true;
     }
     for (int t = 0; t < nt_ && ok; t++)
       if (ths_[t].state != ts::failed && ths_[t].pos != g_.th[t].size())
-        ok = failure("explore: replay did not reach the graph's end (thread " + std::to_string(t) + ")");
+        ok = failure("explore: replay did not reach the graph's end (thread " + std::to_string(t) +
+                     ")");
     if (ok && !it.rmw_revisit.init()) ok = rmw_node(it.rmw_revisit);
     while (ok && !st_.failed) {
       int t = 0;
@@ -261,14 +264,20 @@ class engine final : public runtime {
     bool blocked = false, cut = false;
     for (auto& x : ths_) blocked |= x.state == ts::blocked, cut |= x.state == ts::cut;
     if (opt_.trace != nullptr) {
-      std::fprintf(opt_.trace, "execution %llu (%s), path %s\n", static_cast<unsigned long long>(st_.executions()),
-                   cut ? "cut" : blocked ? "blocked" : "complete", path_text(path_).c_str());
+      std::fprintf(opt_.trace, "execution %llu (%s), path %s\n",
+                   static_cast<unsigned long long>(st_.executions()),
+                   cut       ? "cut"
+                   : blocked ? "blocked"
+                             : "complete",
+                   path_text(path_).c_str());
       print(opt_.trace, g_);
     }
     if (opt_.hash_graphs && !cut) {
       std::uint64_t h = hash(g_);
-      if (!seen_.insert(h).second) st_.duplicates++;
-      else if (!blocked) st_.hashes.push_back(h);
+      if (!seen_.insert(h).second)
+        st_.duplicates++;
+      else if (!blocked)
+        st_.hashes.push_back(h);
     }
     if (cut) {
       st_.cut++;
@@ -358,8 +367,10 @@ class engine final : public runtime {
       l.cur = q.a1;
     } else if (q.what != op::load) {
       settle(e, v);
-      if (e.kind == ek::rmw) l.cur = e.wval;
-      else if (q.what == op::lock) fail_here("explore: lock() on a taken lock outside the threads");
+      if (e.kind == ek::rmw)
+        l.cur = e.wval;
+      else if (q.what == op::lock)
+        fail_here("explore: lock() on a taken lock outside the threads");
     }
     if (phase_ == phase::setup) l.init = l.cur;
     return v;
@@ -395,8 +406,8 @@ class engine final : public runtime {
   // the others queued. In replay mode only the chosen one is kept.
   struct child {
     graph g;
-    eid rmw;     // an RMW child: its revisits are made when it runs
-    int thread;  // whose event was added
+    eid rmw;             // an RMW child: its revisits are made when it runs
+    int thread;          // whose event was added
     bool rerun = false;  // a revisit: the program must re-run to reach it
   };
 
@@ -450,7 +461,7 @@ class engine final : public runtime {
       e.kind = ek::write;
       e.wval = q.a1;
       auto& ws = g_.co[q.loc];
-      graph last;  // co-last: where the revisits start from
+      graph last;                                      // co-last: where the revisits start from
       for (std::size_t p = ws.size() + 1; p-- > 0;) {  // co-last first
         graph g = g_;
         push_event(g, t, e);
@@ -535,7 +546,8 @@ class engine final : public runtime {
     if (replaying()) {
       for (auto& [ps, pc] : replay_)
         if (ps == s) pick = pc;
-      if (pick >= kids.size()) return failure("explore: replay path does not fit (step " + std::to_string(s) + ")");
+      if (pick >= kids.size())
+        return failure("explore: replay path does not fit (step " + std::to_string(s) + ")");
       kids.resize(pick + 1);
       if (opt_.trace != nullptr) std::fprintf(opt_.trace, "node %u: child %zu\n", s, pick);
     }
@@ -574,9 +586,10 @@ class engine final : public runtime {
     if (o.init()) return true;
     const event& e = g.at(id);
     failure("data race: thread " + std::to_string(id.t) + " event " + std::to_string(id.i) + " (" +
-            (e.writes() ? "write" : "read") + ", " + (e.plain ? "plain" : "atomic") + ") and thread " +
-            std::to_string(o.t) + " event " + std::to_string(o.i) + " (" + (g.at(o).writes() ? "write" : "read") +
-            ", " + (g.at(o).plain ? "plain" : "atomic") + "), unordered by happens-before");
+            (e.writes() ? "write" : "read") + ", " + (e.plain ? "plain" : "atomic") +
+            ") and thread " + std::to_string(o.t) + " event " + std::to_string(o.i) + " (" +
+            (g.at(o).writes() ? "write" : "read") + ", " + (g.at(o).plain ? "plain" : "atomic") +
+            "), unordered by happens-before");
     if (k > 0) {
       auto p = path_;
       p.push_back({step_, static_cast<std::uint32_t>(k)});
@@ -669,12 +682,15 @@ class engine final : public runtime {
   // TruSt's maximality: r, and each event added after r that the revisit
   // deletes, reads (or, a store, is placed) co-last among the events added
   // before it and w's prefix, w excluded.
-  bool maximal(const graph& g, eid r, eid w, const std::array<std::int32_t, kMaxThreads>& plen) const {
+  bool maximal(const graph& g, eid r, eid w,
+               const std::array<std::int32_t, kMaxThreads>& plen) const {
     std::uint32_t rs = g.at(r).stamp;
     auto check_one = [&](eid e) {
       const event& x = g.at(e);
       if (x.kind == ek::fence) return true;
-      auto prev = [&](eid y) { return !(y == w) && !(y == e) && (g.at(y).stamp <= x.stamp || y.i < plen[y.t]); };
+      auto prev = [&](eid y) {
+        return !(y == w) && !(y == e) && (g.at(y).stamp <= x.stamp || y.i < plen[y.t]);
+      };
       const auto& ws = g.writes(x.loc);
       if (x.reads()) {
         eid last{};
@@ -728,8 +744,11 @@ class engine final : public runtime {
       std::fprintf(f, "  thread %zu:\n", t);
       for (std::size_t i = 0; i < g.th[t].size(); i++) {
         const event& e = g.th[t][i];
-        std::fprintf(f, "    %zu.%zu %s %s mo%d loc %06x", t, i, kinds[int(e.kind)], ops[int(e.what)], e.mo, e.loc);
-        if (e.reads()) std::fprintf(f, " rf %d.%d =%llx", e.rf.t, e.rf.i, static_cast<unsigned long long>(e.rval));
+        std::fprintf(f, "    %zu.%zu %s %s mo%d loc %06x", t, i, kinds[int(e.kind)],
+                     ops[int(e.what)], e.mo, e.loc);
+        if (e.reads())
+          std::fprintf(f, " rf %d.%d =%llx", e.rf.t, e.rf.i,
+                       static_cast<unsigned long long>(e.rval));
         if (e.writes()) std::fprintf(f, " wrote %llx", static_cast<unsigned long long>(e.wval));
         std::fprintf(f, "%s #%u\n", e.plain ? " plain" : "", e.stamp);
       }

@@ -69,7 +69,8 @@ inline void settle(event& e, std::uint64_t v) {
       e.kind = v == 0 ? ek::rmw : ek::read;
       e.wval = 1;
       break;
-    default: break;
+    default:
+      break;
   }
 }
 

@@ -23,7 +23,8 @@ struct request {
 };
 
 inline std::uintptr_t site_of(const std::source_location& l) {
-  return reinterpret_cast<std::uintptr_t>(l.file_name()) ^ (std::uintptr_t(l.line()) << 20) ^ l.column();
+  return reinterpret_cast<std::uintptr_t>(l.file_name()) ^ (std::uintptr_t(l.line()) << 20) ^
+         l.column();
 }
 
 // Thrown inside a thread to end it (a failure, or the execution stops).

@@ -33,8 +33,8 @@ struct explore_backend {
     return v;
   }
   static explore::runtime& rt() { return *explore::current; }
-  static explore::request req(explore::op w, std::memory_order mo, std::uint32_t key, std::uint8_t bytes,
-                              const loc& l) {
+  static explore::request req(explore::op w, std::memory_order mo, std::uint32_t key,
+                              std::uint8_t bytes, const loc& l) {
     explore::request q;
     q.what = w;
     q.mo = static_cast<std::uint8_t>(mo);
