@@ -264,48 +264,64 @@ class checker {
     return it + 1 == ws.end() ? -1 : fl(*(it + 1));
   }
 
-  // po ∪ rf ∪ co ∪ fr acyclic, by depth-first search.
+  // po ∪ rf ∪ co ∪ fr acyclic, by depth-first search (successors kept
+  // in one array per check, the buffers reused: no allocation once warm).
   bool sc_acyclic() {
     const graph& g = *g_;
     flatten();
     flat n = off_.back();
-    readers_.assign(n, {});
+    head_.assign(static_cast<std::size_t>(n) + 1, 0);
+    adj_.clear();
+    rfrom_.assign(static_cast<std::size_t>(n), -1);
     for (flat v = 0; v < n; v++) {
       const event& e = g.at(ids_[v]);
-      if (e.reads() && !e.rf.init()) readers_[fl(e.rf)].push_back(v);
+      if (e.reads() && !e.rf.init()) rfrom_[v] = fl(e.rf);
     }
-    auto succ = [&](flat v, std::vector<flat>& out) {
-      out.clear();
+    for (flat v = 0; v < n; v++) {
+      head_[v] = static_cast<flat>(adj_.size());
       eid id = ids_[v];
       const event& e = g.at(id);
-      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) out.push_back(v + 1);
+      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) adj_.push_back(v + 1);
       if (e.writes()) {
-        if (flat c = co_next(e.loc, id); c >= 0) out.push_back(c);
-        for (flat r : readers_[v]) out.push_back(r);
+        if (flat c = co_next(e.loc, id); c >= 0) adj_.push_back(c);
       }
       if (e.reads()) {
         flat c = co_next(e.loc, e.rf);
         if (c == v) c = co_next(e.loc, id);  // an RMW's fr skips itself
-        if (c >= 0) out.push_back(c);
+        if (c >= 0) adj_.push_back(c);
       }
+    }
+    head_[n] = static_cast<flat>(adj_.size());
+    // rf edges, w -> r, appended as the reverse of rfrom_ (a second pass).
+    rhead_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) rhead_[rfrom_[v] + 1]++;
+    for (flat v = 0; v < n; v++) rhead_[v + 1] += rhead_[v];
+    radj_.assign(static_cast<std::size_t>(rhead_[n]), 0);
+    fill_ = rhead_;
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
+    auto deg = [&](flat v) { return head_[v + 1] - head_[v] + rhead_[v + 1] - rhead_[v]; };
+    auto nth = [&](flat v, flat k) {
+      flat a = head_[v + 1] - head_[v];
+      return k < a ? adj_[head_[v] + k] : radj_[rhead_[v] + k - a];
     };
-    color_.assign(n, 0);
-    std::vector<std::pair<flat, std::size_t>> stack;
-    std::vector<std::vector<flat>> adj(n);
-    for (flat v = 0; v < n; v++) succ(v, adj[v]);
-    for (flat s = 0; s < n; s++) {
-      if (color_[s] != 0) continue;
-      stack.push_back({s, 0});
-      color_[s] = 1;
-      while (!stack.empty()) {
-        auto& [v, k] = stack.back();
-        if (k < adj[v].size()) {
-          flat w = adj[v][k++];
+    color_.assign(static_cast<std::size_t>(n), 0);
+    stack_.clear();
+    for (flat s0 = 0; s0 < n; s0++) {
+      if (color_[s0] != 0) continue;
+      stack_.push_back({s0, 0});
+      color_[s0] = 1;
+      while (!stack_.empty()) {
+        auto [v, k] = stack_.back();
+        if (k < deg(v)) {
+          stack_.back().second++;
+          flat w = nth(v, k);
           if (color_[w] == 1) return false;
-          if (color_[w] == 0) color_[w] = 1, stack.push_back({w, 0});
+          if (color_[w] == 0) color_[w] = 1, stack_.push_back({w, 0});
         } else {
           color_[v] = 2;
-          stack.pop_back();
+          stack_.pop_back();
         }
       }
     }
@@ -407,7 +423,8 @@ class checker {
   std::vector<int> cw_, cr_;
   std::vector<flat> off_;
   std::vector<eid> ids_;
-  std::vector<std::vector<flat>> readers_;
+  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;
+  std::vector<std::pair<flat, flat>> stack_;
   std::vector<char> color_;
 };
 

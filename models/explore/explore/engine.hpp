@@ -452,53 +452,63 @@ class engine final : public runtime {
     e.bytes = q.bytes;
     e.stamp = g_.next_stamp;
     eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g_.th[t].size())};
+    // Each candidate is tried on g_ itself (the event appended, placed in
+    // co) and undone; only consistent ones are copied.
+    auto& co = g_.co[q.loc];
+    auto place = [&](const event& x, std::ptrdiff_t at) {
+      event y = x;
+      push_event(g_, t, y);
+      if (at >= 0) co.insert(co.begin() + at, id);
+    };
+    auto undo = [&](std::ptrdiff_t at) {
+      g_.th[t].pop_back();
+      g_.next_stamp--;
+      if (at >= 0) co.erase(co.begin() + at);
+    };
     if (q.what == op::fence) {
       e.kind = ek::fence;
-      graph g = g_;
-      push_event(g, t, e);
-      if (checker_.consistent(g, opt_.m, id)) kids.push_back({std::move(g), {}, t});
+      place(e, -1);
+      if (checker_.consistent(g_, opt_.m, id)) kids.push_back({g_, {}, t});
+      undo(-1);
     } else if (q.what == op::store) {
       e.kind = ek::write;
       e.wval = q.a1;
-      auto& ws = g_.co[q.loc];
-      graph last;                                      // co-last: where the revisits start from
-      for (std::size_t p = ws.size() + 1; p-- > 0;) {  // co-last first
-        graph g = g_;
-        push_event(g, t, e);
-        auto& v = g.co[q.loc];
-        v.insert(v.begin() + static_cast<std::ptrdiff_t>(p), id);
-        if (p == ws.size()) last = g;
-        if (!checker_.consistent(g, opt_.m, id)) continue;
-        if (!race_free(g, id, kids.size())) return false;
-        kids.push_back({std::move(g), {}, t});
+      auto n = static_cast<std::ptrdiff_t>(co.size());
+      for (std::ptrdiff_t p = n; p >= 0; p--) {  // co-last first
+        place(e, p);
+        bool ok = checker_.consistent(g_, opt_.m, id);
+        if (ok && !race_free(g_, id, kids.size())) return false;
+        if (ok) kids.push_back({g_, {}, t});
+        undo(p);
       }
-      if (rev) revisits(last, id, kids);
+      if (rev) {  // from the co-last place: where the revisits start
+        place(e, n);
+        graph last = g_;
+        undo(n);
+        revisits(last, id, kids);
+      }
     } else {
-      const auto& ws = g_.writes(q.loc);
-      std::vector<eid> cands;
-      for (std::size_t k = ws.size(); k-- > 0;) cands.push_back(ws[k]);  // co-last first
+      std::vector<eid> cands(co.rbegin(), co.rend());  // co-last first
       cands.push_back(eid{});
       std::vector<graph> late;  // RMWs whose write has no consistent place
       for (eid w : cands) {
-        graph g = g_;
         event x = e;
         x.rf = w;
-        settle(x, g.value(w, slot(q.loc).init));
-        push_event(g, t, x);
-        if (x.kind == ek::rmw) {
-          auto& v = g.co[q.loc];
-          auto at = w.init() ? v.begin() : std::find(v.begin(), v.end(), w) + 1;
-          v.insert(at, id);
-        }
-        if (!checker_.consistent(g, opt_.m, id)) {
-          // TruSt adds an RMW's read, then its write: a write with no
-          // consistent place in co still revisits (another RMW that read
-          // the same write may read this one instead).
-          if (x.kind == ek::rmw && rev && read_part_consistent(x, t)) late.push_back(std::move(g));
-          continue;
-        }
-        if (!race_free(g, id, kids.size())) return false;
-        kids.push_back({std::move(g), x.kind == ek::rmw && rev ? id : eid{}, t});
+        settle(x, g_.value(w, slot(q.loc).init));
+        std::ptrdiff_t at = -1;
+        if (x.kind == ek::rmw)
+          at = w.init() ? 0 : std::find(co.begin(), co.end(), w) - co.begin() + 1;
+        place(x, at);
+        bool ok = checker_.consistent(g_, opt_.m, id);
+        if (ok && !race_free(g_, id, kids.size())) return false;
+        if (ok) kids.push_back({g_, x.kind == ek::rmw && rev ? id : eid{}, t});
+        // TruSt adds an RMW's read, then its write: a write with no
+        // consistent place in co still revisits (another RMW that read
+        // the same write may read this one instead).
+        bool keep = !ok && x.kind == ek::rmw && rev;
+        if (keep) late.push_back(g_);
+        undo(at);
+        if (keep && !read_part_consistent(x, t)) late.pop_back();
       }
       for (const graph& g : late) revisits(g, id, kids);
     }
