@@ -554,6 +554,11 @@ if("weak" IN_LIST RUNQCHECK_CHECKERS)
   include("${CMAKE_CURRENT_LIST_DIR}/weak.cmake")
 endif()
 
+# The exploring engine (family explore): cmake/explore.cmake.
+if("explore" IN_LIST RUNQCHECK_CHECKERS)
+  include("${CMAKE_CURRENT_LIST_DIR}/explore.cmake")
+endif()
+
 # The stall checker (unit family): cmake/stall.cmake.
 if("unit" IN_LIST RUNQCHECK_CHECKERS)
   include("${CMAKE_CURRENT_LIST_DIR}/stall.cmake")

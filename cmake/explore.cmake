@@ -1,0 +1,67 @@
+# explore.cmake — the exploring engine (models/explore, issue 26), family
+# `explore`: every scenario of the catalog, every consistent execution graph
+# under SC and RC11 (optimal DPOR, docs/explore.md), for every subject:
+# explore/<subject>, the verdict's `exhaustive` column.
+# Self-tests (gate selftest): the litmus tests of proofs/weak through the
+# engine against the axiomatic oracle, both directions, with no graph met
+# twice (explore_litmus), and the same test failing on two broken engines
+# (explore_teeth/revisits: no backward revisits; explore_teeth/coherence:
+# no coherence axiom), built with a test-only policy; explore_teeth/mutants:
+# runqput's tail store relaxed (order:runqput_tail_store, subject mutants) is
+# a failure on owner_vs_thief and owner_vs_two_thieves whose replay: line
+# fails again the same way (tests/explore/teeth.sh); explore_crosscheck: on
+# the catalog's smaller scenarios (go125), the complete graphs the reduction
+# explores are exactly those of an unreduced search (every thread may add
+# the next event, no revisits, each partial graph once).
+include_guard(GLOBAL)
+find_package(Boost 1.66 REQUIRED COMPONENTS context)
+if(NOT TARGET runqcheck_explore)
+  add_library(runqcheck_explore INTERFACE)
+  target_include_directories(runqcheck_explore INTERFACE "${RUNQCHECK_ROOT}/models/explore"
+    "${RUNQCHECK_ROOT}/models/backend")
+  target_link_libraries(runqcheck_explore INTERFACE Boost::context)
+endif()
+
+runqcheck_add_checker(NAME explore SOURCES "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
+  LIBS runqcheck_explore runqcheck_models LABELS gate explore ARGS both TIMEOUT 900)
+
+if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_litmus)
+  set(_rq_check "${RUNQCHECK_ROOT}/tests/explore/litmus_check.py")
+  foreach(_rq_v IN ITEMS exact revisits coherence)
+    set(_rq_t explore_litmus)
+    if(NOT _rq_v STREQUAL "exact")
+      set(_rq_t explore_litmus_no_${_rq_v})
+    endif()
+    add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/explore/litmus.cpp")
+    target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_explore)
+    if(NOT _rq_v STREQUAL "exact")
+      target_compile_definitions(${_rq_t} PRIVATE EXPLORE_POLICY=drop_${_rq_v})
+    endif()
+    set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  endforeach()
+  add_test(NAME explore_litmus
+    COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
+  set_tests_properties(explore_litmus PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  foreach(_rq_v IN ITEMS revisits coherence)
+    add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
+      $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
+    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120)
+  endforeach()
+endif()
+
+if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME explore_teeth/mutants COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/teeth.sh"
+    $<TARGET_FILE:explore__mutants> order:runqput_tail_store owner_vs_thief owner_vs_two_thieves)
+  set_tests_properties(explore_teeth/mutants PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+endif()
+if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
+  string(CONCAT _rq_small "steal_runnext_vs_runqget,put_kicks_runnext_during_steal,"
+    "overflow_vs_grab,"
+    "drain_vs_thief,drain_vs_thief_relink,overflow_vs_global,empty_next1_next1,empty_next1_next0,"
+    "empty_next0_next1,empty_next0_next0,chained_steal,globbatch_vs_thief,destroy_after_thief,"
+    "steal_never_fails")
+  add_test(NAME explore_crosscheck COMMAND $<TARGET_FILE:explore__go125> both --crosscheck)
+  set_tests_properties(explore_crosscheck PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300
+    ENVIRONMENT "RUNQCHECK_CASE=${_rq_small}")
+endif()

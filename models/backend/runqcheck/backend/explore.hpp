@@ -1,0 +1,159 @@
+// runqcheck/backend/explore.hpp — the exploring backend: every access goes
+// to the engine (models/explore/explore/engine.hpp), which decides what a
+// read reads (its rf) and replays earlier choices. Threads are the engine's
+// fibers, run one at a time; nothing here is shared state of its own.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include <runqcheck/backend.hpp>
+
+#include "explore/runtime.hpp"
+
+namespace runqcheck {
+
+struct explore_backend {
+  static constexpr const char* name = "explore";
+
+  template <class T>
+  static std::uint64_t enc(T v) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8);
+    std::uint64_t u = 0;
+    std::memcpy(&u, &v, sizeof v);
+    return u;
+  }
+  template <class T>
+  static T dec(std::uint64_t u) {
+    T v;
+    std::memcpy(&v, &u, sizeof v);
+    return v;
+  }
+  static explore::runtime& rt() { return *explore::current; }
+  static explore::request req(explore::op w, std::memory_order mo, std::uint32_t key,
+                              std::uint8_t bytes, const loc& l) {
+    explore::request q;
+    q.what = w;
+    q.mo = static_cast<std::uint8_t>(mo);
+    q.loc = key;
+    q.bytes = bytes;
+    q.site = explore::site_of(l);
+    return q;
+  }
+
+  template <class T>
+  class atomic {
+   public:
+    atomic() : atomic(T{}) {}
+    explicit atomic(T v) : loc_(rt().new_loc(enc(v))) {}
+    atomic(const atomic&) = delete;
+    atomic& operator=(const atomic&) = delete;
+    T load(std::memory_order mo, loc l = loc::current()) const {
+      return dec<T>(rt().access(req(explore::op::load, mo, loc_, sizeof(T), l)));
+    }
+    // A plain read: relaxed in the graph, race-checked (conflicting accesses
+    // unordered by hb are a data race).
+    T load_plain(loc l = loc::current()) const {
+      auto q = req(explore::op::load, std::memory_order::relaxed, loc_, sizeof(T), l);
+      q.plain = true;
+      return dec<T>(rt().access(q));
+    }
+    void store(T v, std::memory_order mo, loc l = loc::current()) {
+      auto q = req(explore::op::store, mo, loc_, sizeof(T), l);
+      q.a1 = enc(v);
+      rt().access(q);
+    }
+    bool compare_exchange_strong(T& expected, T desired, std::memory_order s, std::memory_order f,
+                                 loc l = loc::current()) {
+      auto q = req(explore::op::cas, s, loc_, sizeof(T), l);
+      q.mo_fail = static_cast<std::uint8_t>(f);
+      q.a1 = enc(expected);
+      q.a2 = enc(desired);
+      std::uint64_t v = rt().access(q);
+      if (v == q.a1) return true;
+      expected = dec<T>(v);
+      return false;
+    }
+    T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
+      auto q = req(explore::op::fadd, mo, loc_, sizeof(T), l);
+      q.a1 = enc(d);
+      return dec<T>(rt().access(q));
+    }
+
+   private:
+    std::uint32_t loc_;
+  };
+
+  template <class T>
+  class var {
+   public:
+    var() : var(T{}) {}
+    explicit var(T v) : loc_(rt().new_loc(enc(v))) {}
+    var(const var&) = delete;
+    var& operator=(const var&) = delete;
+    T load(loc l = loc::current()) const {
+      auto q = req(explore::op::load, std::memory_order::relaxed, loc_, sizeof(T), l);
+      q.plain = true;
+      return dec<T>(rt().access(q));
+    }
+    void store(T v, loc l = loc::current()) {
+      auto q = req(explore::op::store, std::memory_order::relaxed, loc_, sizeof(T), l);
+      q.plain = true;
+      q.a1 = enc(v);
+      rt().access(q);
+    }
+
+   private:
+    std::uint32_t loc_;
+  };
+
+  // sched.lock: an acquire RMW 0 -> 1 that blocks the thread while it reads
+  // a taken lock, and a release store of 0.
+  class mutex {
+   public:
+    mutex() : loc_(rt().new_loc(0)) {}
+    void lock(loc l = loc::current()) {
+      auto q = req(explore::op::lock, std::memory_order::acquire, loc_, 1, l);
+      q.a1 = 0;
+      q.a2 = 1;
+      rt().access(q);
+    }
+    void unlock(loc l = loc::current()) {
+      auto q = req(explore::op::store, std::memory_order::release, loc_, 1, l);
+      rt().access(q);
+    }
+    bool held_by_me() const { return true; }  // a second lock() blocks: reported as blocked
+
+   private:
+    std::uint32_t loc_;
+  };
+
+  // The engine runs the scenario's threads itself; a port that spawns one
+  // is outside what this backend explores.
+  class thread {
+   public:
+    template <class F>
+    explicit thread(F&&) {
+      rt().fail("explore: B::thread is not supported (the scenario's threads are the engine's)");
+    }
+    void join() {}
+  };
+
+  static void fence(std::memory_order mo, loc l = loc::current()) {
+    rt().access(req(explore::op::fence, mo, 0, 0, l));
+  }
+  // Go's usleep(3): no time passes in a graph; every order is explored.
+  static void runqgrab_backoff() {}
+  static void spin_pause() { rt().spin(); }
+  [[noreturn]] static void fatal(const fatal_info& f) {
+    rt().fail(std::string("fatal error: ") + f.msg + (f.values.empty() ? "" : " " + f.values));
+    std::abort();  // fail() does not return
+  }
+};
+
+static_assert(backend<explore_backend>);
+
+}  // namespace runqcheck

@@ -1,0 +1,431 @@
+// explore/consistency.hpp — is an execution graph consistent under a memory
+// model? Kept apart from the search (explore/engine.hpp), as GenMC keeps its
+// checkers apart from its driver.
+//
+//   sc    po ∪ rf ∪ co ∪ fr acyclic (Lamport; the one-total-order view).
+//   rc11  Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing sequential
+//         consistency in C/C++11", PLDI 2017, section 3: coherence
+//         (hb ; eco? irreflexive), atomicity (rmw ∩ (fr ; co) empty), SC
+//         (psc acyclic) and no-thin-air (po ∪ rf acyclic). Release
+//         sequences are RC11's rs = [W] ; (po|loc)? ; [W] ; (rf ; rmw)*.
+//
+// hb is kept as one vector clock per event (vc[t]: the last po index of
+// thread t that happens before or is the event), computed along po ∪ rf.
+// Non-atomic accesses count as relaxed here; their races are reported by
+// race() on a consistent graph, as RC11 defines undefined behaviour.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "graph.hpp"
+
+namespace runqcheck::explore {
+
+enum class model : std::uint8_t { sc, rc11 };
+inline const char* model_name(model m) { return m == model::sc ? "SC" : "RC11"; }
+
+inline constexpr int kMaxThreads = 8;
+using clock = std::array<std::int32_t, kMaxThreads>;
+
+inline bool is_acq(std::uint8_t mo) {
+  auto m = static_cast<std::memory_order>(mo);
+  return m == std::memory_order::acquire || m == std::memory_order::acq_rel ||
+         m == std::memory_order::seq_cst || m == std::memory_order::consume;
+}
+inline bool is_rel(std::uint8_t mo) {
+  auto m = static_cast<std::memory_order>(mo);
+  return m == std::memory_order::release || m == std::memory_order::acq_rel ||
+         m == std::memory_order::seq_cst;
+}
+inline bool is_sc(std::uint8_t mo) {
+  return static_cast<std::memory_order>(mo) == std::memory_order::seq_cst;
+}
+// The order a read-like event reads with (a failed CAS: its failure order).
+inline std::uint8_t read_mo(const event& e) {
+  return e.kind == ek::read && e.what == op::cas ? e.mo_fail : e.mo;
+}
+
+// Deliberate faults, for the teeth tests only (a policy of the test build).
+struct exact {
+  static constexpr bool coherence = true;  // RC11's coherence axiom
+  static constexpr bool revisits = true;   // backward revisits (engine.hpp)
+};
+
+template <class Policy = exact>
+class checker {
+ public:
+  // Is g consistent under m? Leaves the clocks of g for hb() and race().
+  // With fresh: g less event fresh is known consistent (an event just
+  // added), so coherence is checked only for the pairs it is part of.
+  bool consistent(const graph& g, model m, eid fresh = {}) {
+    g_ = &g;
+    if (!clocks()) return false;  // po ∪ rf has a cycle
+    if (!atomicity()) return false;
+    if (m == model::sc) return sc_acyclic();
+    if (Policy::coherence && !(fresh.init() ? coherence() : coherence_of(fresh))) return false;
+    return !has_sc_ || psc_acyclic();
+  }
+
+  // a happens before b (strict), in the graph last judged.
+  bool hb(eid a, eid b) const {
+    if (a.init()) return true;
+    if (b.init() || a == b) return false;
+    return vc_[b.t][b.i][a.t] >= a.i;
+  }
+
+  // A data race with event e: another thread's access to the same location,
+  // one of the two a write and one of the two plain, unordered by hb.
+  // Returns the other access, or an init eid when there is none.
+  eid race(eid e) const {
+    const graph& g = *g_;
+    const event& x = g.at(e);
+    for (std::size_t t = 0; t < g.th.size(); t++) {
+      if (static_cast<int>(t) == e.t) continue;
+      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+        const event& y = g.th[t][i];
+        if (y.kind == ek::fence || y.loc != x.loc || (!x.plain && !y.plain)) continue;
+        if (!x.writes() && !y.writes()) continue;
+        eid o{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
+        if (!hb(o, e) && !hb(e, o)) return o;
+      }
+    }
+    return {};
+  }
+
+ private:
+  using flat = std::int32_t;
+
+  // Clocks along a topological order of po ∪ rf (false: a cycle). Per
+  // thread: the clock so far, the clock of its last release fence, and the
+  // join of what its relaxed reads saw (taken by a later acquire fence).
+  bool clocks() {
+    const graph& g = *g_;
+    std::size_t nt = g.th.size();
+    vc_.resize(nt);
+    msg_.resize(nt);
+    has_sc_ = false;
+    clock none;
+    none.fill(-1);
+    std::array<clock, kMaxThreads> cur, relf, acqp;
+    std::array<bool, kMaxThreads> has_relf{};
+    std::array<std::size_t, kMaxThreads> pos{};
+    std::size_t left = 0;
+    for (std::size_t t = 0; t < nt; t++) {
+      vc_[t].resize(g.th[t].size());
+      msg_[t].resize(g.th[t].size());
+      cur[t] = relf[t] = acqp[t] = none;
+      left += g.th[t].size();
+    }
+    while (left > 0) {
+      bool progress = false;
+      for (std::size_t t = 0; t < nt; t++) {
+        for (; pos[t] < g.th[t].size(); pos[t]++) {
+          std::size_t i = pos[t];
+          const event& e = g.th[t][i];
+          if (e.reads() && !e.rf.init() && static_cast<std::size_t>(e.rf.i) >= pos[e.rf.t]) break;
+          progress = true;
+          left--;
+          if (is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail)))
+            has_sc_ = true;
+          clock& c = cur[t];
+          c[t] = static_cast<std::int32_t>(i);
+          if (e.reads() && !e.rf.init()) {
+            const clock& m = msg_[e.rf.t][e.rf.i];
+            clock& into = is_acq(read_mo(e)) ? c : acqp[t];
+            for (std::size_t k = 0; k < nt; k++) into[k] = std::max(into[k], m[k]);
+          }
+          if (e.kind == ek::fence) {
+            if (is_acq(e.mo))
+              for (std::size_t k = 0; k < nt; k++) c[k] = std::max(c[k], acqp[t][k]);
+            if (is_rel(e.mo)) relf[t] = c, has_relf[t] = true;
+          }
+          vc_[t][i] = c;
+          clock& m = msg_[t][i];
+          m = none;
+          if (e.writes()) {
+            if (is_rel(e.mo))
+              m = c;
+            else if (has_relf[t])
+              m = relf[t];
+            // rs: an earlier release write of this thread to the location.
+            for (std::size_t j = i; j-- > 0;) {
+              const event& p = g.th[t][j];
+              if (p.writes() && p.loc == e.loc && is_rel(p.mo)) {
+                for (std::size_t k = 0; k < nt; k++) m[k] = std::max(m[k], vc_[t][j][k]);
+                break;
+              }
+            }
+            if (e.kind == ek::rmw && !e.rf.init()) {  // rs: rf ; rmw
+              const clock& r = msg_[e.rf.t][e.rf.i];
+              for (std::size_t k = 0; k < nt; k++) m[k] = std::max(m[k], r[k]);
+            }
+          }
+        }
+      }
+      if (!progress) return false;
+    }
+    return true;
+  }
+
+  // An RMW is co-immediately after the write it reads.
+  bool atomicity() const {
+    const graph& g = *g_;
+    for (const auto& [loc, ws] : g.co) {
+      for (std::size_t k = 0; k < ws.size(); k++) {
+        const event& e = g.at(ws[k]);
+        if (e.kind != ek::rmw) continue;
+        eid pred = k == 0 ? eid{} : ws[k - 1];
+        if (!(pred == e.rf)) return false;
+      }
+    }
+    return true;
+  }
+
+  // hb ; eco? irreflexive, as four cases per pair of accesses to a location
+  // ordered by hb (write-write, write-read, read-write, read-read).
+  bool coherence() {
+    const graph& g = *g_;
+    locs_.clear();
+    for (std::size_t t = 0; t < g.th.size(); t++)
+      for (std::size_t i = 0; i < g.th[t].size(); i++)
+        if (g.th[t][i].kind != ek::fence)
+          locs_[g.th[t][i].loc].push_back(
+              {static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)});
+    for (auto& [loc, evs] : locs_) {
+      cw_.resize(evs.size());
+      cr_.resize(evs.size());
+      for (std::size_t k = 0; k < evs.size(); k++) {
+        const event& e = g.at(evs[k]);
+        cw_[k] = e.writes() ? g.co_index(loc, evs[k]) : -1;
+        cr_[k] = e.reads() ? g.co_index(loc, e.rf) : -1;
+      }
+      for (std::size_t a = 0; a < evs.size(); a++) {
+        for (std::size_t b = 0; b < evs.size(); b++) {
+          if (a == b || !hb(evs[a], evs[b])) continue;
+          if (!ordered(cw_[a], cr_[a], cw_[b], cr_[b])) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // coherence() for the pairs that include event e only.
+  bool coherence_of(eid e) {
+    const graph& g = *g_;
+    const event& x = g.at(e);
+    if (x.kind == ek::fence) return true;
+    const auto& ws = g.writes(x.loc);
+    auto idx = [&](eid w) {
+      if (w.init()) return 0;
+      return static_cast<int>(std::find(ws.begin(), ws.end(), w) - ws.begin()) + 1;
+    };
+    int ew = x.writes() ? idx(e) : -1, er = x.reads() ? idx(x.rf) : -1;
+    for (std::size_t t = 0; t < g.th.size(); t++) {
+      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+        const event& y = g.th[t][i];
+        eid o{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
+        if (y.kind == ek::fence || y.loc != x.loc || o == e) continue;
+        int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
+        if (hb(o, e) && !ordered(ow, orr, ew, er)) return false;
+        if (hb(e, o) && !ordered(ew, er, ow, orr)) return false;
+      }
+    }
+    return true;
+  }
+  // a hb b allowed, given their co indices as a write (aw, bw) and of the
+  // write each reads (ar, br); -1: not that kind.
+  static bool ordered(int aw, int ar, int bw, int br) {
+    if (aw >= 0 && bw >= 0 && aw >= bw) return false;
+    if (aw >= 0 && br >= 0 && aw > br) return false;
+    if (ar >= 0 && bw >= 0 && ar >= bw) return false;
+    if (ar >= 0 && br >= 0 && ar > br) return false;
+    return true;
+  }
+
+  void flatten() {
+    const graph& g = *g_;
+    off_.assign(g.th.size() + 1, 0);
+    for (std::size_t t = 0; t < g.th.size(); t++)
+      off_[t + 1] = off_[t] + static_cast<flat>(g.th[t].size());
+    ids_.clear();
+    for (std::size_t t = 0; t < g.th.size(); t++)
+      for (std::size_t i = 0; i < g.th[t].size(); i++)
+        ids_.push_back({static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)});
+  }
+  flat fl(eid e) const { return off_[e.t] + e.i; }
+
+  // The co successor of a write (init: the co-first write), or -1.
+  flat co_next(std::uint32_t loc, eid w) const {
+    const auto& ws = g_->writes(loc);
+    if (w.init()) return ws.empty() ? -1 : fl(ws[0]);
+    auto it = std::find(ws.begin(), ws.end(), w);
+    return it + 1 == ws.end() ? -1 : fl(*(it + 1));
+  }
+
+  // po ∪ rf ∪ co ∪ fr acyclic, by depth-first search (successors kept
+  // in one array per check, the buffers reused: no allocation once warm).
+  bool sc_acyclic() {
+    const graph& g = *g_;
+    flatten();
+    flat n = off_.back();
+    head_.assign(static_cast<std::size_t>(n) + 1, 0);
+    adj_.clear();
+    rfrom_.assign(static_cast<std::size_t>(n), -1);
+    for (flat v = 0; v < n; v++) {
+      const event& e = g.at(ids_[v]);
+      if (e.reads() && !e.rf.init()) rfrom_[v] = fl(e.rf);
+    }
+    for (flat v = 0; v < n; v++) {
+      head_[v] = static_cast<flat>(adj_.size());
+      eid id = ids_[v];
+      const event& e = g.at(id);
+      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) adj_.push_back(v + 1);
+      if (e.writes()) {
+        if (flat c = co_next(e.loc, id); c >= 0) adj_.push_back(c);
+      }
+      if (e.reads()) {
+        flat c = co_next(e.loc, e.rf);
+        if (c == v) c = co_next(e.loc, id);  // an RMW's fr skips itself
+        if (c >= 0) adj_.push_back(c);
+      }
+    }
+    head_[n] = static_cast<flat>(adj_.size());
+    // rf edges, w -> r, appended as the reverse of rfrom_ (a second pass).
+    rhead_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) rhead_[rfrom_[v] + 1]++;
+    for (flat v = 0; v < n; v++) rhead_[v + 1] += rhead_[v];
+    radj_.assign(static_cast<std::size_t>(rhead_[n]), 0);
+    fill_ = rhead_;
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
+    auto deg = [&](flat v) { return head_[v + 1] - head_[v] + rhead_[v + 1] - rhead_[v]; };
+    auto nth = [&](flat v, flat k) {
+      flat a = head_[v + 1] - head_[v];
+      return k < a ? adj_[head_[v] + k] : radj_[rhead_[v] + k - a];
+    };
+    color_.assign(static_cast<std::size_t>(n), 0);
+    stack_.clear();
+    for (flat s0 = 0; s0 < n; s0++) {
+      if (color_[s0] != 0) continue;
+      stack_.push_back({s0, 0});
+      color_[s0] = 1;
+      while (!stack_.empty()) {
+        auto [v, k] = stack_.back();
+        if (k < deg(v)) {
+          stack_.back().second++;
+          flat w = nth(v, k);
+          if (color_[w] == 1) return false;
+          if (color_[w] == 0) color_[w] = 1, stack_.push_back({w, 0});
+        } else {
+          color_[v] = 2;
+          stack_.pop_back();
+        }
+      }
+    }
+    return true;
+  }
+
+  // psc acyclic (RC11 section 3), on dense relations: used only when the
+  // graph has an SC access or fence (litmus tests, the protocol's fences).
+  bool psc_acyclic() {
+    const graph& g = *g_;
+    flatten();
+    flat n = off_.back();
+    auto rel = [n] { return std::vector<std::vector<char>>(n, std::vector<char>(n, 0)); };
+    auto HB = rel(), PO = rel(), POd = rel(), SCB = rel(), ECO = rel();
+    std::vector<int> cw(n, -1), cr(n, -1);
+    for (flat a = 0; a < n; a++) {
+      const event& e = g.at(ids_[a]);
+      if (e.writes()) cw[a] = g.co_index(e.loc, ids_[a]);
+      if (e.reads()) cr[a] = g.co_index(e.loc, e.rf);
+    }
+    auto sameloc = [&](flat a, flat b) {
+      const event& x = g.at(ids_[a]);
+      const event& y = g.at(ids_[b]);
+      return x.kind != ek::fence && y.kind != ek::fence && x.loc == y.loc;
+    };
+    for (flat a = 0; a < n; a++) {
+      for (flat b = 0; b < n; b++) {
+        if (a == b) continue;
+        HB[a][b] = hb(ids_[a], ids_[b]);
+        PO[a][b] = ids_[a].t == ids_[b].t && ids_[a].i < ids_[b].i;
+        POd[a][b] = PO[a][b] && !sameloc(a, b);
+        if (!sameloc(a, b)) continue;
+        bool co = cw[a] >= 0 && cw[b] >= 0 && cw[a] < cw[b];
+        bool fr = cr[a] >= 0 && cw[b] >= 0 && cr[a] < cw[b];
+        bool rf = cw[a] >= 0 && cr[b] >= 0 && cw[a] == cr[b] && g.at(ids_[b]).rf == ids_[a];
+        bool corf = cw[a] >= 0 && cr[b] >= 0 && cw[a] < cr[b];
+        bool frrf = cr[a] >= 0 && cr[b] >= 0 && cr[a] < cr[b];
+        ECO[a][b] = co || fr || rf || corf || frrf;
+        SCB[a][b] = co || fr || HB[a][b];
+      }
+    }
+    for (flat a = 0; a < n; a++)
+      for (flat b = 0; b < n; b++) SCB[a][b] |= PO[a][b];
+    // po|≠loc ; hb ; po|≠loc
+    auto mid = rel();
+    for (flat a = 0; a < n; a++)
+      for (flat x = 0; x < n; x++)
+        if (POd[a][x])
+          for (flat y = 0; y < n; y++)
+            if (HB[x][y])
+              for (flat b = 0; b < n; b++)
+                if (POd[y][b]) mid[a][b] = 1;
+    for (flat a = 0; a < n; a++)
+      for (flat b = 0; b < n; b++) SCB[a][b] |= mid[a][b];
+    std::vector<flat> scs;
+    std::vector<char> fence(n, 0);
+    for (flat a = 0; a < n; a++) {
+      const event& e = g.at(ids_[a]);
+      bool sc = is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail));
+      if (sc) scs.push_back(a), fence[a] = e.kind == ek::fence;
+    }
+    auto left = [&](flat a, flat x) { return a == x || (fence[a] && HB[a][x]); };
+    auto right = [&](flat y, flat b) { return y == b || (fence[b] && HB[y][b]); };
+    std::size_t m = scs.size();
+    std::vector<std::vector<char>> P(m, std::vector<char>(m, 0));
+    for (std::size_t i = 0; i < m; i++) {
+      for (std::size_t j = 0; j < m; j++) {
+        flat a = scs[i], b = scs[j];
+        bool e = false;
+        for (flat x = 0; x < n && !e; x++) {
+          if (!left(a, x)) continue;
+          for (flat y = 0; y < n && !e; y++)
+            if (SCB[x][y] && right(y, b)) e = true;
+        }
+        if (!e && fence[a] && fence[b]) {
+          e = HB[a][b];
+          for (flat x = 0; x < n && !e; x++)
+            if (HB[a][x])
+              for (flat y = 0; y < n && !e; y++)
+                if (ECO[x][y] && HB[y][b]) e = true;
+        }
+        P[i][j] = e;
+      }
+    }
+    for (std::size_t k = 0; k < m; k++)
+      for (std::size_t i = 0; i < m; i++)
+        if (P[i][k])
+          for (std::size_t j = 0; j < m; j++)
+            if (P[k][j]) P[i][j] = 1;
+    for (std::size_t i = 0; i < m; i++)
+      if (P[i][i]) return false;
+    return true;
+  }
+
+  const graph* g_ = nullptr;
+  std::vector<std::vector<clock>> vc_, msg_;
+  bool has_sc_ = false;
+  std::unordered_map<std::uint32_t, std::vector<eid>> locs_;
+  std::vector<int> cw_, cr_;
+  std::vector<flat> off_;
+  std::vector<eid> ids_;
+  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;
+  std::vector<std::pair<flat, flat>> stack_;
+  std::vector<char> color_;
+};
+
+}  // namespace runqcheck::explore

@@ -1,0 +1,830 @@
+// explore/engine.hpp — the exploring engine: stateless model checking with
+// optimal dynamic partial-order reduction over execution graphs, after
+// Kokologiannakis, Marmanis, Gladstein, Vafeiadis, "Truly stateless,
+// optimal dynamic partial order reduction", POPL 2022 (TruSt), and the graph
+// model of Kokologiannakis, Raad, Vafeiadis, PLDI 2019.
+//
+// The program runs unchanged on the seam (backend/explore.hpp); its threads
+// are Boost.Context fibers run one at a time. Each exploration step is a
+// graph: the program is re-run from the start, every event the graph holds
+// is replayed (a read returns what its rf write wrote), and the lowest
+// thread that wants a new event adds it:
+//   - a read (load, CAS, fetch_add, lock) may read any write of its
+//     location that keeps the graph consistent: one child per write;
+//   - a store takes each consistent place in co (one child each), and may
+//     revisit each earlier read r of its location that is not in its
+//     po ∪ rf prefix: the graph keeps the events added up to r and the
+//     store's prefix, and r reads the store. TruSt's maximality condition
+//     (every deleted event, and r, was added reading or writing co-last)
+//     lets one graph only revisit, so each consistent graph is met once;
+//   - an RMW is a read whose success adds its write, co-next to the write
+//     it read; its write revisits like a store's.
+// The consistency of each new graph is judged per model (consistency.hpp).
+//
+// Spin-assume (Kokologiannakis, Vafeiadis, CAV 2021 section 4): a loop
+// iteration that wrote nothing and read nothing new cannot lead anywhere
+// new, so the thread blocks instead of unrolling; a later write may revisit
+// one of its reads and let it leave the loop. B::spin_pause() blocks when
+// the thread wrote nothing since its operation began or its last
+// spin_pause; a read at a source line the thread read at before in the
+// same operation, from the same write, with no write and no new value read
+// in between, blocks too (a CAS or guard retry loop repeating itself).
+// An execution that ends with a thread blocked is counted as "blocked".
+//
+// Threads are raw Boost.Context contexts on stacks the engine reuses: an
+// execution that stops early (a revisit re-runs the program) simply drops
+// its threads. Rejected: boost::context::fiber, which unwinds a dropped
+// thread's stack and so aborts when the thread waits inside a destructor
+// (an unlock in sched.lock's guard). Objects on a dropped stack are not
+// destroyed; the port's operations allocate nothing there.
+// Rejected: a search over interleavings (Relacy's full search, no
+// reduction: 2,000x the executions); storing visited graphs (optimality
+// would come from memory, not from the maximality condition).
+#pragma once
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "consistency.hpp"
+#include "runtime.hpp"
+
+namespace runqcheck::explore {
+
+// What the engine explores: a program of a few threads, re-created for
+// every execution.
+struct program {
+  virtual int threads() const = 0;
+  virtual void setup() = 0;     // sequential, before the threads
+  virtual void run(int t) = 0;  // thread t's code
+  virtual void finish() = 0;    // sequential, after every thread completed
+  virtual void teardown() = 0;  // destroy what setup made
+  virtual ~program() = default;
+};
+
+struct options {
+  model m = model::rc11;
+  std::uint64_t budget = 0;         // executions (complete + blocked); 0: none
+  bool hash_graphs = false;         // count graphs met twice (the optimality test)
+  std::string replay;               // a path ("step:child,...") to follow alone
+  std::uint32_t max_events = 4000;  // per thread: beyond, the execution is cut
+  std::FILE* trace = nullptr;       // prints every execution's graph
+  // No reduction (a test of the reduction): every pending thread may add
+  // the next event, no revisits; with hash_graphs, the distinct graphs met
+  // are every consistent graph of the program.
+  bool naive = false;
+};
+
+struct stats {
+  std::uint64_t complete = 0, blocked = 0, cut = 0;
+  std::uint64_t duplicates = 0;       // graphs met twice (hash_graphs)
+  std::vector<std::uint64_t> hashes;  // complete graphs' hashes (hash_graphs)
+  std::uint64_t revisits = 0;
+  std::uint64_t dead = 0;  // prefixes no event could extend consistently
+  std::uint64_t left = 0;  // subtrees not explored (budget reached)
+  bool exhausted = false;
+  bool failed = false;
+  std::string failure;  // what failed
+  std::string path;     // its replay path
+  double seconds = 0;
+  std::uint64_t executions() const { return complete + blocked + cut; }
+};
+
+template <class Policy = exact>
+class engine final : public runtime {
+ public:
+  engine(program& p, options o) : prog_(p), opt_(std::move(o)) {}
+
+  stats run() {
+    auto t0 = std::chrono::steady_clock::now();
+    nt_ = prog_.threads();
+    if (nt_ > kMaxThreads) {
+      st_.failed = true;
+      st_.failure = "explore: more than " + std::to_string(kMaxThreads) + " threads";
+      return st_;
+    }
+    replay_ = parse_path(opt_.replay);
+    item root;
+    root.g.th.resize(nt_);
+    work_.push_back(std::move(root));
+    while (!work_.empty() && !st_.failed) {
+      if (opt_.budget != 0 && st_.executions() >= opt_.budget) break;
+      item it = std::move(work_.back());
+      work_.pop_back();
+      execute(it);
+    }
+    st_.left = work_.size();
+    st_.exhausted = work_.empty() && !st_.failed;
+    st_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return st_;
+  }
+
+  // --- runtime (called by the backend) -------------------------------------
+
+  std::uint32_t new_loc(std::uint64_t init) override {
+    int creator = phase_ == phase::setup ? 0 : phase_ == phase::run ? cur_ + 1 : nt_ + 1;
+    auto& v = locs_[creator];
+    std::uint32_t key = (std::uint32_t(creator) << 24) | std::uint32_t(v.size());
+    v.push_back({init, init});
+    return key;
+  }
+
+  std::uint64_t access(const request& q) override {
+    if (phase_ != phase::run) return direct(q);
+    th& me = ths_[cur_];
+    auto& evs = g_.th[cur_];
+    if (me.pos < evs.size()) {  // replay, in an order of po ∪ rf (see execute)
+      while (!ready(evs[me.pos])) {
+        me.state = ts::waiting;
+        yield_to_main();
+      }
+      const event& e = g_.th[cur_][me.pos];
+      if (e.what != q.what || e.loc != q.loc || (q.what == op::store && e.wval != q.a1))
+        fail_here("explore: the program is not deterministic (replay diverged at thread " +
+                  std::to_string(cur_) + " event " + std::to_string(me.pos) + ")");
+    } else {
+      if (evs.size() >= opt_.max_events) {
+        me.state = ts::cut;
+        yield_to_main();
+        std::abort();  // never resumed
+      }
+      me.req = q;
+      me.state = ts::pending;
+      yield_to_main();  // the engine adds the event (g_ is then another graph)
+    }
+    const event& e = g_.th[cur_][me.pos++];
+    std::uint64_t v = e.rval;
+    after(me, e, q);
+    return v;
+  }
+
+  void spin() override {
+    if (phase_ != phase::run) return;
+    th& me = ths_[cur_];
+    if (me.writes == me.window) {
+      me.state = ts::blocked;
+      yield_to_main();
+    }
+    me.window = me.writes;
+  }
+
+  void op_boundary() override {
+    if (phase_ != phase::run) return;
+    th& me = ths_[cur_];
+    me.window = me.writes;
+    me.sites.clear();
+  }
+
+  [[noreturn]] void fail(const std::string& what) override { fail_here(what); }
+
+ private:
+  enum class phase { setup, run, finish };
+  enum class ts : std::uint8_t { running, waiting, pending, done, blocked, cut, failed };
+
+  struct site_rec {
+    std::uintptr_t site;
+    std::uint32_t loc;
+    eid rf;
+    std::uint64_t writes, fresh;
+  };
+  struct th {
+    boost::context::detail::fcontext_t ctx = nullptr;
+    ts state = ts::running;
+    std::size_t pos = 0;  // next event of the graph to replay
+    request req;          // the pending new access
+    std::uint64_t writes = 0, window = 0, fresh = 0;
+    std::vector<site_rec> sites;
+  };
+  struct item {
+    graph g;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (step, child), child > 0
+    std::uint32_t step = 0;
+    eid rmw_revisit;  // an RMW whose revisits are still to be made
+  };
+  struct locval {
+    std::uint64_t init, cur;
+  };
+
+  // --- one execution ---------------------------------------------------------
+
+  void execute(item& it) {
+    g_ = std::move(it.g);
+    path_ = std::move(it.path);
+    step_ = it.step;
+    for (auto& l : locs_) l.clear();
+    locs_.resize(nt_ + 2);
+    ths_.clear();
+    ths_.resize(nt_);
+    phase_ = phase::setup;
+    current = this;
+    bool ok = guarded([&] { prog_.setup(); });
+    phase_ = phase::run;
+    stacks_.resize(nt_);
+    for (int t = 0; t < nt_ && ok; t++) {
+      if (!stacks_[t]) stacks_[t] = std::make_unique<char[]>(kStack);
+      ths_[t].ctx =
+          boost::context::detail::make_fcontext(stacks_[t].get() + kStack, kStack, &entry);
+      starting_ = t;
+      resume(t);
+    }
+    // Replay in an order of po ∪ rf, a read after the write it reads: state
+    // a port keeps outside B (a container under B::mutex) then sees the
+    // same sequence of critical sections as when the events were added.
+    for (bool progress = true; progress && ok;) {
+      progress = false;
+      for (int t = 0; t < nt_; t++)
+        if (ths_[t].state == ts::waiting && ready(g_.th[t][ths_[t].pos]))
+          resume(t), progress = true;
+    }
+    for (int t = 0; t < nt_ && ok; t++)
+      if (ths_[t].state != ts::failed && ths_[t].pos != g_.th[t].size())
+        ok = failure("explore: replay did not reach the graph's end (thread " + std::to_string(t) +
+                     ")");
+    if (ok && !it.rmw_revisit.init()) ok = rmw_node(it.rmw_revisit);
+    while (ok && !st_.failed) {
+      int t = 0;
+      while (t < nt_ && ths_[t].state != ts::pending) t++;
+      if (t == nt_) {
+        finish_execution();
+        break;
+      }
+      if (!step()) break;  // the execution goes on elsewhere, or stops
+    }
+    guarded([&] { prog_.teardown(); });
+    current = nullptr;
+  }
+
+  void finish_execution() {
+    bool blocked = false, cut = false;
+    for (auto& x : ths_) blocked |= x.state == ts::blocked, cut |= x.state == ts::cut;
+    if (opt_.trace != nullptr) {
+      std::fprintf(opt_.trace, "execution %llu (%s), path %s\n",
+                   static_cast<unsigned long long>(st_.executions()),
+                   cut       ? "cut"
+                   : blocked ? "blocked"
+                             : "complete",
+                   path_text(path_).c_str());
+      print(opt_.trace, g_);
+    }
+    if (opt_.hash_graphs && !cut) {
+      std::uint64_t h = hash(g_);
+      if (!seen_.insert(h).second)
+        st_.duplicates++;
+      else if (!blocked)
+        st_.hashes.push_back(h);
+    }
+    if (cut) {
+      st_.cut++;
+      return;
+    }
+    if (blocked) {
+      st_.blocked++;
+      return;
+    }
+    phase_ = phase::finish;
+    for (auto& v : locs_)
+      for (auto& l : v) l.cur = l.init;
+    for (const auto& [loc, ws] : g_.co)
+      if (!ws.empty()) slot(loc).cur = g_.at(ws.back()).wval;
+    if (guarded([&] { prog_.finish(); })) st_.complete++;
+  }
+
+  template <class F>
+  bool guarded(F&& f) {
+    try {
+      f();
+      return true;
+    } catch (stop_thread&) {
+      return false;
+    }
+  }
+
+  static constexpr std::size_t kStack = 256 * 1024;
+
+  // A thread's first code: runs the program's thread, then hands back for
+  // good (its context is never resumed again).
+  static void entry(boost::context::detail::transfer_t from) {
+    auto* self = static_cast<engine*>(from.data);
+    self->main_ = from.fctx;
+    int t = self->starting_;
+    try {
+      self->prog_.run(t);
+      self->ths_[t].state = ts::done;
+    } catch (stop_thread&) {
+    }
+    self->yield_to_main();
+    std::abort();  // never resumed
+  }
+  // Has the write e reads been replayed?
+  bool ready(const event& e) const {
+    return !e.reads() || e.rf.init() || ths_[e.rf.t].pos > static_cast<std::size_t>(e.rf.i);
+  }
+
+  void resume(int t) {
+    int prev = cur_;
+    cur_ = t;
+    ths_[t].state = ts::running;
+    auto r = boost::context::detail::jump_fcontext(ths_[t].ctx, this);
+    ths_[t].ctx = r.fctx;
+    cur_ = prev;
+  }
+  void yield_to_main() { main_ = boost::context::detail::jump_fcontext(main_, nullptr).fctx; }
+
+  [[noreturn]] void fail_here(const std::string& what) {
+    failure(what);
+    if (phase_ == phase::run) ths_[cur_].state = ts::failed;
+    throw stop_thread{};
+  }
+  bool failure(const std::string& what) {
+    if (!st_.failed) {
+      st_.failed = true;
+      st_.failure = what;
+      st_.path = path_text(path_);
+    }
+    return false;
+  }
+
+  locval& slot(std::uint32_t key) { return locs_[key >> 24][key & 0xFFFFFF]; }
+
+  // Accesses before and after the threads: sequential, on the values as
+  // they stand (after: each location's co-last write).
+  std::uint64_t direct(const request& q) {
+    if (q.what == op::fence) return 0;
+    locval& l = slot(q.loc);
+    std::uint64_t v = l.cur;
+    event e;
+    e.what = q.what;
+    e.a1 = q.a1;
+    e.a2 = q.a2;
+    e.bytes = q.bytes;
+    if (q.what == op::store) {
+      l.cur = q.a1;
+    } else if (q.what != op::load) {
+      settle(e, v);
+      if (e.kind == ek::rmw)
+        l.cur = e.wval;
+      else if (q.what == op::lock)
+        fail_here("explore: lock() on a taken lock outside the threads");
+    }
+    if (phase_ == phase::setup) l.init = l.cur;
+    return v;
+  }
+
+  // After an access (new or replayed): the thread's write count, a lock it
+  // did not get, a read that repeats the thread's last iteration.
+  void after(th& me, const event& e, const request& q) {
+    if (e.writes()) me.writes++;
+    if (e.what == op::lock && e.kind == ek::read) block(me);
+    if (!e.reads() || e.kind == ek::rmw) return;
+    for (auto& s : me.sites) {
+      if (s.site != q.site) continue;
+      if (s.loc == e.loc && s.rf == e.rf && s.writes == me.writes) {
+        if (s.fresh == me.fresh) block(me);  // nothing new since: a repeated iteration
+        s.fresh = me.fresh;
+        return;
+      }
+      s = {q.site, e.loc, e.rf, me.writes, ++me.fresh};
+      return;
+    }
+    me.sites.push_back({q.site, e.loc, e.rf, me.writes, ++me.fresh});
+  }
+  void block(th& me) {
+    me.state = ts::blocked;
+    yield_to_main();
+    std::abort();  // never resumed
+  }
+
+  // --- adding events -----------------------------------------------------------
+
+  // A node of the exploration tree: its children, the first applied here,
+  // the others queued. In replay mode only the chosen one is kept.
+  struct child {
+    graph g;
+    eid rmw;             // an RMW child: its revisits are made when it runs
+    int thread;          // whose event was added
+    bool rerun = false;  // a revisit: the program must re-run to reach it
+  };
+
+  // Adds the next event: the lowest pending thread's (naive: any pending
+  // thread's). False: this execution stops here (its chosen child runs
+  // later, from the queue; or none is consistent; or a failure).
+  bool step() {
+    std::vector<child> kids;
+    for (int t = 0; t < nt_; t++) {
+      if (ths_[t].state != ts::pending) continue;
+      if (!add(t, kids)) return false;
+      if (!opt_.naive) break;
+    }
+    if (opt_.naive) {  // each partial graph once: it fixes every thread's state
+      std::erase_if(kids, [&](const child& c) { return !visited_.insert(hash(c.g)).second; });
+      if (kids.empty()) return false;
+    }
+    if (kids.empty()) return dead();
+    int next = kids.front().thread;
+    bool go = branch(kids, [&](child& c) {
+      g_ = std::move(c.g);
+      if (!c.rmw.init()) return rmw_node(c.rmw);
+      return true;
+    });
+    if (go) resume(next);
+    return go;
+  }
+
+  // Appends to kids the ways to add thread t's pending access. False: a
+  // failure (a data race).
+  bool add(int t, std::vector<child>& kids) {
+    bool rev = Policy::revisits && !opt_.naive;
+    const request& q = ths_[t].req;
+    event e;
+    e.what = q.what;
+    e.mo = q.mo;
+    e.mo_fail = q.mo_fail;
+    e.plain = q.plain;
+    e.loc = q.loc;
+    e.a1 = q.a1;
+    e.a2 = q.a2;
+    e.bytes = q.bytes;
+    e.stamp = g_.next_stamp;
+    eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g_.th[t].size())};
+    // Each candidate is tried on g_ itself (the event appended, placed in
+    // co) and undone; only consistent ones are copied.
+    auto& co = g_.co[q.loc];
+    auto place = [&](const event& x, std::ptrdiff_t at) {
+      event y = x;
+      push_event(g_, t, y);
+      if (at >= 0) co.insert(co.begin() + at, id);
+    };
+    auto undo = [&](std::ptrdiff_t at) {
+      g_.th[t].pop_back();
+      g_.next_stamp--;
+      if (at >= 0) co.erase(co.begin() + at);
+    };
+    if (q.what == op::fence) {
+      e.kind = ek::fence;
+      place(e, -1);
+      if (checker_.consistent(g_, opt_.m, id)) kids.push_back({g_, {}, t});
+      undo(-1);
+    } else if (q.what == op::store) {
+      e.kind = ek::write;
+      e.wval = q.a1;
+      auto n = static_cast<std::ptrdiff_t>(co.size());
+      for (std::ptrdiff_t p = n; p >= 0; p--) {  // co-last first
+        place(e, p);
+        bool ok = checker_.consistent(g_, opt_.m, id);
+        if (ok && !race_free(g_, id, kids.size())) return false;
+        if (ok) kids.push_back({g_, {}, t});
+        undo(p);
+      }
+      if (rev) {  // from the co-last place: where the revisits start
+        place(e, n);
+        graph last = g_;
+        undo(n);
+        revisits(last, id, kids);
+      }
+    } else {
+      std::vector<eid> cands(co.rbegin(), co.rend());  // co-last first
+      cands.push_back(eid{});
+      std::vector<graph> late;  // RMWs whose write has no consistent place
+      for (eid w : cands) {
+        event x = e;
+        x.rf = w;
+        settle(x, g_.value(w, slot(q.loc).init));
+        std::ptrdiff_t at = -1;
+        if (x.kind == ek::rmw)
+          at = w.init() ? 0 : std::find(co.begin(), co.end(), w) - co.begin() + 1;
+        place(x, at);
+        bool ok = checker_.consistent(g_, opt_.m, id);
+        if (ok && !race_free(g_, id, kids.size())) return false;
+        if (ok) kids.push_back({g_, x.kind == ek::rmw && rev ? id : eid{}, t});
+        // TruSt adds an RMW's read, then its write: a write with no
+        // consistent place in co still revisits (another RMW that read
+        // the same write may read this one instead).
+        bool keep = !ok && x.kind == ek::rmw && rev;
+        if (keep) late.push_back(g_);
+        undo(at);
+        if (keep && !read_part_consistent(x, t)) late.pop_back();
+      }
+      for (const graph& g : late) revisits(g, id, kids);
+    }
+    return !st_.failed;
+  }
+
+  // Is g_ plus the read part of RMW x consistent? (The read reads with the
+  // success order's read half.)
+  bool read_part_consistent(const event& x, int t) {
+    graph g = g_;
+    event y = x;
+    y.kind = ek::read;
+    y.what = op::load;
+    auto m = static_cast<std::memory_order>(x.mo);
+    if (m == std::memory_order::release) m = std::memory_order::relaxed;
+    if (m == std::memory_order::acq_rel) m = std::memory_order::acquire;
+    y.mo = static_cast<std::uint8_t>(m);
+    push_event(g, t, y);
+    eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g.th[t].size() - 1)};
+    return checker_.consistent(g, opt_.m, id);
+  }
+
+  // The revisits an RMW's write makes: a node of its own (its first child:
+  // no revisit).
+  bool rmw_node(eid id) {
+    std::vector<child> kids;
+    kids.push_back({graph{}, {}, id.t});
+    if (Policy::revisits) revisits(g_, id, kids);
+    if (kids.size() == 1) {
+      step_++;
+      return true;
+    }
+    kids.front().g = g_;
+    return branch(kids, [&](child& c) {
+      g_ = std::move(c.g);
+      return true;
+    });
+  }
+
+  // Applies child 0 (or, replaying, the chosen child) and queues the rest.
+  template <class Apply>
+  bool branch(std::vector<child>& kids, Apply&& apply) {
+    std::uint32_t s = step_++;
+    std::size_t pick = 0;
+    if (replaying()) {
+      for (auto& [ps, pc] : replay_)
+        if (ps == s) pick = pc;
+      if (pick >= kids.size())
+        return failure("explore: replay path does not fit (step " + std::to_string(s) + ")");
+      kids.resize(pick + 1);
+      if (opt_.trace != nullptr) std::fprintf(opt_.trace, "node %u: child %zu\n", s, pick);
+    }
+    bool here = pick == 0 && !kids[0].rerun;  // applied in this run
+    for (std::size_t k = kids.size(); k-- > 0;) {
+      if ((k == pick && here) || (replaying() && k != pick)) continue;
+      item it;
+      it.g = std::move(kids[k].g);
+      it.path = path_;
+      it.path.push_back({s, static_cast<std::uint32_t>(k)});
+      it.step = s + 1;
+      it.rmw_revisit = kids[k].rmw;
+      work_.push_back(std::move(it));
+    }
+    if (!here) return false;
+    return apply(kids.front());
+  }
+  bool replaying() const { return !opt_.replay.empty(); }
+
+  static void push_event(graph& g, int t, event& e) {
+    e.stamp = g.next_stamp++;
+    g.th[t].push_back(e);
+  }
+
+  // No consistent way to go on (a fence closing a psc cycle): the
+  // execution is dropped, as an inconsistent graph is.
+  bool dead() {
+    st_.dead++;
+    return false;
+  }
+
+  // A data race on a new event of a consistent graph (child k of the node
+  // being built) fails the run.
+  bool race_free(const graph& g, eid id, std::size_t k) {
+    eid o = checker_.race(id);
+    if (o.init()) return true;
+    const event& e = g.at(id);
+    failure("data race: thread " + std::to_string(id.t) + " event " + std::to_string(id.i) + " (" +
+            (e.writes() ? "write" : "read") + ", " + (e.plain ? "plain" : "atomic") +
+            ") and thread " + std::to_string(o.t) + " event " + std::to_string(o.i) + " (" +
+            (g.at(o).writes() ? "write" : "read") + ", " + (g.at(o).plain ? "plain" : "atomic") +
+            "), unordered by happens-before");
+    if (k > 0) {
+      auto p = path_;
+      p.push_back({step_, static_cast<std::uint32_t>(k)});
+      st_.path = path_text(p);
+    }
+    return false;
+  }
+
+  // --- backward revisits (TruSt, Algorithm 2 and its maximality condition) ---
+
+  // g holds write w (a store co-last, or an RMW). Each earlier read r of its
+  // location outside w's po ∪ rf prefix may read w instead, keeping the
+  // events added up to r and w's prefix, if r and every event deleted were
+  // added maximally. Each result (for each consistent co place of a store)
+  // is appended to kids.
+  void revisits(const graph& g, eid w, std::vector<child>& kids) {
+    const event& we = g.at(w);
+    std::array<std::int32_t, kMaxThreads> plen{};  // w's po ∪ rf prefix, per thread
+    prefix(g, w, plen);
+    for (int t = 0; t < nt_; t++) {
+      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+        const event& r = g.th[t][i];
+        eid rid{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
+        if (!r.reads() || r.loc != we.loc || rid == w) continue;
+        if (static_cast<std::int32_t>(i) < plen[t]) continue;  // in w's prefix
+        if (!maximal(g, rid, w, plen)) continue;
+        std::array<std::int32_t, kMaxThreads> keep{};
+        for (int u = 0; u < nt_; u++) {
+          std::int32_t n = 0;
+          while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
+          keep[u] = std::max(n, plen[u]);
+        }
+        graph h = restrict(g, keep);
+        if (h.th.empty()) continue;  // a kept read would lose its write
+        event& rr = h.at(rid);
+        if (rr.kind == ek::rmw) {
+          auto& v = h.co[rr.loc];
+          v.erase(std::find(v.begin(), v.end(), rid));
+        }
+        if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
+        rr.rf = w;
+        settle(rr, we.wval);
+        auto& v = h.co[we.loc];
+        st_.revisits++;
+        if (we.kind == ek::rmw) {
+          if (rr.kind == ek::rmw) v.insert(std::find(v.begin(), v.end(), w) + 1, rid);
+          if (!checker_.consistent(h, opt_.m)) continue;
+          if (!race_free(h, rid, kids.size())) return;
+          kids.push_back({std::move(h), {}, rid.t, true});
+          continue;
+        }
+        v.erase(std::find(v.begin(), v.end(), w));
+        for (std::size_t p = v.size() + 1; p-- > 0;) {
+          graph x = h;
+          auto& xv = x.co[we.loc];
+          auto at = xv.insert(xv.begin() + static_cast<std::ptrdiff_t>(p), w);
+          if (rr.kind == ek::rmw) xv.insert(at + 1, rid);
+          if (!checker_.consistent(x, opt_.m)) continue;
+          if (!race_free(x, rid, kids.size())) return;
+          kids.push_back({std::move(x), {}, rid.t, true});
+        }
+      }
+    }
+  }
+
+  // Does an event of h read from e? (A read added before e, revisited by it.)
+  bool read_by_kept(const graph& h, eid e) const {
+    for (const auto& t : h.th)
+      for (const event& x : t)
+        if (x.reads() && x.rf == e) return true;
+    return false;
+  }
+
+  // The po ∪ rf prefix of w (w included), as a length per thread.
+  void prefix(const graph& g, eid w, std::array<std::int32_t, kMaxThreads>& len) const {
+    len.fill(0);
+    std::vector<eid> todo{w};
+    while (!todo.empty()) {
+      eid e = todo.back();
+      todo.pop_back();
+      if (e.init() || len[e.t] > e.i) continue;
+      for (std::int32_t i = len[e.t]; i <= e.i; i++) {
+        const event& x = g.th[e.t][i];
+        if (x.reads() && !x.rf.init()) todo.push_back(x.rf);
+      }
+      len[e.t] = e.i + 1;
+    }
+  }
+
+  // TruSt's maximality: r, and each event added after r that the revisit
+  // deletes, reads (or, a store, is placed) co-last among the events added
+  // before it and w's prefix, w excluded.
+  bool maximal(const graph& g, eid r, eid w,
+               const std::array<std::int32_t, kMaxThreads>& plen) const {
+    std::uint32_t rs = g.at(r).stamp;
+    auto check_one = [&](eid e) {
+      const event& x = g.at(e);
+      if (x.kind == ek::fence) return true;
+      auto prev = [&](eid y) {
+        return !(y == w) && !(y == e) && (g.at(y).stamp <= x.stamp || y.i < plen[y.t]);
+      };
+      const auto& ws = g.writes(x.loc);
+      if (x.reads()) {
+        eid last{};
+        for (std::size_t k = ws.size(); k-- > 0;)
+          if (prev(ws[k])) {
+            last = ws[k];
+            break;
+          }
+        if (!(x.rf == last)) return false;
+      }
+      if (x.kind == ek::write) {
+        auto it = std::find(ws.begin(), ws.end(), e);
+        for (++it; it != ws.end(); ++it)
+          if (prev(*it)) return false;
+      }
+      return true;
+    };
+    if (!check_one(r)) return false;
+    for (int t = 0; t < nt_; t++)
+      for (std::int32_t i = plen[t]; i < static_cast<std::int32_t>(g.th[t].size()); i++) {
+        eid e{static_cast<std::int16_t>(t), i};
+        if (g.th[t][i].stamp > rs && !check_one(e)) return false;
+      }
+    return true;
+  }
+
+  // g cut to the first keep[t] events of each thread; an empty graph if a
+  // kept read would lose the write it reads.
+  graph restrict(const graph& g, const std::array<std::int32_t, kMaxThreads>& keep) const {
+    graph h;
+    h.next_stamp = g.next_stamp;
+    h.th.resize(g.th.size());
+    for (int t = 0; t < nt_; t++) {
+      h.th[t].assign(g.th[t].begin(), g.th[t].begin() + keep[t]);
+      for (const event& x : h.th[t])
+        if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t]) return graph{};
+    }
+    for (const auto& [loc, ws] : g.co) {
+      auto& v = h.co[loc];
+      for (eid x : ws)
+        if (x.i < keep[x.t]) v.push_back(x);
+    }
+    return h;
+  }
+
+  // A graph as text: per thread its events; reads name their write.
+  static void print(std::FILE* f, const graph& g) {
+    static const char* kinds[] = {"R", "W", "U", "F"};
+    static const char* ops[] = {"load", "store", "cas", "fadd", "lock", "fence"};
+    for (std::size_t t = 0; t < g.th.size(); t++) {
+      std::fprintf(f, "  thread %zu:\n", t);
+      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+        const event& e = g.th[t][i];
+        std::fprintf(f, "    %zu.%zu %s %s mo%d loc %06x", t, i, kinds[int(e.kind)],
+                     ops[int(e.what)], e.mo, e.loc);
+        if (e.reads())
+          std::fprintf(f, " rf %d.%d =%llx", e.rf.t, e.rf.i,
+                       static_cast<unsigned long long>(e.rval));
+        if (e.writes()) std::fprintf(f, " wrote %llx", static_cast<unsigned long long>(e.wval));
+        std::fprintf(f, "%s #%u\n", e.plain ? " plain" : "", e.stamp);
+      }
+    }
+  }
+
+  // --- paths, hashes -------------------------------------------------------------
+
+  static std::vector<std::pair<std::uint32_t, std::uint32_t>> parse_path(const std::string& s) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> v;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      unsigned a = 0, b = 0;
+      int n = 0;
+      if (std::sscanf(s.c_str() + i, "%u:%u%n", &a, &b, &n) != 2) break;
+      v.push_back({a, b});
+      i += static_cast<std::size_t>(n);
+      if (i < s.size() && s[i] == ',') i++;
+    }
+    return v;
+  }
+  static std::string path_text(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& p) {
+    std::string s;
+    for (auto [a, b] : p) s += (s.empty() ? "" : ",") + std::to_string(a) + ":" + std::to_string(b);
+    return s.empty() ? "-" : s;
+  }
+
+  // A graph's shape (events, rf, co; not the order they were added in).
+  static std::uint64_t hash(const graph& g) {
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&](std::uint64_t x) { h = (h ^ x) * 1099511628211ull; };
+    for (const auto& t : g.th) {
+      mix(0xABCDEFull + t.size());
+      for (const event& e : t) {
+        mix(static_cast<std::uint64_t>(e.kind) | (std::uint64_t(e.loc) << 8));
+        if (e.reads()) mix((std::uint64_t(std::uint16_t(e.rf.t)) << 32) | std::uint32_t(e.rf.i));
+      }
+    }
+    std::vector<std::uint32_t> keys;
+    for (const auto& [loc, ws] : g.co)
+      if (!ws.empty()) keys.push_back(loc);  // a revisit may leave a location no write
+    std::sort(keys.begin(), keys.end());
+    for (auto k : keys) {
+      mix(k);
+      for (eid x : g.co.at(k)) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
+    }
+    return h;
+  }
+
+  program& prog_;
+  options opt_;
+  stats st_;
+  int nt_ = 0;
+  int cur_ = -1;
+  phase phase_ = phase::setup;
+  graph g_;
+  std::vector<item> work_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
+  std::uint32_t step_ = 0;
+  std::vector<std::vector<locval>> locs_;
+  std::vector<th> ths_;
+  boost::context::detail::fcontext_t main_ = nullptr;
+  std::vector<std::unique_ptr<char[]>> stacks_;
+  int starting_ = 0;
+  checker<Policy> checker_;
+  std::unordered_set<std::uint64_t> seen_, visited_;
+};
+
+}  // namespace runqcheck::explore

@@ -1,0 +1,107 @@
+// explore/graph.hpp — the execution graph of the exploring engine: per
+// thread, its events in program order (po); per read, the write it reads
+// from (rf); per location, the coherence order of its writes (co). The
+// shape of Kokologiannakis, Raad, Vafeiadis, PLDI 2019 (section 3): a
+// graph is the whole state of an exploration step, the program is re-run
+// to reach it (events replayed from here), never stored.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace runqcheck::explore {
+
+// An event's name: thread and po index; thread -1 is a location's initial
+// value (co-first, happens before everything).
+struct eid {
+  std::int16_t t = -1;
+  std::int32_t i = -1;
+  bool init() const { return t < 0; }
+  friend bool operator==(eid a, eid b) = default;
+};
+
+enum class ek : std::uint8_t {
+  read,   // a load, a failed CAS, a lock() that found the lock taken
+  write,  // a store
+  rmw,    // a successful CAS, a fetch_add, a lock() that took the lock
+  fence,
+};
+
+// What produced a read-like event; it fixes how the value read turns into
+// success and the value written (a revisit changes the value read).
+enum class op : std::uint8_t { load, store, cas, fadd, lock, fence };
+
+struct event {
+  ek kind = ek::read;
+  op what = op::load;
+  std::uint8_t mo = 0;       // std::memory_order of the access (a CAS: success)
+  std::uint8_t mo_fail = 0;  // a CAS's failure order
+  bool plain = false;        // a non-atomic access (B::var, load_plain)
+  std::uint8_t bytes = 8;    // the value's size (fetch_add wraps at it)
+  std::uint32_t loc = 0;     // location key (see engine.hpp)
+  std::uint32_t stamp = 0;   // the order events were added (TruSt's <=_G)
+  eid rf;                    // reads: the write read from
+  std::uint64_t rval = 0;    // value read
+  std::uint64_t wval = 0;    // value written (write, rmw)
+  std::uint64_t a1 = 0;      // CAS: expected; fetch_add: addend; store: value
+  std::uint64_t a2 = 0;      // CAS: desired
+  bool reads() const { return kind == ek::read || kind == ek::rmw; }
+  bool writes() const { return kind == ek::write || kind == ek::rmw; }
+};
+
+// A read-like event's outcome for the value it reads: success, the value
+// written. Used when it is added and when a revisit changes its rf.
+inline void settle(event& e, std::uint64_t v) {
+  e.rval = v;
+  switch (e.what) {
+    case op::cas:
+      e.kind = v == e.a1 ? ek::rmw : ek::read;
+      e.wval = e.a2;
+      break;
+    case op::fadd:
+      e.kind = ek::rmw;
+      e.wval = v + e.a1;
+      if (e.bytes < 8) e.wval &= (std::uint64_t(1) << (8 * e.bytes)) - 1;
+      break;
+    case op::lock:
+      e.kind = v == 0 ? ek::rmw : ek::read;
+      e.wval = 1;
+      break;
+    default:
+      break;
+  }
+}
+
+struct graph {
+  std::vector<std::vector<event>> th;  // per thread, po order
+  // Per location, its writes in co order (the initial value is implicit,
+  // co-before all of them).
+  std::unordered_map<std::uint32_t, std::vector<eid>> co;
+  std::uint32_t next_stamp = 1;
+
+  event& at(eid e) { return th[e.t][e.i]; }
+  const event& at(eid e) const { return th[e.t][e.i]; }
+  std::size_t size() const {
+    std::size_t n = 0;
+    for (auto& t : th) n += t.size();
+    return n;
+  }
+  // co index of a write: 0 for the initial value, then 1, 2, ...
+  int co_index(std::uint32_t loc, eid w) const {
+    if (w.init()) return 0;
+    auto it = co.find(loc);
+    const auto& v = it->second;
+    return static_cast<int>(std::find(v.begin(), v.end(), w) - v.begin()) + 1;
+  }
+  const std::vector<eid>& writes(std::uint32_t loc) const {
+    static const std::vector<eid> none;
+    auto it = co.find(loc);
+    return it == co.end() ? none : it->second;
+  }
+  // The value of a write (or of the location's initial value).
+  std::uint64_t value(eid w, std::uint64_t init) const { return w.init() ? init : at(w).wval; }
+};
+
+}  // namespace runqcheck::explore

@@ -1,0 +1,48 @@
+// explore/runtime.hpp — what the explore backend calls: the engine running
+// the current execution (explore/engine.hpp), behind one virtual interface so
+// that the backend names no engine policy.
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+#include <string>
+
+#include "graph.hpp"
+
+namespace runqcheck::explore {
+
+// One access a thread asks for.
+struct request {
+  op what = op::load;
+  std::uint8_t mo = 0, mo_fail = 0;
+  std::uint8_t bytes = 8;  // the value's size (fetch_add wraps at it)
+  bool plain = false;
+  std::uint32_t loc = 0;
+  std::uint64_t a1 = 0, a2 = 0;  // see event::a1, a2
+  std::uintptr_t site = 0;       // the source location, for spin detection
+};
+
+inline std::uintptr_t site_of(const std::source_location& l) {
+  return reinterpret_cast<std::uintptr_t>(l.file_name()) ^ (std::uintptr_t(l.line()) << 20) ^
+         l.column();
+}
+
+// Thrown inside a thread to end it (a failure, or the execution stops).
+struct stop_thread {};
+
+class runtime {
+ public:
+  virtual std::uint32_t new_loc(std::uint64_t init) = 0;
+  // Performs the access; returns the value read (a store: 0).
+  virtual std::uint64_t access(const request& q) = 0;
+  // B::spin_pause(): blocks the thread if its iteration wrote nothing.
+  virtual void spin() = 0;
+  // A new operation of the running thread begins (its spin windows reset).
+  virtual void op_boundary() = 0;
+  [[noreturn]] virtual void fail(const std::string& what) = 0;
+  virtual ~runtime() = default;
+};
+
+inline runtime* current = nullptr;
+
+}  // namespace runqcheck::explore

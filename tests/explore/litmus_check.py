@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""The engine's litmus outcomes against proofs/weak's axiomatic checker, both directions.
+
+usage: litmus_check.py EXPLORE_LITMUS [--expect-mismatch]
+  Runs EXPLORE_LITMUS --hash (every test of proofs/weak/litmus.py on the seam, under SC and
+  RC11), and per test and model compares the set of outcomes (registers and final memory)
+  it found with the set the oracle allows: wmm's rc11, and SC = po | rf | co | fr acyclic
+  with RMW atomicity. Exit 0 iff every set is equal, every run exhausted and no graph was
+  met twice. --expect-mismatch (the teeth): exit 0 iff some set differs.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "proofs" / "weak"))
+import litmus  # noqa: E402
+import wmm  # noqa: E402
+
+
+def sc(x):
+    """Lamport's SC as an axiom: po | rf | co | fr acyclic, and RMWs atomic."""
+    fr = {(r, w2) for (w, r) in x.rf for (w1, w2) in x.co if w1 == w}
+    if not wmm.acyclic(x.po | x.rf | x.co | fr):
+        return False
+    return not (x.rmw & wmm.comp(fr, x.co))
+
+
+JUDGES = {"SC": sc, "RC11": lambda x: wmm.JUDGES["rc11"](x)[0]}
+
+
+def key(x, prog):
+    threads = []
+    for i, rg in enumerate(x.regs):
+        regs = sorted((k, v) for k, v in rg.items() if not k.endswith("_ok"))
+        threads.append(f"t{i}:" + ",".join(f"{k}={int(v)}" for k, v in regs))
+    mem = ",".join(f"{k}={x.final.get(k, prog.init[k])}" for k in sorted(prog.init))
+    return ";".join(threads) + "|" + mem
+
+
+def oracle():
+    out = {}
+    for name, prog, _ in litmus.TESTS:
+        for m, judge in JUDGES.items():
+            out[(name, m)] = {key(x, prog) for x in wmm.executions(prog) if judge(x)}
+    return out
+
+
+def main(argv):
+    if not argv or argv[0].startswith("-"):
+        print(__doc__.strip().splitlines()[2])
+        return 2
+    expect_mismatch = "--expect-mismatch" in argv
+    run = subprocess.run([argv[0], "--hash"], capture_output=True, text=True)
+    got, problems = {}, []
+    for line in run.stdout.splitlines():
+        f = line.split(" ")
+        if f[0] == "outcome":
+            got.setdefault((f[1], f[2]), set()).add(f[3])
+        elif f[0] == "count" and (" exhausted" not in line or "duplicates=0" not in line):
+            problems.append(line)
+        elif f[0] == "FAIL":
+            problems.append(line)
+    want = oracle()
+    bad = 0
+    for k in sorted(want):
+        g = got.get(k, set())
+        missing, extra = want[k] - g, g - want[k]
+        if missing or extra:
+            bad += 1
+            if not expect_mismatch:
+                print(f"MISMATCH {k[0]} {k[1]}: missing {sorted(missing)} extra {sorted(extra)}")
+    for p in problems:
+        print("PROBLEM", p)
+    n = len(want)
+    print(f"litmus: {n - bad} of {n} outcome sets equal the oracle's (SC and RC11), "
+          f"{len(problems)} problems")
+    if expect_mismatch:
+        print("teeth: the broken engine was " + ("caught" if bad else "NOT caught"))
+        return 0 if bad else 1
+    return 0 if bad == 0 and not problems and run.returncode == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,235 @@
+// The scenario catalog (models/scenarios) under the exploring engine
+// (models/explore): every scenario, every consistent execution graph, under
+// SC and RC11, for the subject under test; the invariants of exec.hpp after
+// each complete execution, data races and the port's checks during it.
+//
+// Usage: explore_scenarios [sc|rc11|both] [--budget N] [--hash]
+//        explore_scenarios replay SCENARIO sc|rc11 PATH
+//        explore_scenarios list
+//   RUNQCHECK_CASE=<scenario>[,...] runs those only.
+//   --budget N: at most N executions per scenario and model; a scenario cut
+//   by it says so and what it covered (never a silent pass).
+//   --hash: count execution graphs met twice (fails if any was).
+//   --crosscheck: also explore without reduction (any thread adds the next
+//   event, no revisits) and require the same set of complete graphs: the
+//   reduction's completeness and optimality, on scenarios small enough.
+// Output per scenario and model: complete and blocked executions, time,
+// "exhausted". A failure prints a `replay:` line that re-runs exactly it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runqcheck/backend/explore.hpp"
+#include "explore/engine.hpp"
+
+#include "caps.hpp"
+#include "catalog.hpp"
+#include "exec.hpp"
+#include "hooks.hpp"
+#include "runqcheck_subject.hpp"
+
+namespace {
+
+using B = runqcheck::explore_backend;
+namespace ex = runqcheck::explore;
+namespace model = runqcheck::model;
+
+// Tells the engine where each operation begins (its spin windows reset).
+struct boundaries final : model::op_observer {
+  void op_begin(int, int, const model::op&) override {
+    if (ex::current != nullptr) ex::current->op_boundary();
+  }
+  void op_end(int, int, const model::op&, const std::uint64_t*, int, bool, bool) override {}
+};
+
+template <std::uint32_t Cap>
+struct prog final : ex::program {
+  using W = model::world<subject_under_test<B, Cap>, B>;
+  const model::scenario& sc;
+  std::optional<W> w;
+  explicit prog(const model::scenario& s) : sc(s) {}
+  int threads() const override { return static_cast<int>(sc.threads.size()); }
+  void setup() override {
+    w.emplace(sc);
+    w->init();
+  }
+  void run(int t) override { w->run(t); }
+  void finish() override { w->check(); }
+  void teardown() override { w.reset(); }
+};
+
+struct args {
+  std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
+  std::uint64_t budget = 0;
+  bool hash = false;
+  bool crosscheck = false;
+  std::string replay;  // a path: replay mode
+};
+
+bool selected(const std::string& name) {
+  const char* v = std::getenv("RUNQCHECK_CASE");
+  if (v == nullptr) return true;
+  std::string list = std::string(",") + v + ",";
+  return list.find("," + name + ",") != std::string::npos;
+}
+
+std::string fmt(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+// Runs one scenario under one model; prints its line. True if it passed.
+bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const args& a) {
+  std::string name(sc.name);
+  ex::options o;
+  o.m = m;
+  o.budget = a.budget;
+  o.hash_graphs = a.hash;
+  o.replay = a.replay;
+  if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
+  auto explore = [&](const ex::options& opts) {
+    return model::with_cap<8, 4>(sc.cap, [&](auto c) {
+      prog<decltype(c)::value> p(sc);
+      ex::engine<> e(p, opts);
+      return e.run();
+    });
+  };
+  if (a.crosscheck) o.hash_graphs = true;
+  ex::stats s = explore(o);
+  const char* mn = ex::model_name(m);
+  double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
+  std::printf("explore %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
+              subject_name, name.c_str(), mn, fmt(s.complete).c_str(), fmt(s.blocked).c_str(),
+              s.seconds, rate,
+              !sc.expect_fatal.empty() ? "stopped (see below)"
+              : s.failed               ? "FAILED"
+              : s.exhausted            ? "exhausted"
+                                       : "NOT exhausted");
+  if (s.cut > 0) std::printf(" (%s cut at the event bound)", fmt(s.cut).c_str());
+  if (a.hash) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
+  std::printf("\n");
+  if (!s.failed && !s.exhausted && a.replay.empty())
+    std::printf(
+        "explore %s %s %s: budget of %s executions reached: %s explored, %s subtrees not "
+        "explored\n",
+        subject_name, name.c_str(), mn, fmt(a.budget).c_str(), fmt(s.executions()).c_str(),
+        fmt(s.left).c_str());
+  bool fatal_seen = s.failed && s.failure.rfind("fatal error: ", 0) == 0 &&
+                    s.failure.rfind("fatal error: invariant:", 0) != 0;
+  if (!sc.expect_fatal.empty()) {
+    std::printf(
+        "explore %s %s %s: %s (expected a fatal error from the port, as Go's \"%.*s\": %s%s)\n",
+        subject_name, name.c_str(), mn, fatal_seen ? "passed" : "FAILED",
+        static_cast<int>(sc.expect_fatal.size()), sc.expect_fatal.data(),
+        fatal_seen ? "seen " : "NOT seen", fatal_seen ? s.failure.c_str() : "");
+    return fatal_seen;
+  }
+  if (s.failed) {
+    std::printf("explore %s %s %s: %s\n", subject_name, name.c_str(), mn, s.failure.c_str());
+    const char* mut = std::getenv("RUNQCHECK_MUTANT");
+    std::printf("replay: %s%s%s%s replay %s %s %s\n", mut ? "RUNQCHECK_MUTANT=" : "",
+                mut ? mut : "", mut ? " " : "", argv0, name.c_str(),
+                m == ex::model::sc ? "sc" : "rc11", s.path.c_str());
+  }
+  std::fflush(stdout);
+  bool ok = !s.failed && (s.exhausted || !a.replay.empty());
+  if (a.crosscheck && ok && sc.expect_fatal.empty()) {
+    ex::options n = o;
+    n.naive = true;
+    n.budget = 2'000'000;
+    ex::stats r = explore(n);
+    std::sort(s.hashes.begin(), s.hashes.end());
+    std::sort(r.hashes.begin(), r.hashes.end());
+    bool same = r.exhausted && s.hashes == r.hashes && s.duplicates == 0;
+    std::printf("crosscheck %s %s %s: %s (%s graphs without reduction in %s executions%s)\n",
+                subject_name, name.c_str(), mn, same ? "same graphs" : "DIFFERENT",
+                fmt(r.hashes.size()).c_str(), fmt(r.executions()).c_str(),
+                r.exhausted ? "" : ", NOT exhausted");
+    ok &= same;
+  }
+  if (a.hash && s.duplicates > 0) ok = false;
+  if (!a.replay.empty()) ok = !s.failed;
+  return ok;
+}
+
+bool parse_model(const char* s, std::vector<ex::model>& v) {
+  if (std::strcmp(s, "sc") == 0)
+    v = {ex::model::sc};
+  else if (std::strcmp(s, "rc11") == 0)
+    v = {ex::model::rc11};
+  else if (std::strcmp(s, "both") == 0)
+    v = {ex::model::sc, ex::model::rc11};
+  else
+    return false;
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* usage =
+      "usage: %s [sc|rc11|both] [--budget N] [--hash] [--crosscheck] | replay SCENARIO sc|rc11 "
+      "PATH | list\n";
+  if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
+    for (const auto& sc : model::catalog)
+      std::printf("%-32s %zu threads, cap %u\n", std::string(sc.name).c_str(), sc.threads.size(),
+                  sc.cap);
+    return 0;
+  }
+  args a;
+  const char* only = nullptr;
+  int i = 1;
+  if (argc >= 2 && std::strcmp(argv[1], "replay") == 0) {
+    if (argc != 5 || !parse_model(argv[3], a.models)) {
+      std::fprintf(stderr, usage, argv[0]);
+      return 2;
+    }
+    only = argv[2];
+    a.replay = argv[4];
+    i = argc;
+  }
+  for (; i < argc; i++) {
+    if (parse_model(argv[i], a.models)) continue;
+    if (std::strcmp(argv[i], "--hash") == 0) {
+      a.hash = true;
+    } else if (std::strcmp(argv[i], "--crosscheck") == 0) {
+      a.crosscheck = true;
+    } else if (std::strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
+      char* end = nullptr;
+      a.budget = std::strtoull(argv[++i], &end, 10);
+      if (*end != '\0' || a.budget == 0) {
+        std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, usage, argv[0]);
+      return 2;
+    }
+  }
+  static boundaries obs;
+  model::observer = &obs;
+  model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);
+  bool ok = true;
+  int ran = 0;
+  for (const auto& sc : model::catalog) {
+    std::string name(sc.name);
+    if (only != nullptr ? name != only : !selected(name)) continue;
+    ran++;
+    if (!model::runs_as_written<subject_under_test<B, 4>>(sc)) continue;  // reported above
+    for (ex::model m : a.models) ok &= run_one(argv[0], sc, m, a);
+  }
+  if (ran == 0) {
+    std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0],
+                 only ? only : std::getenv("RUNQCHECK_CASE"), argv[0]);
+    return 2;
+  }
+  std::printf("%s: %d scenarios, %s\n", argv[0], ran, ok ? "all passed" : "FAILED");
+  return ok ? 0 : 1;
+}
