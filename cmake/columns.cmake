@@ -85,9 +85,17 @@ function(_runqcheck_columns_label)
       list(APPEND names "\"${s}\"")
     endif()
   endforeach()
+  get_property(psubjects GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+  set(pnames)
+  foreach(s IN LISTS psubjects)
+    list(APPEND pnames "\"${s}\"")
+  endforeach()
+  list(APPEND names ${pnames})
   list(JOIN names ", " names)
+  list(JOIN pnames ", " pnames)
   string(CONCAT text "{\"about\": \"written by cmake/columns.cmake from ci/checkers.json\",\n"
     "  \"preset\": \"${RUNQCHECK_PRESET}\",\n  \"subjects\": [${names}],\n"
+    "  \"protocol_subjects\": [${pnames}],\n"
     "  \"tests\": {\n${rows}\n  }\n}\n")
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/runqcheck_columns.json" CONTENT "${text}" @ONLY)
 endfunction()
