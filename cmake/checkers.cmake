@@ -54,6 +54,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_reasons COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/reasons_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_reasons")
+  # Queue and protocol subjects each judged in their own columns (`judges`).
+  add_test(NAME verdict_kinds COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/kinds_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_kinds")
   # Every port test of this tree in one declared column (ci/checkers.json).
   add_test(NAME verdict_columns COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
@@ -82,7 +86,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
-  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_columns docs_columns PROPERTIES
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_kinds verdict_columns
+    docs_columns PROPERTIES
     LABELS "gate;selftest" TIMEOUT 60)
 endif()
 

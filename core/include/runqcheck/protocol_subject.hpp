@@ -10,10 +10,11 @@
 // protocol instantiated on a checker's world Env) with the nested types B
 // (backend), S (the queue subject it submits to), P (a P: derives S::p), M
 // (an M: derives m<B>), G (S::p::G) and the static functions below, named
-// as in proc.go. The world owns the Ms (threads), Gs and Ps; the protocol
-// owns its idle P and M lists, its counters and what an M parks on, with
-// its own names: the checkers reach them only through these functions,
-// never by member name. locked is locked_sched<B>: sched.lock held.
+// as in proc.go. The world owns the Ms (threads, and what each parks on:
+// Env::notewakeup wakes one), Gs and Ps; the protocol owns its idle P and
+// M lists and its counters (PS::state), with its own names: the checkers
+// reach them only through these functions, never by member name. locked
+// is locked_sched<B>: sched.lock held.
 //
 // Required (Go signature on the right):
 //   PS::name                            shown in reports
