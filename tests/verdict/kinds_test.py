@@ -10,25 +10,19 @@ counted), p's protocol cell FAILED, and, for q alone, no relacy protocol
 column. Exit 0 if so, 1 if not.
 """
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "ci"))
+from expect_cells import read_matrix  # noqa: E402  (the one parser of a printed matrix)
+
+
 def matrix(verdict, work, subjects):
     v = subprocess.run(["/usr/bin/python3", verdict, "--subjects", subjects, f"relacy={work}"],
                        capture_output=True, text=True)
-    lines = v.stdout.splitlines()
-    i = next(i for i, ln in enumerate(lines) if ln.startswith("subject "))
-    head = re.split(r"\s{2,}", lines[i].strip())
-    rows = {}
-    for ln in lines[i + 2:]:
-        if not ln.strip():
-            break
-        cells = re.split(r"\s{2,}", ln.strip())
-        rows[cells[0]] = dict(zip(head[1:], cells[1:]))
-    return v.stdout, head, rows
+    return v.stdout, read_matrix(v.stdout) or {}
 
 
 def main(argv):
@@ -46,7 +40,7 @@ def main(argv):
     (work / "runqcheck_columns.json").write_text(json.dumps({
         "protocol_subjects": ["p"],
         "tests": {"relacy_scenarios/q": "relacy_random", "relacy_protocol/p": "relacy_protocol"}}))
-    out, _, rows = matrix(verdict, work, "q,p")
+    out, rows = matrix(verdict, work, "q,p")
     print(out)
     want = {("q", "relacy random"): "passed", ("q", "relacy protocol"): "-",
             ("p", "relacy random"): "-", ("p", "unit"): "-", ("p", "relacy protocol"): "FAILED"}
@@ -60,8 +54,8 @@ def main(argv):
         '<testsuite tests="1">'
         '<testcase name="relacy_scenarios/q" classname="x" time="1" status="run"/>'
         '</testsuite>\n')
-    _, head, _ = matrix(verdict, work, "q")
-    if "relacy protocol" in head:
+    _, rows = matrix(verdict, work, "q")
+    if "relacy protocol" in rows.get("q", {}):
         bad.append("a relacy protocol column with no protocol subject")
     for b in bad:
         print(f"kinds_test: {b}")
