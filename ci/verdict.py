@@ -44,6 +44,8 @@ WHY_EMPTY = {c["title"]: "no test of this column for the subject"
 # Which columns a preset fills (a preset that did not build fails these);
 # `build`, a user's own build tree: every column but the whole-preset ones.
 PRESET_COLUMNS = {"build": [c["title"] for c in DECL if not c.get("whole_preset")]}
+# A column judges queue subjects, or ("judges": "protocol") protocol subjects.
+PROTOCOL_COLUMNS = {c["title"] for c in DECL if c.get("judges") == "protocol"}
 for c in DECL:
     for p in c.get("presets", []):
         PRESET_COLUMNS.setdefault(p, []).append(c["title"])
@@ -74,6 +76,14 @@ def columns_of(d: Path) -> dict:
     except (OSError, ValueError, KeyError):
         return {}
     return {t: TITLE.get(c, "other") for t, c in tests.items()}
+
+
+def protocol_subjects_of(d: Path) -> list:
+    """The protocol subjects registered in build dir d (runqcheck_columns.json)."""
+    try:
+        return json.loads((d / "runqcheck_columns.json").read_text()).get("protocol_subjects", [])
+    except (OSError, ValueError):
+        return []
 
 
 def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
@@ -289,9 +299,15 @@ def main(argv) -> int:
                                    "reason": why, "repro": [f"log: {log}"], "pictures": [],
                                    "witness": []})
 
-    columns = [c for c in COLUMNS] + (["other"] if any(k[1] == "other" for k in cells) else [])
     rows = subjects or ["(none)"]
-    grid = [[s] + [cell(s, c).verdict() for c in columns] for s in rows]
+    protos = {s for _, d in runs for s in protocol_subjects_of(d)}
+    # A cell of the other kind (a queue subject's protocol column, a protocol
+    # subject's queue column) is "-": no check of that kind exists for it.
+    other_kind = lambda s, c: (c in PROTOCOL_COLUMNS) != (s in protos) and c != "other"
+    columns = [c for c in COLUMNS if any(not other_kind(s, c) for s in rows)]
+    columns += ["other"] if any(k[1] == "other" for k in cells) else []
+    verdict_of = lambda s, c: "-" if other_kind(s, c) else cell(s, c).verdict()
+    grid = [[s] + [verdict_of(s, c) for c in columns] for s in rows]
     head = ["subject"] + columns
     widths = [max(len(r[i]) for r in grid + [head]) for i in range(len(head))]
     fmt = lambda r: "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip()
@@ -307,7 +323,7 @@ def main(argv) -> int:
     n_fail = sum(v == "FAILED" for r in grid for v in r[1:])
     n_na = sum(v == "not applied" for r in grid for v in r[1:])
     notes = [(s, c, n) for s in rows for c in columns for n in cell(s, c).notes]
-    empty = [(s, c) for s in rows for c in columns if cell(s, c).verdict() == "not applied"
+    empty = [(s, c) for s in rows for c in columns if verdict_of(s, c) == "not applied"
              and not cell(s, c).tests]
     if notes or empty:
         print("\nnot applied (subject, column: check: why):")

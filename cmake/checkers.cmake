@@ -66,6 +66,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # action.yml's script: the gate command it builds, its bad inputs.
   add_test(NAME action_script COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/action_test.sh"
     "${RUNQCHECK_ROOT}")
+  # Queue and protocol subjects each judged in their own columns (`judges`).
+  add_test(NAME verdict_kinds COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/kinds_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_kinds")
   # Every port test of this tree in one declared column (ci/checkers.json).
   add_test(NAME verdict_columns COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
@@ -95,7 +99,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script
-    verdict_columns docs_columns PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    verdict_kinds verdict_columns docs_columns PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)
@@ -188,7 +192,9 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   # (tests/relacy/protocol.cpp) on the go125 queues. relacy_protocol_mutant,
   # on the mutant schemata, reads RUNQCHECK_MUTANT (the kill matrix's
   # relacy_protocol column).
-  if(EXISTS "${RUNQCHECK_ROOT}/core/include/runqcheck/protocol.hpp" AND NOT TARGET relacy_protocol)
+  # (Self-tests: not built for ci/gate --subject.)
+  if(EXISTS "${RUNQCHECK_ROOT}/core/include/runqcheck/protocol.hpp" AND NOT TARGET relacy_protocol
+     AND NOT RUNQCHECK_PORT_ONLY)
     foreach(_rq_t relacy_protocol relacy_protocol_mutant)
       add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/relacy/protocol.cpp")
       target_include_directories(${_rq_t} PRIVATE "${RUNQCHECK_ROOT}/tests/relacy")
@@ -312,6 +318,26 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
         LABELS "gate;relacy;selftest" TIMEOUT 300 SKIP_RETURN_CODE 77)
     endif()
   endif()
+  # Each protocol subject (runqcheck_add_protocol_subject): relacy_protocol
+  # on it (labels gate, port: the relacy_protocol column). random: every
+  # scenario it has the hooks for; bound2: the two-P submit/drop races.
+  get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+  foreach(_rq_ps IN LISTS _rq_psubs)
+    set(_rq_t relacy_protocol__${_rq_ps})
+    get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
+    add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/relacy/protocol.cpp")
+    target_include_directories(${_rq_t} PRIVATE ${_rq_pinc} "${RUNQCHECK_ROOT}/tests/relacy")
+    target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models
+      ${_rq_pic})
+    target_compile_features(${_rq_t} PRIVATE cxx_std_20)
+    set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME relacy_protocol/${_rq_ps} COMMAND ${_rq_t} random 20000)
+    add_test(NAME relacy_protocol_bound2/${_rq_ps} COMMAND ${_rq_t} bound 2)
+    set_tests_properties(relacy_protocol_bound2/${_rq_ps} PROPERTIES ENVIRONMENT
+      "RUNQCHECK_CASE=submit_vs_spinner_drop,submit_ring_vs_spinner_drop,handoffp_after_wakep")
+    set_tests_properties(relacy_protocol/${_rq_ps} relacy_protocol_bound2/${_rq_ps}
+      PROPERTIES LABELS "gate;relacy;port" TIMEOUT 600)
+  endforeach()
 endif()
 
 # Disassembly audit (ci/disasm-audit): the port compiled for aarch64

@@ -93,11 +93,27 @@ function(_runqcheck_columns_label)
       list(APPEND ports "    \"${s}\": {\"header\": \"${h}\", \"include_dirs\": [${incs}]}")
     endif()
   endforeach()
+  get_property(psubjects GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+  set(pnames)
+  foreach(s IN LISTS psubjects)
+    list(APPEND pnames "\"${s}\"")
+  endforeach()
+  list(APPEND names ${pnames})
   list(JOIN names ", " names)
-  list(JOIN ports ",\n" ports)
-  string(CONCAT text "{\"about\": \"written by cmake/columns.cmake from ci/checkers.json\",\n"
-    "  \"preset\": \"${RUNQCHECK_PRESET}\",\n  \"subjects\": [${names}],\n"
-    "  \"ports\": {\n${ports}\n  },\n"
+  list(JOIN ports ",
+" ports)
+  list(JOIN pnames ", " pnames)
+  string(CONCAT text "{\"about\": \"written by cmake/columns.cmake from ci/checkers.json\",
+"
+    "  \"preset\": \"${RUNQCHECK_PRESET}\",
+  \"subjects\": [${names}],
+"
+    "  \"protocol_subjects\": [${pnames}],
+"
+    "  \"ports\": {
+${ports}
+  },
+"
     "  \"tests\": {\n${rows}\n  }\n}\n")
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/runqcheck_columns.json" CONTENT "${text}" @ONLY)
 endfunction()

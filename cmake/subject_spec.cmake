@@ -1,5 +1,6 @@
 # subject_spec.cmake — the one parser of a subject spec (ci/gate --subject,
-# RUNQCHECK_EXTRA_SUBJECTS): a .cmake file calling runqcheck_add_subject(), or
+# RUNQCHECK_EXTRA_SUBJECTS): a .cmake file calling runqcheck_add_subject() or
+# runqcheck_add_protocol_subject(), or
 # NAME|HEADER|TYPE|INCLUDE_DIR. Included by CMakeLists.txt; run by ci/gate as
 #   cmake -DSPECS=<spec;...> -DBASE=<dir> -P cmake/subject_spec.cmake
 # which prints, per spec, "subject <names,...> <spec with absolute paths>",
@@ -20,7 +21,9 @@ function(runqcheck_subject_spec spec base names_var spec_var error_var)
     else()
       # NAME right after the call, on its line or the next.
       file(READ "${out}" text)
-      string(REGEX MATCHALL "runqcheck_add_subject\\([ \t\r\n]*NAME[ \t\r\n]+[A-Za-z0-9_.-]+"
+      # (runqcheck_add_protocol_subject too: a wakeup protocol.)
+      string(REGEX MATCHALL
+        "runqcheck_add_(protocol_)?subject\\([ \t\r\n]*NAME[ \t\r\n]+[A-Za-z0-9_.-]+"
         calls "${text}")
       foreach(c IN LISTS calls)
         string(REGEX REPLACE ".*[ \t\r\n]" "" n "${c}")
@@ -28,7 +31,7 @@ function(runqcheck_subject_spec spec base names_var spec_var error_var)
       endforeach()
       list(REMOVE_DUPLICATES names)
       if(NOT names)
-        set(err "--subject: '${spec}' calls no runqcheck_add_subject(NAME ...)")
+        set(err "--subject: '${spec}' calls no runqcheck_add_[protocol_]subject(NAME ...)")
       endif()
     endif()
   else()

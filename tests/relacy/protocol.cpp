@@ -6,7 +6,10 @@
 // Usage: relacy_protocol [random N | bound K | full | replay MODE STATE
 //        | explain MODE STATE --html OUT [--json OUT]] (tests/relacy/driver.hpp),
 //        `relacy_protocol list`, RUNQCHECK_CASE=<scenario>; built as
-//        relacy_protocol_mutant (on the mutant schemata) it reads RUNQCHECK_MUTANT.
+//        relacy_protocol_mutant (on the mutant schemata) it reads RUNQCHECK_MUTANT;
+//        built as relacy_protocol__<name> for a protocol subject
+//        (runqcheck_add_protocol_subject), on the generated
+//        runqcheck_protocol_subject.hpp's protocol_under_test.
 //        A failing search also draws the failing execution (picture.hpp: a
 //        lane per M, the protocol's objects by name) and prints `picture:`.
 #include <array>
@@ -26,15 +29,28 @@
 #include "scenario.hpp"
 #include "driver.hpp"
 #include "protocol_world.hpp"
+#if __has_include(<runqcheck_protocol_subject.hpp>)
+#include <runqcheck_protocol_subject.hpp>  // protocol_under_test, RUNQCHECK_PROTOCOL_SUBJECT
+#else
+template <class Env>
+using protocol_under_test = runqcheck::protocol<Env>;
+#define RUNQCHECK_PROTOCOL_SUBJECT "protocol"  // the bundled one's name in pictures
+#endif
 
 namespace {
 
 using namespace rqproto;
 
-// One scenario on the protocol subject Proto (protocol_world.hpp): the
-// bundled runqcheck::protocol is the first; a second is one more call.
+// One scenario on the protocol subject Proto (protocol_world.hpp). A
+// scenario that needs a hook Proto lacks is not applied, and said so.
 template <template <class> class Proto>
 bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
+  using PS = typename world<Proto>::proto;
+  if (const char* why = missing_hook<PS>(sc)) {
+    std::printf("runqcheck: not applied: relacy_protocol %s: %s (subject %s)\n",
+                std::string(sc.name).c_str(), why, RUNQCHECK_PROTOCOL_SUBJECT);
+    return true;
+  }
   runqcheck::model::scenario info;  // what the driver prints and replays by
   info.name = sc.name;
   info.targets = sc.targets;
@@ -44,13 +60,14 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   }
   info.cap = cap;  // the picture's header
   info.nprocs = sc.nprocs;
-  std::string what = "protocol.hpp: " + std::string(sc.targets);
+  std::string what = std::string(PS::name) + ": " + std::string(sc.targets);
   unjudged_executions = 0;
   bool ok = false;
+  const char* subj = RUNQCHECK_PROTOCOL_SUBJECT;  // the picture's file name
   switch (sc.ms.size()) {
-    case 2: ok = rqtest::run<suite<2, Proto>>(prog, info, "protocol", what.c_str(), s); break;
-    case 3: ok = rqtest::run<suite<3, Proto>>(prog, info, "protocol", what.c_str(), s); break;
-    case 4: ok = rqtest::run<suite<4, Proto>>(prog, info, "protocol", what.c_str(), s); break;
+    case 2: ok = rqtest::run<suite<2, Proto>>(prog, info, subj, what.c_str(), s); break;
+    case 3: ok = rqtest::run<suite<3, Proto>>(prog, info, subj, what.c_str(), s); break;
+    case 4: ok = rqtest::run<suite<4, Proto>>(prog, info, subj, what.c_str(), s); break;
     default:
       std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
                    std::string(sc.name).c_str(), sc.ms.size());
@@ -79,7 +96,7 @@ int main(int argc, char** argv) {
     if (!rqtest::selected(std::string(sc.name).c_str())) continue;
     current = &sc;
     ran++;
-    ok &= run_one<runqcheck::protocol>(argv[0], sc, search);
+    ok &= run_one<protocol_under_test>(argv[0], sc, search);
     if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
   }
   if (ran == 0) {

@@ -30,9 +30,11 @@
 // The protocol under test is the suite's template parameter Proto, a
 // protocol subject (protocol_subject.hpp) on this world's env:
 // Proto<env<Proto>>, the bundled runqcheck::protocol the first (and the
-// default). A second one takes the same env hooks (protocol.hpp's top
-// comment) and keeps its counters in the same wakeup_state, which
-// find_runnable's spinning rule, check() and the picture read.
+// default). The world reaches its state only through the contract: it owns
+// a Proto::state (env::ws()), asks spin_gate whether an M may spin, reads
+// observe()'s counts at quiescence and names objects through describe. A
+// scenario whose Ms need an optional hook Proto lacks is not run
+// (missing_hook: run_one prints `runqcheck: not applied:`).
 //
 // Include after the std headers; with RUNQCHECK_PICTURES, after driver.hpp
 // (the suite then records the picture of a failure). One execution at a
@@ -108,6 +110,21 @@ struct proto_scenario {
   // in some executions, which a replay test shows. Runs only by name.
   bool go_window = false;
 };
+
+// The optional hook (protocol_subject.hpp) scenario s needs that protocol
+// PS lacks, or null: such a scenario is not applied, never run half.
+template <class PS>
+const char* missing_hook(const proto_scenario& s) {
+  for (const m_role& r : s.ms) {
+    bool sys = r.k == m_role::syscall || r.k == m_role::syscall_keep || r.k == m_role::sysmon;
+    bool rs = r.k == m_role::resizer || r.k == m_role::handback;
+    if (sys && !runqcheck::has_protocol_syscalls<PS>)
+      return "its Ms exit syscalls or retake: needs has_protocol_syscalls";
+    if (rs && !runqcheck::has_protocol_procresize<PS>)
+      return "its Ms resize gomaxprocs: needs has_protocol_procresize";
+  }
+  return nullptr;
+}
 
 // Not the port's protocol, or a window it shares with Go: relacy_protocol
 // runs it only when RUNQCHECK_CASE names it, fuzz_protocol never.
@@ -311,7 +328,7 @@ struct env {
   using S = rqproto::S;
   using P = rqproto::P;
   using M = rqproto::M;
-  static runqcheck::wakeup_state<B, P, M>& ws() { return *W<Proto>; }
+  static auto& ws() { return W<Proto>->state; }  // Proto's own state
   static runqcheck::schedt<B>& core() { return W<Proto>->core; }
   // startm's "no idle M" path. A reduced scenario marks the execution
   // unjudged (the P stays with nobody); any other fails: it needs one more M.
@@ -357,12 +374,15 @@ struct env {
   static bool handoff_gcstop(runqcheck::locked_sched<B>&, P*) { return false; }
 };
 template <template <class> class Proto>
-struct world : runqcheck::wakeup_state<B, P, M> {
+struct world {
   using envt = env<Proto>;
   using proto = Proto<envt>;
-  // The scenarios need the syscall and procresize hooks too.
-  static_assert(runqcheck::protocol_subject<proto> && runqcheck::has_protocol_syscalls<proto> &&
-                runqcheck::has_protocol_procresize<proto>);
+  // The syscall and procresize hooks are optional: missing_hook.
+  static_assert(runqcheck::protocol_subject<proto>);
+  static constexpr bool syscalls = runqcheck::has_protocol_syscalls<proto>;
+  static constexpr bool resize = runqcheck::has_protocol_procresize<proto>;
+
+  typename proto::state state;  // the protocol's idle lists and counters
 
   const proto_scenario& sc;
   runqcheck::schedt<B> core;
@@ -436,7 +456,7 @@ struct world : runqcheck::wakeup_state<B, P, M> {
       return;
     }
     if (r.k == m_role::sysmon) {
-      retake();
+      if constexpr (syscalls) retake();  // else not run (missing_hook)
       leave();
       return;
     }
@@ -456,10 +476,12 @@ struct world : runqcheck::wakeup_state<B, P, M> {
       leave();  // injector: its G runs on, its own queue is for the others
       return;
     }
-    if (r.k == m_role::resizer) procresize(mp);
+    if constexpr (resize)  // else not run (missing_hook)
+      if (r.k == m_role::resizer) procresize(mp);
     if ((r.k == m_role::idle || r.k == m_role::handback) && !park(mp)) return;
     bool in_sys = r.k == m_role::syscall || r.k == m_role::syscall_keep;
-    if (in_sys && !exitsyscall(mp, &gs[r.submits[0].g])) return;
+    if constexpr (syscalls)  // else not run (missing_hook)
+      if (in_sys && !exitsyscall(mp, &gs[r.submits[0].g])) return;
     schedule(mp);
   }
 
@@ -470,10 +492,10 @@ struct world : runqcheck::wakeup_state<B, P, M> {
       unjudged_executions++;
       return;
     }
-    std::int32_t npidle = this->npidle.load(std::memory_order::relaxed);
-    RQ_INVARIANT(B, this->nmspinning.load(std::memory_order::relaxed) == 0,
-             "invariant: nmspinning != 0 with every M parked or gone", "nmspinning",
-             this->nmspinning.load(std::memory_order::relaxed));
+    runqcheck::protocol_counts c = proto::observe();
+    std::int32_t npidle = c.idle_ps;
+    RQ_INVARIANT(B, c.spinning == 0, "invariant: an M still spinning with every M parked or gone",
+             "spinning", c.spinning);
     std::array<bool, max_gs> queued{};
     for (int i = 0; i < sc.nprocs; i++)
       while (core_g* gp = S::runqget(ps[i]).gp) queued[gp->goid] = true;
@@ -532,7 +554,9 @@ struct world : runqcheck::wakeup_state<B, P, M> {
 
   // Go: one sysmon pass of retake's syscall part (protocol.hpp's
   // retake_syscall on each _Prunning P). A thread without a P.
-  void retake() {
+  void retake()
+    requires syscalls
+  {
     for (core_p* cp : live_allp()) {
       auto* pp = static_cast<P*>(cp);
       if (pp->status.load(std::memory_order::relaxed) != st(runqcheck::pstatus::running))
@@ -546,7 +570,9 @@ struct world : runqcheck::wakeup_state<B, P, M> {
   // else exitsyscallTryGetP (the old P back from a syscalling M, or an
   // idle P), else exitsyscallNoP (an idle P, or gp to the global queue and
   // stopm). False: parked until quiescence.
-  bool exitsyscall(M* mp, G* gp) {
+  bool exitsyscall(M* mp, G* gp)
+    requires syscalls
+  {
     // waits while a thief holds the scan bit; its acquire: resume's release
     proto::casgstatus(gp, runqcheck::gstatus::syscall, runqcheck::gstatus::running);
     P* oldp = mp->oldp;
@@ -617,7 +643,9 @@ struct world : runqcheck::wakeup_state<B, P, M> {
   // out (procresize_runnable: empty ones to pidle, runnable ones to their
   // old M if idle); startTheWorld wakes those Ms, then its wakep starts an
   // M if a P is idle. The G then ends; its M schedules.
-  void procresize(M* mp) {
+  void procresize(M* mp)
+    requires resize
+  {
     std::int32_t n = sc.nprocs - 1;
     glob_put_begins();  // destroy_runq puts the dying P's Gs on the global queue
     P* runnable;
@@ -680,11 +708,7 @@ struct world : runqcheck::wakeup_state<B, P, M> {
                mp->id);
       if (core_g* gp = find_queues(pp); gp != nullptr) return gp;
       auto all = live_allp();
-      std::int32_t busy =
-          static_cast<std::int32_t>(all.size()) - this->npidle.load(std::memory_order::seq_cst);
-      if (mp->spinning.load(std::memory_order::relaxed) ||
-          2 * this->nmspinning.load(std::memory_order::seq_cst) < busy) {
-        if (!mp->spinning.load(std::memory_order::relaxed)) proto::becomeSpinning(mp);
+      if (proto::spin_gate(mp, static_cast<std::int32_t>(all.size()))) {
         auto f = runqcheck::stealWork<S>(*pp, all, stealOrder, [] { return 0u; },
                                          [&](std::uint32_t i) { return idle(i); });
         if (f.gp != nullptr) return f.gp;
@@ -770,9 +794,9 @@ template <template <class> class Proto>
 void name_objects(rqtest::fz::recorder& r, world<Proto>& w) {
   r.owner(&w.core, sizeof w.core, "sched", -1);
   r.name(&w.core.lock, "sched.lock");
-  r.name(&w.nmspinning, "sched.nmspinning");
-  r.name(&w.npidle, "sched.npidle");
-  r.name(&w.needspinning, "sched.needspinning");
+  using proto = typename world<Proto>::proto;
+  if constexpr (runqcheck::has_protocol_describe<proto>)
+    proto::describe([&](const void* a, const char* n) { r.name(a, n); });
   r.name(&w.live, "harness.live");
   r.name(&w.gomaxprocs, "sched.gomaxprocs");
   for (int i = 0; i < w.sc.nprocs; i++) {

@@ -53,7 +53,8 @@
 //   atomic P*, read by syscall thieves; its park is the Env's own: note<B>
 //   below, or stress/'s futex);
 //   g_m(G*) -> M*: the M a G runs on (Go: gp.m; a relaxed load);
-//   ws() -> wakeup_state<B, P, M>&; core() -> runqcheck::schedt<B>&;
+//   ws() -> state& (wakeup_state<B, P, M>: the world owns one);
+//   core() -> runqcheck::schedt<B>&;
 //   newm(P*, bool spinning): startm's "no idle M" path;
 //   notewakeup(M*): wake a parked M (mp->park.wakeup(), plus what the
 //   harness counts); acquirep(M*, P*); releasep(M*) -> P*;
@@ -72,6 +73,7 @@
 #include "check.hpp"
 #include "globrunq.hpp"
 #include "gqueue.hpp"
+#include "protocol_subject.hpp"
 #include "runq.hpp"
 
 namespace runqcheck {
@@ -167,6 +169,7 @@ struct protocol {
   using M = typename Env::M;
   using G = typename S::p::G;
   using locked = runqcheck::locked_sched<B>;
+  using state = wakeup_state<B, P, M>;  // Env::ws(): idle lists and counters
   static constexpr const char* name = "go1.27";  // the protocol subject's name in reports
   static constexpr auto seq_cst = std::memory_order::seq_cst;
   static constexpr auto relaxed = std::memory_order::relaxed;
@@ -223,6 +226,33 @@ struct protocol {
     M* mp = w.midle.pop();
     if (mp != nullptr) w.nmidle--;
     return mp;
+  }
+
+  // Go: findRunnable's limit on spinning Ms ("to half the number of busy
+  // Ps"): true if mp may spin, becomeSpinning done. mp, holding a P.
+  static bool spin_gate(M* mp, std::int32_t gomaxprocs) {
+    auto& w = Env::ws();
+    if (!mp->spinning.load(relaxed) &&
+        2 * w.nmspinning.load(seq_cst) >= gomaxprocs - w.npidle.load(seq_cst))  // Go's full Loads
+      return false;
+    if (!mp->spinning.load(relaxed)) becomeSpinning(mp);
+    return true;
+  }
+
+  // The counts the checks at quiescence read (protocol_subject.hpp). After
+  // the run, or with sched.lock held.
+  static protocol_counts observe() {
+    auto& w = Env::ws();
+    return {w.nmspinning.load(relaxed), w.npidle.load(relaxed), w.nmidle};
+  }
+
+  // Names the protocol's objects for a failure's picture (Go's names).
+  template <class F>
+  static void describe(F&& name) {
+    auto& w = Env::ws();
+    name(&w.nmspinning, "sched.nmspinning");
+    name(&w.npidle, "sched.npidle");
+    name(&w.needspinning, "sched.needspinning");
   }
 
   // Go: (*m).becomeSpinning. The M itself, holding a P.

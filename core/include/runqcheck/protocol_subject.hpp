@@ -10,13 +10,23 @@
 // protocol instantiated on a checker's world Env) with the nested types B
 // (backend), S (the queue subject it submits to), P (a P: derives S::p), M
 // (an M: derives m<B>), G (S::p::G) and the static functions below, named
-// as in proc.go. The world owns the Ms (threads), Gs and Ps; the protocol
-// owns its idle P and M lists, its counters and what an M parks on, with
-// its own names: the checkers reach them only through these functions,
-// never by member name. locked is locked_sched<B>: sched.lock held.
+// as in proc.go. The world owns the Ms (threads, and what each parks on:
+// Env::notewakeup wakes one), Gs and Ps; the protocol owns its idle P and
+// M lists and its counters (PS::state), with its own names: the checkers
+// reach them only through these functions, never by member name. locked
+// is locked_sched<B>: sched.lock held.
 //
 // Required (Go signature on the right):
 //   PS::name                            shown in reports
+//   PS::state                           the protocol's own idle lists and
+//        counters, default-constructed; the world owns one per run and
+//        hands it back as Env::ws()
+//   PS::observe() -> protocol_counts    what the checks at quiescence read
+//        (spinning Ms, idle Ps, idle Ms), in the port's own terms; called
+//        after the run or under sched.lock
+//   PS::spin_gate(M*, int32 gomaxprocs) -> bool
+//        findRunnable's limit on spinning Ms (Go: half the busy Ps): true
+//        if the M, holding a P, may spin (becomeSpinning done)
 //   PS::submit(P*, G*, bool next)       func runqput(pp *p, gp *g, next bool)
 //        the M owning pp: publish      + wakep() (newproc, ready)
 //        gp, then wake an M if an idle P could run it
@@ -61,14 +71,18 @@
 //                                            func procresize(nprocs int32) *p
 //     PS::startTheWorld_runnable(P*)         func startTheWorldWithSema(now int64,
 //                                                w worldStop) int64 (its runnable-P loop)
+//   has_protocol_describe<PS>: a failure's picture names its objects
+//     PS::describe(f): f(const void* addr, const char* name) per object
+//     (without it the picture shows the world's objects only)
 //   has_protocol_idle_lists<PS>: diff_go's idle-list sequences against Go
 //     PS::pidlegetSpinning(locked&) -> P*    func pidlegetSpinning(now int64) (*p, int64)
 //     PS::mgetSpecific(locked&, M*) -> M*    func mgetSpecific(mp *m) *m
 //
-// Not yet: registering a second protocol subject (relacy_protocol's suite
-// is a template on it, but the worlds still keep its counters in
-// protocol.hpp's wakeup_state and call it through that header's Env
-// hooks); a protocol with its own lock (sched.lock is the core's schedt
+// A protocol subject is registered with runqcheck_add_protocol_subject
+// (cmake/runqcheck.cmake); relacy_protocol then runs for it (the scenarios
+// whose Ms need a missing hook print `runqcheck: not applied:`).
+// Not yet: fuzz_protocol, the stress scheduler and diff_go for a second
+// protocol; a protocol with its own lock (sched.lock is the core's schedt
 // lock); timers, netpoll, GC workers, locked Ms (LockOSThread).
 #pragma once
 
@@ -83,6 +97,13 @@
 
 namespace runqcheck {
 
+// What the checks at quiescence read of a protocol's state (observe()).
+struct protocol_counts {
+  std::int32_t spinning = 0;  // Ms spinning, or reserved to spin by a wakeup
+  std::int32_t idle_ps = 0;   // Ps on the protocol's idle list
+  std::int32_t idle_ms = 0;   // Ms on the protocol's idle list
+};
+
 namespace protocol_detail {
 struct never {  // stop_or_spin's stopping(): no stop-the-world
   bool operator()() const { return false; }
@@ -96,6 +117,9 @@ concept protocol_subject = requires(typename PS::P* pp, typename PS::M* mp, type
                                     locked_sched<typename PS::B>& l,
                                     globrunq_batch<typename PS::B>& r) {
   { PS::name } -> std::convertible_to<const char*>;
+  requires std::default_initializable<typename PS::state>;
+  { PS::observe() } -> std::same_as<protocol_counts>;
+  { PS::spin_gate(mp, std::int32_t{}) } -> std::same_as<bool>;
   requires std::derived_from<typename PS::P, typename PS::S::p>;
   PS::submit(pp, gp, next);
   PS::wakep();
@@ -129,6 +153,9 @@ concept has_protocol_procresize = requires(typename PS::P* pp, locked_sched<type
   { PS::procresize_runnable(l, allp, pp) } -> std::convertible_to<typename PS::P*>;
   PS::startTheWorld_runnable(pp);
 };
+template <class PS>
+concept has_protocol_describe =
+    requires { PS::describe([](const void*, const char*) {}); };
 template <class PS>
 concept has_protocol_idle_lists = requires(typename PS::M* mp, locked_sched<typename PS::B>& l) {
   { PS::pidlegetSpinning(l) } -> std::convertible_to<typename PS::P*>;

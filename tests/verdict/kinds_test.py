@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""The verdict keeps queue and protocol subjects to their own columns.
+
+usage: kinds_test.py VERDICT_PY WORKDIR
+Writes a relacy build dir by hand: a queue subject q with a passing
+relacy_scenarios test and a protocol subject p (runqcheck_columns.json's
+protocol_subjects) with a failing relacy_protocol test. Checks that
+ci/verdict.py shows p's queue cells and q's protocol cell as `-` (not
+counted), p's protocol cell FAILED, and, for q alone, no relacy protocol
+column. Exit 0 if so, 1 if not.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "ci"))
+from expect_cells import read_matrix  # noqa: E402  (the one parser of a printed matrix)
+
+
+def matrix(verdict, work, subjects):
+    v = subprocess.run(["/usr/bin/python3", verdict, "--subjects", subjects, f"relacy={work}"],
+                       capture_output=True, text=True)
+    return v.stdout, read_matrix(v.stdout) or {}
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("kinds_test.py: usage: kinds_test.py VERDICT_PY WORKDIR", file=sys.stderr)
+        return 2
+    verdict, work = argv[0], Path(argv[1]) / "relacy"
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "junit.xml").write_text(
+        '<testsuite tests="2">'
+        '<testcase name="relacy_scenarios/q" classname="x" time="1" status="run"/>'
+        '<testcase name="relacy_protocol/p" classname="x" time="1" status="fail">'
+        '<failure message=""/><system-out>invariant: lost wakeup\nreplay: x</system-out>'
+        '</testcase></testsuite>\n')
+    (work / "runqcheck_columns.json").write_text(json.dumps({
+        "protocol_subjects": ["p"],
+        "tests": {"relacy_scenarios/q": "relacy_random", "relacy_protocol/p": "relacy_protocol"}}))
+    out, rows = matrix(verdict, work, "q,p")
+    print(out)
+    want = {("q", "relacy random"): "passed", ("q", "relacy protocol"): "-",
+            ("p", "relacy random"): "-", ("p", "unit"): "-", ("p", "relacy protocol"): "FAILED"}
+    bad = [f"{s}, {c}: {rows.get(s, {}).get(c)}, not {v}" for (s, c), v in want.items()
+           if rows.get(s, {}).get(c) != v]
+    if "verdict: 1 passed, 1 FAILED" not in out:
+        bad.append("the counts include a cell of the other kind")
+    (work / "runqcheck_columns.json").write_text(json.dumps({
+        "protocol_subjects": [], "tests": {"relacy_scenarios/q": "relacy_random"}}))
+    (work / "junit.xml").write_text(
+        '<testsuite tests="1">'
+        '<testcase name="relacy_scenarios/q" classname="x" time="1" status="run"/>'
+        '</testsuite>\n')
+    _, rows = matrix(verdict, work, "q")
+    if "relacy protocol" in rows.get("q", {}):
+        bad.append("a relacy protocol column with no protocol subject")
+    for b in bad:
+        print(f"kinds_test: {b}")
+    print(f"kinds_test: {'FAILED' if bad else 'passed'}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
