@@ -306,7 +306,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
   foreach(t IN ITEMS fuzz_protocol fuzz_protocol_mutant)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_protocol.cpp")
     target_include_directories(${t} PRIVATE "${RUNQCHECK_ROOT}/fuzz/include"
-      "${RUNQCHECK_ROOT}/tests/relacy")
+      "${RUNQCHECK_ROOT}/tests/relacy" "${RUNQCHECK_ROOT}/models/scenarios")
     target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy)
     target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
