@@ -64,18 +64,39 @@ rq_add_backports() {
 rq_jobs() { nproc 2>/dev/null || echo 2; }
 
 # rq_port_preset PRESET DIR [cmake -D args...]: configure PRESET into DIR,
-# build it, run `ctest -L port -LE nightly` there; results: DIR/junit.xml,
-# or DIR/stage-failed ("configure|build <log>") when it did not build.
+# build what its port checks run, run `ctest -L port -LE nightly` there;
+# results: DIR/junit.xml, or DIR/stage-failed ("configure|build <log>") when
+# it did not build. The self-tests' binaries are left to whoever runs them
+# (ci/test builds the whole tree before its self-tests).
 rq_port_preset() {
   local preset=$1 dir=$2; shift 2
-  rq_build_preset "$preset" "$dir" "$@" || return 1
+  rq_build_preset "$preset" "$dir" port "$@" || return 1
   rq_ctest "$preset" "$dir" junit -L port -LE nightly
 }
 
-# rq_build_preset PRESET DIR [cmake -D args...]: configure and build; log in
+# rq_port_targets DIR: the targets whose binaries DIR's port checks (label
+# port, not nightly) run: each DIR/bin/NAME their commands name. Prints
+# nothing when a check names none (then the whole tree is built).
+rq_port_targets() {
+  ctest --test-dir "$1" --show-only=json-v1 -L port -LE nightly 2>/dev/null | "$RQ_PY" -c '
+import json, os, re, sys
+bindir = os.path.realpath(os.path.join(sys.argv[1], "bin"))
+out = set()
+for t in json.load(sys.stdin).get("tests", []):
+    words = re.split(r"[\s\x27\x22=]+", " ".join(t.get("command", [])))
+    hits = {os.path.basename(w) for w in words
+            if w and os.path.realpath(os.path.dirname(w)) == bindir}
+    if not hits:
+        sys.exit(0)  # a check that names no binary of the tree: build it all
+    out.update(hits)
+print(" ".join(sorted(out)))' "$1"
+}
+
+# rq_build_preset PRESET DIR all|port [cmake -D args...]: configure and
+# build the whole tree (all) or what its port checks run (port); log in
 # DIR/build.log.
 rq_build_preset() {
-  local preset=$1 dir=$2; shift 2
+  local preset=$1 dir=$2 what=$3; shift 3
   mkdir -p "$dir"
   local log=$dir/build.log
   rm -f "$dir/stage-failed" "$dir/junit.xml"
@@ -84,8 +105,11 @@ rq_build_preset() {
     grep -m3 -A2 'CMake Error' "$log" >&2 || tail -20 "$log" >&2
     echo "configure $log" >"$dir/stage-failed"; return 1
   fi
-  rq_log "preset $preset: build"
-  if ! cmake --build "$dir" -j "$(rq_jobs)" >>"$log" 2>&1; then
+  local targets=()
+  if [ "$what" = port ]; then read -r -a targets <<<"$(rq_port_targets "$dir")"; fi
+  rq_log "preset $preset: build${targets[0]:+ (${#targets[@]} targets of the port checks)}"
+  if ! cmake --build "$dir" -j "$(rq_jobs)" ${targets[0]:+--target "${targets[@]}"} \
+       >>"$log" 2>&1; then
     grep -m5 -E 'error:|static assertion' "$log" >&2 || tail -20 "$log" >&2
     echo "build $log" >"$dir/stage-failed"; return 1
   fi
