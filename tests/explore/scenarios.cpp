@@ -7,6 +7,8 @@
 //        explore_scenarios replay SCENARIO sc|rc11 PATH
 //        explore_scenarios list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only.
+//   RUNQCHECK_STOP_ON_FAIL=1 (a kill cell) stops at the first failure; the
+//   scenarios then run in rounds of 500, then 8,000 executions, then in full.
 //   --budget N: at most N executions per scenario and model; a scenario cut
 //   by it says so and what it covered (never a silent pass).
 //   --hash: count execution graphs met twice (fails if any was).
@@ -86,11 +88,14 @@ std::string fmt(std::uint64_t n) {
 }
 
 // Runs one scenario under one model; prints its line. True if it passed.
-bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const args& a) {
+// probe > 0: at most that many executions first; a run the probe neither
+// exhausted nor failed prints nothing and sets *undecided (run it again).
+bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const args& a,
+             std::uint64_t probe = 0, bool* undecided = nullptr) {
   std::string name(sc.name);
   ex::options o;
   o.m = m;
-  o.budget = a.budget;
+  o.budget = probe > 0 && (a.budget == 0 || probe < a.budget) ? probe : a.budget;
   o.hash_graphs = a.hash;
   o.replay = a.replay;
   if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
@@ -103,6 +108,10 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   };
   if (a.crosscheck) o.hash_graphs = true;
   ex::stats s = explore(o);
+  if (o.budget != a.budget && !s.failed && !s.exhausted && sc.expect_fatal.empty()) {
+    *undecided = true;  // the probe's executions are the full run's first ones
+    return true;
+  }
   const char* mn = ex::model_name(m);
   double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
   std::printf("explore %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
@@ -218,12 +227,30 @@ int main(int argc, char** argv) {
   model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);
   bool ok = true;
   int ran = 0;
+  // RUNQCHECK_STOP_ON_FAIL (a kill cell, as relacy): rounds over the
+  // scenarios, 500 executions each, then 8,000, then unbounded,
+  // each running only what earlier rounds left open; the
+  // search order is fixed, so a failure within a round is the full run's.
+  const bool stop_on_fail = std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
+  std::vector<std::pair<const model::scenario*, ex::model>> open;
   for (const auto& sc : model::catalog) {
     std::string name(sc.name);
     if (only != nullptr ? name != only : !selected(name)) continue;
     ran++;
     if (!model::runs_as_written<subject_under_test<B, 4>>(sc)) continue;  // reported above
-    for (ex::model m : a.models) ok &= run_one(argv[0], sc, m, a);
+    for (ex::model m : a.models) open.emplace_back(&sc, m);
+  }
+  bool rounds = stop_on_fail && a.replay.empty() && !a.crosscheck;
+  for (std::uint64_t probe = rounds ? 500 : 0; !open.empty() && (ok || !stop_on_fail);
+       probe = probe >= 8000 ? 0 : probe * 16) {
+    std::vector<std::pair<const model::scenario*, ex::model>> left;
+    for (auto [sc, m] : open) {
+      bool undecided = false;
+      ok &= run_one(argv[0], *sc, m, a, probe, &undecided);
+      if (undecided) left.emplace_back(sc, m);
+      if (!ok && stop_on_fail) break;
+    }
+    open.swap(left);
   }
   if (ran == 0) {
     std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0],
