@@ -16,7 +16,8 @@
 //   event, no revisits) and require the same set of complete graphs: the
 //   reduction's completeness and optimality, on scenarios small enough.
 // Output per scenario and model: complete and blocked executions, time,
-// "exhausted". A failure prints a `replay:` line that re-runs exactly it.
+// "exhausted". A failure prints a `replay:` line that re-runs exactly it and
+// a `picture:` line: the swimlane page of that execution (picture.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,6 +29,9 @@
 
 #include "runqcheck/backend/explore.hpp"
 #include "explore/engine.hpp"
+#ifdef RUNQCHECK_PICTURES
+#include "picture.hpp"
+#endif
 
 #include "caps.hpp"
 #include "catalog.hpp"
@@ -41,27 +45,48 @@ using B = runqcheck::explore_backend;
 namespace ex = runqcheck::explore;
 namespace model = runqcheck::model;
 
-// Tells the engine where each operation begins (its spin windows reset).
+// Tells the engine where each operation begins (its spin windows reset),
+// and the picture being taken, if any, where each begins and ends.
+#ifdef RUNQCHECK_PICTURES
+using picture = ex::picture;
+#else
+using picture = model::op_observer;  // built without fuzz/explain: no pictures
+#endif
 struct boundaries final : model::op_observer {
-  void op_begin(int, int, const model::op&) override {
+  picture* pic = nullptr;
+  void op_begin(int t, int i, const model::op& o) override {
     if (ex::current != nullptr) ex::current->op_boundary();
+    if (pic != nullptr) pic->op_begin(t, i, o);
   }
-  void op_end(int, int, const model::op&, const std::uint64_t*, int, bool, bool) override {}
+  void op_end(int t, int i, const model::op& o, const std::uint64_t* gs, int n, bool inherit,
+              bool empty) override {
+    if (pic != nullptr) pic->op_end(t, i, o, gs, n, inherit, empty);
+  }
 };
+boundaries obs;
 
 template <std::uint32_t Cap>
 struct prog final : ex::program {
   using W = model::world<subject_under_test<B, Cap>, B>;
   const model::scenario& sc;
   std::optional<W> w;
+  picture* pic = nullptr;  // the picture being taken (each run starts it afresh)
+  bool finishing = false;  // in the final check (a failure there is no thread's)
   explicit prog(const model::scenario& s) : sc(s) {}
   int threads() const override { return static_cast<int>(sc.threads.size()); }
   void setup() override {
     w.emplace(sc);
+#ifdef RUNQCHECK_PICTURES
+    if (pic != nullptr) pic->reset(*w, sc.nprocs, sc.ngs, threads());
+#endif
+    finishing = false;
     w->init();
   }
   void run(int t) override { w->run(t); }
-  void finish() override { w->check(); }
+  void finish() override {
+    finishing = true;
+    w->check();
+  }
   void teardown() override { w.reset(); }
 };
 
@@ -86,6 +111,64 @@ std::string fmt(std::uint64_t n) {
     s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
+
+#ifdef RUNQCHECK_PICTURES
+// Re-runs the failing execution at path alone, recording it, and writes its
+// page. Returns the page's path, or "" with err set.
+std::string take_picture(const model::scenario& sc, ex::model m, const std::string& path,
+                         const std::string& replay_line, std::string& err) {
+  std::string dir = runqcheck::fuzz::failure_dir(err);
+  if (dir.empty()) return "";
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  std::string mutant = mut != nullptr ? mut : "";
+  const char* mn = m == ex::model::sc ? "sc" : "rc11";
+  std::string base = dir + "/explore__" + subject_name + "__" + std::string(sc.name) + "__" + mn;
+  if (!mutant.empty()) {
+    std::string x = mutant;
+    std::replace(x.begin(), x.end(), ':', '-');
+    std::replace(x.begin(), x.end(), '/', '-');
+    base += "__" + x;
+  }
+  ex::picture pic;
+  ex::options o;
+  o.m = m;
+  o.replay = path;
+  o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
+  bool finishing = false;
+  obs.pic = &pic;
+  ex::stats r = model::with_cap<8, 4>(sc.cap, [&](auto c) {
+    prog<decltype(c)::value> p(sc);
+    p.pic = &pic;
+    ex::engine<> e(p, o);
+    ex::stats st = e.run();
+    finishing = p.finishing;
+    return st;
+  });
+  obs.pic = nullptr;
+  int t = finishing ? -1 : pic.last_thread();
+  if (r.failure.rfind("data race: thread ", 0) == 0) t = std::atoi(r.failure.c_str() + 18);
+  if (r.failed) pic.fail(t, r.failure);
+  runqcheck::fuzz::trace_info info;
+  info.sc = &sc;
+  info.subject = subject_name;
+  info.seed = std::string(mn) + " " + path;
+  info.command = replay_line;
+  info.mutant = mutant;
+  info.checker = "explore";
+  info.scenario = std::string(sc.name);
+  info.failed = r.failed;
+  info.message = r.failure;
+  if (err = runqcheck::fuzz::write_page(base + ".html", pic.json(info)); !err.empty()) return "";
+  if (!r.failed) err = "WARNING: the re-run of this execution passed";
+  return base + ".html";
+}
+#else
+std::string take_picture(const model::scenario&, ex::model, const std::string&,
+                         const std::string&, std::string& err) {
+  err = "built without the page template (fuzz/explain)";
+  return "";
+}
+#endif
 
 // Runs one scenario under one model; prints its line. True if it passed.
 // probe > 0: at most that many executions first; a run the probe neither
@@ -143,9 +226,22 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   if (s.failed) {
     std::printf("explore %s %s %s: %s\n", subject_name, name.c_str(), mn, s.failure.c_str());
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    std::printf("replay: %s%s%s%s replay %s %s %s\n", mut ? "RUNQCHECK_MUTANT=" : "",
-                mut ? mut : "", mut ? " " : "", argv0, name.c_str(),
-                m == ex::model::sc ? "sc" : "rc11", s.path.c_str());
+    std::string line = std::string(mut ? "RUNQCHECK_MUTANT=" : "") + (mut ? mut : "") +
+                       (mut ? " " : "") + argv0 + " replay " + name + " " +
+                       (m == ex::model::sc ? "sc" : "rc11") + " " + s.path;
+    std::printf("replay: %s\n", line.c_str());
+    std::fflush(stdout);
+    std::string abs = line;  // the page names the binary by its absolute path
+#ifdef RUNQCHECK_PICTURES
+    if (std::size_t at = abs.find(argv0); at != std::string::npos)
+      abs.replace(at, std::strlen(argv0), runqcheck::fuzz::self_path());
+#endif
+    std::string err;
+    std::string html = take_picture(sc, m, s.path, abs, err);
+    if (html.empty())
+      std::printf("picture: none (%s)\n", err.c_str());
+    else
+      std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
   }
   std::fflush(stdout);
   bool ok = !s.failed && (s.exhausted || !a.replay.empty());
@@ -222,7 +318,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  static boundaries obs;
   model::observer = &obs;
   model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);
   bool ok = true;
