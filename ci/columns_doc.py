@@ -26,7 +26,9 @@ def table() -> str:
         kill = "`" + " ".join(c["kill"]) + "`" if c.get("kill") else "—"
         if c.get("protocol_mutants"):
             kill += " (protocol mutants only)"
-        rows.append(f"| `{c['id']}` | {c.get('title') or '— (kill matrix only)'} | "
+        title = c.get("title") or "— (kill matrix only)"
+        title += " (nightly)" if c.get("nightly") else ""
+        rows.append(f"| `{c['id']}` | {title} | "
                     f"{', '.join(c.get('presets', [])) or '—'} | {tests} | {kill} |")
     return ("*Generated from ci/checkers.json by `ci/columns_doc.py`; do not edit.*\n\n"
             + "\n".join(rows) + "\n")

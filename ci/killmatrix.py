@@ -68,10 +68,17 @@ def run(cmd, mutant, timeout):
     fatal = re.findall(r"fatal error: ([^\n]*?)(?: at |\n|$)", out)
     relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
+    # explore (tests/explore/scenarios.cpp): a failure's line, its scenario's counts
+    xwhy = re.findall(r"^explore \S+ (\w+) (?:RC11|SC): (?!passed)(.*)$", out, re.M)
+    xrun = [r for r in re.findall(r"^explore \S+ (\w+) +(?:RC11|SC) ([\d,]+) complete, "
+                                  r"([\d,]+) blocked.*FAILED$", out, re.M)
+            if xwhy and r[0] == xwhy[0][0]]
     replay = re.findall(r"^replay: (.*)$", out, re.M) or re.findall(r"^reproduce: (.*)$", out, re.M)
     replay = [r.replace(str(ROOT) + "/", "") for r in replay]  # docs name repo paths, not this machine's
     stall = re.findall(r"^stall/\S+: FAILED (\S+:\d+): (.*)$", out, re.M)
     execs = int(scen[0][1]) if scen else None
+    if xrun:
+        execs = int(xrun[0][1].replace(",", "")) + int(xrun[0][2].replace(",", ""))
     weak = re.findall(r"^FAILED: weak-memory orders: (.*?)(?: \(subject \S+\))?$", out, re.M)
     fz = re.findall(r"^fuzz: killed after (\d+) executions \(([\d?]+) exec/s\): (.*)$", out, re.M)
     if fz:
@@ -92,6 +99,8 @@ def run(cmd, mutant, timeout):
         how = ", ".join(failed[:2]) + (f" (+{len(failed) - 2})" if len(failed) > 2 else "")
     elif prop:
         how = f"property falsified after {prop[0]} sequences" + (f" ({prop_name[0][:50]})" if prop_name else "")
+    elif xwhy:
+        how = f"{xwhy[0][0]}: {xwhy[0][1]}"[:110]
     elif relacy:
         what = relacy[0].strip()
         what = re.sub(r"USER ASSERT FAILED \(fatal error: (.*?)\)?$", r"\1", what)[:70]

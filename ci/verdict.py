@@ -46,6 +46,8 @@ WHY_EMPTY = {c["title"]: "no test of this column for the subject"
 PRESET_COLUMNS = {"build": [c["title"] for c in DECL if not c.get("whole_preset")]}
 # A column judges queue subjects, or ("judges": "protocol") protocol subjects.
 PROTOCOL_COLUMNS = {c["title"] for c in DECL if c.get("judges") == "protocol"}
+# Columns whose tests are all nightly: shown only where one of their tests ran.
+NIGHTLY_COLUMNS = {c["title"] for c in DECL if c.get("nightly")}
 for c in DECL:
     for p in c.get("presets", []):
         PRESET_COLUMNS.setdefault(p, []).append(c["title"])
@@ -304,7 +306,8 @@ def main(argv) -> int:
     # A cell of the other kind (a queue subject's protocol column, a protocol
     # subject's queue column) is "-": no check of that kind exists for it.
     other_kind = lambda s, c: (c in PROTOCOL_COLUMNS) != (s in protos) and c != "other"
-    columns = [c for c in COLUMNS if any(not other_kind(s, c) for s in rows)]
+    columns = [c for c in COLUMNS if any(not other_kind(s, c) for s in rows)
+               and (c not in NIGHTLY_COLUMNS or any(cells[k].tests for k in cells if k[1] == c))]
     columns += ["other"] if any(k[1] == "other" for k in cells) else []
     verdict_of = lambda s, c: "-" if other_kind(s, c) else cell(s, c).verdict()
     grid = [[s] + [verdict_of(s, c) for c in columns] for s in rows]

@@ -12,7 +12,8 @@
 # fails again the same way (tests/explore/teeth.sh); explore_crosscheck: on
 # the catalog's smaller scenarios (go125), the complete graphs the reduction
 # explores are exactly those of an unreduced search (every thread may add
-# the next event, no revisits, each partial graph once).
+# the next event, no revisits, each partial graph once); explore_picture:
+# a failure's swimlane page (below).
 include_guard(GLOBAL)
 find_package(Boost 1.66 REQUIRED COMPONENTS context)
 if(NOT TARGET runqcheck_explore)
@@ -22,8 +23,11 @@ if(NOT TARGET runqcheck_explore)
   target_link_libraries(runqcheck_explore INTERFACE Boost::context)
 endif()
 
+# A failure draws its execution (tests/explore/picture.hpp) with the explain
+# page of fuzz/explain (absent from an install: no pictures).
+runqcheck_picture_lib(_rq_pic)
 runqcheck_add_checker(NAME explore SOURCES "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
-  LIBS runqcheck_explore runqcheck_models LABELS gate explore ARGS both TIMEOUT 900)
+  LIBS runqcheck_explore runqcheck_models ${_rq_pic} LABELS gate explore ARGS both TIMEOUT 900)
 
 if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_litmus)
   set(_rq_check "${RUNQCHECK_ROOT}/tests/explore/litmus_check.py")
@@ -54,6 +58,18 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   add_test(NAME explore_teeth/mutants COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/teeth.sh"
     $<TARGET_FILE:explore__mutants> order:runqput_tail_store owner_vs_thief owner_vs_two_thieves)
   set_tests_properties(explore_teeth/mutants PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+endif()
+# explore_picture: the failing run of a mutant prints `picture:` after
+# `replay:`; the page holds the trace with its rf edges, the replay line
+# writes the same page byte for byte, and the page renders in headless
+# Chromium (fuzz/explain/check_dom.py; skipped, exit 77, without chromium).
+if(TARGET explore__mutants AND TARGET runqcheck_explain AND NOT RUNQCHECK_PORT_ONLY
+   AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME explore_picture COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/explore/picture_test.py" $<TARGET_FILE:explore__mutants>
+    "${CMAKE_BINARY_DIR}/picture_test/explore" order:runqput_tail_store owner_vs_thief)
+  set_tests_properties(explore_picture PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300
+    SKIP_RETURN_CODE 77)
 endif()
 if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
   string(CONCAT _rq_small "steal_runnext_vs_runqget,put_kicks_runnext_during_steal,"

@@ -7,6 +7,8 @@
 //        explore_scenarios replay SCENARIO sc|rc11 PATH
 //        explore_scenarios list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only.
+//   RUNQCHECK_STOP_ON_FAIL=1 (a kill cell) stops at the first failure; the
+//   scenarios then run in rounds of 500, then 8,000 executions, then in full.
 //   --budget N: at most N executions per scenario and model; a scenario cut
 //   by it says so and what it covered (never a silent pass).
 //   --hash: count execution graphs met twice (fails if any was).
@@ -14,7 +16,8 @@
 //   event, no revisits) and require the same set of complete graphs: the
 //   reduction's completeness and optimality, on scenarios small enough.
 // Output per scenario and model: complete and blocked executions, time,
-// "exhausted". A failure prints a `replay:` line that re-runs exactly it.
+// "exhausted". A failure prints a `replay:` line that re-runs exactly it and
+// a `picture:` line: the swimlane page of that execution (picture.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -26,6 +29,9 @@
 
 #include "runqcheck/backend/explore.hpp"
 #include "explore/engine.hpp"
+#ifdef RUNQCHECK_PICTURES
+#include "picture.hpp"
+#endif
 
 #include "caps.hpp"
 #include "catalog.hpp"
@@ -39,27 +45,48 @@ using B = runqcheck::explore_backend;
 namespace ex = runqcheck::explore;
 namespace model = runqcheck::model;
 
-// Tells the engine where each operation begins (its spin windows reset).
+// Tells the engine where each operation begins (its spin windows reset),
+// and the picture being taken, if any, where each begins and ends.
+#ifdef RUNQCHECK_PICTURES
+using picture = ex::picture;
+#else
+using picture = model::op_observer;  // built without fuzz/explain: no pictures
+#endif
 struct boundaries final : model::op_observer {
-  void op_begin(int, int, const model::op&) override {
+  picture* pic = nullptr;
+  void op_begin(int t, int i, const model::op& o) override {
     if (ex::current != nullptr) ex::current->op_boundary();
+    if (pic != nullptr) pic->op_begin(t, i, o);
   }
-  void op_end(int, int, const model::op&, const std::uint64_t*, int, bool, bool) override {}
+  void op_end(int t, int i, const model::op& o, const std::uint64_t* gs, int n, bool inherit,
+              bool empty) override {
+    if (pic != nullptr) pic->op_end(t, i, o, gs, n, inherit, empty);
+  }
 };
+boundaries obs;
 
 template <std::uint32_t Cap>
 struct prog final : ex::program {
   using W = model::world<subject_under_test<B, Cap>, B>;
   const model::scenario& sc;
   std::optional<W> w;
+  picture* pic = nullptr;  // the picture being taken (each run starts it afresh)
+  bool finishing = false;  // in the final check (a failure there is no thread's)
   explicit prog(const model::scenario& s) : sc(s) {}
   int threads() const override { return static_cast<int>(sc.threads.size()); }
   void setup() override {
     w.emplace(sc);
+#ifdef RUNQCHECK_PICTURES
+    if (pic != nullptr) pic->reset(*w, sc.nprocs, sc.ngs, threads());
+#endif
+    finishing = false;
     w->init();
   }
   void run(int t) override { w->run(t); }
-  void finish() override { w->check(); }
+  void finish() override {
+    finishing = true;
+    w->check();
+  }
   void teardown() override { w.reset(); }
 };
 
@@ -85,12 +112,73 @@ std::string fmt(std::uint64_t n) {
   return s;
 }
 
+#ifdef RUNQCHECK_PICTURES
+// Re-runs the failing execution at path alone, recording it, and writes its
+// page. Returns the page's path, or "" with err set.
+std::string take_picture(const model::scenario& sc, ex::model m, const std::string& path,
+                         const std::string& replay_line, std::string& err) {
+  std::string dir = runqcheck::fuzz::failure_dir(err);
+  if (dir.empty()) return "";
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  std::string mutant = mut != nullptr ? mut : "";
+  const char* mn = m == ex::model::sc ? "sc" : "rc11";
+  std::string base = dir + "/explore__" + subject_name + "__" + std::string(sc.name) + "__" + mn;
+  if (!mutant.empty()) {
+    std::string x = mutant;
+    std::replace(x.begin(), x.end(), ':', '-');
+    std::replace(x.begin(), x.end(), '/', '-');
+    base += "__" + x;
+  }
+  ex::picture pic;
+  ex::options o;
+  o.m = m;
+  o.replay = path;
+  o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
+  bool finishing = false;
+  obs.pic = &pic;
+  ex::stats r = model::with_cap<8, 4>(sc.cap, [&](auto c) {
+    prog<decltype(c)::value> p(sc);
+    p.pic = &pic;
+    ex::engine<> e(p, o);
+    ex::stats st = e.run();
+    finishing = p.finishing;
+    return st;
+  });
+  obs.pic = nullptr;
+  int t = finishing ? -1 : pic.last_thread();
+  if (r.failure.rfind("data race: thread ", 0) == 0) t = std::atoi(r.failure.c_str() + 18);
+  if (r.failed) pic.fail(t, r.failure);
+  runqcheck::fuzz::trace_info info;
+  info.sc = &sc;
+  info.subject = subject_name;
+  info.seed = std::string(mn) + " " + path;
+  info.command = replay_line;
+  info.mutant = mutant;
+  info.checker = "explore";
+  info.scenario = std::string(sc.name);
+  info.failed = r.failed;
+  info.message = r.failure;
+  if (err = runqcheck::fuzz::write_page(base + ".html", pic.json(info)); !err.empty()) return "";
+  if (!r.failed) err = "WARNING: the re-run of this execution passed";
+  return base + ".html";
+}
+#else
+std::string take_picture(const model::scenario&, ex::model, const std::string&,
+                         const std::string&, std::string& err) {
+  err = "built without the page template (fuzz/explain)";
+  return "";
+}
+#endif
+
 // Runs one scenario under one model; prints its line. True if it passed.
-bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const args& a) {
+// probe > 0: at most that many executions first; a run the probe neither
+// exhausted nor failed prints nothing and sets *undecided (run it again).
+bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const args& a,
+             std::uint64_t probe = 0, bool* undecided = nullptr) {
   std::string name(sc.name);
   ex::options o;
   o.m = m;
-  o.budget = a.budget;
+  o.budget = probe > 0 && (a.budget == 0 || probe < a.budget) ? probe : a.budget;
   o.hash_graphs = a.hash;
   o.replay = a.replay;
   if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
@@ -103,6 +191,10 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   };
   if (a.crosscheck) o.hash_graphs = true;
   ex::stats s = explore(o);
+  if (o.budget != a.budget && !s.failed && !s.exhausted && sc.expect_fatal.empty()) {
+    *undecided = true;  // the probe's executions are the full run's first ones
+    return true;
+  }
   const char* mn = ex::model_name(m);
   double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
   std::printf("explore %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
@@ -134,9 +226,22 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   if (s.failed) {
     std::printf("explore %s %s %s: %s\n", subject_name, name.c_str(), mn, s.failure.c_str());
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    std::printf("replay: %s%s%s%s replay %s %s %s\n", mut ? "RUNQCHECK_MUTANT=" : "",
-                mut ? mut : "", mut ? " " : "", argv0, name.c_str(),
-                m == ex::model::sc ? "sc" : "rc11", s.path.c_str());
+    std::string line = std::string(mut ? "RUNQCHECK_MUTANT=" : "") + (mut ? mut : "") +
+                       (mut ? " " : "") + argv0 + " replay " + name + " " +
+                       (m == ex::model::sc ? "sc" : "rc11") + " " + s.path;
+    std::printf("replay: %s\n", line.c_str());
+    std::fflush(stdout);
+    std::string abs = line;  // the page names the binary by its absolute path
+#ifdef RUNQCHECK_PICTURES
+    if (std::size_t at = abs.find(argv0); at != std::string::npos)
+      abs.replace(at, std::strlen(argv0), runqcheck::fuzz::self_path());
+#endif
+    std::string err;
+    std::string html = take_picture(sc, m, s.path, abs, err);
+    if (html.empty())
+      std::printf("picture: none (%s)\n", err.c_str());
+    else
+      std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
   }
   std::fflush(stdout);
   bool ok = !s.failed && (s.exhausted || !a.replay.empty());
@@ -213,17 +318,34 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  static boundaries obs;
   model::observer = &obs;
   model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);
   bool ok = true;
   int ran = 0;
+  // RUNQCHECK_STOP_ON_FAIL (a kill cell, as relacy): rounds over the
+  // scenarios, 500 executions each, then 8,000, then unbounded,
+  // each running only what earlier rounds left open; the
+  // search order is fixed, so a failure within a round is the full run's.
+  const bool stop_on_fail = std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
+  std::vector<std::pair<const model::scenario*, ex::model>> open;
   for (const auto& sc : model::catalog) {
     std::string name(sc.name);
     if (only != nullptr ? name != only : !selected(name)) continue;
     ran++;
     if (!model::runs_as_written<subject_under_test<B, 4>>(sc)) continue;  // reported above
-    for (ex::model m : a.models) ok &= run_one(argv[0], sc, m, a);
+    for (ex::model m : a.models) open.emplace_back(&sc, m);
+  }
+  bool rounds = stop_on_fail && a.replay.empty() && !a.crosscheck;
+  for (std::uint64_t probe = rounds ? 500 : 0; !open.empty() && (ok || !stop_on_fail);
+       probe = probe >= 8000 ? 0 : probe * 16) {
+    std::vector<std::pair<const model::scenario*, ex::model>> left;
+    for (auto [sc, m] : open) {
+      bool undecided = false;
+      ok &= run_one(argv[0], *sc, m, a, probe, &undecided);
+      if (undecided) left.emplace_back(sc, m);
+      if (!ok && stop_on_fail) break;
+    }
+    open.swap(left);
   }
   if (ran == 0) {
     std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0],

@@ -162,33 +162,8 @@ traced_run trace_execution(rl::test_params p, fz::trace_info info) {
   return out;
 }
 
-inline std::string self_path() {
-  char b[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", b, sizeof b - 1);
-  return n > 0 ? std::string(b, static_cast<std::size_t>(n)) : std::string();
-}
-
-// The folder of failure files: $RUNQCHECK_FAILURE_DIR, or <build>/failures
-// (the binary lives in <build>/bin), made if missing; absolute.
-inline std::string failure_dir(std::string& err) {
-  std::string dir;
-  if (const char* d = std::getenv("RUNQCHECK_FAILURE_DIR"); d != nullptr && *d != '\0') {
-    dir = d;
-  } else {
-    std::string exe = self_path();
-    dir = exe.substr(0, exe.rfind('/'));
-    if (dir.size() >= 4 && dir.compare(dir.size() - 4, 4, "/bin") == 0) dir.resize(dir.size() - 4);
-    dir += "/failures";
-  }
-  for (std::size_t i = 1; i <= dir.size(); i++)  // mkdir -p
-    if (i == dir.size() || dir[i] == '/') ::mkdir(dir.substr(0, i).c_str(), 0777);
-  char abs[PATH_MAX];
-  if (::realpath(dir.c_str(), abs) == nullptr) {
-    err = "cannot create the folder " + dir;
-    return "";
-  }
-  return abs;
-}
+using fz::failure_dir;
+using fz::self_path;
 
 // The checker as CTest names it: the binary's name up to "__<subject>", and
 // the search (relacy_scenarios, relacy_scenarios_bound2, relacy_scenarios_full).

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "exec.hpp"
+#include "page_base.hpp"
 #include "schedulers.hpp"
 
 namespace runqcheck::fuzz {
@@ -30,17 +31,6 @@ inline const char* name_of(ev k) {
   static const char* const n[] = {"op_begin", "op_end", "load", "store", "rmw", "cas_fail", "fence",
                                   "read",     "write",  "lock", "unlock", "yield", "check"};
   return n[static_cast<int>(k)];
-}
-
-inline const char* name_of(std::memory_order mo) {
-  switch (mo) {
-    case std::memory_order::relaxed: return "relaxed";
-    case std::memory_order::consume: return "consume";
-    case std::memory_order::acquire: return "acquire";
-    case std::memory_order::release: return "release";
-    case std::memory_order::acq_rel: return "acq_rel";
-    default: return "seq_cst";
-  }
 }
 
 using model::describe_op;
@@ -379,30 +369,7 @@ class recorder final : public access_observer, public model::op_observer {
 
   int text_result(const model::op& o, const std::uint64_t* gs, int n, bool inheritTime, bool empty) {
     char b[256];
-    int len = 0;
-    auto add = [&](const char* s, unsigned long long g = ~0ull) {
-      if (len >= static_cast<int>(sizeof b) - 1) return;
-      std::size_t room = sizeof b - static_cast<std::size_t>(len);
-      len += g == ~0ull ? std::snprintf(b + len, room, "%s", s) : std::snprintf(b + len, room, "%sG%llu", s, g);
-    };
-    switch (o.kind) {
-      case model::op_kind::put:
-      case model::op_kind::put_next:
-      case model::op_kind::glob_put:
-      case model::op_kind::wait_done:
-      case model::op_kind::destroy: add("done"); break;
-      case model::op_kind::empty:
-      case model::op_kind::expect_nonempty: add(empty ? "true" : "false"); break;
-      case model::op_kind::drain:
-        add("[");
-        for (int i = 0; i < n; i++) add(i ? " " : "", gs[i]);
-        add("]");
-        break;
-      default:
-        if (n == 0) add("nil");
-        else add("", gs[0]);
-        if (n > 0 && inheritTime) add(" (inheritTime)");
-    }
+    result_text(o, gs, n, inheritTime, empty, b, sizeof b);
     return add_text(b);
   }
 

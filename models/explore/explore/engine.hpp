@@ -75,6 +75,9 @@ struct options {
   std::string replay;               // a path ("step:child,...") to follow alone
   std::uint32_t max_events = 4000;  // per thread: beyond, the execution is cut
   std::FILE* trace = nullptr;       // prints every execution's graph
+  // Called with each event a thread's access replays or adds, in the order
+  // the threads run (an order of po ∪ rf): the failure picture's recorder.
+  std::function<void(int thread, const event&, const request&)> on_access;
   // No reduction (a test of the reduction): every pending thread may add
   // the next event, no revisits; with hash_graphs, the distinct graphs met
   // are every consistent graph of the program.
@@ -159,6 +162,7 @@ class engine final : public runtime {
       yield_to_main();  // the engine adds the event (g_ is then another graph)
     }
     const event& e = g_.th[cur_][me.pos++];
+    if (opt_.on_access) opt_.on_access(cur_, e, q);
     std::uint64_t v = e.rval;
     after(me, e, q);
     return v;

@@ -20,6 +20,10 @@ struct request {
   std::uint32_t loc = 0;
   std::uint64_t a1 = 0, a2 = 0;  // see event::a1, a2
   std::uintptr_t site = 0;       // the source location, for spin detection
+  // For a listener (options::on_access: the failure picture), not the search:
+  const void* obj = nullptr;      // the B object accessed (null: a fence)
+  std::source_location where{};   // the port's line that made the access
+  void (*show)(std::uint64_t v, char* buf, std::size_t n) = nullptr;  // v as text
 };
 
 inline std::uintptr_t site_of(const std::source_location& l) {

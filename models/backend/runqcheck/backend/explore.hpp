@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -33,14 +34,38 @@ struct explore_backend {
     return v;
   }
   static explore::runtime& rt() { return *explore::current; }
+  // A value as text for the failure picture: Gs by goid ("G3", "nil"), as
+  // the Relacy backend's trace shows them.
+  template <class T>
+  static void show(std::uint64_t u, char* buf, std::size_t n) {
+    T v = dec<T>(u);
+    if constexpr (std::is_pointer_v<T>) {
+      if (v == nullptr) std::snprintf(buf, n, "nil");
+      else if constexpr (requires { v->goid; })
+        std::snprintf(buf, n, "G%llu", static_cast<unsigned long long>(v->goid));
+      else std::snprintf(buf, n, "%p", static_cast<const void*>(v));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      std::snprintf(buf, n, "%s", v ? "true" : "false");
+    } else if constexpr (std::is_enum_v<T> || std::is_unsigned_v<T>) {
+      std::snprintf(buf, n, "%llu", static_cast<unsigned long long>(v));
+    } else if constexpr (std::is_integral_v<T>) {
+      std::snprintf(buf, n, "%lld", static_cast<long long>(v));
+    } else {
+      std::snprintf(buf, n, "%#llx", static_cast<unsigned long long>(u));  // its bytes
+    }
+  }
+  template <class T = std::uint64_t>
   static explore::request req(explore::op w, std::memory_order mo, std::uint32_t key,
-                              std::uint8_t bytes, const loc& l) {
+                              std::uint8_t bytes, const loc& l, const void* obj = nullptr) {
     explore::request q;
     q.what = w;
     q.mo = static_cast<std::uint8_t>(mo);
     q.loc = key;
     q.bytes = bytes;
     q.site = explore::site_of(l);
+    q.obj = obj;
+    q.where = l;
+    q.show = &show<T>;
     return q;
   }
 
@@ -52,23 +77,23 @@ struct explore_backend {
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
     T load(std::memory_order mo, loc l = loc::current()) const {
-      return dec<T>(rt().access(req(explore::op::load, mo, loc_, sizeof(T), l)));
+      return dec<T>(rt().access(req<T>(explore::op::load, mo, loc_, sizeof(T), l, this)));
     }
     // A plain read: relaxed in the graph, race-checked (conflicting accesses
     // unordered by hb are a data race).
     T load_plain(loc l = loc::current()) const {
-      auto q = req(explore::op::load, std::memory_order::relaxed, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::load, std::memory_order::relaxed, loc_, sizeof(T), l, this);
       q.plain = true;
       return dec<T>(rt().access(q));
     }
     void store(T v, std::memory_order mo, loc l = loc::current()) {
-      auto q = req(explore::op::store, mo, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::store, mo, loc_, sizeof(T), l, this);
       q.a1 = enc(v);
       rt().access(q);
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order s, std::memory_order f,
                                  loc l = loc::current()) {
-      auto q = req(explore::op::cas, s, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::cas, s, loc_, sizeof(T), l, this);
       q.mo_fail = static_cast<std::uint8_t>(f);
       q.a1 = enc(expected);
       q.a2 = enc(desired);
@@ -78,7 +103,7 @@ struct explore_backend {
       return false;
     }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
-      auto q = req(explore::op::fadd, mo, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::fadd, mo, loc_, sizeof(T), l, this);
       q.a1 = enc(d);
       return dec<T>(rt().access(q));
     }
@@ -95,12 +120,12 @@ struct explore_backend {
     var(const var&) = delete;
     var& operator=(const var&) = delete;
     T load(loc l = loc::current()) const {
-      auto q = req(explore::op::load, std::memory_order::relaxed, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::load, std::memory_order::relaxed, loc_, sizeof(T), l, this);
       q.plain = true;
       return dec<T>(rt().access(q));
     }
     void store(T v, loc l = loc::current()) {
-      auto q = req(explore::op::store, std::memory_order::relaxed, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::store, std::memory_order::relaxed, loc_, sizeof(T), l, this);
       q.plain = true;
       q.a1 = enc(v);
       rt().access(q);
@@ -116,13 +141,13 @@ struct explore_backend {
    public:
     mutex() : loc_(rt().new_loc(0)) {}
     void lock(loc l = loc::current()) {
-      auto q = req(explore::op::lock, std::memory_order::acquire, loc_, 1, l);
+      auto q = req(explore::op::lock, std::memory_order::acquire, loc_, 1, l, this);
       q.a1 = 0;
       q.a2 = 1;
       rt().access(q);
     }
     void unlock(loc l = loc::current()) {
-      auto q = req(explore::op::store, std::memory_order::release, loc_, 1, l);
+      auto q = req(explore::op::store, std::memory_order::release, loc_, 1, l, this);
       rt().access(q);
     }
     bool held_by_me() const { return true; }  // a second lock() blocks: reported as blocked

@@ -1,0 +1,232 @@
+// tests/explore/picture.hpp — an explore failure as a picture: the swimlane
+// page of `runqcheck explain` (fuzz/explain/swimlane.html, written through
+// runqcheck_fuzz/page_base.hpp), drawn by the scenario binary itself.
+//
+// The failing execution is re-run alone (the engine's replay of its path)
+// with options::on_access set: each event a thread replays or adds comes
+// here in the order the threads ran, an order of po ∪ rf, with the write it
+// reads from (rf, exact: the graph's), its order, value and source line;
+// exec.hpp's op_observer marks where each operation begins and ends. Every
+// re-run of the program starts a fresh record (setup()), so the last one,
+// the failing execution, is what the page shows.
+//
+// Files, in $RUNQCHECK_FAILURE_DIR or <build>/failures:
+//   explore__<subject>__<scenario>__<sc|rc11>[__<mutant>].html   the page
+//   ... .replay                            the replay command and binary
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "explore/engine.hpp"
+#include "runqcheck_fuzz/page_base.hpp"
+
+namespace runqcheck::explore {
+
+namespace rqm = runqcheck::model;  // (explore::model is the memory model)
+
+class picture final : public rqm::op_observer {
+ public:
+  // Before each run of the program: forget the last; name the world's
+  // objects (Go's field names where the port has them).
+  template <class W>
+  void reset(W& w, int nprocs, int ngs, int nthreads) {
+    rows_.clear();
+    names_.clear();
+    mutexes_.clear();
+    owners_.clear();
+    po_.assign(static_cast<std::size_t>(nthreads), {});
+    cur_op_.assign(static_cast<std::size_t>(nthreads), -1);
+    for (int i = 0; i < nprocs; i++) name_p(w.proc(i), i);
+    for (int i = 0; i < ngs; i++) {
+      name(w.g_status(i), "G" + std::to_string(i) + ".status");
+      name(&w.goroutine(i)->schedlink, "G" + std::to_string(i) + ".schedlink");
+    }
+    if constexpr (requires { w.sched().lock; }) name(&w.sched().lock, "sched.lock");
+    for (int t = 0; t < nthreads; t++) name(w.done_flag(t), "T" + std::to_string(t) + ".done");
+  }
+
+  // options::on_access.
+  void access(int t, const event& e, const request& q) {
+    row r;
+    r.thread = t;
+    r.op = cur_op_[static_cast<std::size_t>(t)];
+    if (q.what == op::lock) mutexes_.push_back(q.obj);
+    bool mutex = std::find(mutexes_.begin(), mutexes_.end(), q.obj) != mutexes_.end();
+    r.kind = kind_of(e, mutex);
+    r.ordered = !e.plain;
+    r.mo = e.mo;
+    if (e.reads() && !e.rf.init())
+      r.rf = po_[static_cast<std::size_t>(e.rf.t)][static_cast<std::size_t>(e.rf.i)];
+    r.reads = e.reads() || e.what == op::cas;
+    show(q, e.writes() ? e.wval : e.rval, r.value);
+    if (e.kind == ek::rmw) show(q, e.rval, r.old);
+    r.func = func_of(q.where.function_name());
+    const char* f = std::strrchr(q.where.file_name(), '/');
+    r.loc = std::string(f != nullptr ? f + 1 : q.where.file_name()) + ":" +
+            std::to_string(q.where.line());
+    r.obj = q.obj == nullptr ? "" : object(q.obj, kind_name(r.kind), r.func);
+    po_[static_cast<std::size_t>(t)].push_back(static_cast<int>(rows_.size()));
+    rows_.push_back(std::move(r));
+  }
+
+  // --- op_observer ---
+  void op_begin(int t, int index, const rqm::op& o) override {
+    char b[96];
+    rqm::describe_op(o, b, sizeof b);
+    if (t >= 0) cur_op_[static_cast<std::size_t>(t)] = index;
+    mark(t, index, "op_begin", b, o);
+  }
+  void op_end(int t, int index, const rqm::op& o, const std::uint64_t* gs, int n, bool inherit,
+              bool empty) override {
+    char b[256];
+    fuzz::result_text(o, gs, n, inherit, empty, b, sizeof b);
+    mark(t, index, "op_end", b, o);
+    if (t >= 0) cur_op_[static_cast<std::size_t>(t)] = -1;
+  }
+
+  // The failure as the last row, on thread t (-1: the final check). The
+  // events it names ("thread 0 event 5", the engine's po index) get their
+  // row ("= #6"); an event being added when it failed has none.
+  void fail(int t, const std::string& what) {
+    std::string text;
+    for (std::size_t at = 0, next; at < what.size(); at = next) {
+      next = what.find("thread ", at + 1);
+      if (next == std::string::npos) next = what.size();
+      text += what.substr(at, next - at);
+      int th = -1, i = -1, len = 0;
+      if (std::sscanf(what.c_str() + at, "thread %d event %d%n", &th, &i, &len) != 2 || th < 0 ||
+          th >= static_cast<int>(po_.size()) || i < 0)
+        continue;
+      const auto& rows = po_[static_cast<std::size_t>(th)];
+      if (i < static_cast<int>(rows.size()))
+        text.insert(text.size() - (next - at) + static_cast<std::size_t>(len),
+                    " = #" + std::to_string(rows[static_cast<std::size_t>(i)]));
+    }
+    row r;
+    r.thread = t;
+    bool in = t >= 0 && t < static_cast<int>(cur_op_.size());
+    r.op = in ? cur_op_[static_cast<std::size_t>(t)] : -1;
+    r.kind = "check";
+    r.text = text;
+    rows_.push_back(std::move(r));
+  }
+
+  // The thread of the last access recorded (the one running at a failure).
+  int last_thread() const {
+    for (auto it = rows_.rbegin(); it != rows_.rend(); ++it)
+      if (it->thread >= 0 && std::strcmp(it->kind, "op_end") != 0) return it->thread;
+    return -1;
+  }
+
+  std::string json(const fuzz::trace_info& in) const {
+    std::string j = fuzz::trace_head(in, in.failed ? static_cast<int>(rows_.size()) - 1 : -1);
+    for (std::size_t i = 0; i < rows_.size(); i++) {
+      const row& r = rows_[i];
+      fuzz::trace_row w;
+      w.thread = r.thread;
+      w.op = r.op;
+      w.kind = r.kind;
+      w.func = r.func.c_str();
+      w.obj = r.obj.c_str();
+      w.order = r.ordered ? fuzz::name_of(static_cast<std::memory_order>(r.mo)) : "";
+      w.value = r.value;
+      w.old = r.old;
+      w.reads = r.reads;
+      w.rf = r.rf;
+      w.loc = r.loc;
+      w.text = r.text.c_str();
+      fuzz::trace_event(j, static_cast<int>(i), w);
+    }
+    fuzz::trace_end(j);
+    return j;
+  }
+
+ private:
+  struct row {
+    int thread = -1, op = -1;
+    const char* kind = "";
+    bool ordered = false, reads = false;
+    std::uint8_t mo = 0;
+    int rf = -1;
+    char value[24] = {}, old[24] = {};
+    std::string func, obj, loc, text;
+  };
+
+  static const char* kind_of(const event& e, bool mutex) {
+    switch (e.what) {
+      case op::lock: return "lock";
+      case op::fence: return "fence";
+      case op::cas: return e.kind == ek::rmw ? "rmw" : "cas_fail";
+      case op::fadd: return "rmw";
+      case op::store: return mutex ? "unlock" : e.plain ? "write" : "store";
+      default: return e.plain ? "read" : "load";
+    }
+  }
+  static const char* kind_name(const char* k) {
+    if (!std::strcmp(k, "read") || !std::strcmp(k, "write")) return "var";
+    return !std::strcmp(k, "lock") || !std::strcmp(k, "unlock") ? "mutex" : "atomic";
+  }
+  static void show(const request& q, std::uint64_t v, char (&out)[24]) {
+    if (q.show != nullptr && q.what != op::fence) q.show(v, out, sizeof out);
+  }
+  // "runqput" of "void runqcheck::runqput(p<B, 4>*, G*, bool) [with ...]".
+  static std::string func_of(const char* pretty) {
+    const char* paren = std::strchr(pretty, '(');
+    if (paren == nullptr) return pretty;
+    const char* b = paren;
+    while (b > pretty && (std::isalnum(static_cast<unsigned char>(b[-1])) || b[-1] == '_')) b--;
+    return std::string(b, paren);
+  }
+
+  template <class Pp>
+  void name_p(Pp* pp, int i) {
+    std::string p = "P" + std::to_string(i);
+    owners_.emplace_back(reinterpret_cast<std::uintptr_t>(pp), sizeof *pp, p);
+    if constexpr (requires { pp->runqhead; pp->runqtail; pp->runnext; pp->runq; }) {
+      name(&pp->runqhead, p + ".runqhead");
+      name(&pp->runqtail, p + ".runqtail");
+      name(&pp->runnext, p + ".runnext");
+      for (std::size_t k = 0; k < pp->runq.size(); k++)
+        name(&pp->runq[k], p + ".runq[" + std::to_string(k) + "]");
+    }
+  }
+  void name(const void* at, std::string n) { names_[at] = std::move(n); }
+  // A named object, else "P1+24 atomic@runqput" inside a P, else
+  // "atomic#3@runqput" (first-touch order: the same on every replay).
+  std::string object(const void* at, const char* what, const std::string& func) {
+    auto it = names_.find(at);
+    if (it != names_.end()) return it->second;
+    auto a = reinterpret_cast<std::uintptr_t>(at);
+    std::string n = std::string(what) + "#" + std::to_string(names_.size()) + "@" + func;
+    for (const auto& [base, size, owner] : owners_)
+      if (a >= base && a < base + size)
+        n = owner + "+" + std::to_string(a - base) + " " + what + "@" + func;
+    names_[at] = n;
+    return n;
+  }
+  void mark(int t, int index, const char* kind, const char* text, const rqm::op& o) {
+    row r;
+    r.thread = t;
+    r.op = index;
+    r.kind = kind;
+    r.text = text;
+    r.func = rqm::info(o.kind).go;
+    rows_.push_back(std::move(r));
+  }
+
+  std::vector<row> rows_;
+  std::vector<std::vector<int>> po_;  // per thread: po index -> row
+  std::vector<int> cur_op_;
+  std::vector<const void*> mutexes_;
+  std::unordered_map<const void*, std::string> names_;
+  std::vector<std::tuple<std::uintptr_t, std::size_t, std::string>> owners_;
+};
+
+}  // namespace runqcheck::explore
