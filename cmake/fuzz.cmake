@@ -110,6 +110,36 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
       LABELS "gate;fuzz;port" TIMEOUT 300)
   endforeach()
 endif()
+# Runs of a protocol subject's bounded fuzz (fuzz_protocol/<name>).
+set(RUNQCHECK_FUZZ_PROTOCOL_RUNS 4000 CACHE STRING "runs of fuzz_protocol/<protocol subject>")
+# The fuzz protocol column (label `port`, clang only): fuzz_protocol__<name>
+# for each protocol subject (runqcheck_add_protocol_subject), on the generated
+# runqcheck_protocol_subject.hpp: the seed corpus (a seed per scenario) run
+# first, then a fuzz bounded by runs from seed 1 (same runs, same inputs). A
+# crash prints the scenario, the invariant and a `reproduce with:` line.
+get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_psubs)
+  set(_rq_pr_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_protocol")
+  foreach(ps IN LISTS _rq_psubs)
+    set(t fuzz_protocol__${ps})
+    get_property(inc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${ps}_INCLUDE_DIRS)
+    add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_protocol.cpp")
+    target_include_directories(${t} PRIVATE ${inc} "${RUNQCHECK_ROOT}/fuzz/include"
+      "${RUNQCHECK_ROOT}/tests/relacy")
+    target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models)
+    target_compile_options(${t} PRIVATE ${_rq_fz_cov})
+    target_link_options(${t} PRIVATE -fsanitize=fuzzer)
+    set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    set(art "${CMAKE_BINARY_DIR}/fuzz_artifacts/protocol_${ps}/")
+    file(MAKE_DIRECTORY "${art}")
+    set(copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/protocol_${ps}")
+    string(CONCAT cmd "rm -rf '${copy}' && mkdir -p '${copy}' && cp '${_rq_pr_corpus}'/* "
+      "'${copy}'/ && exec \"$0\" '${copy}' -len_control=0 -max_len=128 "
+      "-runs=${RUNQCHECK_FUZZ_PROTOCOL_RUNS} -seed=1 '-artifact_prefix=${art}'")
+    add_test(NAME fuzz_protocol/${ps} COMMAND sh -c "${cmd}" $<TARGET_FILE:${t}>)
+    set_tests_properties(fuzz_protocol/${ps} PROPERTIES LABELS "gate;fuzz;port" TIMEOUT 300)
+  endforeach()
+endif()
 if(RUNQCHECK_PORT_ONLY)
   return()
 endif()

@@ -10,7 +10,10 @@
 // execution.
 //
 // Built as fuzz_protocol_mutant (on the mutant schemata, models/mutants) it
-// reads RUNQCHECK_MUTANT; a name that is no protocol mutant exits 2.
+// reads RUNQCHECK_MUTANT; a name that is no protocol mutant exits 2. Built as
+// fuzz_protocol__<name> for a protocol subject (runqcheck_add_protocol_subject)
+// it runs the generated runqcheck_protocol_subject.hpp's protocol_under_test;
+// a scenario needing a hook the subject lacks is not applied (said at start).
 // RUNQCHECK_PROTOCOL_SEEDS=DIR writes the seed corpus (seed-<scenario>: the
 // scenario byte alone) into DIR and exits.
 #include <malloc.h>
@@ -36,6 +39,13 @@
 #include "runqcheck_fuzz/asan_options.hpp"
 #include "runqcheck_fuzz/schedulers.hpp"
 #include "protocol_world.hpp"
+#if __has_include(<runqcheck_protocol_subject.hpp>)
+#include <runqcheck_protocol_subject.hpp>  // protocol_under_test, RUNQCHECK_PROTOCOL_SUBJECT
+#else
+template <class Env>
+using protocol_under_test = runqcheck::protocol<Env>;
+#define RUNQCHECK_PROTOCOL_SUBJECT "protocol"  // the bundled one
+#endif
 
 namespace fz = runqcheck::fuzz;
 
@@ -55,7 +65,8 @@ std::string run_suite() {
   rl::test_params p = fz::one_execution(20000);  // a bounded findRunnable: far below this
   runqcheck::relacy::fatal_text[0] = '\0';
   std::ostringstream state;  // Relacy's replay state: unused, the input is the state
-  rl::test_result_e r = rl::run_test<rqproto::suite<N>, fz::input_scheduler<N>>(p, state, false);
+  using suite = rqproto::suite<N, protocol_under_test>;
+  rl::test_result_e r = rl::run_test<suite, fz::input_scheduler<N>>(p, state, false);
   if (r == rl::test_result_success) return {};
   if (r == rl::test_result_user_assert_failed && runqcheck::relacy::fatal_text[0] != '\0')
     return runqcheck::relacy::fatal_text;
@@ -106,9 +117,11 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     std::exit(2);
   }
 #endif
-  std::printf("runqcheck: not applied: fuzz_protocol to a subject's port: protocol.hpp runs on "
-              "the bundled go125 queues (as relacy_protocol); the subjects' queues: "
-              "fuzz_interleave\n");
+  using PS = typename rqproto::world<protocol_under_test>::proto;
+  for (const auto& sc : rqproto::catalog)
+    if (const char* why = rqproto::missing_hook<PS>(sc))
+      std::printf("runqcheck: not applied: fuzz_protocol %s: %s (subject %s)\n",
+                  std::string(sc.name).c_str(), why, RUNQCHECK_PROTOCOL_SUBJECT);
   return 0;
 }
 
@@ -117,6 +130,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return -1;  // no scenario byte: not kept
   const auto& sc = rqproto::catalog[data[0] % rqproto::catalog.size()];
   if (rqproto::by_name_only(sc)) return -1;  // Go's peek or Go's own window: not kept
+  using PS = typename rqproto::world<protocol_under_test>::proto;
+  if (rqproto::missing_hook<PS>(sc) != nullptr) return -1;  // not applied (said at start)
   fz::current_choices().reset(data + 1, size - 1);
   std::string e = run_scenario(sc);
   if (e.empty()) return 0;

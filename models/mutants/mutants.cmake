@@ -35,4 +35,9 @@ if(DEFINED RUNQCHECK_MUTANTS_CHECKERS)
 else()
   runqcheck_add_subject(NAME mutants HEADER runqcheck/go125.hpp TYPE runqcheck::go125
     INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}")
+  # The wakeup protocol's copy in the schemata (models/mutants/protocol's
+  # patches), a protocol subject: the kill matrix's protocol columns run its
+  # relacy_protocol__mutants_protocol as a user's protocol is run.
+  runqcheck_add_protocol_subject(NAME mutants_protocol HEADER runqcheck/protocol.hpp
+    TEMPLATE runqcheck::protocol INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}")
 endif()
