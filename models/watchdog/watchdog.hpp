@@ -269,7 +269,7 @@ struct watched {
     auto& pp = *static_cast<p*>(const_cast<void*>(v));
     std::string out;
     if constexpr (has_runq_counters<S>) {
-      ::runqcheck::runq_counters c = S::runq_counters(pp);
+      auto c = S::runq_counters(pp);
       out = "head=" + std::to_string(c.head) + " tail=" + std::to_string(c.tail) + " ";
     } else {
       out = "no runq_counters hook; ";
@@ -344,10 +344,10 @@ struct watched {
   }
 
   // Optional hooks, present exactly when S has them.
-  static ::runqcheck::runq_counters runq_counters(p& pp) requires has_runq_counters<S> {
+  static auto runq_counters(p& pp) requires has_runq_counters<S> {
     return S::runq_counters(pp);
   }
-  static void set_runq_counters(p& pp, std::uint32_t v) requires has_set_runq_counters<S> {
+  static void set_runq_counters(p& pp, runq_counter_t<S> v) requires has_set_runq_counters<S> {
     S::set_runq_counters(pp, v);
   }
   static void set_gomaxprocs(schedt& s, std::int32_t n) requires has_set_gomaxprocs<S> {
