@@ -107,8 +107,10 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                     more.append(x.strip())
                 text = (f"{run[-1]}: " if run else "") + " ".join([text] + more)
             if text.startswith("FAIL"):
+                # its C++:/Go: lines (diff_go), or the fatal error that failed it
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
-                                if x.strip().startswith(("C++:", "Go:")))
+                                if x.strip().startswith(("C++:", "Go:"))
+                                or "fatal error" in x)
             first = text
             break
     prop = rapidcheck_reason(lines)
