@@ -141,7 +141,13 @@ def rapidcheck_reason(lines) -> str:
     name = [ln[2:].strip() for ln in lines[:i] if ln.startswith("- ")]
     text = (f"property {name[-1]}: " if name else "") + lines[i].strip()
     at = next((j for j in range(i + 1, len(lines)) if re.fullmatch(r"\S+:\d+:", lines[j])), None)
-    if at is not None and at + 1 < len(lines):
+    # an exception (a fatal error) that failed this property: its message
+    end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("- ")), len(lines))
+    exc = next((j for j in range(i + 1, end) if lines[j] == "Exception thrown with message:"),
+               None)
+    if exc is not None and exc + 1 < len(lines) and (at is None or exc < at):
+        text += f": {lines[exc + 1].strip()}"
+    elif at is not None and at + 1 < len(lines):
         text += f": {lines[at + 1].strip()} ({lines[at][:-1]})"
     return text
 
