@@ -228,17 +228,17 @@ template <class B, std::uint32_t Cap>
 struct lock_bug : bare<B, lock_q<B, Cap>> {};
 
 // acme::workq with 64-bit counters, correct: its hooks take and return
-// uint64, so the wrap scenarios and tests run its counters near 2^64 and it
-// passes `ci/gate --strict`.
+// uint64, so the wrap scenarios and tests run its counters near 2^64, and
+// every check applies and passes.
 template <class B, std::uint32_t Cap>
 struct wide : workq<B, Cap, std::uint64_t> {
   static constexpr const char* name = "acme-wide";
 };
 
 // 64-bit counters taken never to wrap: runqget tests emptiness with `>=`,
-// right below 2^64 only. Rejected by the wrap scenarios and tests run at
-// the port's width (unit Wrap_PutGetStealAcross2To32, lincheck wrap_2_32);
-// run near 2^32, as the hooks once were, it passes.
+// right below 2^64 only. Rejected by the unit wrap test run at the port's
+// width (Wrap_PutGetStealAcross2To32); run near 2^32, as the hooks once
+// were, it passes.
 template <class B, std::uint32_t Cap>
 struct wide_wrap_bug : wide<B, Cap> {
   using base = workq<B, Cap, std::uint64_t>;
