@@ -56,6 +56,8 @@ REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berr
                     r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
                     r"runtime error:|no progress|watchdog")
 CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
+# A line that reports a check passed (its text may quote a fatal error it expected).
+PASSED = re.compile(r": passed\b")
 GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
@@ -93,7 +95,7 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
     crashes = [m.group(1) for m in map(CRASH.search, lines) if m]
     first = ""
     for i, line in enumerate(lines):
-        if CRASH.search(line) or line.startswith("[  FAILED  ] "):
+        if CRASH.search(line) or line.startswith("[  FAILED  ] ") or PASSED.search(line):
             continue
         if REASON.search(line.strip()) or "invariant:" in line:
             text = line.strip()
@@ -106,7 +108,7 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                         break
                     more.append(x.strip())
                 text = (f"{run[-1]}: " if run else "") + " ".join([text] + more)
-            if text.startswith("FAIL"):
+            if text.startswith("FAIL") or text.endswith("FAILED"):
                 # its C++:/Go: lines (diff_go), or the fatal error that failed it
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
                                 if x.strip().startswith(("C++:", "Go:"))
