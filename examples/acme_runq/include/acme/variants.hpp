@@ -237,8 +237,8 @@ struct wide : workq<B, Cap, std::uint64_t> {
 
 // 64-bit counters taken never to wrap: runqget tests emptiness with `>=`,
 // right below 2^64 only. Rejected by the wrap checks run at the port's
-// width (unit Wrap_PutGetStealAcross2To32, relacy wrap_2_32); run near
-// 2^32, as the hooks once were, it passes.
+// width (unit Wrap_PutGetStealAcross2To32, explore and relacy wrap_2_32);
+// run near 2^32, as the hooks once were, it passes.
 template <class B, std::uint32_t Cap>
 struct wide_wrap_bug : wide<B, Cap> {
   using base = workq<B, Cap, std::uint64_t>;
