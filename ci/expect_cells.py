@@ -3,7 +3,8 @@
 
 usage: expect_cells.py LOG SUBJECT:COLUMN[,COLUMN...]=VERDICT ...
   VERDICT: FAILED, passed (passed or passed*), or strict (passed, no
-  not-applied check anywhere in the row).
+  not-applied check: in the listed columns, or with none listed anywhere in
+  the row).
 Prints each expectation with what the matrix says; exit 0 if all hold,
 1 if one does not, 2 on bad usage or a log without a matrix.
 """
@@ -51,7 +52,9 @@ def main(argv):
             ok = False
             continue
         if want == "strict":
-            bad = {c: v for c, v in row.items() if v != "passed"}
+            bad = {c: v for c, v in row.items()
+                   if v != "passed" and (not cols or c in cols.split(","))}
+            bad.update({c: "(no such column)" for c in cols.split(",") if cols and c not in row})
             print(f"  {subject}: every cell passed, every check applied: {'yes' if not bad else bad}")
             ok &= not bad
             continue

@@ -58,6 +58,8 @@ REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berr
                     r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
                     r"runtime error:|no progress|watchdog")
 CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
+# A line that reports a check passed (its text may quote a fatal error it expected).
+PASSED = re.compile(r": passed\b")
 GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
@@ -95,7 +97,7 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
     crashes = [m.group(1) for m in map(CRASH.search, lines) if m]
     first = ""
     for i, line in enumerate(lines):
-        if CRASH.search(line) or line.startswith("[  FAILED  ] "):
+        if CRASH.search(line) or line.startswith("[  FAILED  ] ") or PASSED.search(line):
             continue
         if REASON.search(line.strip()) or "invariant:" in line:
             text = line.strip()
@@ -108,9 +110,11 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                         break
                     more.append(x.strip())
                 text = (f"{run[-1]}: " if run else "") + " ".join([text] + more)
-            if text.startswith("FAIL"):
+            if text.startswith("FAIL") or text.endswith("FAILED"):
+                # its C++:/Go: lines (diff_go), or the fatal error that failed it
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
-                                if x.strip().startswith(("C++:", "Go:")))
+                                if x.strip().startswith(("C++:", "Go:"))
+                                or "fatal error" in x)
             first = text
             break
     prop = rapidcheck_reason(lines)
@@ -141,7 +145,13 @@ def rapidcheck_reason(lines) -> str:
     name = [ln[2:].strip() for ln in lines[:i] if ln.startswith("- ")]
     text = (f"property {name[-1]}: " if name else "") + lines[i].strip()
     at = next((j for j in range(i + 1, len(lines)) if re.fullmatch(r"\S+:\d+:", lines[j])), None)
-    if at is not None and at + 1 < len(lines):
+    # an exception (a fatal error) that failed this property: its message
+    end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("- ")), len(lines))
+    exc = next((j for j in range(i + 1, end) if lines[j] == "Exception thrown with message:"),
+               None)
+    if exc is not None and exc + 1 < len(lines) and (at is None or exc < at):
+        text += f": {lines[exc + 1].strip()}"
+    elif at is not None and at + 1 < len(lines):
         text += f": {lines[at + 1].strip()} ({lines[at][:-1]})"
     return text
 

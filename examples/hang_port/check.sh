@@ -1,9 +1,11 @@
 #!/bin/sh
-# Teeth of "nothing hangs": registers the two hanging ports of this folder
+# Teeth of "nothing hangs": registers the hanging ports of this folder
 # (subject.cmake) in a scratch build, builds only their checkers, and asserts
 # that every native checker (unit, property_sched, lincheck_threads,
 # diff_go_gen) exits with the watchdog's status (3) and a state dump within
-# seconds, and that relacy_scenarios reports each port as a failure.
+# seconds, and that relacy_scenarios reports each port as a failure; for
+# hang_fatal (a fatal error raised with the port's lock held) that every
+# checker fails showing the fatal error's own text.
 #
 # Usage: check.sh <runqcheck source> <scratch build dir> [<c++ compiler>]
 # Exit 0 only if every checker failed as it should; 1 otherwise; 2 on a
@@ -16,6 +18,7 @@ if [ ! -f "$src/examples/hang_port/subject.cmake" ]; then
   exit 2
 fi
 subjects="hang_livelock hang_deadlock"
+fatal_text="hang_port: globrunqput onto a non-empty queue"
 if ! cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DRUNQCHECK_CHECKERS="unit;relacy" -DRUNQCHECK_BUNDLED_SUBJECTS=OFF \
@@ -26,7 +29,7 @@ if ! cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
   exit 2
 fi
 targets=
-for s in $subjects; do
+for s in $subjects hang_fatal; do
   for c in unit property_sched lincheck_threads diff_go_gen relacy_scenarios; do
     targets="$targets ${c}__$s"
   done
@@ -38,14 +41,21 @@ if ! cmake --build "$dir" --target $targets >"$dir.build.log" 2>&1; then
 fi
 
 status=0
-# expect_watchdog <label> <command...>: exit 3, a dump and a reproducer, well
-# before the outer 60 s bound (the watchdog fires after 2 s without progress).
-expect_watchdog() {
-  label=$1
-  shift
+# run_to <label> <seconds> <command...>: runs it (the watchdog fires after 2 s
+# without progress) with its output in $out and its status in $rc.
+run_to() {
+  label=$1 secs=$2
+  shift 2
   out="$dir/$(echo "$label" | tr / _).out"
-  RUNQCHECK_WATCHDOG_SECONDS=2 timeout 60 "$@" >"$out" 2>&1
+  RUNQCHECK_WATCHDOG_SECONDS=2 timeout "$secs" "$@" >"$out" 2>&1
   rc=$?
+}
+# expect_watchdog <label> <command...>: exit 3, a dump and a reproducer, well
+# before the outer 60 s bound.
+expect_watchdog() {
+  l=$1
+  shift
+  run_to "$l" 60 "$@"
   if [ "$rc" -eq 3 ] && grep -q "runqcheck: watchdog: FAILED" "$out" \
      && grep -q "^  thread .*: in " "$out" && grep -q "^reproduce: " "$out"; then
     echo "ok   $label: watchdog exit 3 with a state dump: $(grep -m1 '^  thread' "$out")"
@@ -70,5 +80,27 @@ for s in $subjects; do
     status=1
   fi
 done
+# expect_fatal <label> <command...>: fails (any non-zero status) showing the fatal's text.
+expect_fatal() {
+  l=$1
+  shift
+  run_to "$l" 300 "$@"
+  # a watchdog exit (3) must lead with the fatal error that left the lock held
+  lead=$(grep -m1 "runqcheck: watchdog: FAILED" "$out")
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "$fatal_text" "$out" \
+     && { [ "$rc" -ne 3 ] || echo "$lead" | grep -q "$fatal_text"; }; then
+    echo "ok   $label: exit $rc: $(grep -m1 "$fatal_text" "$out" | cut -c1-160)"
+  else
+    echo "FAIL $label: exit $rc (want a failure showing '$fatal_text', first in a"\
+      "watchdog's dump); output in $out"
+    status=1
+  fi
+}
+b="$dir/bin"
+expect_fatal unit/hang_fatal "$b/unit__hang_fatal"
+expect_fatal property_sched/hang_fatal "$b/property_sched__hang_fatal" --sequences 200
+expect_fatal lincheck_threads/hang_fatal "$b/lincheck_threads__hang_fatal" 50
+expect_fatal diff_go_gen/hang_fatal "$b/diff_go_gen__hang_fatal" --check-model 200 4
+expect_fatal relacy_scenarios/hang_fatal "$b/relacy_scenarios__hang_fatal" random 2000
 [ "$status" -eq 0 ] && echo "PASS: every checker FAILED each hanging port with a state dump"
 exit "$status"

@@ -36,6 +36,7 @@
 #include "runqcheck/gqueue.hpp"
 #include "invariant.hpp"
 #include "runqcheck/subject.hpp"
+#include "hooks.hpp"
 #include "scenario.hpp"
 
 namespace runqcheck::model {
@@ -89,7 +90,7 @@ class world {
     if (sc_.start_counter != 0) {
       // Runners skip such scenarios (with a "not applied" line) without the hook.
       if constexpr (has_set_runq_counters<S>) {
-        for (int i = 0; i < sc_.nprocs; i++) S::set_runq_counters(*ps_[i], sc_.start_counter);
+        for (int i = 0; i < sc_.nprocs; i++) S::set_runq_counters(*ps_[i], start_counter<S>(sc_));
       }
     }
     for (std::size_t i = 0; i < sc_.initial.size(); i++) {
@@ -264,12 +265,13 @@ class world {
   // relaxed, so they add no happens-before edge that could hide a bug.
   G* steal(typename S::p& pp, typename S::p& victim, bool next) {
     if constexpr (has_runq_counters<S>) {
+      using C = runq_counter_t<S>;  // the port's width: differences wrap at 2^W
       auto [h0, t0] = S::runq_counters(victim);
-      std::uint32_t own0 = S::runq_counters(pp).tail;
+      C own0 = S::runq_counters(pp).tail;
       G* gp = S::runqsteal(pp, victim, next);
       auto [h1, t1] = S::runq_counters(victim);
-      std::uint32_t took = gp == nullptr ? 0 : S::runq_counters(pp).tail - own0 + 1;
-      std::uint32_t n = t0 - h0;
+      C took = gp == nullptr ? 0 : C(S::runq_counters(pp).tail - own0 + 1);
+      C n = C(t0 - h0);
       if (t1 == t0 && h1 - h0 == took && n != 0) {
         RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n", n, "took", took);
       }

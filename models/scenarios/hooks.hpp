@@ -4,6 +4,7 @@
 // into the verdict; `ci/gate --strict` fails on any.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -18,10 +19,25 @@ inline void not_applied(const std::string& check, const char* why, const char* s
   std::fflush(stdout);
 }
 
-// A scenario that starts the counters near 2^32 needs S::set_runq_counters.
+// A scenario that starts the counters near the wrap needs S::set_runq_counters.
 template <class S>
 bool runs_as_written(const scenario& sc) {
   return sc.start_counter == 0 || has_set_runq_counters<S>;
+}
+
+// The value `below` short of the wrap of S's counters: 2^W - below, W the
+// width of runq_counter_t<S> (subject.hpp).
+template <class S>
+runq_counter_t<S> before_wrap(std::uint64_t below) {
+  using C = runq_counter_t<S>;
+  return static_cast<C>(C(0) - static_cast<C>(below));
+}
+
+// A scenario's start_counter at S's width: written 2^32 - k, it is 2^W - k.
+template <class S>
+runq_counter_t<S> start_counter(const scenario& sc) {
+  if (sc.start_counter == 0) return 0;
+  return before_wrap<S>(std::uint32_t(0) - sc.start_counter);
 }
 
 // Prints a line for every scenario of `cat` that S cannot run as written and,
@@ -32,7 +48,7 @@ int report_not_applied(const char* subject, const std::vector<scenario>& cat, bo
   for (const scenario& sc : cat) {
     if (runs_as_written<S>(sc)) continue;
     not_applied("scenario " + std::string(sc.name),
-                "needs S::set_runq_counters (counters near 2^32)", subject);
+                "needs S::set_runq_counters (counters near the wrap)", subject);
     n++;
   }
   if (steal_size && !has_runq_counters<S>) {

@@ -42,7 +42,9 @@ struct scenario {
   int ngs = 0;               // Gs are ids 0 .. ngs-1
   std::vector<initial_p> initial;   // per P (may be shorter than nprocs)
   std::vector<int> global;          // initial global queue, in order
-  std::uint32_t start_counter = 0;  // runqhead = runqtail = this (S::set_runq_counters)
+  // runqhead = runqtail = this (S::set_runq_counters); 2^32 - k means 2^W - k
+  // for a port with W-bit counters (hooks.hpp's start_counter<S>)
+  std::uint32_t start_counter = 0;
   std::vector<std::vector<op>> threads;
   // The failure a scenario provokes on purpose (a broken precondition): it
   // passes only if the port raises a fatal error (B::fatal of kind

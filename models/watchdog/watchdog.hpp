@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <runqcheck/subject.hpp>
@@ -55,7 +56,19 @@ struct slot {
   std::atomic<std::int32_t> pid[2]{{-1}, {-1}};
   std::atomic<const void*> pp[2]{{nullptr}, {nullptr}};
   std::atomic<std::string (*)(const void*)> describe{nullptr};  // of pp
+  // The last operation of this thread that an exception ended (a fatal error
+  // the checker throws) and the exception's text. Only this thread writes
+  // them; threw's release store publishes them to dump()'s acquire load.
+  std::atomic<const char*> threw{nullptr};  // the operation
+  std::atomic<std::int64_t> threw_ns{0};    // when (steady clock)
+  char threw_text[256] = {};
 };
+
+inline std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 struct state {
   std::array<slot, max_threads> slots;
@@ -99,13 +112,25 @@ inline void set_ledger(std::function<std::string()> f) {
 
 // The dump, on stderr; called by the watchdog thread with the world stopped
 // in the hung operation(s).
-inline void dump(long secs) {
+// stuck_ns: when the last operation returned.
+inline void dump(long secs, std::int64_t stuck_ns) {
   state& s = st();
+  const int n = s.nslots.load(std::memory_order_relaxed);
+  // An exception that ended the last operation to return comes first: a fatal
+  // error raised with the port's lock held leaves the others waiting.
+  for (int i = 0; i < n && i < max_threads; i++) {
+    const char* op = s.slots[i].threw.load(std::memory_order_acquire);  // pairs with threw()
+    // relaxed: published by threw's release; 1 s covers the 100 ms polling
+    std::int64_t at = s.slots[i].threw_ns.load(std::memory_order_relaxed);
+    if (op == nullptr || at < stuck_ns - 1000000000) continue;
+    std::fprintf(stderr, "\nrunqcheck: watchdog: FAILED: %s (it ended thread %d's %s; then no "
+                 "subject operation returned for %lds)\n", s.slots[i].threw_text, i, op, secs);
+    break;
+  }
   std::fprintf(stderr,
                "\nrunqcheck: watchdog: FAILED: no subject operation returned for %lds "
                "(livelock or deadlock in the port); state dump:\n",
                secs);
-  const int n = s.nslots.load(std::memory_order_relaxed);
   for (int i = 0; i < n && i < max_threads; i++) {
     slot& t = s.slots[i];
     const char* op = t.op.load(std::memory_order_acquire);  // pairs with enter()'s release
@@ -172,7 +197,8 @@ inline void start() {
           continue;
         }
         if (now - since >= std::chrono::seconds(secs)) {
-          dump(secs);
+          dump(secs, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         since.time_since_epoch()).count());
           ::_exit(exit_code);
         }
       }
@@ -230,6 +256,14 @@ class in_op {
   in_op(const in_op&) = delete;
   in_op& operator=(const in_op&) = delete;
 
+  // The operation ends by exception `what` (kept for the dump).
+  void threw(const char* what) {
+    std::snprintf(t_.threw_text, sizeof t_.threw_text, "%s", what);
+    t_.threw_ns.store(now_ns(), std::memory_order_relaxed);  // published by the store below
+    // release: publishes threw_text to dump()'s acquire load
+    t_.threw.store(t_.op.load(std::memory_order_relaxed), std::memory_order_release);
+  }
+
  private:
   slot& t_;
 };
@@ -269,7 +303,7 @@ struct watched {
     auto& pp = *static_cast<p*>(const_cast<void*>(v));
     std::string out;
     if constexpr (has_runq_counters<S>) {
-      ::runqcheck::runq_counters c = S::runq_counters(pp);
+      auto c = S::runq_counters(pp);
       out = "head=" + std::to_string(c.head) + " tail=" + std::to_string(c.tail) + " ";
     } else {
       out = "no runq_counters hook; ";
@@ -294,60 +328,60 @@ struct watched {
     wd::st().sched.store(&s, std::memory_order_relaxed);  // the one in use
     return {op, -1, nullptr, -1, nullptr, &describe};
   }
+  // f() inside operation w; an exception that ends it is kept for the dump.
+  template <class F>
+  static decltype(auto) run(wd::in_op w, F f) {
+    try {
+      return f();
+    } catch (const std::exception& e) {
+      w.threw(e.what());
+      throw;
+    }
+  }
 
   static bool runqempty(p& pp) {
-    auto w = on("runqempty", pp);
-    return S::runqempty(pp);
+    return run(on("runqempty", pp), [&] { return S::runqempty(pp); });
   }
   template <class G>
   static void runqput(p& pp, G* gp, bool next) {
-    auto w = on("runqput", pp);
-    S::runqput(pp, gp, next);
+    return run(on("runqput", pp), [&] { return S::runqput(pp, gp, next); });
   }
   template <class Q>
   static void runqputbatch(p& pp, Q& q) {
-    auto w = on("runqputbatch", pp);
-    S::runqputbatch(pp, q);
+    return run(on("runqputbatch", pp), [&] { return S::runqputbatch(pp, q); });
   }
   static auto runqget(p& pp) {
-    auto w = on("runqget", pp);
-    return S::runqget(pp);
+    return run(on("runqget", pp), [&] { return S::runqget(pp); });
   }
   static auto runqdrain(p& pp) {
-    auto w = on("runqdrain", pp);
-    return S::runqdrain(pp);
+    return run(on("runqdrain", pp), [&] { return S::runqdrain(pp); });
   }
   static auto runqsteal(p& thief, p& victim, bool stealRunNextG) {
-    auto w = on("runqsteal", thief, victim);
-    return S::runqsteal(thief, victim, stealRunNextG);
+    return run(on("runqsteal", thief, victim),
+               [&] { return S::runqsteal(thief, victim, stealRunNextG); });
   }
   template <class G>
   static void globrunqput(schedt& s, G* gp) {
-    auto w = on("globrunqput", s);
-    S::globrunqput(s, gp);
+    return run(on("globrunqput", s), [&] { return S::globrunqput(s, gp); });
   }
   static auto globrunqget(schedt& s) {
-    auto w = on("globrunqget", s);
-    return S::globrunqget(s);
+    return run(on("globrunqget", s), [&] { return S::globrunqget(s); });
   }
   static auto findRunnable_globrunq(p& pp) {
-    auto w = on("findRunnable_globrunq", pp);
-    return S::findRunnable_globrunq(pp);
+    return run(on("findRunnable_globrunq", pp), [&] { return S::findRunnable_globrunq(pp); });
   }
   static void destroy(p& pp) {
-    auto w = on("destroy", pp);
-    S::destroy(pp);
+    return run(on("destroy", pp), [&] { return S::destroy(pp); });
   }
   static auto globrunqsize(schedt& s) {
-    auto w = on("globrunqsize", s);
-    return S::globrunqsize(s);
+    return run(on("globrunqsize", s), [&] { return S::globrunqsize(s); });
   }
 
   // Optional hooks, present exactly when S has them.
-  static ::runqcheck::runq_counters runq_counters(p& pp) requires has_runq_counters<S> {
+  static auto runq_counters(p& pp) requires has_runq_counters<S> {
     return S::runq_counters(pp);
   }
-  static void set_runq_counters(p& pp, std::uint32_t v) requires has_set_runq_counters<S> {
+  static void set_runq_counters(p& pp, runq_counter_t<S> v) requires has_set_runq_counters<S> {
     S::set_runq_counters(pp, v);
   }
   static void set_gomaxprocs(schedt& s, std::int32_t n) requires has_set_gomaxprocs<S> {

@@ -54,14 +54,19 @@ class SiteOrder(str):
 
 
 class Orders:
-    """o(site): the site's order; an access that is no site is relaxed in the code."""
+    """o(site): the site's order; an access that is no site is relaxed in the code.
+    o.port(name): an access that is no site (a slot, a peek at runnext): a recorded port's
+    own order there (`fixed`), else relaxed."""
 
-    def __init__(self, sites):
-        self.sites, self.used = dict(sites), set()
+    def __init__(self, sites, fixed=None):
+        self.sites, self.fixed, self.used = dict(sites), dict(fixed or {}), set()
 
     def __call__(self, name):
         self.used.add(name)
         return SiteOrder(self.sites.get(name, "relaxed"), name)
+
+    def port(self, name):
+        return SiteOrder(self.fixed[name], name) if name in self.fixed else "relaxed"
 
 
 def load_sites(runq):
@@ -75,20 +80,20 @@ def load_sites(runq):
         raise wmm.Error(f"{runq}: {e}")
 
 
-def programs(orders):
-    """[(program, sites it read)] for every idiom under `orders`."""
+def programs(orders, fixed=None):
+    """[(program, sites it read)] for every idiom under `orders` (and `fixed`: Orders)."""
     out = []
     for make in idioms.IDIOMS:
-        o = Orders(orders)
+        o = Orders(orders, fixed)
         out.append((make(o), o.used))
     return out
 
 
-def settle(sites):
+def settle(sites, fixed=None):
     """{site: {model: (idiom, execution) or None}}, the users of each site, and the
     port's own bad executions [(idiom, model, execution)] (must be empty)."""
     base = dict(sites)
-    port = programs(base)
+    port = programs(base, fixed)
     users = {s: [p.name for p, used in port if s in used] for s in base}
     broken = []
     for prog, _ in port:
@@ -102,7 +107,7 @@ def settle(sites):
     for s in base:
         weak = dict(base, **{s: weaken(base[s])})
         verdict[s] = {}
-        progs = [p for p, used in programs(weak) if s in used]
+        progs = [p for p, used in programs(weak, fixed) if s in used]
         for m in wmm.MODELS:
             verdict[s][m] = None
             for prog in progs:
@@ -186,10 +191,10 @@ def too_weak(mo, ref):
             or (ref == "seq_cst" and mo != "seq_cst"))
 
 
-def bad_pairs(orders):
+def bad_pairs(orders, fixed=None):
     """{(idiom, model): (program, execution)} of the idioms' bad outcomes under orders."""
     out = {}
-    for prog, _ in programs(orders):
+    for prog, _ in programs(orders, fixed):
         for m in wmm.MODELS:
             x = wmm.witness(prog, m)
             if x is not None:
@@ -240,16 +245,22 @@ def port_table(ops, ref):
     return orders, notes, got, extra
 
 
+def port_fixed(got, orders):
+    """The port's order at each recorded access that is no site (Orders.port's `fixed`)."""
+    return {s: {"plain": "relaxed", "consume": "acquire"}.get(mo, mo)
+            for s, (mo, _) in got.items() if s not in orders}
+
+
 MODEL_RANK = {m: k for k, m in enumerate(("c11lb", "rc11", "armv8"))}  # witness preference
 
 
-def too_weak_sites(orders, refd, bad):
+def too_weak_sites(orders, refd, bad, port=None):
     """{site: [(model, idiom, program, execution)]}: for each site weaker than Go's order,
     the bad outcomes that restoring Go's order there removes (C11 with LB first)."""
     weak = {}
     for s in orders:
         if too_weak(orders[s], refd[s]):
-            fixed = bad_pairs(dict(orders, **{s: refd[s]}))
+            fixed = bad_pairs(dict(orders, **{s: refd[s]}), port)
             weak[s] = sorted(((m, i, *bad[(i, m)]) for (i, m) in bad if (i, m) not in fixed),
                              key=lambda c: MODEL_RANK[c[0]])
     return weak
@@ -276,7 +287,8 @@ def print_reports(subject, ref, orders, verdict, users, weak, extra):
     """`runqcheck: report:` lines (ci/verdict.py lists them; they fail nothing), and for each
     order stronger than needed the idioms that stay safe with it one step weaker."""
     if extra:
-        print("runqcheck: report: weak-memory orders: no idiom site, relaxed suffices: "
+        print("runqcheck: report: weak-memory orders: no runq.hpp site (Go's order is "
+              "relaxed; the idioms use the port's): "
               + ", ".join(f"{s} {mo}" for s, (mo, _) in sorted(extra.items()))
               + f" (subject {subject})")
     over = [s for s, _ in ref if orders[s] != "relaxed" and not verdict[s]["armv8"]
@@ -352,9 +364,10 @@ def judge_port(path, runq, pictures=None):
     except port_orders.NotApplied as e:
         print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject})")
         return 77
-    verdict, users, _ = settle(list(orders.items()))
-    bad, refd = bad_pairs(orders), dict(ref)
-    weak = too_weak_sites(orders, refd, bad)
+    port = port_fixed(got, orders)
+    verdict, users, _ = settle(list(orders.items()), port)
+    bad, refd = bad_pairs(orders, port), dict(ref)
+    weak = too_weak_sites(orders, refd, bad, port)
     missing = frozenset(s for s, _ in ref if s not in got)
     print_port_table(subject, ops, notes, ref, orders, verdict, weak, missing)
     print_reports(subject, ref, orders, verdict, users, weak, extra)

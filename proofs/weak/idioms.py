@@ -3,8 +3,9 @@
 
 Each idiom is a function of `o`, the port's orders: o(site) is the order written at that
 site of core/include/runqcheck/runq.hpp as models/mutants/schemata.py derives it (an access
-that is no site is relaxed in the code, so o gives relaxed for it).  Slot accesses are
-relaxed in the port and are not sites.  The shapes follow runq.hpp and the Relacy catalog
+that is no site is relaxed in the code, so o gives relaxed for it).  Slot accesses and the
+peeks at runnext are relaxed in runq.hpp and are not sites: o.port(name) gives a recorded
+port's own order for them (named as port_orders.py names accesses), else relaxed.  The shapes follow runq.hpp and the Relacy catalog
 (models/scenarios/catalog.hpp), reduced: rings hold 1 or 2 Gs and each guard is cut to the
 one value the idiom needs (runqgrab's "take 1 of 1" is `t - h == 1`, runqput's "not full"
 is the head value that frees the slot), so the index and batch arithmetic is Z3's part
@@ -26,9 +27,9 @@ def grab(o, pre, slot_dst=None):
     body = [R("h", pre + "head", o("runqgrab_head_load")),
             R("t", pre + "tail", o("runqgrab_tail_load")),
             If(X(lambda r: r["t"] - r["h"] == 1, "t", "h")),
-            R("g", X(lambda r: f"{pre}slot0", "h"))]  # slot h % cap, cap 1
+            R("g", X(lambda r: f"{pre}slot0", "h"), o.port("runqgrab_slot_load"))]  # cap 1
     if slot_dst:
-        body.append(W(slot_dst, X(lambda r: r["g"], "g")))
+        body.append(W(slot_dst, X(lambda r: r["g"], "g"), o.port("runqsteal_slot_store")))
     body.append(CAS("c", pre + "head", X(lambda r: r["h"], "h"), X(lambda r: r["h"] + 1, "h"),
                     o("runqgrab_head_cas")))
     return body
@@ -39,12 +40,13 @@ def pub(put):
     read the slot the owner wrote and the G's contents."""
     def make(o):
         owner = [W("g1.data", 1)]
+        slot = W("slot0", "g1", o.port(put + "_slot_store"))
         if put == "runqsteal":  # runqsteal: slots are written in runqgrab, before the check
-            owner += [W("slot0", "g1"), R("h", "head", o("runqsteal_head_load")),
+            owner += [slot, R("h", "head", o("runqsteal_head_load")),
                       If(X(lambda r: r["h"] == 0, "h"))]
         else:
             owner += [R("h", "head", o(put + "_head_load")),
-                      If(X(lambda r: r["h"] == 0, "h")), W("slot0", "g1")]
+                      If(X(lambda r: r["h"] == 0, "h")), slot]
         owner.append(W("tail", 1, o(put + "_tail_store")))
         thief = grab(o, "") + [If(ok("c")), R("d", X(
             lambda r: "g1.data" if r["g"] == "g1" else "nil.data", "g"))]
@@ -62,7 +64,8 @@ def reuse(put):
     thief must not read the new G."""
     def make(o):
         owner = [R("h", "head", o(put + "_head_load")), If(X(lambda r: r["h"] == 1, "h")),
-                 W("slot0", "g2"), W("tail", 2, o(put + "_tail_store"))]
+                 W("slot0", "g2", o.port(put + "_slot_store")),
+                 W("tail", 2, o(put + "_tail_store"))]
         return Program(f"reuse_{put}", {"head": 0, "tail": 1, "slot0": "g1"},
                        [grab(o, ""), owner],
                        lambda rg, m: rg[0].get("c_ok") and rg[0]["h"] == 0 and rg[0]["g"] == "g2",
@@ -76,7 +79,8 @@ def reuse_then_steal(taker):
     load, so the earlier head load is what orders the thief's slot read before the write."""
     def make(o):
         owner = [R("h", "head", o(taker + "_head_load")), If(X(lambda r: r["h"] == 1, "h")),
-                 W("slot0", "g2"), R("h2", "head", o("runqsteal_head_load")),
+                 W("slot0", "g2", o.port("runqsteal_slot_store")),
+                 R("h2", "head", o("runqsteal_head_load")),
                  W("tail", 2, o("runqsteal_tail_store"))]
         return Program(f"reuse_{taker}_then_runqsteal", {"head": 0, "tail": 1, "slot0": "g1"},
                        [grab(o, ""), owner],
@@ -89,16 +93,20 @@ def take_race(site):
     """Owner take (runqget, runqdrain, runqputslow head CAS; runqget, runqdrain runnext
     CAS) against a thief's: at most one CAS wins."""
     def make(o):
+        fn = site.split("_")[0]
         if site.endswith("runnext_cas"):
-            owner = [R("n", "runnext", RLX), If(X(lambda r: r["n"] != 0, "n")),
+            owner = [R("n", "runnext", o.port(fn + "_runnext_load")),
+                     If(X(lambda r: r["n"] != 0, "n")),
                      CAS("c", "runnext", X(lambda r: r["n"], "n"), 0, o(site))]
-            thief = [R("n", "runnext", RLX), If(X(lambda r: r["n"] != 0, "n")),
+            thief = [R("n", "runnext", o.port("runqgrab_runnext_load")),
+                     If(X(lambda r: r["n"] != 0, "n")),
                      CAS("c", "runnext", X(lambda r: r["n"], "n"), 0, o("runqgrab_runnext_cas"))]
             init = {"runnext": "g1"}
         else:
             owner = [R("h", "head", o(site.replace("_cas", "_load"))
                        if not site.startswith("runqputslow") else o("runqput_head_load")),
-                     If(X(lambda r: r["h"] == 0, "h")), R("g", "slot0"),
+                     If(X(lambda r: r["h"] == 0, "h")),
+                     R("g", "slot0", o.port(fn.replace("runqputslow", "runqput") + "_slot_load")),
                      CAS("c", "head", X(lambda r: r["h"], "h"), X(lambda r: r["h"] + 1, "h"),
                          o(site))]
             thief = grab(o, "")
@@ -112,9 +120,10 @@ def take_race(site):
 def handoff(o):
     """runnext hand-off: the owner CASes runnext nil -> g1 after building g1; a thief that
     CASes it away must see g1's contents."""
-    owner = [W("g1.data", 1), R("n", "runnext", RLX),
+    owner = [W("g1.data", 1), R("n", "runnext", o.port("runqput_runnext_load")),
              CAS("c", "runnext", X(lambda r: r["n"], "n"), "g1", o("runqput_runnext_cas"))]
-    thief = [R("n", "runnext", RLX), If(X(lambda r: r["n"] != 0, "n")),
+    thief = [R("n", "runnext", o.port("runqgrab_runnext_load")),
+             If(X(lambda r: r["n"] != 0, "n")),
              CAS("c", "runnext", X(lambda r: r["n"], "n"), 0, o("runqgrab_runnext_cas")),
              If(ok("c")), R("d", X(lambda r: f"{r['n']}.data", "n"))]
     return Program("runnext_handoff", {"runnext": 0, "g1.data": 0}, [owner, thief],
@@ -136,12 +145,13 @@ def spurious(rg):
 def empty_next1_next1(o):
     """catalog empty_next1_next1: runnext holds g0; the owner puts g1 to runnext (kicking g0
     into the ring) and then gets g1 from runnext.  runqempty must not say empty."""
-    owner = [R("o", "runnext", RLX),
+    owner = [R("o", "runnext", o.port("runqput_runnext_load")),
              CAS("c", "runnext", X(lambda r: r["o"], "o"), "g1", o("runqput_runnext_cas")),
              If(ok("c")), R("h", "head", o("runqput_head_load")),
-             If(X(lambda r: r["h"] == 0, "h")), W("slot0", X(lambda r: r["o"], "o")),
+             If(X(lambda r: r["h"] == 0, "h")),
+             W("slot0", X(lambda r: r["o"], "o"), o.port("runqput_slot_store")),
              W("tail", 1, o("runqput_tail_store")),
-             R("n", "runnext", RLX), If(X(lambda r: r["n"] != 0, "n")),
+             R("n", "runnext", o.port("runqget_runnext_load")), If(X(lambda r: r["n"] != 0, "n")),
              CAS("c2", "runnext", X(lambda r: r["n"], "n"), 0, o("runqget_runnext_cas"))]
     return Program("empty_next1_next1", {"runnext": "g0", "head": 0, "tail": 0, "slot0": 0},
                    [owner, runqempty(o)], lambda rg, m: spurious(rg[1]),
@@ -152,9 +162,9 @@ def empty_next0_next0(o):
     """catalog empty_next0_next0: the ring holds g0 (cap 2); the owner puts g1 to the ring
     and then gets g0.  runqempty must not say empty."""
     owner = [R("h", "head", o("runqput_head_load")), If(X(lambda r: r["h"] == 0, "h")),
-             W("slot1", "g1"), W("tail", 2, o("runqput_tail_store")),
+             W("slot1", "g1", o.port("runqput_slot_store")), W("tail", 2, o("runqput_tail_store")),
              R("h2", "head", o("runqget_head_load")), If(X(lambda r: r["h2"] == 0, "h2")),
-             R("g", "slot0"),
+             R("g", "slot0", o.port("runqget_slot_load")),
              CAS("c", "head", X(lambda r: r["h2"], "h2"), X(lambda r: r["h2"] + 1, "h2"),
                  o("runqget_head_cas"))]
     return Program("empty_next0_next0", {"runnext": 0, "head": 0, "tail": 1, "slot0": "g0",
@@ -167,7 +177,7 @@ def grab_torn(o):
     """Two thieves: the first reads tail 1 and CASes head 0 -> 1; the second must not read
     head 1 with the older tail 0 (t - h wraps: runqgrab retries for ever, Relacy's
     livelock)."""
-    owner = [W("slot0", "g1"), W("tail", 1, o("runqput_tail_store"))]
+    owner = [W("slot0", "g1", o.port("runqput_slot_store")), W("tail", 1, o("runqput_tail_store"))]
     t2 = [R("h", "head", o("runqgrab_head_load")), R("t", "tail", o("runqgrab_tail_load"))]
     prog = Program("grab_torn", {"head": 0, "tail": 0, "slot0": 0},
                    [owner, grab(o, ""), t2],
@@ -181,12 +191,14 @@ def grab_torn(o):
 def chained(o):
     """catalog chained_steal: P1 steals g from P0 into its own ring and publishes it with
     runqsteal's tail store; P2 steals it from P1 and must see g's contents."""
-    p0 = [W("g.data", 1), W("a.slot0", "g"), W("a.tail", 1, o("runqput_tail_store"))]
+    p0 = [W("g.data", 1), W("a.slot0", "g", o.port("runqput_slot_store")),
+          W("a.tail", 1, o("runqput_tail_store"))]
     p1 = grab(o, "a.", slot_dst="b.slot0") + [
         If(ok("c")), R("h1", "b.head", o("runqsteal_head_load")),
         W("b.tail", 1, o("runqsteal_tail_store"))]
     p2 = [R("h", "b.head", o("runqgrab_head_load")), R("t", "b.tail", o("runqgrab_tail_load")),
-          If(X(lambda r: r["t"] - r["h"] == 1, "t", "h")), R("g", "b.slot0"),
+          If(X(lambda r: r["t"] - r["h"] == 1, "t", "h")),
+          R("g", "b.slot0", o.port("runqgrab_slot_load")),
           R("d", X(lambda r: f"{r['g']}.data", "g"))]
     return Program("chained_steal", {"g.data": 0, "0.data": 0, "a.head": 0, "a.tail": 0,
                                      "a.slot0": 0, "b.head": 0, "b.tail": 0, "b.slot0": 0},
@@ -201,7 +213,8 @@ def wakeup(storeload=True):
     storeload=False is the mutant wakep_no_storeload."""
     def make(o):
         fence = [F(SC)] if storeload else []
-        sub = [W("slot0", "g1"), W("tail", 1, o("runqput_tail_store"))] + fence + [
+        sub = [W("slot0", "g1", o.port("runqput_slot_store")),
+               W("tail", 1, o("runqput_tail_store"))] + fence + [
             R("m", "nmspinning", SC)]
         spin = [CAS("c", "nmspinning", 1, 0, SC)] + fence + runqempty(o)
         return Program("wakeup_sb" + ("" if storeload else "_no_storeload"),

@@ -150,8 +150,12 @@ def check_shape(ops, role):
 
 
 def site_of(op, a, r):
-    """The audit's site name of access a (role r) in operation op, or None (no site)."""
-    if r in ("slot", "read-only"):
+    """The audit's site name of access a (role r) in operation op, or None (no site).  A
+    slot's access is named like a site (FUNCTION_slot_load|store), though runq.hpp has none:
+    the idioms draw and judge it with the port's order (idioms.py's o.port)."""
+    if r == "read-only":
+        return None
+    if r == "slot" and a.kind not in "LPS":
         return None
     kind = KINDS.get(a.kind) or ("store" if r == "tail" else "cas")
     fn = op.name

@@ -73,7 +73,7 @@ struct run {
     runqcheck::ref::queues q(Cap, s.nprocs);
     if (s.start_counter != 0) {
       if constexpr (runqcheck::has_set_runq_counters<S>) {
-        for (auto& pp : ps) S::set_runq_counters(*pp, s.start_counter);
+        for (auto& pp : ps) S::set_runq_counters(*pp, sc::start_counter<S>(s));
       }
     }
     for (std::size_t i = 0; i < s.initial.size(); i++) {

@@ -460,8 +460,9 @@ TYPED_TEST(SubjectEdges, FindRunnableGlobrunq_FullLocalRingFailsOrKeepsEveryG) {
   EXPECT_EQ(all, gpool::range(0, 3 * Cap)) << "no fatal error, so every G must still be queued exactly once";
 }
 
-// Counters near 2^32 (S::set_runq_counters): put, get, steal and spill work
-// across the uint32 wrap. Without the hook this test does not apply (said).
+// Counters near the wrap of the port's counter type (S::set_runq_counters;
+// 2^32 for Go's uint32, 2^64 for a port's uint64): put, get, steal and spill
+// work across it. Without the hook this test does not apply (said).
 TYPED_TEST(SubjectEdges, Wrap_PutGetStealAcross2To32) {
   using Subj = typename TestFixture::Subj;
   constexpr std::uint32_t Cap = TestFixture::Cap;
@@ -469,12 +470,14 @@ TYPED_TEST(SubjectEdges, Wrap_PutGetStealAcross2To32) {
     not_applied("unit Wrap_PutGetStealAcross2To32", "needs S::set_runq_counters", subject_name);
     GTEST_SKIP() << "needs S::set_runq_counters";
   } else {
-    for (std::uint32_t start : {0xFFFFFFFFu - Cap / 2, 0xFFFFFFFFu, 0xFFFFFFFFu - 2 * Cap}) {
+    using C = runqcheck::runq_counter_t<Subj>;
+    constexpr C last = static_cast<C>(-1);  // 2^W - 1
+    for (C start : {C(last - Cap / 2), last, C(last - 2 * Cap)}) {
       SCOPED_TRACE("counters start at " + std::to_string(start));
       typename TestFixture::Sched sched(2);
       typename TestFixture::P victim(sched, 0), thief(sched, 1);
       Subj::set_runq_counters(victim, start);
-      Subj::set_runq_counters(thief, start + 3);
+      Subj::set_runq_counters(thief, C(start + 3));
       gpool gs(2 * Cap + 1);
       TestFixture::put_range(gs, victim, 0, Cap);
       G* got = Subj::runqsteal(thief, victim, false);

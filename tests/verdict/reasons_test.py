@@ -5,7 +5,9 @@ usage: reasons_test.py VERDICT_PY WORKDIR
 Writes the JUnit files of a failing port (each checker's failure as its
 binary prints it: gtest, a crash through tests/unit/isolate.py, a crash with
 no output, diff_go's FAIL line, stall, weak memory, Relacy, rapidcheck, a
-port's fatal inside a gtest test) and checks that the verdict FAILS each
+port's fatal inside a gtest test, a rapidcheck property, a lincheck
+scenario or a watchdog dump; explore, whose passing lines may quote a fatal
+error they expected) and checks that the verdict FAILS each
 cell with a reason, never "without a message", with the crash's signal,
 test and reproducer. Exit 0 if so, 1 naming what is missing.
 """
@@ -60,6 +62,32 @@ CASES = [
      "C++ exception with description \"fatal error: acme: ring overflow h=1 t=9 at acme.hpp:40\""
      " thrown in the test body.\n[  FAILED  ] SubjectEdges/0.Steal\n", "",
      ["fatal error: acme: ring overflow"]),
+    # a fatal error's own text, whatever the checker: a rapidcheck property it ended, a
+    # lincheck FAIL line, the watchdog's dump after a fatal raised with the port's lock held
+    ("property_sched_deep", "property",
+     "- sched_ops_cap256\nFalsifiable after 26 tests and 5 shrinks\n\nint:\n1\n\n"
+     "Exception thrown with message:\nfatal error: acme: queue full n=1\n"
+     "reproduce: RC_PARAMS=\"reproduce=x\" /b/bin/property_sched__acme_x\n", "",
+     ["Falsifiable after 26 tests", "fatal error: acme: queue full n=1"]),
+    ("lincheck_threads_deep", "lincheck",
+     "FAIL: scenario overflow_vs_global (a spill), execution 0:\n"
+     "thread failed: fatal error: acme: queue full n=2\n"
+     "reproduce: RUNQCHECK_CASE=overflow_vs_global /b/bin/lincheck_threads__acme_x 50\n", "",
+     ["FAIL: scenario overflow_vs_global", "fatal error: acme: queue full n=2"]),
+    ("explore", "exhaustive",
+     "explore acme_x steal_overflow SC: passed (expected a fatal error from the port, as Go's"
+     " \"runqsteal: runq overflow\": seen fatal error: acme: no room n=1)\n"
+     "explore acme_x wrap_2_32                        SC   0 complete, 0 blocked, FAILED\n"
+     "explore acme_x wrap_2_32 SC: fatal error: invariant: runqget found nothing though its P "
+     "held a G throughout the call p=0 at_least=2\n"
+     "replay: /b/bin/explore__acme_x replay wrap_2_32 sc -\n", "",
+     ["wrap_2_32", "runqget found nothing"]),
+    ("unit_wrap_native", "unit",
+     "[ RUN      ] WrapNative.Rounds\n\nrunqcheck: watchdog: FAILED: fatal error: acme: queue "
+     "full n=3 at acme.hpp:9 (it ended thread 1's globrunqput; then no subject operation "
+     "returned for 5s)\n\nrunqcheck: watchdog: FAILED: no subject operation returned for 5s "
+     "(livelock or deadlock in the port); state dump:\n  thread 2: in globrunqget\n",
+     "***Exception: Other", ["fatal error: acme: queue full n=3"]),
 ]
 
 

@@ -5,12 +5,16 @@ RECORDER is weak_record__go125.  Its listing is edited the way other ports would
 judged by audit.py --recorded FILE: a relaxed peek at the head before runqput's acquire
 load still passes (the read runqput acts on decides); a plain read of the victim's tail
 fails naming runqgrab_tail_load; a runqempty that never reads runnext fails with
-that read "not recognised" (no order advised for it); a fence, a G pointer stored outside the P objects, two
-tails, and a runqputbatch that never stores the tail are each `not applied` (exit 77) with
-their reason.  Prints one line per case; exit 1 if one is judged otherwise.
+that read "not recognised" (no order advised for it); a fence, a G pointer stored outside
+the P objects, two tails, and a runqputbatch that never stores the tail are each `not
+applied` (exit 77) with their reason.  A port whose runqput peeks at runnext seq_cst (no
+runq.hpp site) and CASes it relaxed fails, and its witness and picture draw that peek
+seq_cst, as the port makes it (issue 30).  Prints one line per case; exit 1 if one is
+judged otherwise.
 
 usage: rules_test.py RECORDER
 """
+import json
 import subprocess
 import sys
 import tempfile
@@ -22,13 +26,33 @@ sys.path.insert(0, str(ROOT / "proofs" / "weak"))
 import port_orders  # noqa: E402
 
 
-def judge(text):
+def judge(text, pictures=None):
     with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
         f.write(text)
         f.flush()
-        r = subprocess.run([sys.executable, str(AUDIT), "--recorded", f.name],
+        more = ["--pictures", pictures] if pictures else []
+        r = subprocess.run([sys.executable, str(AUDIT), "--recorded", f.name, *more],
                            capture_output=True, text=True, timeout=120)
     return r.returncode, r.stdout + r.stderr
+
+
+def picture_orders(lines, runnext):
+    """A runqput that peeks at runnext seq_cst and CASes it relaxed: the orders its failure's
+    pictures draw for runqput's reads of runnext (must all be seq_cst), or the output."""
+    def sc_peek(f, _):
+        if f is None:
+            return []
+        if f[1] == "P0" and f[2] == str(runnext) and f[5] in "LC":
+            f = f[:6] + (["seq_cst", "seq_cst"] if f[5] == "L" else ["relaxed", "relaxed"]) + f[8:]
+        return [" ".join(f)]
+    with tempfile.TemporaryDirectory() as d:
+        rc, out = judge(edit(lines, "runqput", sc_peek), d)
+        drawn = []
+        for js in Path(d).glob("*.json"):
+            ev = json.loads(js.read_text())["events"]
+            drawn += [e["order"] for e in ev if e["kind"] == "load" and e["obj"] == "runnext"
+                      and e["func"] == "runqput"]
+    return rc, out, drawn
 
 
 def edit(lines, op_name, fn):
@@ -99,6 +123,15 @@ def main(argv):
         print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {rc} (want {rc_want}, '{want}')")
         if not ok:
             print(out)
+    rc, out, drawn = picture_orders(text.splitlines(), runnext)
+    peeks = [ln for ln in out.splitlines() if ln.endswith("@runqput_runnext_load")]
+    ok = (rc == 1 and drawn and set(drawn) == {"seq_cst"} and peeks
+          and all(" Rsc runnext=" in ln for ln in peeks))
+    wrong += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} a seq_cst peek at runnext is drawn seq_cst: exit {rc} "
+          f"(want 1), runqput's runnext loads drawn {drawn or 'none'} (want seq_cst)")
+    if not ok:
+        print(out)
     return 1 if wrong else 0
 
 

@@ -59,12 +59,15 @@
 // Optional hooks, each enabling checks that would otherwise not apply (the
 // verdict lists every check that did not apply, and --strict fails on it):
 //
-//   S::runq_counters(p&) -> runqcheck::runq_counters
+//   S::runq_counters(p&) -> runqcheck::basic_runq_counters<C>
 //        the ring's free-running head and tail, relaxed reads; enables the
 //        steal-size invariant (ceil(n/2)) wherever a steal runs alone
-//   S::set_runq_counters(p&, std::uint32_t v)
+//   S::set_runq_counters(p&, C v)
 //        on a fresh, empty P: head = tail = v; enables the wrap scenarios and
-//        tests (counters near 2^32)
+//        tests (counters near 2^W)
+//   C is the port's counter type, an unsigned integer of W bits (Go's:
+//   uint32, runqcheck::runq_counters); checkers read it from these hooks'
+//   signatures (runq_counter_t<S>) and drive the wrap at that width.
 //   S::set_gomaxprocs(schedt&, std::int32_t n)
 //        what procresize does to sched.gomaxprocs; enables the procresize
 //        property (destroy's order at the global head, the batch size after)
@@ -76,6 +79,8 @@
 #include <concepts>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "backend.hpp"
 #include "g.hpp"
@@ -104,18 +109,55 @@ concept subject = requires(typename S::p& pp, typename S::p& p2, typename S::sch
 };
 
 // The optional hooks, as concepts (see the list above).
-struct runq_counters {
-  std::uint32_t head, tail;
+template <std::unsigned_integral C>
+struct basic_runq_counters {
+  C head, tail;
 };
+using runq_counters = basic_runq_counters<std::uint32_t>;  // Go's width
+
+namespace detail {
+template <class F>
+struct hook_value {};  // not a plain function of two arguments: no type
+template <class R, class P, class V>
+struct hook_value<R (*)(P, V)> {
+  using type = std::remove_cvref_t<V>;
+};
+template <class S>
+struct counter_of {  // neither hook says: Go's width
+  using type = std::uint32_t;
+};
+// Callable first: a hook whose constraints fail must not have its address taken.
+template <class S>
+concept set_hook_typed =
+    requires(typename S::p& pp, std::uint64_t v) { S::set_runq_counters(pp, v); } &&
+    requires { typename hook_value<decltype(&S::set_runq_counters)>::type; };
+template <class S>
+  requires set_hook_typed<S>
+struct counter_of<S> {  // set_runq_counters's value parameter
+  using type = typename hook_value<decltype(&S::set_runq_counters)>::type;
+};
+template <class S>
+  requires(!set_hook_typed<S>) && requires(typename S::p& pp) { S::runq_counters(pp).head; }
+struct counter_of<S> {  // else the fields runq_counters returns
+  using type = decltype(S::runq_counters(std::declval<typename S::p&>()).head);
+};
+}  // namespace detail
+
+// The port's counter type C (see the list above).
+template <class S>
+using runq_counter_t = typename detail::counter_of<S>::type;
 
 template <class S>
-concept has_runq_counters = requires(typename S::p& pp) {
-  { S::runq_counters(pp) } -> std::same_as<runq_counters>;
-};
+concept has_runq_counters = std::unsigned_integral<runq_counter_t<S>> &&
+                            requires(typename S::p& pp) {
+                              {
+                                S::runq_counters(pp)
+                              } -> std::same_as<basic_runq_counters<runq_counter_t<S>>>;
+                            };
 template <class S>
-concept has_set_runq_counters = requires(typename S::p& pp, std::uint32_t v) {
-  S::set_runq_counters(pp, v);
-};
+concept has_set_runq_counters =
+    std::unsigned_integral<runq_counter_t<S>> &&
+    requires(typename S::p& pp, runq_counter_t<S> v) { S::set_runq_counters(pp, v); };
 template <class S>
 concept has_set_gomaxprocs = requires(typename S::schedt& s, std::int32_t n) {
   S::set_gomaxprocs(s, n);

@@ -227,4 +227,39 @@ struct lock_q : workq<B, Cap> {
 template <class B, std::uint32_t Cap>
 struct lock_bug : bare<B, lock_q<B, Cap>> {};
 
+// acme::workq with 64-bit counters, correct: its hooks take and return
+// uint64, so the wrap scenarios and tests run its counters near 2^64, and
+// every check applies and passes.
+template <class B, std::uint32_t Cap>
+struct wide : workq<B, Cap, std::uint64_t> {
+  static constexpr const char* name = "acme-wide";
+};
+
+// 64-bit counters taken never to wrap: runqget tests emptiness with `>=`,
+// right below 2^64 only. Rejected by the wrap checks run at the port's
+// width (unit Wrap_PutGetStealAcross2To32, explore and relacy wrap_2_32);
+// run near 2^32, as the hooks once were, it passes.
+template <class B, std::uint32_t Cap>
+struct wide_wrap_bug : wide<B, Cap> {
+  using base = workq<B, Cap, std::uint64_t>;
+  static constexpr const char* name = "acme-wide-wrap-bug";
+  static typename base::got runqget(typename base::p& q) {
+    if (typename base::G* n = q.next_up.load(base::relaxed); n != nullptr) {
+      typename base::G* want = n;
+      // release: pairs with runqempty's acquire of next_up
+      if (q.next_up.compare_exchange_strong(want, nullptr, base::release, base::relaxed))
+        return {n, true};
+    }
+    for (;;) {
+      std::uint64_t f = q.first.load(base::acquire);  // acquire: other consumers
+      std::uint64_t l = q.last.load_plain();
+      if (f >= l) return {nullptr, false};  // THE BUG: `f == l`; l wraps to 0 after f
+      typename base::G* gp = q.slots[f % Cap].load(base::relaxed);
+      // release: our slot read happens before the slot is reused
+      if (q.first.compare_exchange_strong(f, f + 1, base::release, base::relaxed))
+        return {gp, false};
+    }
+  }
+};
+
 }  // namespace acme

@@ -5,8 +5,8 @@
 // includes only what runqcheck/subject.hpp documents.
 //
 // Invariants:
-//  - `first` and `last` run freely over uint32; a slot is counter % Cap;
-//    last - first <= Cap.
+//  - `first` and `last` run freely over Ctr (uint32 unless a variant says);
+//    a slot is counter % Cap; last - first <= Cap.
 //  - Only the owner writes `last`, the slots and a non-nil `next_up`;
 //    anyone advances `first` by CAS after reading the slots it claims, and
 //    anyone may CAS `next_up` to nil.
@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <string>
 
@@ -43,10 +44,11 @@ class held {  // mu held for the object's lifetime
   central<B>& c_;
 };
 
-template <class B, std::uint32_t Cap>
+template <class B, std::uint32_t Cap, std::unsigned_integral Ctr = std::uint32_t>
 struct workq {
   using G = runqcheck::g<B>;
   using schedt = central<B>;
+  using ctr = Ctr;  // the counters' type: Go's uint32, or a wider one
   static constexpr const char* name = "acme-workq";
   static constexpr auto relaxed = std::memory_order::relaxed;
   static constexpr auto acquire = std::memory_order::acquire;
@@ -56,7 +58,7 @@ struct workq {
     p(central<B>& c, std::int32_t n) : home(&c), id(n) {}
     central<B>* home;
     std::int32_t id;
-    typename B::template atomic<std::uint32_t> first{0}, last{0};
+    typename B::template atomic<ctr> first{0}, last{0};
     std::array<typename B::template atomic<G*>, Cap> slots;
     typename B::template atomic<G*> next_up{nullptr};
   };
@@ -69,8 +71,8 @@ struct workq {
   // we looked is not missed.
   static bool runqempty(p& q) {
     for (;;) {
-      std::uint32_t f = q.first.load(acquire);  // acquire: pairs with consumers' release CAS
-      std::uint32_t l = q.last.load(acquire);   // acquire: pairs with the owner's release store
+      ctr f = q.first.load(acquire);  // acquire: pairs with consumers' release CAS
+      ctr l = q.last.load(acquire);   // acquire: pairs with the owner's release store
       G* n = q.next_up.load(acquire);           // acquire: pairs with the release CAS on next_up
       if (l == q.last.load(relaxed)) return f == l && n == nullptr;
     }
@@ -88,8 +90,8 @@ struct workq {
     }
     for (;;) {
       // acquire: consumers' slot reads happen before our overwrite
-      std::uint32_t f = q.first.load(acquire);
-      std::uint32_t l = q.last.load_plain();    // own counter, plain as in Go
+      ctr f = q.first.load(acquire);
+      ctr l = q.last.load_plain();    // own counter, plain as in Go
       if (l - f < Cap) {
         q.slots[l % Cap].store(gp, relaxed);  // published by the release below
         q.last.store(l + 1, release);         // release: to consumers' acquire of last
@@ -101,16 +103,16 @@ struct workq {
 
   // Owner only: the oldest half and gp to the global tail; false if a thief
   // moved `first` meanwhile (the ring is no longer full).
-  static bool spill(p& q, G* gp, std::uint32_t f, std::uint32_t l) {
-    std::uint32_t n = (l - f) / 2;
+  static bool spill(p& q, G* gp, ctr f, ctr l) {
+    ctr n = (l - f) / 2;
     RQ_CHECK(B, n == Cap / 2, "acme: spill of a ring that is not full", "first", f, "last", l);
     std::array<G*, Cap / 2 + 1> b{};
-    for (std::uint32_t i = 0; i < n; i++) b[i] = q.slots[(f + i) % Cap].load(relaxed);
+    for (ctr i = 0; i < n; i++) b[i] = q.slots[(f + i) % Cap].load(relaxed);
     // release: our slot reads happen before the owner reuses them
     if (!q.first.compare_exchange_strong(f, f + n, release, relaxed)) return false;
     b[n] = gp;
     runqcheck::gQueue<B> out;
-    for (std::uint32_t i = 0; i <= n; i++) out.pushBack(b[i]);
+    for (ctr i = 0; i <= n; i++) out.pushBack(b[i]);
     held<B> lk(*q.home);
     q.home->q.pushBackAll(std::move(out));
     return true;
@@ -119,8 +121,8 @@ struct workq {
   // Owner only: as many as fit, in order; the rest stay in `in`.
   static void runqputbatch(p& q, runqcheck::gQueue<B>& in) {
     if (in.empty()) return;
-    std::uint32_t f = q.first.load(acquire);  // acquire: as in runqput
-    std::uint32_t l = q.last.load_plain();
+    ctr f = q.first.load(acquire);  // acquire: as in runqput
+    ctr l = q.last.load_plain();
     while (!in.empty() && l - f < Cap) q.slots[l++ % Cap].store(in.pop(), relaxed);
     q.last.store(l, release);  // release: publishes the slots
   }
@@ -133,8 +135,8 @@ struct workq {
       if (q.next_up.compare_exchange_strong(want, nullptr, release, relaxed)) return {n, true};
     }
     for (;;) {
-      std::uint32_t f = q.first.load(acquire);  // acquire: other consumers
-      std::uint32_t l = q.last.load_plain();
+      ctr f = q.first.load(acquire);  // acquire: other consumers
+      ctr l = q.last.load_plain();
       if (f == l) return {nullptr, false};
       G* gp = q.slots[f % Cap].load(relaxed);
       // release: our slot read happens before the slot is reused
@@ -151,23 +153,23 @@ struct workq {
       if (q.next_up.compare_exchange_strong(want, nullptr, release, relaxed)) out.pushBack(n);
     }
     for (;;) {
-      std::uint32_t f = q.first.load(acquire);  // acquire: other consumers
-      std::uint32_t l = q.last.load_plain();
+      ctr f = q.first.load(acquire);  // acquire: other consumers
+      ctr l = q.last.load_plain();
       if (f == l) return out;
-      std::uint32_t ff = f;
+      ctr ff = f;
       if (!q.first.compare_exchange_strong(ff, l, release, relaxed)) continue;  // release: as above
-      for (std::uint32_t i = f; i != l; i++) out.pushBack(q.slots[i % Cap].load(relaxed));
+      for (ctr i = f; i != l; i++) out.pushBack(q.slots[i % Cap].load(relaxed));
       return out;
     }
   }
 
   // Any thread: copies ceil(n/2) of victim's Gs (or its next-up) into
   // thief's slots from thief's `last`; returns how many.
-  static std::uint32_t grab(p& victim, p& thief, bool take_next) {
+  static ctr grab(p& victim, p& thief, bool take_next) {
     for (;;) {
-      std::uint32_t f = victim.first.load(acquire);  // acquire: other consumers
-      std::uint32_t l = victim.last.load(acquire);   // acquire: the owner's release of last
-      std::uint32_t n = l - f;
+      ctr f = victim.first.load(acquire);  // acquire: other consumers
+      ctr l = victim.last.load(acquire);   // acquire: the owner's release of last
+      ctr n = l - f;
       if (n == 0) {
         if (!take_next) return 0;
         G* nx = victim.next_up.load(relaxed);
@@ -187,9 +189,9 @@ struct workq {
 
   // Copies victim's n Gs from `f` into thief's free slots, then claims them
   // by moving victim's `first`; false if another consumer moved it first.
-  static bool claim(p& victim, p& thief, std::uint32_t f, std::uint32_t n) {
-    std::uint32_t tl = thief.last.load_plain();
-    for (std::uint32_t i = 0; i < n; i++)
+  static bool claim(p& victim, p& thief, ctr f, ctr n) {
+    ctr tl = thief.last.load_plain();
+    for (ctr i = 0; i < n; i++)
       thief.slots[(tl + i) % Cap].store(victim.slots[(f + i) % Cap].load(relaxed), relaxed);
     // release: our slot reads happen before the owner reuses them
     return victim.first.compare_exchange_strong(f, f + n, release, relaxed);
@@ -197,13 +199,13 @@ struct workq {
 
   // Thief's owner.
   static G* runqsteal(p& thief, p& victim, bool stealRunNextG) {
-    std::uint32_t n = grab(victim, thief, stealRunNextG);
+    ctr n = grab(victim, thief, stealRunNextG);
     if (n == 0) return nullptr;
     n--;
-    std::uint32_t l = thief.last.load_plain();
+    ctr l = thief.last.load_plain();
     G* gp = thief.slots[(l + n) % Cap].load(relaxed);
     if (n == 0) return gp;
-    std::uint32_t f = thief.first.load(acquire);  // acquire: other consumers
+    ctr f = thief.first.load(acquire);  // acquire: other consumers
     RQ_CHECK(B, l - f + n < Cap, "acme: thief ring has no room for the stolen Gs", "n", n);
     thief.last.store(l + n, release);  // release: publishes the stolen Gs
     return gp;
@@ -254,10 +256,10 @@ struct workq {
   }
 
   // Hooks (runqcheck/subject.hpp).
-  static runqcheck::runq_counters runq_counters(p& q) {
+  static runqcheck::basic_runq_counters<ctr> runq_counters(p& q) {
     return {q.first.load(relaxed), q.last.load(relaxed)};
   }
-  static void set_runq_counters(p& q, std::uint32_t v) {
+  static void set_runq_counters(p& q, ctr v) {
     q.first.store(v, relaxed);
     q.last.store(v, relaxed);
   }
@@ -266,10 +268,10 @@ struct workq {
     c.nproc = n;
   }
   static std::string describe_p(p& q) {
-    std::uint32_t f = q.first.load(relaxed), l = q.last.load(relaxed);
+    ctr f = q.first.load(relaxed), l = q.last.load(relaxed);
     std::string s = "first=" + std::to_string(f) + " last=" + std::to_string(l) + " next_up=" +
                     gname(q.next_up.load(relaxed)) + " slots=[";
-    for (std::uint32_t i = f; i != l && i - f < Cap; i++)
+    for (ctr i = f; i != l && i - f < Cap; i++)
       s += (i == f ? "" : " ") + gname(q.slots[i % Cap].load(relaxed));
     return s + "]";
   }

@@ -1,6 +1,7 @@
-// Two deliberately hanging ports, the teeth of the watchdog
+// Three deliberately hanging ports, the teeth of the watchdog
 // (models/watchdog) and of Relacy's livelock/deadlock detection: each is the
-// bundled go1.25 port with one operation broken so that it never returns.
+// bundled go1.25 port with one operation broken so that it never returns
+// (fatal_locked: after its own fatal error).
 // Registered only by tests/selftest/hang_port.sh, never by a normal build.
 #pragma once
 
@@ -98,6 +99,30 @@ struct deadlock : runqcheck::go125<B, Cap> {
     acquire(of(pp));
     base::destroy(pp);
     release(of(pp));
+  }
+};
+
+// A fatal error raised with the port's own lock held: globrunqput takes the
+// lock (deadlock's), then fails its check on a non-empty global queue, and
+// the throw skips the release, so the next global-queue operation waits
+// forever. The checkers must still show the fatal error's own text: the
+// watchdog puts an exception that ended the last operation first.
+template <class B, std::uint32_t Cap>
+struct fatal_locked : deadlock<B, Cap> {
+  using base = deadlock<B, Cap>;
+  using typename base::schedt;
+  using G = typename base::G;
+  static constexpr const char* name = "hang_fatal";
+
+  static void runqput(typename base::p& pp, G* gp, bool next) {
+    base::base::runqput(pp, gp, next);  // spills without the port's lock
+  }
+  static void globrunqput(schedt& s, G* gp) {
+    base::acquire(s);
+    std::int32_t n = base::base::globrunqsize(s);
+    RQ_CHECK(B, n == 0, "hang_port: globrunqput onto a non-empty queue", "n", n);  // lock held
+    base::base::globrunqput(s, gp);
+    base::release(s);
   }
 };
 
