@@ -403,13 +403,57 @@ class engine final : public runtime {
   // --- adding events -----------------------------------------------------------
 
   // A node of the exploration tree: its children, the first applied here,
-  // the others queued. In replay mode only the chosen one is kept.
+  // the others queued. In replay mode only the chosen one is kept. A
+  // forward child is the parent (g_) plus one event, made a graph of its
+  // own only when it is queued: most nodes have one child.
+  enum class ck : std::uint8_t { same, fwd, whole };
   struct child {
-    graph g;
-    eid rmw;             // an RMW child: its revisits are made when it runs
-    int thread;          // whose event was added
-    bool rerun = false;  // a revisit: the program must re-run to reach it
+    ck kind = ck::whole;
+    graph g;                 // whole: a revisit's graph
+    event e;                 // fwd: the new event, at the end of thread's po
+    std::ptrdiff_t at = -1;  // fwd: its place in its location's co, or -1
+    eid rmw;                 // an RMW child: its revisits are made when it runs
+    int thread = 0;          // whose event was added
+    bool rerun = false;      // a revisit: the program must re-run to reach it
   };
+  static child fwd_child(const event& e, std::ptrdiff_t at, eid rmw, int t) {
+    child c;
+    c.kind = ck::fwd;
+    c.e = e;
+    c.at = at;
+    c.rmw = rmw;
+    c.thread = t;
+    return c;
+  }
+  static child whole_child(graph&& g, int t) {
+    child c;
+    c.g = std::move(g);
+    c.thread = t;
+    c.rerun = true;
+    return c;
+  }
+  // g (the parent graph) becomes child c's graph.
+  static void apply(graph& g, child& c) {
+    if (c.kind == ck::whole) {
+      g = std::move(c.g);
+    } else if (c.kind == ck::fwd) {
+      event y = c.e;
+      push_event(g, c.thread, y);
+      eid id{static_cast<std::int16_t>(c.thread),
+             static_cast<std::int32_t>(g.th[c.thread].size() - 1)};
+      if (c.at >= 0) {
+        auto& co = g.co[y.loc];
+        co.insert(co.begin() + c.at, id);
+      }
+    }
+  }
+  // Child c as a graph of its own (g_ is its parent).
+  graph materialize(child& c) const {
+    if (c.kind == ck::whole) return std::move(c.g);
+    graph g = g_;
+    apply(g, c);
+    return g;
+  }
 
   // Adds the next event: the lowest pending thread's (naive: any pending
   // thread's). False: this execution stops here (its chosen child runs
@@ -422,13 +466,17 @@ class engine final : public runtime {
       if (!opt_.naive) break;
     }
     if (opt_.naive) {  // each partial graph once: it fixes every thread's state
+      for (auto& c : kids) {
+        c.g = materialize(c);
+        c.kind = ck::whole;
+      }
       std::erase_if(kids, [&](const child& c) { return !visited_.insert(hash(c.g)).second; });
       if (kids.empty()) return false;
     }
     if (kids.empty()) return dead();
     int next = kids.front().thread;
     bool go = branch(kids, [&](child& c) {
-      g_ = std::move(c.g);
+      apply(g_, c);
       if (!c.rmw.init()) return rmw_node(c.rmw);
       return true;
     });
@@ -468,7 +516,7 @@ class engine final : public runtime {
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);
-      if (checker_.consistent(g_, opt_.m, id)) kids.push_back({g_, {}, t});
+      if (checker_.consistent(g_, opt_.m, id)) kids.push_back(fwd_child(e, -1, {}, t));
       undo(-1);
     } else if (q.what == op::store) {
       e.kind = ek::write;
@@ -478,14 +526,13 @@ class engine final : public runtime {
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back({g_, {}, t});
+        if (ok) kids.push_back(fwd_child(e, p, {}, t));
         undo(p);
       }
       if (rev) {  // from the co-last place: where the revisits start
         place(e, n);
-        graph last = g_;
+        revisits(g_, id, kids);
         undo(n);
-        revisits(last, id, kids);
       }
     } else {
       std::vector<eid> cands(co.rbegin(), co.rend());  // co-last first
@@ -501,7 +548,7 @@ class engine final : public runtime {
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back({g_, x.kind == ek::rmw && rev ? id : eid{}, t});
+        if (ok) kids.push_back(fwd_child(x, at, x.kind == ek::rmw && rev ? id : eid{}, t));
         // TruSt adds an RMW's read, then its write: a write with no
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
@@ -534,16 +581,16 @@ class engine final : public runtime {
   // The revisits an RMW's write makes: a node of its own (its first child:
   // no revisit).
   bool rmw_node(eid id) {
-    std::vector<child> kids;
-    kids.push_back({graph{}, {}, id.t});
+    std::vector<child> kids(1);
+    kids.front().kind = ck::same;
+    kids.front().thread = id.t;
     if (Policy::revisits) revisits(g_, id, kids);
     if (kids.size() == 1) {
       step_++;
       return true;
     }
-    kids.front().g = g_;
     return branch(kids, [&](child& c) {
-      g_ = std::move(c.g);
+      apply(g_, c);
       return true;
     });
   }
@@ -565,7 +612,7 @@ class engine final : public runtime {
     for (std::size_t k = kids.size(); k-- > 0;) {
       if ((k == pick && here) || (replaying() && k != pick)) continue;
       item it;
-      it.g = std::move(kids[k].g);
+      it.g = materialize(kids[k]);
       it.path = path_;
       it.path.push_back({s, static_cast<std::uint32_t>(k)});
       it.step = s + 1;
@@ -648,7 +695,7 @@ class engine final : public runtime {
           if (rr.kind == ek::rmw) v.insert(std::find(v.begin(), v.end(), w) + 1, rid);
           if (!checker_.consistent(h, opt_.m)) continue;
           if (!race_free(h, rid, kids.size())) return;
-          kids.push_back({std::move(h), {}, rid.t, true});
+          kids.push_back(whole_child(std::move(h), rid.t));
           continue;
         }
         v.erase(std::find(v.begin(), v.end(), w));
@@ -659,7 +706,7 @@ class engine final : public runtime {
           if (rr.kind == ek::rmw) xv.insert(at + 1, rid);
           if (!checker_.consistent(x, opt_.m)) continue;
           if (!race_free(x, rid, kids.size())) return;
-          kids.push_back({std::move(x), {}, rid.t, true});
+          kids.push_back(whole_child(std::move(x), rid.t));
         }
       }
     }
