@@ -10,7 +10,10 @@
 //         sequences are RC11's rs = [W] ; (po|loc)? ; [W] ; (rf ; rmw)*.
 //
 // hb is kept as one vector clock per event (vc[t]: the last po index of
-// thread t that happens before or is the event), computed along po ∪ rf.
+// thread t that happens before or is the event), computed along po ∪ rf,
+// stored in the events: an event added at the end of its thread (nothing
+// reads from it yet) gets its own from those before it; a revisit, which
+// changes a read's rf, recomputes them all.
 // Non-atomic accesses count as relaxed here; their races are reported by
 // race() on a consistent graph, as RC11 defines undefined behaviour.
 #pragma once
@@ -26,8 +29,6 @@ namespace runqcheck::explore {
 enum class model : std::uint8_t { sc, rc11 };
 inline const char* model_name(model m) { return m == model::sc ? "SC" : "RC11"; }
 
-inline constexpr int kMaxThreads = 8;
-using clock = std::array<std::int32_t, kMaxThreads>;
 
 inline bool is_acq(std::uint8_t mo) {
   auto m = static_cast<std::memory_order>(mo);
@@ -56,13 +57,18 @@ struct exact {
 template <class Policy = exact>
 class checker {
  public:
-  // Is g consistent under m? Leaves the clocks of g for hb() and race().
-  // With fresh: g less event fresh is known consistent (an event just
-  // added), so coherence is checked only for the pairs it is part of.
-  bool consistent(const graph& g, model m, eid fresh = {}) {
+  // Is g consistent under m? Sets the clocks of g's events (for hb() and
+  // race()). With fresh: g less event fresh, the last of its thread, is
+  // known consistent and its clocks are set, so only fresh's own clock is
+  // computed and coherence and atomicity are checked only where fresh is.
+  bool consistent(graph& g, model m, eid fresh = {}) {
     g_ = &g;
-    if (!clocks()) return false;  // po ∪ rf has a cycle
-    if (!atomicity()) return false;
+    if (fresh.init()) {
+      if (!clocks(g)) return false;  // po ∪ rf has a cycle
+    } else {
+      clock_of(g, fresh);
+    }
+    if (!atomicity(fresh.init() ? nullptr : &g.at(fresh))) return false;
     if (m == model::sc) return sc_acyclic();
     if (Policy::coherence && !(fresh.init() ? coherence() : coherence_of(fresh))) return false;
     return !has_sc_ || psc_acyclic();
@@ -72,7 +78,7 @@ class checker {
   bool hb(eid a, eid b) const {
     if (a.init()) return true;
     if (b.init() || a == b) return false;
-    return vc_[b.t][b.i][a.t] >= a.i;
+    return g_->at(b).vc[a.t] >= a.i;
   }
 
   // A data race with event e: another thread's access to the same location,
@@ -97,14 +103,70 @@ class checker {
  private:
   using flat = std::int32_t;
 
+  static bool sc_event(const event& e) {
+    return is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail));
+  }
+  static void join(clock& into, const clock& c, std::size_t nt) {
+    for (std::size_t k = 0; k < nt; k++) into[k] = std::max(into[k], c[k]);
+  }
+
+  // The clocks of event id, the last of its thread, from those of the
+  // events before it (as clocks() computes them in one pass).
+  void clock_of(graph& g, eid id) {
+    std::size_t nt = g.th.size();
+    auto& evs = g.th[id.t];
+    auto i = static_cast<std::size_t>(id.i);
+    event& e = evs[i];
+    has_sc_ = false;
+    for (const auto& t : g.th)
+      for (const event& x : t) has_sc_ |= sc_event(x);
+    clock c;
+    if (i > 0) {
+      c = evs[i - 1].vc;
+    } else {
+      c.fill(-1);
+    }
+    c[id.t] = id.i;
+    if (e.reads() && !e.rf.init() && is_acq(read_mo(e))) join(c, g.at(e.rf).msg, nt);
+    if (e.kind == ek::fence && is_acq(e.mo))  // what the thread's relaxed reads saw
+      for (std::size_t j = 0; j < i; j++)
+        if (evs[j].reads() && !evs[j].rf.init() && !is_acq(read_mo(evs[j])))
+          join(c, g.at(evs[j].rf).msg, nt);
+    e.vc = c;
+    e.msg.fill(-1);
+    if (!e.writes()) return;
+    if (is_rel(e.mo)) {
+      e.msg = c;
+    } else {
+      for (std::size_t j = i; j-- > 0;)  // the thread's last release fence
+        if (evs[j].kind == ek::fence && is_rel(evs[j].mo)) {
+          e.msg = evs[j].vc;
+          break;
+        }
+    }
+    release_sequence(g, id.t, i);
+  }
+
+  // Event i of thread t, a write: its msg joins RC11's release sequence
+  // (an earlier release write of the thread to the location; rf ; rmw).
+  void release_sequence(graph& g, int t, std::size_t i) {
+    std::size_t nt = g.th.size();
+    event& e = g.th[t][i];
+    for (std::size_t j = i; j-- > 0;) {
+      const event& p = g.th[t][j];
+      if (p.writes() && p.loc == e.loc && is_rel(p.mo)) {
+        join(e.msg, p.vc, nt);
+        break;
+      }
+    }
+    if (e.kind == ek::rmw && !e.rf.init()) join(e.msg, g.at(e.rf).msg, nt);
+  }
+
   // Clocks along a topological order of po ∪ rf (false: a cycle). Per
   // thread: the clock so far, the clock of its last release fence, and the
   // join of what its relaxed reads saw (taken by a later acquire fence).
-  bool clocks() {
-    const graph& g = *g_;
+  bool clocks(graph& g) {
     std::size_t nt = g.th.size();
-    vc_.resize(nt);
-    msg_.resize(nt);
     has_sc_ = false;
     clock none;
     none.fill(-1);
@@ -113,8 +175,6 @@ class checker {
     std::array<std::size_t, kMaxThreads> pos{};
     std::size_t left = 0;
     for (std::size_t t = 0; t < nt; t++) {
-      vc_[t].resize(g.th[t].size());
-      msg_[t].resize(g.th[t].size());
       cur[t] = relf[t] = acqp[t] = none;
       left += g.th[t].size();
     }
@@ -123,44 +183,27 @@ class checker {
       for (std::size_t t = 0; t < nt; t++) {
         for (; pos[t] < g.th[t].size(); pos[t]++) {
           std::size_t i = pos[t];
-          const event& e = g.th[t][i];
+          event& e = g.th[t][i];
           if (e.reads() && !e.rf.init() && static_cast<std::size_t>(e.rf.i) >= pos[e.rf.t]) break;
           progress = true;
           left--;
-          if (is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail)))
-            has_sc_ = true;
+          has_sc_ |= sc_event(e);
           clock& c = cur[t];
           c[t] = static_cast<std::int32_t>(i);
-          if (e.reads() && !e.rf.init()) {
-            const clock& m = msg_[e.rf.t][e.rf.i];
-            clock& into = is_acq(read_mo(e)) ? c : acqp[t];
-            for (std::size_t k = 0; k < nt; k++) into[k] = std::max(into[k], m[k]);
-          }
+          if (e.reads() && !e.rf.init())
+            join(is_acq(read_mo(e)) ? c : acqp[t], g.at(e.rf).msg, nt);
           if (e.kind == ek::fence) {
-            if (is_acq(e.mo))
-              for (std::size_t k = 0; k < nt; k++) c[k] = std::max(c[k], acqp[t][k]);
+            if (is_acq(e.mo)) join(c, acqp[t], nt);
             if (is_rel(e.mo)) relf[t] = c, has_relf[t] = true;
           }
-          vc_[t][i] = c;
-          clock& m = msg_[t][i];
-          m = none;
+          e.vc = c;
+          e.msg = none;
           if (e.writes()) {
             if (is_rel(e.mo))
-              m = c;
+              e.msg = c;
             else if (has_relf[t])
-              m = relf[t];
-            // rs: an earlier release write of this thread to the location.
-            for (std::size_t j = i; j-- > 0;) {
-              const event& p = g.th[t][j];
-              if (p.writes() && p.loc == e.loc && is_rel(p.mo)) {
-                for (std::size_t k = 0; k < nt; k++) m[k] = std::max(m[k], vc_[t][j][k]);
-                break;
-              }
-            }
-            if (e.kind == ek::rmw && !e.rf.init()) {  // rs: rf ; rmw
-              const clock& r = msg_[e.rf.t][e.rf.i];
-              for (std::size_t k = 0; k < nt; k++) m[k] = std::max(m[k], r[k]);
-            }
+              e.msg = relf[t];
+            release_sequence(g, static_cast<int>(t), i);
           }
         }
       }
@@ -169,10 +212,12 @@ class checker {
     return true;
   }
 
-  // An RMW is co-immediately after the write it reads.
-  bool atomicity() const {
+  // An RMW is co-immediately after the write it reads (only at fresh's
+  // location, if given).
+  bool atomicity(const event* fresh) const {
     const graph& g = *g_;
     for (const auto& [loc, ws] : g.co) {
+      if (fresh != nullptr && (fresh->kind == ek::fence || loc != fresh->loc)) continue;
       for (std::size_t k = 0; k < ws.size(); k++) {
         const event& e = g.at(ws[k]);
         if (e.kind != ek::rmw) continue;
@@ -417,7 +462,6 @@ class checker {
   }
 
   const graph* g_ = nullptr;
-  std::vector<std::vector<clock>> vc_, msg_;
   bool has_sc_ = false;
   std::unordered_map<std::uint32_t, std::vector<eid>> locs_;
   std::vector<int> cw_, cr_;

@@ -516,7 +516,7 @@ class engine final : public runtime {
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);
-      if (checker_.consistent(g_, opt_.m, id)) kids.push_back(fwd_child(e, -1, {}, t));
+      if (checker_.consistent(g_, opt_.m, id)) kids.push_back(fwd_child(g_.at(id), -1, {}, t));
       undo(-1);
     } else if (q.what == op::store) {
       e.kind = ek::write;
@@ -526,7 +526,7 @@ class engine final : public runtime {
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back(fwd_child(e, p, {}, t));
+        if (ok) kids.push_back(fwd_child(g_.at(id), p, {}, t));
         undo(p);
       }
       if (rev) {  // from the co-last place: where the revisits start
@@ -548,7 +548,7 @@ class engine final : public runtime {
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back(fwd_child(x, at, x.kind == ek::rmw && rev ? id : eid{}, t));
+        if (ok) kids.push_back(fwd_child(g_.at(id), at, x.kind == ek::rmw && rev ? id : eid{}, t));
         // TruSt adds an RMW's read, then its write: a write with no
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
