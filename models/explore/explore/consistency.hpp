@@ -117,9 +117,7 @@ class checker {
     auto& evs = g.th[id.t];
     auto i = static_cast<std::size_t>(id.i);
     event& e = evs[i];
-    has_sc_ = false;
-    for (const auto& t : g.th)
-      for (const event& x : t) has_sc_ |= sc_event(x);
+    has_sc_ = g.any_sc;
     clock c;
     if (i > 0) {
       c = evs[i - 1].vc;
@@ -216,15 +214,18 @@ class checker {
   // location, if given).
   bool atomicity(const event* fresh) const {
     const graph& g = *g_;
-    for (const auto& [loc, ws] : g.co) {
-      if (fresh != nullptr && (fresh->kind == ek::fence || loc != fresh->loc)) continue;
+    auto check = [&](const std::vector<eid>& ws) {
       for (std::size_t k = 0; k < ws.size(); k++) {
         const event& e = g.at(ws[k]);
         if (e.kind != ek::rmw) continue;
         eid pred = k == 0 ? eid{} : ws[k - 1];
         if (!(pred == e.rf)) return false;
       }
-    }
+      return true;
+    };
+    if (fresh != nullptr) return fresh->kind == ek::fence || check(g.writes(fresh->loc));
+    for (const auto& [loc, ws] : g.co)
+      if (!check(ws)) return false;
     return true;
   }
 
@@ -256,7 +257,8 @@ class checker {
     return true;
   }
 
-  // coherence() for the pairs that include event e only.
+  // coherence() for the pairs that include event e only: e is the last of
+  // its thread and read by none, so only events before it in hb pair with it.
   bool coherence_of(eid e) {
     const graph& g = *g_;
     const event& x = g.at(e);
@@ -268,13 +270,13 @@ class checker {
     };
     int ew = x.writes() ? idx(e) : -1, er = x.reads() ? idx(x.rf) : -1;
     for (std::size_t t = 0; t < g.th.size(); t++) {
-      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+      auto n = std::min<std::int64_t>(x.vc[t] + 1, static_cast<std::int64_t>(g.th[t].size()));
+      for (std::int32_t i = 0; i < n; i++) {
         const event& y = g.th[t][i];
-        eid o{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
+        eid o{static_cast<std::int16_t>(t), i};
         if (y.kind == ek::fence || y.loc != x.loc || o == e) continue;
         int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
-        if (hb(o, e) && !ordered(ow, orr, ew, er)) return false;
-        if (hb(e, o) && !ordered(ew, er, ow, orr)) return false;
+        if (!ordered(ow, orr, ew, er)) return false;
       }
     }
     return true;

@@ -626,6 +626,7 @@ class engine final : public runtime {
 
   static void push_event(graph& g, int t, event& e) {
     e.stamp = g.next_stamp++;
+    g.any_sc |= is_sc(e.mo) || is_sc(e.mo_fail);
     g.th[t].push_back(e);
   }
 
@@ -779,6 +780,7 @@ class engine final : public runtime {
   graph restrict(const graph& g, const std::array<std::int32_t, kMaxThreads>& keep) const {
     graph h;
     h.next_stamp = g.next_stamp;
+    h.any_sc = g.any_sc;
     h.th.resize(g.th.size());
     for (int t = 0; t < nt_; t++) {
       h.th[t].assign(g.th[t].begin(), g.th[t].begin() + keep[t]);

@@ -90,6 +90,9 @@ struct graph {
   // co-before all of them).
   std::unordered_map<std::uint32_t, std::vector<eid>> co;
   std::uint32_t next_stamp = 1;
+  // False: no event is (or was, before an undo) a seq_cst access or fence
+  // (RC11's psc is then empty and not built).
+  bool any_sc = false;
 
   event& at(eid e) { return th[e.t][e.i]; }
   const event& at(eid e) const { return th[e.t][e.i]; }
