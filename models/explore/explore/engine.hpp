@@ -71,6 +71,10 @@ struct program {
 struct options {
   model m = model::rc11;
   std::uint64_t budget = 0;         // executions (complete + blocked); 0: none
+  double seconds = 0;               // a budget in seconds; 0: none
+  // Shard `shard` of `shards`: the runs of every shard explore the tree
+  // together, each subtree once (see split()).
+  unsigned shard = 0, shards = 1;
   bool hash_graphs = false;         // count graphs met twice (the optimality test)
   std::string replay;               // a path ("step:child,...") to follow alone
   std::uint32_t max_events = 4000;  // per thread: beyond, the execution is cut
@@ -89,6 +93,7 @@ struct stats {
   std::uint64_t dead = 0;  // prefixes no event could extend consistently
   std::uint64_t left = 0;  // subtrees not explored (budget reached)
   bool exhausted = false;
+  bool split = false;  // sharded: the tree was split (else shard 0 counted it all)
   bool failed = false;
   std::string failure;  // what failed
   std::string path;     // its replay path
@@ -115,14 +120,46 @@ class engine final : public runtime {
     work_.push_back(std::move(root));
     while (!work_.empty() && !st_.failed) {
       if (opt_.budget != 0 && st_.executions() >= opt_.budget) break;
+      if (opt_.seconds > 0 && since(t0) >= opt_.seconds) break;
       item it = std::move(work_.back());
       work_.pop_back();
       execute(it);
     }
     st_.left = work_.size();
     st_.exhausted = work_.empty() && !st_.failed;
-    st_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    st_.seconds = since(t0);
     return st_;
+  }
+
+  // Knuth's estimator of a tree's size (Knuth, "Estimating the efficiency
+  // of backtrack programs", 1975; GenMC estimates this way): n walks from
+  // the root, each taking one child at random at every node; a walk that
+  // ends in an execution counts the product of the numbers of children it
+  // met, one that ends in no execution counts 0. The mean is an unbiased
+  // estimate of the number of executions.
+  double estimate(unsigned n, std::uint64_t seed) {
+    nt_ = prog_.threads();
+    if (nt_ > kMaxThreads || n == 0) return 0;
+    rng_ = seed | 1;
+    probing_ = true;
+    double sum = 0;
+    for (unsigned k = 0; k < n; k++) {
+      st_ = stats{};
+      work_.clear();
+      weight_ = 1;
+      item root;
+      root.g.th.resize(nt_);
+      work_.push_back(std::move(root));
+      while (!work_.empty() && !st_.failed) {
+        item it = std::move(work_.back());
+        work_.pop_back();
+        execute(it);
+      }
+      if (st_.executions() > 0 || st_.failed) sum += weight_;
+    }
+    probing_ = false;
+    st_ = stats{};
+    return sum / n;
   }
 
   // --- runtime (called by the backend) -------------------------------------
@@ -216,6 +253,7 @@ class engine final : public runtime {
   void execute(item& it) {
     g_ = std::move(it.g);
     path_ = std::move(it.path);
+    counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
     step_ = it.step;
     for (auto& l : locs_) l.clear();
     locs_.resize(nt_ + 2);
@@ -272,7 +310,7 @@ class engine final : public runtime {
                    path_text(path_).c_str());
       print(opt_.trace, g_);
     }
-    if (opt_.hash_graphs && !cut) {
+    if (opt_.hash_graphs && !cut && counting_) {
       std::uint64_t h = hash(g_);
       if (!seen_.insert(h).second)
         st_.duplicates++;
@@ -280,11 +318,11 @@ class engine final : public runtime {
         st_.hashes.push_back(h);
     }
     if (cut) {
-      st_.cut++;
+      st_.cut += counting_;
       return;
     }
     if (blocked) {
-      st_.blocked++;
+      st_.blocked += counting_;
       return;
     }
     phase_ = phase::finish;
@@ -292,7 +330,7 @@ class engine final : public runtime {
       for (auto& l : v) l.cur = l.init;
     for (const auto& [loc, ws] : g_.co)
       if (!ws.empty()) slot(loc).cur = g_.at(ws.back()).wval;
-    if (guarded([&] { prog_.finish(); })) st_.complete++;
+    if (guarded([&] { prog_.finish(); })) st_.complete += counting_;
   }
 
   template <class F>
@@ -600,7 +638,12 @@ class engine final : public runtime {
   bool branch(std::vector<child>& kids, Apply&& apply) {
     std::uint32_t s = step_++;
     std::size_t pick = 0;
-    if (replaying()) {
+    if (probing_) {  // one child at random (xorshift64)
+      rng_ ^= rng_ << 13, rng_ ^= rng_ >> 7, rng_ ^= rng_ << 17;
+      pick = static_cast<std::size_t>(rng_ % kids.size());
+      weight_ *= static_cast<double>(kids.size());
+      kids.resize(pick + 1);
+    } else if (replaying()) {
       for (auto& [ps, pc] : replay_)
         if (ps == s) pick = pc;
       if (pick >= kids.size())
@@ -610,19 +653,34 @@ class engine final : public runtime {
     }
     bool here = pick == 0 && !kids[0].rerun;  // applied in this run
     for (std::size_t k = kids.size(); k-- > 0;) {
-      if ((k == pick && here) || (replaying() && k != pick)) continue;
+      if ((k == pick && here) || ((replaying() || probing_) && k != pick)) continue;
       item it;
       it.g = materialize(kids[k]);
       it.path = path_;
       it.path.push_back({s, static_cast<std::uint32_t>(k)});
       it.step = s + 1;
       it.rmw_revisit = kids[k].rmw;
-      work_.push_back(std::move(it));
+      if (mine(it)) work_.push_back(std::move(it));
     }
     if (!here) return false;
     return apply(kids.front());
   }
   bool replaying() const { return !opt_.replay.empty(); }
+
+  // Sharding: an execution's path is its item's (the first child is taken
+  // in place). Items whose path is shorter than kShardDepth are explored by
+  // every shard alike, their executions counted in shard 0; those of
+  // length kShardDepth, queued only by the former and so in the same order
+  // in every shard, are dealt out in turn: each subtree is one shard's.
+  static constexpr std::size_t kShardDepth = 2;
+  bool mine(const item& it) {
+    if (opt_.shards <= 1 || probing_ || replaying() || it.path.size() != kShardDepth) return true;
+    st_.split = true;
+    return dealt_++ % opt_.shards == opt_.shard;
+  }
+  static double since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
 
   static void push_event(graph& g, int t, event& e) {
     e.stamp = g.next_stamp++;
@@ -867,6 +925,11 @@ class engine final : public runtime {
   std::vector<item> work_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
   std::uint32_t step_ = 0;
+  bool counting_ = true;  // executions count here (see mine())
+  std::uint64_t dealt_ = 0;
+  bool probing_ = false;  // estimate(): one random child per node
+  std::uint64_t rng_ = 1;
+  double weight_ = 1;  // estimate(): the product of the nodes' child counts
   std::vector<std::vector<locval>> locs_;
   std::vector<th> ths_;
   boost::context::detail::fcontext_t main_ = nullptr;
