@@ -69,7 +69,7 @@ class checker {
       clock_of(g, fresh);
     }
     if (!atomicity(fresh.init() ? nullptr : &g.at(fresh))) return false;
-    if (m == model::sc) return sc_acyclic();
+    if (m == model::sc) return fresh.init() ? sc_acyclic() : !sc_reaches_itself(fresh);
     if (Policy::coherence && !(fresh.init() ? coherence() : coherence_of(fresh))) return false;
     return !has_sc_ || psc_acyclic();
   }
@@ -319,11 +319,6 @@ class checker {
     flat n = off_.back();
     head_.assign(static_cast<std::size_t>(n) + 1, 0);
     adj_.clear();
-    rfrom_.assign(static_cast<std::size_t>(n), -1);
-    for (flat v = 0; v < n; v++) {
-      const event& e = g.at(ids_[v]);
-      if (e.reads() && !e.rf.init()) rfrom_[v] = fl(e.rf);
-    }
     for (flat v = 0; v < n; v++) {
       head_[v] = static_cast<flat>(adj_.size());
       eid id = ids_[v];
@@ -339,15 +334,7 @@ class checker {
       }
     }
     head_[n] = static_cast<flat>(adj_.size());
-    // rf edges, w -> r, appended as the reverse of rfrom_ (a second pass).
-    rhead_.assign(static_cast<std::size_t>(n) + 1, 0);
-    for (flat v = 0; v < n; v++)
-      if (rfrom_[v] >= 0) rhead_[rfrom_[v] + 1]++;
-    for (flat v = 0; v < n; v++) rhead_[v + 1] += rhead_[v];
-    radj_.assign(static_cast<std::size_t>(rhead_[n]), 0);
-    fill_ = rhead_;
-    for (flat v = 0; v < n; v++)
-      if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
+    readers();  // rf edges, w -> r
     auto deg = [&](flat v) { return head_[v + 1] - head_[v] + rhead_[v + 1] - rhead_[v]; };
     auto nth = [&](flat v, flat k) {
       flat a = head_[v + 1] - head_[v];
@@ -373,6 +360,63 @@ class checker {
       }
     }
     return true;
+  }
+
+  // The graph less e (the last event of its thread, read by none) is
+  // acyclic; every edge of g between two other events was one of it, so a
+  // cycle of po ∪ rf ∪ co ∪ fr passes through e: is e reachable from e?
+  bool sc_reaches_itself(eid e) {
+    const graph& g = *g_;
+    flatten();
+    flat n = off_.back();
+    readers();
+    color_.assign(static_cast<std::size_t>(n), 0);
+    todo_.clear();
+    auto successors = [&](flat v) {
+      eid id = ids_[v];
+      const event& x = g.at(id);
+      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) todo_.push_back(v + 1);
+      if (x.writes()) {
+        if (flat c = co_next(x.loc, id); c >= 0) todo_.push_back(c);
+      }
+      if (x.reads()) {
+        flat c = co_next(x.loc, x.rf);
+        if (c == v) c = co_next(x.loc, id);  // an RMW's fr skips itself
+        if (c >= 0) todo_.push_back(c);
+      }
+      for (flat k = rhead_[v]; k < rhead_[v + 1]; k++) todo_.push_back(radj_[k]);
+    };
+    flat target = fl(e);
+    successors(target);
+    while (!todo_.empty()) {
+      flat v = todo_.back();
+      todo_.pop_back();
+      if (v == target) return true;
+      if (color_[v] != 0) continue;
+      color_[v] = 1;
+      successors(v);
+    }
+    return false;
+  }
+
+  // The rf edges reversed (w -> the reads of w), as rhead_/radj_; needs
+  // flatten().
+  void readers() {
+    const graph& g = *g_;
+    flat n = off_.back();
+    rfrom_.assign(static_cast<std::size_t>(n), -1);
+    for (flat v = 0; v < n; v++) {
+      const event& e = g.at(ids_[v]);
+      if (e.reads() && !e.rf.init()) rfrom_[v] = fl(e.rf);
+    }
+    rhead_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) rhead_[rfrom_[v] + 1]++;
+    for (flat v = 0; v < n; v++) rhead_[v + 1] += rhead_[v];
+    radj_.assign(static_cast<std::size_t>(rhead_[n]), 0);
+    fill_ = rhead_;
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
   }
 
   // psc acyclic (RC11 section 3), on dense relations: used only when the
@@ -469,7 +513,7 @@ class checker {
   std::vector<int> cw_, cr_;
   std::vector<flat> off_;
   std::vector<eid> ids_;
-  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;
+  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_, todo_;
   std::vector<std::pair<flat, flat>> stack_;
   std::vector<char> color_;
 };
