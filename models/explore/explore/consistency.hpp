@@ -311,27 +311,33 @@ class checker {
     return it + 1 == ws.end() ? -1 : fl(*(it + 1));
   }
 
+  // The po, co and fr successors of v (immediate ones: co is a chain).
+  template <class F>
+  void po_co_fr(flat v, F&& out) const {
+    const graph& g = *g_;
+    eid id = ids_[v];
+    const event& e = g.at(id);
+    if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) out(v + 1);
+    if (e.writes()) {
+      if (flat c = co_next(e.loc, id); c >= 0) out(c);
+    }
+    if (e.reads()) {
+      flat c = co_next(e.loc, e.rf);
+      if (c == v) c = co_next(e.loc, id);  // an RMW's fr skips itself
+      if (c >= 0) out(c);
+    }
+  }
+
   // po ∪ rf ∪ co ∪ fr acyclic, by depth-first search (successors kept
   // in one array per check, the buffers reused: no allocation once warm).
   bool sc_acyclic() {
-    const graph& g = *g_;
     flatten();
     flat n = off_.back();
     head_.assign(static_cast<std::size_t>(n) + 1, 0);
     adj_.clear();
     for (flat v = 0; v < n; v++) {
       head_[v] = static_cast<flat>(adj_.size());
-      eid id = ids_[v];
-      const event& e = g.at(id);
-      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) adj_.push_back(v + 1);
-      if (e.writes()) {
-        if (flat c = co_next(e.loc, id); c >= 0) adj_.push_back(c);
-      }
-      if (e.reads()) {
-        flat c = co_next(e.loc, e.rf);
-        if (c == v) c = co_next(e.loc, id);  // an RMW's fr skips itself
-        if (c >= 0) adj_.push_back(c);
-      }
+      po_co_fr(v, [&](flat c) { adj_.push_back(c); });
     }
     head_[n] = static_cast<flat>(adj_.size());
     readers();  // rf edges, w -> r
@@ -366,24 +372,13 @@ class checker {
   // acyclic; every edge of g between two other events was one of it, so a
   // cycle of po ∪ rf ∪ co ∪ fr passes through e: is e reachable from e?
   bool sc_reaches_itself(eid e) {
-    const graph& g = *g_;
     flatten();
     flat n = off_.back();
     readers();
     color_.assign(static_cast<std::size_t>(n), 0);
     todo_.clear();
     auto successors = [&](flat v) {
-      eid id = ids_[v];
-      const event& x = g.at(id);
-      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) todo_.push_back(v + 1);
-      if (x.writes()) {
-        if (flat c = co_next(x.loc, id); c >= 0) todo_.push_back(c);
-      }
-      if (x.reads()) {
-        flat c = co_next(x.loc, x.rf);
-        if (c == v) c = co_next(x.loc, id);  // an RMW's fr skips itself
-        if (c >= 0) todo_.push_back(c);
-      }
+      po_co_fr(v, [&](flat c) { todo_.push_back(c); });
       for (flat k = rhead_[v]; k < rhead_[v + 1]; k++) todo_.push_back(radj_[k]);
     };
     flat target = fl(e);
