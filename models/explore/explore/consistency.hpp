@@ -233,7 +233,7 @@ class checker {
   // ordered by hb (write-write, write-read, read-write, read-read).
   bool coherence() {
     const graph& g = *g_;
-    locs_.clear();
+    for (auto& [loc, evs] : locs_) evs.clear();  // the buffers stay
     for (std::size_t t = 0; t < g.th.size(); t++)
       for (std::size_t i = 0; i < g.th[t].size(); i++)
         if (g.th[t][i].kind != ek::fence)

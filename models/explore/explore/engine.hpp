@@ -497,7 +497,8 @@ class engine final : public runtime {
   // thread's). False: this execution stops here (its chosen child runs
   // later, from the queue; or none is consistent; or a failure).
   bool step() {
-    std::vector<child> kids;
+    auto& kids = kids_;  // reused: no allocation once warm
+    kids.clear();
     for (int t = 0; t < nt_; t++) {
       if (ths_[t].state != ts::pending) continue;
       if (!add(t, kids)) return false;
@@ -619,7 +620,9 @@ class engine final : public runtime {
   // The revisits an RMW's write makes: a node of its own (its first child:
   // no revisit).
   bool rmw_node(eid id) {
-    std::vector<child> kids(1);
+    auto& kids = rmw_kids_;
+    kids.resize(1);
+    kids.front() = child{};
     kids.front().kind = ck::same;
     kids.front().thread = id.t;
     if (Policy::revisits) revisits(g_, id, kids);
@@ -925,6 +928,7 @@ class engine final : public runtime {
   std::vector<item> work_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
   std::uint32_t step_ = 0;
+  std::vector<child> kids_, rmw_kids_;  // step()'s and rmw_node()'s children
   bool counting_ = true;  // executions count here (see mine())
   std::uint64_t dealt_ = 0;
   bool probing_ = false;  // estimate(): one random child per node
