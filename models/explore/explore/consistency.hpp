@@ -89,7 +89,8 @@ class checker {
     const event& x = g.at(e);
     for (std::size_t t = 0; t < g.th.size(); t++) {
       if (static_cast<int>(t) == e.t) continue;
-      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+      // Thread t's events up to x.vc[t] happen before e: no race with them.
+      for (auto i = static_cast<std::size_t>(x.vc[t] + 1); i < g.th[t].size(); i++) {
         const event& y = g.th[t][i];
         if (y.kind == ek::fence || y.loc != x.loc || (!x.plain && !y.plain)) continue;
         if (!x.writes() && !y.writes()) continue;
