@@ -13,7 +13,8 @@
 # the catalog's smaller scenarios (go125), the complete graphs the reduction
 # explores are exactly those of an unreduced search (every thread may add
 # the next event, no revisits, each partial graph once); explore_picture:
-# a failure's swimlane page (below).
+# a failure's swimlane page (below); explore_shards: the counts of 3 runs
+# with --shard I/3 sum to the unsharded counts (tests/explore/shards.sh).
 include_guard(GLOBAL)
 find_package(Boost 1.66 REQUIRED COMPONENTS context)
 if(NOT TARGET runqcheck_explore)
@@ -80,4 +81,7 @@ if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
   add_test(NAME explore_crosscheck COMMAND $<TARGET_FILE:explore__go125> both --crosscheck)
   set_tests_properties(explore_crosscheck PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300
     ENVIRONMENT "RUNQCHECK_CASE=${_rq_small}")
+  add_test(NAME explore_shards COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/shards.sh"
+    $<TARGET_FILE:explore__go125> 3 "owner_vs_thief,chained_steal,overflow_vs_global,slot_reuse")
+  set_tests_properties(explore_shards PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()

@@ -3,14 +3,20 @@
 // SC and RC11, for the subject under test; the invariants of exec.hpp after
 // each complete execution, data races and the port's checks during it.
 //
-// Usage: explore_scenarios [sc|rc11|both] [--budget N] [--hash]
+// Usage: explore_scenarios [sc|rc11|both] [--budget N] [--seconds S] [--hash]
+//          [--crosscheck] [--shard I/N] [--estimate]
 //        explore_scenarios replay SCENARIO sc|rc11 PATH
 //        explore_scenarios list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only.
 //   RUNQCHECK_STOP_ON_FAIL=1 (a kill cell) stops at the first failure; the
 //   scenarios then run in rounds of 500, then 8,000 executions, then in full.
 //   --budget N: at most N executions per scenario and model; a scenario cut
-//   by it says so and what it covered (never a silent pass).
+//   by it says so and what it covered (never a silent pass), with an
+//   estimate of the whole (random probes of the tree, engine.hpp).
+//   --seconds S: the same, a budget in seconds.
+//   --shard I/N: explore shard I (0..N-1) of N; the N shards' counts sum
+//   to the unsharded count, each graph explored by one of them.
+//   --estimate: print each scenario's estimated count before exploring it.
 //   --hash: count execution graphs met twice (fails if any was).
 //   --crosscheck: also explore without reduction (any thread adds the next
 //   event, no revisits) and require the same set of complete graphs: the
@@ -93,6 +99,9 @@ struct prog final : ex::program {
 struct args {
   std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
   std::uint64_t budget = 0;
+  double seconds = 0;
+  unsigned shard = 0, shards = 1;
+  bool estimate = false;
   bool hash = false;
   bool crosscheck = false;
   std::string replay;  // a path: replay mode
@@ -179,6 +188,9 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   ex::options o;
   o.m = m;
   o.budget = probe > 0 && (a.budget == 0 || probe < a.budget) ? probe : a.budget;
+  o.seconds = a.seconds;
+  o.shard = a.shard;
+  o.shards = a.shards;
   o.hash_graphs = a.hash;
   o.replay = a.replay;
   if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
@@ -189,13 +201,24 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
       return e.run();
     });
   };
+  const char* mn = ex::model_name(m);
+  constexpr unsigned kProbes = 1000;
+  auto estimate = [&] {
+    return model::with_cap<8, 4>(sc.cap, [&](auto c) {
+      prog<decltype(c)::value> p(sc);
+      ex::engine<> e(p, o);
+      return e.estimate(kProbes, 1);
+    });
+  };
+  if (a.estimate && a.replay.empty())
+    std::printf("explore %s %s %s: estimated %.0f executions (%u random probes)\n", subject_name,
+                name.c_str(), mn, estimate(), kProbes);
   if (a.crosscheck) o.hash_graphs = true;
   ex::stats s = explore(o);
   if (o.budget != a.budget && !s.failed && !s.exhausted && sc.expect_fatal.empty()) {
     *undecided = true;  // the probe's executions are the full run's first ones
     return true;
   }
-  const char* mn = ex::model_name(m);
   double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
   std::printf("explore %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
               subject_name, name.c_str(), mn, fmt(s.complete).c_str(), fmt(s.blocked).c_str(),
@@ -205,14 +228,23 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
               : s.exhausted            ? "exhausted"
                                        : "NOT exhausted");
   if (s.cut > 0) std::printf(" (%s cut at the event bound)", fmt(s.cut).c_str());
+  if (a.shards > 1)
+    std::printf(" (shard %u/%u%s)", a.shard, a.shards, s.split ? "" : ", tree not split");
   if (a.hash) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
   std::printf("\n");
-  if (!s.failed && !s.exhausted && a.replay.empty())
+  if (!s.failed && !s.exhausted && a.replay.empty()) {
+    double est = estimate();
+    std::string limit = a.budget != 0 ? fmt(a.budget) + " executions" : "";
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%g s", a.seconds);
+    if (a.seconds > 0) limit += (limit.empty() ? "" : ", ") + std::string(secs);
     std::printf(
-        "explore %s %s %s: budget of %s executions reached: %s explored, %s subtrees not "
-        "explored\n",
-        subject_name, name.c_str(), mn, fmt(a.budget).c_str(), fmt(s.executions()).c_str(),
-        fmt(s.left).c_str());
+        "explore %s %s %s: budget of %s reached: %s explored, %s subtrees not explored; "
+        "estimated %.0f in all (%u random probes): about %.1f%% covered\n",
+        subject_name, name.c_str(), mn, limit.c_str(), fmt(s.executions()).c_str(),
+        fmt(s.left).c_str(), est, kProbes,
+        est > 0 ? 100.0 * static_cast<double>(s.executions()) / est : 0.0);
+  }
   bool fatal_seen = s.failed && s.failure.rfind("fatal error: ", 0) == 0 &&
                     s.failure.rfind("fatal error: invariant:", 0) != 0;
   if (!sc.expect_fatal.empty()) {
@@ -280,8 +312,8 @@ bool parse_model(const char* s, std::vector<ex::model>& v) {
 
 int main(int argc, char** argv) {
   const char* usage =
-      "usage: %s [sc|rc11|both] [--budget N] [--hash] [--crosscheck] | replay SCENARIO sc|rc11 "
-      "PATH | list\n";
+      "usage: %s [sc|rc11|both] [--budget N] [--seconds S] [--hash] [--crosscheck] [--shard I/N] "
+      "[--estimate] | replay SCENARIO sc|rc11 PATH | list\n";
   if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
     for (const auto& sc : model::catalog)
       std::printf("%-32s %zu threads, cap %u\n", std::string(sc.name).c_str(), sc.threads.size(),
@@ -306,6 +338,22 @@ int main(int argc, char** argv) {
       a.hash = true;
     } else if (std::strcmp(argv[i], "--crosscheck") == 0) {
       a.crosscheck = true;
+    } else if (std::strcmp(argv[i], "--estimate") == 0) {
+      a.estimate = true;
+    } else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+      char* end = nullptr;
+      a.seconds = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(a.seconds > 0)) {
+        std::fprintf(stderr, "%s: --seconds: '%s' is not a positive number\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else if (std::strcmp(argv[i], "--shard") == 0 && i + 1 < argc) {
+      int n = 0;
+      if (std::sscanf(argv[++i], "%u/%u%n", &a.shard, &a.shards, &n) != 2 ||
+          argv[i][n] != '\0' || a.shards == 0 || a.shard >= a.shards) {
+        std::fprintf(stderr, "%s: --shard: '%s' is not I/N with 0 <= I < N\n", argv[0], argv[i]);
+        return 2;
+      }
     } else if (std::strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
       char* end = nullptr;
       a.budget = std::strtoull(argv[++i], &end, 10);

@@ -10,7 +10,10 @@
 //         sequences are RC11's rs = [W] ; (po|loc)? ; [W] ; (rf ; rmw)*.
 //
 // hb is kept as one vector clock per event (vc[t]: the last po index of
-// thread t that happens before or is the event), computed along po ∪ rf.
+// thread t that happens before or is the event), computed along po ∪ rf,
+// stored in the events: an event added at the end of its thread (nothing
+// reads from it yet) gets its own from those before it; a revisit, which
+// changes a read's rf, recomputes them all.
 // Non-atomic accesses count as relaxed here; their races are reported by
 // race() on a consistent graph, as RC11 defines undefined behaviour.
 #pragma once
@@ -26,8 +29,6 @@ namespace runqcheck::explore {
 enum class model : std::uint8_t { sc, rc11 };
 inline const char* model_name(model m) { return m == model::sc ? "SC" : "RC11"; }
 
-inline constexpr int kMaxThreads = 8;
-using clock = std::array<std::int32_t, kMaxThreads>;
 
 inline bool is_acq(std::uint8_t mo) {
   auto m = static_cast<std::memory_order>(mo);
@@ -56,14 +57,19 @@ struct exact {
 template <class Policy = exact>
 class checker {
  public:
-  // Is g consistent under m? Leaves the clocks of g for hb() and race().
-  // With fresh: g less event fresh is known consistent (an event just
-  // added), so coherence is checked only for the pairs it is part of.
-  bool consistent(const graph& g, model m, eid fresh = {}) {
+  // Is g consistent under m? Sets the clocks of g's events (for hb() and
+  // race()). With fresh: g less event fresh, the last of its thread, is
+  // known consistent and its clocks are set, so only fresh's own clock is
+  // computed and coherence and atomicity are checked only where fresh is.
+  bool consistent(graph& g, model m, eid fresh = {}) {
     g_ = &g;
-    if (!clocks()) return false;  // po ∪ rf has a cycle
-    if (!atomicity()) return false;
-    if (m == model::sc) return sc_acyclic();
+    if (fresh.init()) {
+      if (!clocks(g)) return false;  // po ∪ rf has a cycle
+    } else {
+      clock_of(g, fresh);
+    }
+    if (!atomicity(fresh.init() ? nullptr : &g.at(fresh))) return false;
+    if (m == model::sc) return fresh.init() ? sc_acyclic() : !sc_reaches_itself(fresh);
     if (Policy::coherence && !(fresh.init() ? coherence() : coherence_of(fresh))) return false;
     return !has_sc_ || psc_acyclic();
   }
@@ -72,7 +78,7 @@ class checker {
   bool hb(eid a, eid b) const {
     if (a.init()) return true;
     if (b.init() || a == b) return false;
-    return vc_[b.t][b.i][a.t] >= a.i;
+    return g_->at(b).vc[a.t] >= a.i;
   }
 
   // A data race with event e: another thread's access to the same location,
@@ -83,7 +89,8 @@ class checker {
     const event& x = g.at(e);
     for (std::size_t t = 0; t < g.th.size(); t++) {
       if (static_cast<int>(t) == e.t) continue;
-      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+      // Thread t's events up to x.vc[t] happen before e: no race with them.
+      for (auto i = static_cast<std::size_t>(x.vc[t] + 1); i < g.th[t].size(); i++) {
         const event& y = g.th[t][i];
         if (y.kind == ek::fence || y.loc != x.loc || (!x.plain && !y.plain)) continue;
         if (!x.writes() && !y.writes()) continue;
@@ -97,14 +104,68 @@ class checker {
  private:
   using flat = std::int32_t;
 
+  static bool sc_event(const event& e) {
+    return is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail));
+  }
+  static void join(clock& into, const clock& c, std::size_t nt) {
+    for (std::size_t k = 0; k < nt; k++) into[k] = std::max(into[k], c[k]);
+  }
+
+  // The clocks of event id, the last of its thread, from those of the
+  // events before it (as clocks() computes them in one pass).
+  void clock_of(graph& g, eid id) {
+    std::size_t nt = g.th.size();
+    auto& evs = g.th[id.t];
+    auto i = static_cast<std::size_t>(id.i);
+    event& e = evs[i];
+    has_sc_ = g.any_sc;
+    clock c;
+    if (i > 0) {
+      c = evs[i - 1].vc;
+    } else {
+      c.fill(-1);
+    }
+    c[id.t] = id.i;
+    if (e.reads() && !e.rf.init() && is_acq(read_mo(e))) join(c, g.at(e.rf).msg, nt);
+    if (e.kind == ek::fence && is_acq(e.mo))  // what the thread's relaxed reads saw
+      for (std::size_t j = 0; j < i; j++)
+        if (evs[j].reads() && !evs[j].rf.init() && !is_acq(read_mo(evs[j])))
+          join(c, g.at(evs[j].rf).msg, nt);
+    e.vc = c;
+    e.msg.fill(-1);
+    if (!e.writes()) return;
+    if (is_rel(e.mo)) {
+      e.msg = c;
+    } else {
+      for (std::size_t j = i; j-- > 0;)  // the thread's last release fence
+        if (evs[j].kind == ek::fence && is_rel(evs[j].mo)) {
+          e.msg = evs[j].vc;
+          break;
+        }
+    }
+    release_sequence(g, id.t, i);
+  }
+
+  // Event i of thread t, a write: its msg joins RC11's release sequence
+  // (an earlier release write of the thread to the location; rf ; rmw).
+  void release_sequence(graph& g, int t, std::size_t i) {
+    std::size_t nt = g.th.size();
+    event& e = g.th[t][i];
+    for (std::size_t j = i; j-- > 0;) {
+      const event& p = g.th[t][j];
+      if (p.writes() && p.loc == e.loc && is_rel(p.mo)) {
+        join(e.msg, p.vc, nt);
+        break;
+      }
+    }
+    if (e.kind == ek::rmw && !e.rf.init()) join(e.msg, g.at(e.rf).msg, nt);
+  }
+
   // Clocks along a topological order of po ∪ rf (false: a cycle). Per
   // thread: the clock so far, the clock of its last release fence, and the
   // join of what its relaxed reads saw (taken by a later acquire fence).
-  bool clocks() {
-    const graph& g = *g_;
+  bool clocks(graph& g) {
     std::size_t nt = g.th.size();
-    vc_.resize(nt);
-    msg_.resize(nt);
     has_sc_ = false;
     clock none;
     none.fill(-1);
@@ -113,8 +174,6 @@ class checker {
     std::array<std::size_t, kMaxThreads> pos{};
     std::size_t left = 0;
     for (std::size_t t = 0; t < nt; t++) {
-      vc_[t].resize(g.th[t].size());
-      msg_[t].resize(g.th[t].size());
       cur[t] = relf[t] = acqp[t] = none;
       left += g.th[t].size();
     }
@@ -123,44 +182,27 @@ class checker {
       for (std::size_t t = 0; t < nt; t++) {
         for (; pos[t] < g.th[t].size(); pos[t]++) {
           std::size_t i = pos[t];
-          const event& e = g.th[t][i];
+          event& e = g.th[t][i];
           if (e.reads() && !e.rf.init() && static_cast<std::size_t>(e.rf.i) >= pos[e.rf.t]) break;
           progress = true;
           left--;
-          if (is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail)))
-            has_sc_ = true;
+          has_sc_ |= sc_event(e);
           clock& c = cur[t];
           c[t] = static_cast<std::int32_t>(i);
-          if (e.reads() && !e.rf.init()) {
-            const clock& m = msg_[e.rf.t][e.rf.i];
-            clock& into = is_acq(read_mo(e)) ? c : acqp[t];
-            for (std::size_t k = 0; k < nt; k++) into[k] = std::max(into[k], m[k]);
-          }
+          if (e.reads() && !e.rf.init())
+            join(is_acq(read_mo(e)) ? c : acqp[t], g.at(e.rf).msg, nt);
           if (e.kind == ek::fence) {
-            if (is_acq(e.mo))
-              for (std::size_t k = 0; k < nt; k++) c[k] = std::max(c[k], acqp[t][k]);
+            if (is_acq(e.mo)) join(c, acqp[t], nt);
             if (is_rel(e.mo)) relf[t] = c, has_relf[t] = true;
           }
-          vc_[t][i] = c;
-          clock& m = msg_[t][i];
-          m = none;
+          e.vc = c;
+          e.msg = none;
           if (e.writes()) {
             if (is_rel(e.mo))
-              m = c;
+              e.msg = c;
             else if (has_relf[t])
-              m = relf[t];
-            // rs: an earlier release write of this thread to the location.
-            for (std::size_t j = i; j-- > 0;) {
-              const event& p = g.th[t][j];
-              if (p.writes() && p.loc == e.loc && is_rel(p.mo)) {
-                for (std::size_t k = 0; k < nt; k++) m[k] = std::max(m[k], vc_[t][j][k]);
-                break;
-              }
-            }
-            if (e.kind == ek::rmw && !e.rf.init()) {  // rs: rf ; rmw
-              const clock& r = msg_[e.rf.t][e.rf.i];
-              for (std::size_t k = 0; k < nt; k++) m[k] = std::max(m[k], r[k]);
-            }
+              e.msg = relf[t];
+            release_sequence(g, static_cast<int>(t), i);
           }
         }
       }
@@ -169,17 +211,22 @@ class checker {
     return true;
   }
 
-  // An RMW is co-immediately after the write it reads.
-  bool atomicity() const {
+  // An RMW is co-immediately after the write it reads (only at fresh's
+  // location, if given).
+  bool atomicity(const event* fresh) const {
     const graph& g = *g_;
-    for (const auto& [loc, ws] : g.co) {
+    auto check = [&](const std::vector<eid>& ws) {
       for (std::size_t k = 0; k < ws.size(); k++) {
         const event& e = g.at(ws[k]);
         if (e.kind != ek::rmw) continue;
         eid pred = k == 0 ? eid{} : ws[k - 1];
         if (!(pred == e.rf)) return false;
       }
-    }
+      return true;
+    };
+    if (fresh != nullptr) return fresh->kind == ek::fence || check(g.writes(fresh->loc));
+    for (const auto& [loc, ws] : g.co)
+      if (!check(ws)) return false;
     return true;
   }
 
@@ -187,7 +234,7 @@ class checker {
   // ordered by hb (write-write, write-read, read-write, read-read).
   bool coherence() {
     const graph& g = *g_;
-    locs_.clear();
+    for (auto& [loc, evs] : locs_) evs.clear();  // the buffers stay
     for (std::size_t t = 0; t < g.th.size(); t++)
       for (std::size_t i = 0; i < g.th[t].size(); i++)
         if (g.th[t][i].kind != ek::fence)
@@ -211,7 +258,8 @@ class checker {
     return true;
   }
 
-  // coherence() for the pairs that include event e only.
+  // coherence() for the pairs that include event e only: e is the last of
+  // its thread and read by none, so only events before it in hb pair with it.
   bool coherence_of(eid e) {
     const graph& g = *g_;
     const event& x = g.at(e);
@@ -223,13 +271,13 @@ class checker {
     };
     int ew = x.writes() ? idx(e) : -1, er = x.reads() ? idx(x.rf) : -1;
     for (std::size_t t = 0; t < g.th.size(); t++) {
-      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+      auto n = std::min<std::int64_t>(x.vc[t] + 1, static_cast<std::int64_t>(g.th[t].size()));
+      for (std::int32_t i = 0; i < n; i++) {
         const event& y = g.th[t][i];
-        eid o{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
+        eid o{static_cast<std::int16_t>(t), i};
         if (y.kind == ek::fence || y.loc != x.loc || o == e) continue;
         int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
-        if (hb(o, e) && !ordered(ow, orr, ew, er)) return false;
-        if (hb(e, o) && !ordered(ew, er, ow, orr)) return false;
+        if (!ordered(ow, orr, ew, er)) return false;
       }
     }
     return true;
@@ -264,43 +312,36 @@ class checker {
     return it + 1 == ws.end() ? -1 : fl(*(it + 1));
   }
 
+  // The po, co and fr successors of v (immediate ones: co is a chain).
+  template <class F>
+  void po_co_fr(flat v, F&& out) const {
+    const graph& g = *g_;
+    eid id = ids_[v];
+    const event& e = g.at(id);
+    if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) out(v + 1);
+    if (e.writes()) {
+      if (flat c = co_next(e.loc, id); c >= 0) out(c);
+    }
+    if (e.reads()) {
+      flat c = co_next(e.loc, e.rf);
+      if (c == v) c = co_next(e.loc, id);  // an RMW's fr skips itself
+      if (c >= 0) out(c);
+    }
+  }
+
   // po ∪ rf ∪ co ∪ fr acyclic, by depth-first search (successors kept
   // in one array per check, the buffers reused: no allocation once warm).
   bool sc_acyclic() {
-    const graph& g = *g_;
     flatten();
     flat n = off_.back();
     head_.assign(static_cast<std::size_t>(n) + 1, 0);
     adj_.clear();
-    rfrom_.assign(static_cast<std::size_t>(n), -1);
-    for (flat v = 0; v < n; v++) {
-      const event& e = g.at(ids_[v]);
-      if (e.reads() && !e.rf.init()) rfrom_[v] = fl(e.rf);
-    }
     for (flat v = 0; v < n; v++) {
       head_[v] = static_cast<flat>(adj_.size());
-      eid id = ids_[v];
-      const event& e = g.at(id);
-      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) adj_.push_back(v + 1);
-      if (e.writes()) {
-        if (flat c = co_next(e.loc, id); c >= 0) adj_.push_back(c);
-      }
-      if (e.reads()) {
-        flat c = co_next(e.loc, e.rf);
-        if (c == v) c = co_next(e.loc, id);  // an RMW's fr skips itself
-        if (c >= 0) adj_.push_back(c);
-      }
+      po_co_fr(v, [&](flat c) { adj_.push_back(c); });
     }
     head_[n] = static_cast<flat>(adj_.size());
-    // rf edges, w -> r, appended as the reverse of rfrom_ (a second pass).
-    rhead_.assign(static_cast<std::size_t>(n) + 1, 0);
-    for (flat v = 0; v < n; v++)
-      if (rfrom_[v] >= 0) rhead_[rfrom_[v] + 1]++;
-    for (flat v = 0; v < n; v++) rhead_[v + 1] += rhead_[v];
-    radj_.assign(static_cast<std::size_t>(rhead_[n]), 0);
-    fill_ = rhead_;
-    for (flat v = 0; v < n; v++)
-      if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
+    readers();  // rf edges, w -> r
     auto deg = [&](flat v) { return head_[v + 1] - head_[v] + rhead_[v + 1] - rhead_[v]; };
     auto nth = [&](flat v, flat k) {
       flat a = head_[v + 1] - head_[v];
@@ -326,6 +367,52 @@ class checker {
       }
     }
     return true;
+  }
+
+  // The graph less e (the last event of its thread, read by none) is
+  // acyclic; every edge of g between two other events was one of it, so a
+  // cycle of po ∪ rf ∪ co ∪ fr passes through e: is e reachable from e?
+  bool sc_reaches_itself(eid e) {
+    flatten();
+    flat n = off_.back();
+    readers();
+    color_.assign(static_cast<std::size_t>(n), 0);
+    todo_.clear();
+    auto successors = [&](flat v) {
+      po_co_fr(v, [&](flat c) { todo_.push_back(c); });
+      for (flat k = rhead_[v]; k < rhead_[v + 1]; k++) todo_.push_back(radj_[k]);
+    };
+    flat target = fl(e);
+    successors(target);
+    while (!todo_.empty()) {
+      flat v = todo_.back();
+      todo_.pop_back();
+      if (v == target) return true;
+      if (color_[v] != 0) continue;
+      color_[v] = 1;
+      successors(v);
+    }
+    return false;
+  }
+
+  // The rf edges reversed (w -> the reads of w), as rhead_/radj_; needs
+  // flatten().
+  void readers() {
+    const graph& g = *g_;
+    flat n = off_.back();
+    rfrom_.assign(static_cast<std::size_t>(n), -1);
+    for (flat v = 0; v < n; v++) {
+      const event& e = g.at(ids_[v]);
+      if (e.reads() && !e.rf.init()) rfrom_[v] = fl(e.rf);
+    }
+    rhead_.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) rhead_[rfrom_[v] + 1]++;
+    for (flat v = 0; v < n; v++) rhead_[v + 1] += rhead_[v];
+    radj_.assign(static_cast<std::size_t>(rhead_[n]), 0);
+    fill_ = rhead_;
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
   }
 
   // psc acyclic (RC11 section 3), on dense relations: used only when the
@@ -417,13 +504,12 @@ class checker {
   }
 
   const graph* g_ = nullptr;
-  std::vector<std::vector<clock>> vc_, msg_;
   bool has_sc_ = false;
   std::unordered_map<std::uint32_t, std::vector<eid>> locs_;
   std::vector<int> cw_, cr_;
   std::vector<flat> off_;
   std::vector<eid> ids_;
-  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;
+  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_, todo_;
   std::vector<std::pair<flat, flat>> stack_;
   std::vector<char> color_;
 };

@@ -71,6 +71,10 @@ struct program {
 struct options {
   model m = model::rc11;
   std::uint64_t budget = 0;         // executions (complete + blocked); 0: none
+  double seconds = 0;               // a budget in seconds; 0: none
+  // Shard `shard` of `shards`: the runs of every shard explore the tree
+  // together, each subtree once (see split()).
+  unsigned shard = 0, shards = 1;
   bool hash_graphs = false;         // count graphs met twice (the optimality test)
   std::string replay;               // a path ("step:child,...") to follow alone
   std::uint32_t max_events = 4000;  // per thread: beyond, the execution is cut
@@ -92,6 +96,7 @@ struct stats {
   std::uint64_t dead = 0;  // prefixes no event could extend consistently
   std::uint64_t left = 0;  // subtrees not explored (budget reached)
   bool exhausted = false;
+  bool split = false;  // sharded: the tree was split (else shard 0 counted it all)
   bool failed = false;
   std::string failure;  // what failed
   std::string path;     // its replay path
@@ -118,14 +123,46 @@ class engine final : public runtime {
     work_.push_back(std::move(root));
     while (!work_.empty() && !st_.failed) {
       if (opt_.budget != 0 && st_.executions() >= opt_.budget) break;
+      if (opt_.seconds > 0 && since(t0) >= opt_.seconds) break;
       item it = std::move(work_.back());
       work_.pop_back();
       execute(it);
     }
     st_.left = work_.size();
     st_.exhausted = work_.empty() && !st_.failed;
-    st_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    st_.seconds = since(t0);
     return st_;
+  }
+
+  // Knuth's estimator of a tree's size (Knuth, "Estimating the efficiency
+  // of backtrack programs", 1975; GenMC estimates this way): n walks from
+  // the root, each taking one child at random at every node; a walk that
+  // ends in an execution counts the product of the numbers of children it
+  // met, one that ends in no execution counts 0. The mean is an unbiased
+  // estimate of the number of executions.
+  double estimate(unsigned n, std::uint64_t seed) {
+    nt_ = prog_.threads();
+    if (nt_ > kMaxThreads || n == 0) return 0;
+    rng_ = seed | 1;
+    probing_ = true;
+    double sum = 0;
+    for (unsigned k = 0; k < n; k++) {
+      st_ = stats{};
+      work_.clear();
+      weight_ = 1;
+      item root;
+      root.g.th.resize(nt_);
+      work_.push_back(std::move(root));
+      while (!work_.empty() && !st_.failed) {
+        item it = std::move(work_.back());
+        work_.pop_back();
+        execute(it);
+      }
+      if (st_.executions() > 0 || st_.failed) sum += weight_;
+    }
+    probing_ = false;
+    st_ = stats{};
+    return sum / n;
   }
 
   // --- runtime (called by the backend) -------------------------------------
@@ -220,6 +257,7 @@ class engine final : public runtime {
   void execute(item& it) {
     g_ = std::move(it.g);
     path_ = std::move(it.path);
+    counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
     step_ = it.step;
     for (auto& l : locs_) l.clear();
     locs_.resize(nt_ + 2);
@@ -276,7 +314,7 @@ class engine final : public runtime {
                    path_text(path_).c_str());
       print(opt_.trace, g_);
     }
-    if (opt_.hash_graphs && !cut) {
+    if (opt_.hash_graphs && !cut && counting_) {
       std::uint64_t h = hash(g_);
       if (!seen_.insert(h).second)
         st_.duplicates++;
@@ -284,11 +322,11 @@ class engine final : public runtime {
         st_.hashes.push_back(h);
     }
     if (cut) {
-      st_.cut++;
+      st_.cut += counting_;
       return;
     }
     if (blocked) {
-      st_.blocked++;
+      st_.blocked += counting_;
       return;
     }
     phase_ = phase::finish;
@@ -296,7 +334,7 @@ class engine final : public runtime {
       for (auto& l : v) l.cur = l.init;
     for (const auto& [loc, ws] : g_.co)
       if (!ws.empty()) slot(loc).cur = g_.at(ws.back()).wval;
-    if (guarded([&] { prog_.finish(); })) st_.complete++;
+    if (guarded([&] { prog_.finish(); })) st_.complete += counting_;
   }
 
   template <class F>
@@ -407,32 +445,81 @@ class engine final : public runtime {
   // --- adding events -----------------------------------------------------------
 
   // A node of the exploration tree: its children, the first applied here,
-  // the others queued. In replay mode only the chosen one is kept.
+  // the others queued. In replay mode only the chosen one is kept. A
+  // forward child is the parent (g_) plus one event, made a graph of its
+  // own only when it is queued: most nodes have one child.
+  enum class ck : std::uint8_t { same, fwd, whole };
   struct child {
-    graph g;
-    eid rmw;             // an RMW child: its revisits are made when it runs
-    int thread;          // whose event was added
-    bool rerun = false;  // a revisit: the program must re-run to reach it
+    ck kind = ck::whole;
+    graph g;                 // whole: a revisit's graph
+    event e;                 // fwd: the new event, at the end of thread's po
+    std::ptrdiff_t at = -1;  // fwd: its place in its location's co, or -1
+    eid rmw;                 // an RMW child: its revisits are made when it runs
+    int thread = 0;          // whose event was added
+    bool rerun = false;      // a revisit: the program must re-run to reach it
   };
+  static child fwd_child(const event& e, std::ptrdiff_t at, eid rmw, int t) {
+    child c;
+    c.kind = ck::fwd;
+    c.e = e;
+    c.at = at;
+    c.rmw = rmw;
+    c.thread = t;
+    return c;
+  }
+  static child whole_child(graph&& g, int t) {
+    child c;
+    c.g = std::move(g);
+    c.thread = t;
+    c.rerun = true;
+    return c;
+  }
+  // g (the parent graph) becomes child c's graph.
+  static void apply(graph& g, child& c) {
+    if (c.kind == ck::whole) {
+      g = std::move(c.g);
+    } else if (c.kind == ck::fwd) {
+      event y = c.e;
+      push_event(g, c.thread, y);
+      eid id{static_cast<std::int16_t>(c.thread),
+             static_cast<std::int32_t>(g.th[c.thread].size() - 1)};
+      if (c.at >= 0) {
+        auto& co = g.co[y.loc];
+        co.insert(co.begin() + c.at, id);
+      }
+    }
+  }
+  // Child c as a graph of its own (g_ is its parent).
+  graph materialize(child& c) const {
+    if (c.kind == ck::whole) return std::move(c.g);
+    graph g = g_;
+    apply(g, c);
+    return g;
+  }
 
   // Adds the next event: the lowest pending thread's (naive: any pending
   // thread's). False: this execution stops here (its chosen child runs
   // later, from the queue; or none is consistent; or a failure).
   bool step() {
-    std::vector<child> kids;
+    auto& kids = kids_;  // reused: no allocation once warm
+    kids.clear();
     for (int t = 0; t < nt_; t++) {
       if (ths_[t].state != ts::pending) continue;
       if (!add(t, kids)) return false;
       if (!opt_.naive) break;
     }
     if (opt_.naive) {  // each partial graph once: it fixes every thread's state
+      for (auto& c : kids) {
+        c.g = materialize(c);
+        c.kind = ck::whole;
+      }
       std::erase_if(kids, [&](const child& c) { return !visited_.insert(hash(c.g)).second; });
       if (kids.empty()) return false;
     }
     if (kids.empty()) return dead();
     int next = kids.front().thread;
     bool go = branch(kids, [&](child& c) {
-      g_ = std::move(c.g);
+      apply(g_, c);
       if (!c.rmw.init()) return rmw_node(c.rmw);
       return true;
     });
@@ -472,7 +559,7 @@ class engine final : public runtime {
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);
-      if (checker_.consistent(g_, opt_.m, id)) kids.push_back({g_, {}, t});
+      if (checker_.consistent(g_, opt_.m, id)) kids.push_back(fwd_child(g_.at(id), -1, {}, t));
       undo(-1);
     } else if (q.what == op::store) {
       e.kind = ek::write;
@@ -482,14 +569,13 @@ class engine final : public runtime {
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back({g_, {}, t});
+        if (ok) kids.push_back(fwd_child(g_.at(id), p, {}, t));
         undo(p);
       }
       if (rev) {  // from the co-last place: where the revisits start
         place(e, n);
-        graph last = g_;
+        revisits(g_, id, kids);
         undo(n);
-        revisits(last, id, kids);
       }
     } else {
       std::vector<eid> cands(co.rbegin(), co.rend());  // co-last first
@@ -505,7 +591,7 @@ class engine final : public runtime {
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back({g_, x.kind == ek::rmw && rev ? id : eid{}, t});
+        if (ok) kids.push_back(fwd_child(g_.at(id), at, x.kind == ek::rmw && rev ? id : eid{}, t));
         // TruSt adds an RMW's read, then its write: a write with no
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
@@ -538,16 +624,18 @@ class engine final : public runtime {
   // The revisits an RMW's write makes: a node of its own (its first child:
   // no revisit).
   bool rmw_node(eid id) {
-    std::vector<child> kids;
-    kids.push_back({graph{}, {}, id.t});
+    auto& kids = rmw_kids_;
+    kids.resize(1);
+    kids.front() = child{};
+    kids.front().kind = ck::same;
+    kids.front().thread = id.t;
     if (Policy::revisits) revisits(g_, id, kids);
     if (kids.size() == 1) {
       step_++;
       return true;
     }
-    kids.front().g = g_;
     return branch(kids, [&](child& c) {
-      g_ = std::move(c.g);
+      apply(g_, c);
       return true;
     });
   }
@@ -557,7 +645,12 @@ class engine final : public runtime {
   bool branch(std::vector<child>& kids, Apply&& apply) {
     std::uint32_t s = step_++;
     std::size_t pick = 0;
-    if (replaying()) {
+    if (probing_) {  // one child at random (xorshift64)
+      rng_ ^= rng_ << 13, rng_ ^= rng_ >> 7, rng_ ^= rng_ << 17;
+      pick = static_cast<std::size_t>(rng_ % kids.size());
+      weight_ *= static_cast<double>(kids.size());
+      kids.resize(pick + 1);
+    } else if (replaying()) {
       for (auto& [ps, pc] : replay_)
         if (ps == s) pick = pc;
       if (pick >= kids.size())
@@ -567,22 +660,38 @@ class engine final : public runtime {
     }
     bool here = pick == 0 && !kids[0].rerun;  // applied in this run
     for (std::size_t k = kids.size(); k-- > 0;) {
-      if ((k == pick && here) || (replaying() && k != pick)) continue;
+      if ((k == pick && here) || ((replaying() || probing_) && k != pick)) continue;
       item it;
-      it.g = std::move(kids[k].g);
+      it.g = materialize(kids[k]);
       it.path = path_;
       it.path.push_back({s, static_cast<std::uint32_t>(k)});
       it.step = s + 1;
       it.rmw_revisit = kids[k].rmw;
-      work_.push_back(std::move(it));
+      if (mine(it)) work_.push_back(std::move(it));
     }
     if (!here) return false;
     return apply(kids.front());
   }
   bool replaying() const { return !opt_.replay.empty(); }
 
+  // Sharding: an execution's path is its item's (the first child is taken
+  // in place). Items whose path is shorter than kShardDepth are explored by
+  // every shard alike, their executions counted in shard 0; those of
+  // length kShardDepth, queued only by the former and so in the same order
+  // in every shard, are dealt out in turn: each subtree is one shard's.
+  static constexpr std::size_t kShardDepth = 2;
+  bool mine(const item& it) {
+    if (opt_.shards <= 1 || probing_ || replaying() || it.path.size() != kShardDepth) return true;
+    st_.split = true;
+    return dealt_++ % opt_.shards == opt_.shard;
+  }
+  static double since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
   static void push_event(graph& g, int t, event& e) {
     e.stamp = g.next_stamp++;
+    g.any_sc |= is_sc(e.mo) || is_sc(e.mo_fail);
     g.th[t].push_back(e);
   }
 
@@ -652,7 +761,7 @@ class engine final : public runtime {
           if (rr.kind == ek::rmw) v.insert(std::find(v.begin(), v.end(), w) + 1, rid);
           if (!checker_.consistent(h, opt_.m)) continue;
           if (!race_free(h, rid, kids.size())) return;
-          kids.push_back({std::move(h), {}, rid.t, true});
+          kids.push_back(whole_child(std::move(h), rid.t));
           continue;
         }
         v.erase(std::find(v.begin(), v.end(), w));
@@ -663,7 +772,7 @@ class engine final : public runtime {
           if (rr.kind == ek::rmw) xv.insert(at + 1, rid);
           if (!checker_.consistent(x, opt_.m)) continue;
           if (!race_free(x, rid, kids.size())) return;
-          kids.push_back({std::move(x), {}, rid.t, true});
+          kids.push_back(whole_child(std::move(x), rid.t));
         }
       }
     }
@@ -736,6 +845,7 @@ class engine final : public runtime {
   graph restrict(const graph& g, const std::array<std::int32_t, kMaxThreads>& keep) const {
     graph h;
     h.next_stamp = g.next_stamp;
+    h.any_sc = g.any_sc;
     h.th.resize(g.th.size());
     for (int t = 0; t < nt_; t++) {
       h.th[t].assign(g.th[t].begin(), g.th[t].begin() + keep[t]);
@@ -822,6 +932,12 @@ class engine final : public runtime {
   std::vector<item> work_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
   std::uint32_t step_ = 0;
+  std::vector<child> kids_, rmw_kids_;  // step()'s and rmw_node()'s children
+  bool counting_ = true;  // executions count here (see mine())
+  std::uint64_t dealt_ = 0;
+  bool probing_ = false;  // estimate(): one random child per node
+  std::uint64_t rng_ = 1;
+  double weight_ = 1;  // estimate(): the product of the nodes' child counts
   std::vector<std::vector<locval>> locs_;
   std::vector<th> ths_;
   boost::context::detail::fcontext_t main_ = nullptr;

@@ -7,11 +7,17 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
 namespace runqcheck::explore {
+
+inline constexpr int kMaxThreads = 8;
+// A vector clock: per thread, the last po index that happens before (-1:
+// none).
+using clock = std::array<std::int32_t, kMaxThreads>;
 
 // An event's name: thread and po index; thread -1 is a location's initial
 // value (co-first, happens before everything).
@@ -47,6 +53,10 @@ struct event {
   std::uint64_t wval = 0;    // value written (write, rmw)
   std::uint64_t a1 = 0;      // CAS: expected; fetch_add: addend; store: value
   std::uint64_t a2 = 0;      // CAS: desired
+  // Kept by the consistency checker (consistency.hpp) for the graph the
+  // event is in: its hb clock, and what a read that synchronises with it
+  // (a write) acquires.
+  clock vc{}, msg{};
   bool reads() const { return kind == ek::read || kind == ek::rmw; }
   bool writes() const { return kind == ek::write || kind == ek::rmw; }
 };
@@ -80,6 +90,9 @@ struct graph {
   // co-before all of them).
   std::unordered_map<std::uint32_t, std::vector<eid>> co;
   std::uint32_t next_stamp = 1;
+  // False: no event is (or was, before an undo) a seq_cst access or fence
+  // (RC11's psc is then empty and not built).
+  bool any_sc = false;
 
   event& at(eid e) { return th[e.t][e.i]; }
   const event& at(eid e) const { return th[e.t][e.i]; }
