@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lwq/empty_bug.h"
+#include "lwq/bugs.h"
 #include "lwq/runq.h"
 
 #define N 600
@@ -45,7 +45,8 @@ int main(void) {
     see(t);
     get_all(&p0);
   }
-  bool empty = lwq_empty(&p0) && lwq_empty(&p1) && lwq_empty_once(&p0);
+  bool empty = lwq_empty(&p0) && lwq_empty(&p1) && lwq_empty_once(&p0) &&
+               lwq_global_get_peek(&g) == NULL;
   if (got != N || !empty || lwq_global_len(&g) != 0) {
     fprintf(stderr, "lwq smoke: %d of %d tasks back, empty=%d, list %d\n", got, N, empty,
             (int)lwq_global_len(&g));

@@ -1,9 +1,9 @@
-// lwq_c's buggy variant, for runqcheck's teeth: lwq/empty_bug.h (plain C11)
-// compiled into lwq_c::c_port beside lwq/runq.h, its lwq_empty_once named as
-// runqempty.
+// lwq_c's buggy variants, for runqcheck's teeth: lwq/bugs.h (plain C11)
+// compiled into lwq_c::c_port beside lwq/runq.h, each bug named in place of
+// the correct function.
 #pragma once
 
-#define LWQ_C_VARIANT "lwq/empty_bug.h"
+#define LWQ_C_VARIANT "lwq/bugs.h"
 #include "lwq/subject.hpp"
 #undef LWQ_C_VARIANT
 
@@ -15,6 +15,15 @@ template <class B, std::uint32_t Cap>
 struct empty_bug : runq<B, Cap> {
   static bool runqempty(typename runq<B, Cap>::p& pp) {
     return c_port<B, Cap>::lwq_empty_once(&pp);
+  }
+};
+
+// globrunqget peeking at the list without its lock: a data race on a
+// RUNQCHECK_PLAIN field, rejected by Relacy (ci/test).
+template <class B, std::uint32_t Cap>
+struct peek_bug : runq<B, Cap> {
+  static runqcheck::g<B>* globrunqget(typename runq<B, Cap>::schedt& s) {
+    return c_port<B, Cap>::lwq_global_get_peek(&s);
   }
 };
 
