@@ -45,8 +45,9 @@ int main(void) {
     see(t);
     get_all(&p0);
   }
+  lwq_global_put_early(&g, &tasks[0]); /* one thread: no race, no loss */
   bool empty = lwq_empty(&p0) && lwq_empty(&p1) && lwq_empty_once(&p0) &&
-               lwq_global_get_peek(&g) == NULL;
+               lwq_global_get(&g) == &tasks[0] && lwq_global_get(&g) == NULL;
   if (got != N || !empty || lwq_global_len(&g) != 0) {
     fprintf(stderr, "lwq smoke: %d of %d tasks back, empty=%d, list %d\n", got, N, empty,
             (int)lwq_global_len(&g));

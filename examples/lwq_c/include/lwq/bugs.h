@@ -17,12 +17,18 @@ static inline bool lwq_empty_once(struct lwq_p *p) {
   return h == t && n == NULL; /* THE BUG: tail not read again */
 }
 
-/* lwq_global_get with a peek at the list before taking mu, as Go's
- * findRunnable peeks at sched.runq: in C a data race on `first` with a
- * push under mu (RUNQCHECK_PLAIN makes it one the checkers see). */
-static inline LWQ_TASK *lwq_global_get_peek(struct lwq_global *g) {
-  if (g->first == NULL) return NULL; /* THE BUG: read without mu */
-  return lwq_global_get(g);
+/* lwq_global_put reading the list's `last` before taking mu: a data race
+ * with a push or pop under mu in another thread (RUNQCHECK_PLAIN makes it
+ * one the checkers see), and a lost task if `last` changes meanwhile. */
+static inline void lwq_global_put_early(struct lwq_global *g, LWQ_TASK *t) {
+  LWQ_TASK *last = g->last; /* THE BUG: read without mu */
+  mtx_lock(&g->mu);
+  LWQ_TASK_SET_NEXT(t, NULL);
+  if (last != NULL) LWQ_TASK_SET_NEXT(last, t);
+  else g->first = t;
+  g->last = t;
+  atomic_fetch_add_explicit(&g->len, 1, memory_order_relaxed); /* relaxed: under mu */
+  mtx_unlock(&g->mu);
 }
 
 #endif /* LWQ_BUGS_H */

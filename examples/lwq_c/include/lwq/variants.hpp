@@ -18,12 +18,12 @@ struct empty_bug : runq<B, Cap> {
   }
 };
 
-// globrunqget peeking at the list without its lock: a data race on a
+// globrunqput reading the list's tail without its lock: a data race on a
 // RUNQCHECK_PLAIN field, rejected by Relacy (ci/test).
 template <class B, std::uint32_t Cap>
-struct peek_bug : runq<B, Cap> {
-  static runqcheck::g<B>* globrunqget(typename runq<B, Cap>::schedt& s) {
-    return c_port<B, Cap>::lwq_global_get_peek(&s);
+struct race_bug : runq<B, Cap> {
+  static void globrunqput(typename runq<B, Cap>::schedt& s, runqcheck::g<B>* gp) {
+    c_port<B, Cap>::lwq_global_put_early(&s, gp);
   }
 };
 
