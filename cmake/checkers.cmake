@@ -96,6 +96,13 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     set_tests_properties(verdict_example/acme_fullring PROPERTIES LABELS "gate;selftest"
       TIMEOUT 300)
   endif()
+  # examples/lwq_c is plain C11: its headers compile with a C compiler on
+  # their own and its smoke program runs (ci/test gates the port itself).
+  if(EXISTS "${RUNQCHECK_ROOT}/examples/lwq_c/check_c.sh" AND NOT RUNQCHECK_PORT_ONLY)
+    add_test(NAME lwq_c_as_c COMMAND sh "${RUNQCHECK_ROOT}/examples/lwq_c/check_c.sh"
+      "${CMAKE_BINARY_DIR}/lwq_c_as_c")
+    set_tests_properties(lwq_c_as_c PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+  endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script

@@ -6,14 +6,15 @@ recording backend and lists every atomic access (operation, P object, offset, ki
 values).  This module tells each P location's role by its behaviour, never by a name:
 
   ring slot  a G-pointer location written with a plain store (never CASed)
-  runnext    a G-pointer location that runqput CASes from nil to a G
+  runnext    a G-pointer location that runqput CASes (or exchanges) from nil to a G
   tail       an integer location that runqput advances (a store or RMW of old + k)
   head       an integer location that runqget advances with a successful CAS
   read-only  written by no operation (a hint such as a status word): not a queue location
 
 and names each access as the audit's sites do (models/mutants/schemata.py over runq.hpp):
-FUNCTION_ROLE_KIND, where FUNCTION is the subject operation, except that in runqsteal the
-victim's side is runqgrab, and a head CAS in runqput is runqputslow's.  Within an operation
+FUNCTION_ROLE_KIND (an exchange counts as a CAS: both are RMWs), where FUNCTION is the
+subject operation, except that in runqsteal the victim's side is runqgrab, and a head CAS
+in runqput is runqputslow's.  Within an operation
 op_sites picks the access of each site (the read the operation acts on, the first write);
 the weakest over the operations counts.  A structure the idioms do not describe raises
 NotApplied.
@@ -87,7 +88,7 @@ def role_of(uses):
     if not writes:
         return "read-only"
     if uses[0][1].ptr:
-        if any(op.name == "runqput" and a.kind == "C" and a.read == "nil"
+        if any(op.name == "runqput" and a.kind in "CA" and a.read == "nil"
                and a.written.startswith("g") for op, a in writes):
             return "runnext"
         if any(a.kind == "S" and a.written.startswith("g") for _, a in writes):
@@ -99,7 +100,7 @@ def role_of(uses):
 
 
 NEED = {"head": "advanced by runqget's CAS", "tail": "advanced by runqput's store",
-        "runnext": "CASed from nil to a G by runqput"}
+        "runnext": "CASed or exchanged from nil to a G by runqput"}
 
 
 def roles(ops):

@@ -106,6 +106,14 @@ struct backend {
       on_access();
       return v_.fetch_add(d, mo);
     }
+    T fetch_sub(T d, std::memory_order mo, loc = loc::current()) {
+      on_access();
+      return v_.fetch_sub(d, mo);
+    }
+    T exchange(T v, std::memory_order mo, loc = loc::current()) {
+      on_access();
+      return v_.exchange(v, mo);
+    }
 
    private:
     std::atomic<T> v_;  // the hand-offs (mutex + condvar) order every access

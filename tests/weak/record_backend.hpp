@@ -98,6 +98,16 @@ struct recorder {
       note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old + d)), true);
       return old;
     }
+    T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
+      T old = base::fetch_sub(d, mo, l);
+      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old - d)), true);
+      return old;
+    }
+    T exchange(T v, std::memory_order mo, loc l = loc::current()) {
+      T old = base::exchange(v, mo, l);
+      note(kind::rmw, mo, mo, bits(old), bits(v), true);
+      return old;
+    }
     // A plain read (native's load_plain): logged as kind plain, order relaxed.
     T load_plain(loc l = loc::current()) const {
       T v = base::load_plain(l);

@@ -863,7 +863,7 @@ class engine final : public runtime {
   // A graph as text: per thread its events; reads name their write.
   static void print(std::FILE* f, const graph& g) {
     static const char* kinds[] = {"R", "W", "U", "F"};
-    static const char* ops[] = {"load", "store", "cas", "fadd", "lock", "fence"};
+    static const char* ops[] = {"load", "store", "cas", "fadd", "lock", "fence", "xchg"};
     for (std::size_t t = 0; t < g.th.size(); t++) {
       std::fprintf(f, "  thread %zu:\n", t);
       for (std::size_t i = 0; i < g.th[t].size(); i++) {

@@ -31,13 +31,13 @@ struct eid {
 enum class ek : std::uint8_t {
   read,   // a load, a failed CAS, a lock() that found the lock taken
   write,  // a store
-  rmw,    // a successful CAS, a fetch_add, a lock() that took the lock
+  rmw,    // a successful CAS, a fetch_add/sub, an exchange, a lock() that took it
   fence,
 };
 
 // What produced a read-like event; it fixes how the value read turns into
 // success and the value written (a revisit changes the value read).
-enum class op : std::uint8_t { load, store, cas, fadd, lock, fence };
+enum class op : std::uint8_t { load, store, cas, fadd, lock, fence, xchg };
 
 struct event {
   ek kind = ek::read;
@@ -51,7 +51,7 @@ struct event {
   eid rf;                    // reads: the write read from
   std::uint64_t rval = 0;    // value read
   std::uint64_t wval = 0;    // value written (write, rmw)
-  std::uint64_t a1 = 0;      // CAS: expected; fetch_add: addend; store: value
+  std::uint64_t a1 = 0;      // CAS: expected; fetch_add: addend; store, xchg: value
   std::uint64_t a2 = 0;      // CAS: desired
   // Kept by the consistency checker (consistency.hpp) for the graph the
   // event is in: its hb clock, and what a read that synchronises with it
@@ -74,6 +74,10 @@ inline void settle(event& e, std::uint64_t v) {
       e.kind = ek::rmw;
       e.wval = v + e.a1;
       if (e.bytes < 8) e.wval &= (std::uint64_t(1) << (8 * e.bytes)) - 1;
+      break;
+    case op::xchg:
+      e.kind = ek::rmw;
+      e.wval = e.a1;
       break;
     case op::lock:
       e.kind = v == 0 ? ek::rmw : ek::read;

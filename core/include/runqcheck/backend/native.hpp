@@ -34,6 +34,12 @@ struct native {
     T fetch_add(T d, std::memory_order mo, loc = loc::current()) noexcept {
       return v_.fetch_add(d, mo);
     }
+    T fetch_sub(T d, std::memory_order mo, loc = loc::current()) noexcept {
+      return v_.fetch_sub(d, mo);
+    }
+    T exchange(T v, std::memory_order mo, loc = loc::current()) noexcept {
+      return v_.exchange(v, mo);
+    }
     // A plain (non-atomic) read of a location written atomically elsewhere,
     // as Go's runtime does (`t := pp.runqtail`): an ordinary load of the
     // object's bytes, which TSan checks like any plain read.

@@ -198,6 +198,20 @@ struct relacy {
       if (observer != nullptr) note<T>(access_observer::kind::rmw, this, static_cast<T>(old + d), &old, mo, l);
       return old;
     }
+    // rl::atomic's fetch_sub and exchange: RMWs with the order given.
+    T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
+      plain_.writing(l, true);
+      T old = a_.fetch_sub(d, to_rl(mo), info(l));
+      if (observer != nullptr)
+        note<T>(access_observer::kind::rmw, this, static_cast<T>(old - d), &old, mo, l);
+      return old;
+    }
+    T exchange(T v, std::memory_order mo, loc l = loc::current()) {
+      plain_.writing(l, true);
+      T old = a_.exchange(v, to_rl(mo), info(l));
+      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, v, &old, mo, l);
+      return old;
+    }
     // A plain (non-atomic) read of a location written atomically elsewhere,
     // as Go's runtime and real ports do (Go: `t := pp.runqtail`). It reads
     // like a relaxed load and is race-checked like an rl::var: a DATA RACE

@@ -1,0 +1,161 @@
+// runqcheck/c11.hpp — a port written in C11 (<stdatomic.h>, <threads.h>'s
+// mtx_t) compiled as C++ on the backend seam, so that every checker sees its
+// atomics with their orders. docs/porting.md, "Ports written in C".
+//
+// The C port's header is included inside the adapter's class template
+// S<B, Cap>, between c11/on.h and c11/off.h:
+//
+//   template <class B, std::uint32_t Cap> struct my_c_port {
+//     RUNQCHECK_C11_PORT(B)        // the names below, on backend B
+//   #include <runqcheck/c11/on.h>
+//   #include "my/runq.h"           // static (inline) functions: static members
+//   #include <runqcheck/c11/off.h>
+//   };
+//
+// on.h maps, by macro, `_Atomic(T)` to B::atomic<T>, the atomic_* generic
+// functions (explicit and seq_cst forms) to this file's functions, which
+// call the seam with the port's order and the caller's source line,
+// `mtx_t`/`mtx_lock`/`mtx_unlock` to B::mutex, and RUNQCHECK_PLAIN(T) (a
+// plain field that threads share: ring slots read racily, fields guarded by
+// a lock) to B::var<T>; off.h removes every macro again. A weak CAS is
+// checked as a strong one: its spurious failures are not explored.
+#pragma once
+
+#include <stdatomic.h>  // C++20: empty; included here so that the port's include is a no-op
+#if __has_include(<threads.h>)
+#include <threads.h>  // mtx_plain, thrd_success; the port's include is then a no-op
+#endif
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <type_traits>
+#include <utility>
+
+#include "backend.hpp"
+
+// relacy.hpp's memory_order_* macros (when it came first) would turn the
+// port's orders into two arguments; the names below are the class's.
+#undef memory_order_relaxed
+#undef memory_order_consume
+#undef memory_order_acquire
+#undef memory_order_release
+#undef memory_order_acq_rel
+#undef memory_order_seq_cst
+
+namespace runqcheck::c11 {
+
+// The value type of a backend atomic A (not deduced from the port's
+// argument: NULL must convert to a pointer).
+template <class A>
+using value_t = decltype(std::declval<const A&>().load(std::memory_order::relaxed));
+
+inline constexpr auto sc = std::memory_order::seq_cst;
+
+template <class A>
+value_t<A> load(const A* a, std::memory_order mo, loc l = loc::current()) {
+  return a->load(mo, l);
+}
+template <class A>
+void store(A* a, std::type_identity_t<value_t<A>> v, std::memory_order mo,
+           loc l = loc::current()) {
+  a->store(v, mo, l);
+}
+template <class A>
+value_t<A> exchange(A* a, std::type_identity_t<value_t<A>> v, std::memory_order mo,
+                    loc l = loc::current()) {
+  return a->exchange(v, mo, l);
+}
+template <class A>
+bool cas(A* a, value_t<A>* expected, std::type_identity_t<value_t<A>> desired,
+         std::memory_order s, std::memory_order f, loc l = loc::current()) {
+  return a->compare_exchange_strong(*expected, desired, s, f, l);
+}
+template <class A>
+value_t<A> fetch_add(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return a->fetch_add(d, mo, l);
+}
+template <class A>
+value_t<A> fetch_sub(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return a->fetch_sub(d, mo, l);
+}
+
+// C11 mtx_init/mtx_destroy/mtx_lock/mtx_unlock on B::mutex (constructed
+// with the port's struct); thrd_success (0) always.
+template <class M>
+int init(M*, int) {
+  return 0;
+}
+template <class M>
+void destroy(M*) {}
+template <class M>
+int lock(M* m, loc l = loc::current()) {
+  m->lock(l);
+  return 0;
+}
+template <class M>
+int unlock(M* m, loc l = loc::current()) {
+  m->unlock(l);
+  return 0;
+}
+
+// A plain field that threads share (RUNQCHECK_PLAIN(T)): each read and write
+// goes to B::var<T> (race-checked under Relacy and explore). The C syntax
+// stays: `x = v`, `v = x`, `x->f`, `x += d`, `x++`. Its accesses show this
+// file's line, not the port's (an operator cannot take the caller's).
+template <class V, class T>
+class plain {
+ public:
+  plain() = default;
+  plain(const plain&) = delete;
+  plain& operator=(const plain&) = delete;
+  operator T() const { return v_.load(); }
+  plain& operator=(T x) {
+    v_.store(x);
+    return *this;
+  }
+  T operator->() const
+    requires std::is_pointer_v<T>
+  {
+    return v_.load();
+  }
+  plain& operator+=(T d) { return *this = static_cast<T>(v_.load() + d); }
+  plain& operator-=(T d) { return *this = static_cast<T>(v_.load() - d); }
+  T operator++(int) {
+    T old = v_.load();
+    v_.store(static_cast<T>(old + 1));
+    return old;
+  }
+  T operator--(int) {
+    T old = v_.load();
+    v_.store(static_cast<T>(old - 1));
+    return old;
+  }
+
+ private:
+  V v_;
+};
+
+}  // namespace runqcheck::c11
+
+// Inside the adapter's class template: the backend's types under the names
+// on.h's macros expand to, C's memory_order names, and the fence.
+#define RUNQCHECK_C11_PORT(B)                                                               \
+  template <class T_>                                                                       \
+  using runqcheck_c11_atomic = typename B::template atomic<T_>;                             \
+  template <class T_>                                                                       \
+  using runqcheck_c11_plain = ::runqcheck::c11::plain<typename B::template var<T_>, T_>;    \
+  using runqcheck_c11_mtx = typename B::mutex;                                              \
+  using memory_order = std::memory_order;                                                   \
+  static constexpr memory_order memory_order_relaxed = std::memory_order::relaxed;          \
+  static constexpr memory_order memory_order_consume = std::memory_order::consume;          \
+  static constexpr memory_order memory_order_acquire = std::memory_order::acquire;          \
+  static constexpr memory_order memory_order_release = std::memory_order::release;          \
+  static constexpr memory_order memory_order_acq_rel = std::memory_order::acq_rel;          \
+  static constexpr memory_order memory_order_seq_cst = std::memory_order::seq_cst;          \
+  static void runqcheck_c11_fence(memory_order mo,                                          \
+                                  ::runqcheck::loc l = ::runqcheck::loc::current()) {       \
+    B::fence(mo, l);                                                                        \
+  }

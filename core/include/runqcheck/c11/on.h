@@ -1,0 +1,33 @@
+// runqcheck/c11/on.h — C11's atomics and mutex as macros onto the seam, for
+// a C port's header included inside a class template that opens with
+// RUNQCHECK_C11_PORT(B) (runqcheck/c11.hpp). No include guard: on.h, the
+// port, off.h, as often as needed. A compiler's own C macros of these names
+// (clang's <stdatomic.h> defines them in C++ too) are replaced.
+#include "off.h"  // no earlier definition of these names stays
+#define _Atomic(T) runqcheck_c11_atomic<T>
+#define RUNQCHECK_PLAIN(T) runqcheck_c11_plain<T>
+#define atomic_init(obj, v) ::runqcheck::c11::store((obj), (v), memory_order_relaxed)
+#define atomic_load_explicit(obj, mo) ::runqcheck::c11::load((obj), (mo))
+#define atomic_load(obj) ::runqcheck::c11::load((obj), ::runqcheck::c11::sc)
+#define atomic_store_explicit(obj, v, mo) ::runqcheck::c11::store((obj), (v), (mo))
+#define atomic_store(obj, v) ::runqcheck::c11::store((obj), (v), ::runqcheck::c11::sc)
+#define atomic_exchange_explicit(obj, v, mo) ::runqcheck::c11::exchange((obj), (v), (mo))
+#define atomic_exchange(obj, v) ::runqcheck::c11::exchange((obj), (v), ::runqcheck::c11::sc)
+#define atomic_compare_exchange_strong_explicit(obj, exp, v, s, f) \
+  ::runqcheck::c11::cas((obj), (exp), (v), (s), (f))
+#define atomic_compare_exchange_weak_explicit(obj, exp, v, s, f) \
+  ::runqcheck::c11::cas((obj), (exp), (v), (s), (f))
+#define atomic_compare_exchange_strong(obj, exp, v) \
+  ::runqcheck::c11::cas((obj), (exp), (v), ::runqcheck::c11::sc, ::runqcheck::c11::sc)
+#define atomic_compare_exchange_weak(obj, exp, v) \
+  ::runqcheck::c11::cas((obj), (exp), (v), ::runqcheck::c11::sc, ::runqcheck::c11::sc)
+#define atomic_fetch_add_explicit(obj, d, mo) ::runqcheck::c11::fetch_add((obj), (d), (mo))
+#define atomic_fetch_add(obj, d) ::runqcheck::c11::fetch_add((obj), (d), ::runqcheck::c11::sc)
+#define atomic_fetch_sub_explicit(obj, d, mo) ::runqcheck::c11::fetch_sub((obj), (d), (mo))
+#define atomic_fetch_sub(obj, d) ::runqcheck::c11::fetch_sub((obj), (d), ::runqcheck::c11::sc)
+#define atomic_thread_fence(mo) runqcheck_c11_fence(mo)
+#define mtx_t runqcheck_c11_mtx
+#define mtx_init(m, type) ::runqcheck::c11::init((m), (type))
+#define mtx_destroy(m) ::runqcheck::c11::destroy(m)
+#define mtx_lock(m) ::runqcheck::c11::lock(m)
+#define mtx_unlock(m) ::runqcheck::c11::unlock(m)
