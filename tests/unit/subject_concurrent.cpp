@@ -39,8 +39,29 @@ struct ledger {
     }
     count[i].fetch_add(1, std::memory_order_relaxed);
   }
+  // A list with more Gs than the pool holds has a cycle in its schedlink chain
+  // (a G handed out twice): counted, and the walk stops there instead of
+  // spinning in test code, where no watchdog of the queue's operations looks.
   void deliver_all(gqueue& q) {
-    while (G* gp = q.pop()) deliver(gp);
+    for (std::size_t n = 0; G* gp = q.pop(); n++) {
+      if (n == pool.size()) {
+        cycles.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+      deliver(gp);
+    }
+  }
+  // Delivers runqget's Gs until it says empty; more in a row than the pool
+  // holds is the same failure (a G coming back without end).
+  template <class Get>
+  void deliver_gets(Get get) {
+    for (std::size_t n = 0; G* gp = get(); n++) {
+      if (n == pool.size()) {
+        cycles.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+      deliver(gp);
+    }
   }
   // Checks every G in [0, created) was delivered once and the rest never.
   void expect_conserved(std::size_t created) const {
@@ -56,10 +77,13 @@ struct ledger {
     EXPECT_EQ(dup, 0u) << "Gs delivered more than once, first: G#" << first_dup;
     EXPECT_EQ(phantom, 0u) << "Gs delivered that were never queued";
     EXPECT_EQ(foreign.load(), 0u) << "pointers delivered that are not Gs of the pool";
+    EXPECT_EQ(cycles.load(), 0u) << "a gQueue or a run of runqget handed out more Gs than exist "
+                                    "(a cycle in schedlink: a G handed out twice)";
   }
   const gpool& pool;
   std::unique_ptr<std::atomic<std::uint32_t>[]> count;
   std::atomic<std::size_t> foreign{0};
+  std::atomic<std::size_t> cycles{0};
 };
 
 // A thief's loop: steal from the victim into its own P, run (deliver) what it
@@ -96,7 +120,7 @@ struct thief_loop {
           }
         }
         if (!link || (rng() & 1)) {
-          while (G* gp = Subj::runqget(mine).gp) led.deliver(gp);
+          led.deliver_gets([&] { return Subj::runqget(mine).gp; });
         } else {
           gqueue q = Subj::runqdrain(mine);  // links the stolen Gs: races with a victim that links too early
           led.deliver_all(q);
@@ -126,7 +150,7 @@ void drain_everything(ledger& led, Sched& sched, P& owner, std::vector<std::uniq
   led.deliver_all(rest);
   EXPECT_TRUE(Subj::runqempty(owner)) << "owner not empty after runqdrain";
   for (auto& t : thieves) {
-    while (G* gp = Subj::runqget(*t).gp) led.deliver(gp);
+    led.deliver_gets([&] { return Subj::runqget(*t).gp; });
   }
   for (std::int32_t guard = 0; guard < 10000000; guard++) {
     G* gp = Subj::globrunqget(sched);
@@ -186,7 +210,13 @@ TEST_F(SubjectConcurrent, OwnerRandomOpsVsThieves_EveryGDeliveredExactlyOnce) {
         gqueue q = gs.queue(created, created + m);
         created += m;
         Subj::runqputbatch(owner, q);
-        while (G* gp = q.pop()) Subj::runqput(owner, gp, false);  // leftovers
+        for (std::size_t n = 0; G* gp = q.pop(); n++) {  // leftovers
+          if (n == gs.size()) {  // a cycle in what runqputbatch left
+            led.cycles.fetch_add(1, std::memory_order_relaxed);
+            break;
+          }
+          Subj::runqput(owner, gp, false);
+        }
       } else if (r < 28) {
         auto g1 = Subj::runqget(owner);
         if (g1.gp != nullptr) {

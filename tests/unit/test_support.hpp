@@ -150,14 +150,15 @@ class gpool {
 };
 
 // Pops every G of q (head first) and returns their pool indices; q ends empty.
-inline std::vector<std::size_t> pop_all(const gpool& pool, gqueue& q) {
+// A chain longer than the pool (a cycle: a G linked twice) stops one past the
+// pool's size, so that the comparison fails instead of the walk spinning.
+template <class L>
+inline std::vector<std::size_t> pop_all(const gpool& pool, L& l) {
   std::vector<std::size_t> out;
-  while (G* gp = q.pop()) out.push_back(pool.index(gp));
-  return out;
-}
-inline std::vector<std::size_t> pop_all(const gpool& pool, glist& l) {
-  std::vector<std::size_t> out;
-  while (G* gp = l.pop()) out.push_back(pool.index(gp));
+  while (G* gp = l.pop()) {
+    out.push_back(pool.index(gp));
+    if (out.size() > pool.size()) break;
+  }
   return out;
 }
 
