@@ -68,14 +68,16 @@ rq_jobs() { nproc 2>/dev/null || echo 2; }
 # results: DIR/junit.xml, or DIR/stage-failed ("configure|build <log>") when
 # it did not build. The self-tests' binaries are left to whoever runs them
 # (ci/test builds the whole tree before its self-tests).
+# $RQ_COLUMNS (ci/gate --columns: column ids): only the checks of those columns.
 rq_port_preset() {
-  local preset=$1 dir=$2; shift 2
+  local preset=$1 dir=$2 only=(); shift 2
+  [ -z "${RQ_COLUMNS:-}" ] || only=(-L "^column:(${RQ_COLUMNS// /|})\$")
   rq_build_preset "$preset" "$dir" port "$@" || return 1
-  rq_ctest "$preset" "$dir" junit -L port -LE nightly
+  rq_ctest "$preset" "$dir" junit -L port -LE nightly "${only[@]}"
 }
 
 # rq_port_targets DIR: the targets whose binaries DIR's port checks (label
-# port, not nightly) run: each DIR/bin/NAME their commands name, read from
+# port, not nightly; of the columns $RQ_COLUMNS names, when set) run: each DIR/bin/NAME their commands name, read from
 # the CTestTestfile.cmake files (ctest --show-only leaves out the command of a
 # test whose binary is not built yet). Prints nothing when a check names none
 # (then the whole tree is built).
@@ -98,10 +100,11 @@ def read(d):
     for sub in re.findall(r'^subdirs\("([^"]*)"\)', text, re.M):
         read(sub if os.path.isabs(sub) else os.path.join(d, sub))
 read(root)
+only = {"column:" + c for c in os.environ.get("RQ_COLUMNS", "").split()}
 out = set()
 for name, cmd in cmds.items():
     lab = labels.get(name, [])
-    if "port" not in lab or "nightly" in lab:
+    if "port" not in lab or "nightly" in lab or (only and not only & set(lab)):
         continue
     words = re.split(r"[\s\x27\x22=]+", " ".join(cmd))
     hits = {os.path.basename(w) for w in words

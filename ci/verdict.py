@@ -12,8 +12,9 @@ fail nothing (orders stronger than needed), listed below the table. A test
 that exits 77 (SKIP_RETURN_CODE) after a `runqcheck: not applied:` line makes
 its cell `not applied` with that reason.
 
-usage: verdict.py [--strict] [--subjects A,B] [--title TEXT] [--junit FILE] [--sarif FILE]
-                  [--srcroot DIR] PRESET=BUILD_DIR...
+usage: verdict.py [--strict] [--subjects A,B] [--columns C,D] [--title TEXT] [--junit FILE]
+                  [--sarif FILE] [--srcroot DIR] PRESET=BUILD_DIR...
+--columns: only those columns (ids or titles of ci/checkers.json), as ci/gate --columns runs.
 (PRESET `build`: a user's own build tree, any column but the whole-preset ones)
 --junit / --sarif: the verdict also as JUnit XML / SARIF 2.1.0 (ci/verdict_files.py);
 SARIF's paths are relative to --srcroot (default: the current directory).
@@ -206,17 +207,25 @@ class Cell:
 
 
 def main(argv) -> int:
-    strict, subjects, title, runs = False, [], "", []
+    strict, subjects, title, runs, only = False, [], "", [], set()
     files = {"--junit": None, "--sarif": None, "--srcroot": Path.cwd()}
     args = list(argv)
     while args:
         a = args.pop(0)
         if a == "--strict":
             strict = True
-        elif a in ("--subjects", "--title") and args:
+        elif a in ("--subjects", "--title", "--columns") and args:
             v = args.pop(0)
             if a == "--subjects":
                 subjects = [s for s in v.split(",") if s]
+            elif a == "--columns":
+                ids = {c["id"]: c["title"] for c in DECL}
+                for c in (c.strip() for c in v.split(",") if c.strip()):
+                    if c not in ids and c not in ids.values():
+                        print(f"verdict.py: unknown column '{c}' (columns: {', '.join(ids)})",
+                              file=sys.stderr)
+                        return 2
+                    only.add(ids.get(c, c))
             else:
                 title = v
         elif a in files and args:
@@ -317,7 +326,8 @@ def main(argv) -> int:
     # subject's queue column) is "-": no check of that kind exists for it.
     other_kind = lambda s, c: (c in PROTOCOL_COLUMNS) != (s in protos) and c != "other"
     columns = [c for c in COLUMNS if any(not other_kind(s, c) for s in rows)
-               and (c not in NIGHTLY_COLUMNS or any(cells[k].tests for k in cells if k[1] == c))]
+               and (c not in NIGHTLY_COLUMNS or any(cells[k].tests for k in cells if k[1] == c))
+               and (not only or c in only)]
     columns += ["other"] if any(k[1] == "other" for k in cells) else []
     verdict_of = lambda s, c: "-" if other_kind(s, c) else cell(s, c).verdict()
     grid = [[s] + [verdict_of(s, c) for c in columns] for s in rows]
