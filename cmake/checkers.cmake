@@ -105,8 +105,12 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
+  # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
+  add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
+    "${RUNQCHECK_ROOT}")
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script
-    verdict_kinds verdict_columns docs_columns PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    verdict_kinds verdict_columns docs_columns gate_flags PROPERTIES LABELS "gate;selftest"
+    TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)

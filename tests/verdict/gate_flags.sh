@@ -1,0 +1,26 @@
+#!/bin/sh
+# ci/gate's flags that stop before any build: a bad --columns (an unknown
+# column, or none that the given presets run) and an unknown flag are one
+# line and exit 2. (--columns on real subjects: ci/test's acme variants.)
+# Usage: gate_flags.sh <runqcheck source>
+src=${1:?usage: gate_flags.sh <runqcheck source>}
+status=0
+expect2() {
+  want=$1
+  shift
+  out=$("$src/ci/gate" "$@" 2>&1)
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c 'error:')" -eq 1 ] \
+     && printf '%s\n' "$out" | grep -q "$want"; then
+    echo "ok   ci/gate $*: exit 2, $(printf '%s\n' "$out" | grep 'error:')"
+  else
+    echo "FAIL ci/gate $*: exit $rc (want 2 and one error line with '$want'):"
+    printf '%s\n' "$out" | head -5
+    status=1
+  fi
+}
+expect2 "unknown column 'nope'" --columns nope
+expect2 "no preset runs them" --columns relacy_random --presets native
+expect2 "needs a value" --columns
+expect2 "unknown flag '--frobnicate'" --frobnicate
+exit "$status"
