@@ -77,10 +77,11 @@ rq_port_preset() {
 }
 
 # rq_port_targets DIR: the targets whose binaries DIR's port checks (label
-# port, not nightly; of the columns $RQ_COLUMNS names, when set) run: each DIR/bin/NAME their commands name, read from
-# the CTestTestfile.cmake files (ctest --show-only leaves out the command of a
-# test whose binary is not built yet). Prints nothing when a check names none
-# (then the whole tree is built).
+# port, not nightly; of the columns $RQ_COLUMNS names, when set) run: each
+# DIR/bin/NAME their commands name, read from the CTestTestfile.cmake files
+# (ctest --show-only leaves out the command of a test whose binary is not
+# built yet). Prints nothing when a check names none (then the whole tree is
+# built).
 rq_port_targets() {
   "$RQ_PY" - "$1" <<'PY'
 import os, re, sys
