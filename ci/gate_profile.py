@@ -31,6 +31,8 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
 
+import ctest_files
+
 
 def ninja_steps(build):
     """{output: seconds} of the last build of every output."""
@@ -44,20 +46,9 @@ def ninja_steps(build):
 
 
 def test_binaries(build):
-    """{test name: [binaries under BUILD it runs]} from ctest's own list."""
-    out = subprocess.run(["ctest", "--test-dir", str(build), "--show-only=json-v1"],
-                         capture_output=True, text=True, check=True).stdout
-    bins = {}
-    for t in json.loads(out).get("tests", []):
-        cmd = [a for a in t.get("command", [])]
-        hits = []
-        for a in cmd:
-            for tok in re.split(r"[=,:\s]", a):
-                p = Path(tok)
-                if tok.startswith(str(build)) and p.is_file() and "/bin/" in tok:
-                    hits.append(str(p.relative_to(build)))
-        bins[t["name"]] = hits
-    return bins
+    """{test name: [binaries under BUILD it runs]} (ci/ctest_files.py)."""
+    return {n: [f"bin/{b}" for b in ctest_files.binaries(str(build), cmd)]
+            for n, (cmd, _) in ctest_files.tests(str(build)).items()}
 
 
 def inputs(build, output):
@@ -112,7 +103,7 @@ def walls(log):
         if m:
             h, mi, se, preset, what = m.groups()
             t = int(h) * 3600 + int(mi) * 60 + int(se)
-            marks[preset][what if not what.endswith("s") or what == "ctest" else "end"] = t
+            marks[preset]["end" if what[0].isdigit() else what] = t  # "<N>s": the last line
     out = {}
     for preset, m in marks.items():
         if {"configure", "build", "ctest", "end"} <= m.keys():

@@ -77,44 +77,11 @@ rq_port_preset() {
 }
 
 # rq_port_targets DIR: the targets whose binaries DIR's port checks (label
-# port, not nightly; of the columns $RQ_COLUMNS names, when set) run: each
-# DIR/bin/NAME their commands name, read from the CTestTestfile.cmake files
-# (ctest --show-only leaves out the command of a test whose binary is not
-# built yet). Prints nothing when a check names none (then the whole tree is
-# built).
+# port, not nightly; of the columns $RQ_COLUMNS names, when set) run
+# (ci/ctest_files.py). Prints nothing when a check names none (then the whole
+# tree is built).
 rq_port_targets() {
-  "$RQ_PY" - "$1" <<'PY'
-import os, re, sys
-root = sys.argv[1]
-bindir = os.path.realpath(os.path.join(root, "bin"))
-cmds, labels = {}, {}
-def read(d):
-    try:
-        text = open(os.path.join(d, "CTestTestfile.cmake"), encoding="utf-8").read()
-    except OSError:
-        return
-    for name, rest in re.findall(r"^add_test\(\[=\[(.*?)\]=\] (.*)\)$", text, re.M):
-        cmds[name] = re.findall(r'"((?:[^"\\]|\\.)*)"', rest)
-    for name, lab in re.findall(r'^set_tests_properties\(\[=\[(.*?)\]=\] PROPERTIES .*?'
-                                r'LABELS "([^"]*)"', text, re.M):
-        labels[name] = lab.split(";")
-    for sub in re.findall(r'^subdirs\("([^"]*)"\)', text, re.M):
-        read(sub if os.path.isabs(sub) else os.path.join(d, sub))
-read(root)
-only = {"column:" + c for c in os.environ.get("RQ_COLUMNS", "").split()}
-out = set()
-for name, cmd in cmds.items():
-    lab = labels.get(name, [])
-    if "port" not in lab or "nightly" in lab or (only and not only & set(lab)):
-        continue
-    words = re.split(r"[\s\x27\x22=]+", " ".join(cmd))
-    hits = {os.path.basename(w) for w in words
-            if w and os.path.realpath(os.path.dirname(w)) == bindir}
-    if not hits:
-        sys.exit(0)  # a check that names no binary of the tree: build it all
-    out.update(hits)
-print(" ".join(sorted(out)))
-PY
+  "$RQ_PY" "$RQ_ROOT/ci/ctest_files.py" port-targets "$1"
 }
 
 # rq_build_preset PRESET DIR all|port [cmake -D args...]: configure and
