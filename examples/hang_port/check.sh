@@ -8,6 +8,8 @@
 # checker fails showing the fatal error's own text.
 #
 # Usage: check.sh <runqcheck source> <scratch build dir> [<c++ compiler>]
+# The scratch build is unoptimized and without debug info: these checks wait
+# for a watchdog, not for speed, and -O0 compiles Relacy's TU 4x faster.
 # Exit 0 only if every checker failed as it should; 1 otherwise; 2 on a
 # setup error (bad arguments, configure or build failure).
 set -u
@@ -21,6 +23,7 @@ subjects="hang_livelock hang_deadlock"
 fatal_text="hang_port: globrunqput onto a non-empty queue"
 if ! cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -DNDEBUG" \
     -DRUNQCHECK_CHECKERS="unit;relacy" -DRUNQCHECK_BUNDLED_SUBJECTS=OFF \
     -DRUNQCHECK_WITH_EXAMPLES=OFF \
     -DRUNQCHECK_EXTRA_SUBJECTS="$src/examples/hang_port/subject.cmake" \
