@@ -6,6 +6,7 @@
 #                .cmake file calling runqcheck_add_subject), paths relative to
 #                the current directory (the repository)
 #   RQ_PRESETS   gate presets, comma-separated (default native,relacy)
+#   RQ_COLUMNS   only these columns (ids or titles, comma-separated; default all)
 #   RQ_STRICT    true: a check that did not apply fails
 #   RQ_BUILD_DIR the build folder (default ${RUNNER_TEMP:-/tmp}/runqcheck-build)
 #   RQ_JUNIT, RQ_SARIF  output files (default runqcheck.xml, runqcheck.sarif)
@@ -29,8 +30,10 @@ esac
 tmp=${RUNNER_TEMP:-/tmp}
 prefix=${RQ_PREFIX:-$tmp/runqcheck}
 junit=${RQ_JUNIT:-runqcheck.xml} sarif=${RQ_SARIF:-runqcheck.sarif}
+columns=()
+[ -z "${RQ_COLUMNS:-}" ] || columns=(--columns "$RQ_COLUMNS")
 cmd=("$prefix/bin/runqcheck" gate "${specs[@]}" --presets "${RQ_PRESETS:-native,relacy}"
-     "${strict[@]}" --build-dir "${RQ_BUILD_DIR:-$tmp/runqcheck-build}"
+     "${columns[@]}" "${strict[@]}" --build-dir "${RQ_BUILD_DIR:-$tmp/runqcheck-build}"
      --junit "$junit" --sarif "$sarif")
 if [ "${RQ_DRY_RUN:-0}" = 1 ]; then
   printf '%q ' "${cmd[@]}"; echo
