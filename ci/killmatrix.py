@@ -19,13 +19,20 @@ after how many executions.
 The columns are the checker declaration's (ci/checkers.json): each column
 with a `kill` command, in declared order; `subject_mutants` marks the columns
 with a binary for the subject mutants, `protocol_mutants` the protocol-only
-ones. In a command, {KEY} is replaced by --var KEY=VALUE.
+ones. In a command, {KEY} is replaced by --var KEY=VALUE, and {mutant} by the
+row's mutant (':' as '.'), for a scratch dir of its own.
+
+Rows are independent: --jobs N runs N rows at once (each cell is one process;
+the required kills are of deterministic columns: Relacy, explore, fuzz with a
+fixed seed and execution cap, stall with an operation count). Rows print in
+catalog order. A cell's time is measured under the other rows' load.
 
 usage: killmatrix.py --columns FILE [--var KEY=VALUE]... --out FILE [--quick]
-                     --expected FILE --notes FILE [--audit FILE] [--check]
+                     --expected FILE --notes FILE [--audit FILE] [--check] [--jobs N]
 """
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 import statistics
 import subprocess
 import sys
@@ -54,6 +61,7 @@ def catalog():
 def run(cmd, mutant, timeout):
     env = {"RUNQCHECK_MUTANT": mutant, "RUNQCHECK_SCALE": "0.2", "RUNQCHECK_STOP_ON_FAIL": "1",
            "RC_PARAMS": "seed=1", "PATH": "/usr/bin:/bin"}  # rapidcheck: a fixed seed, deterministic kills
+    cmd = [a.replace("{mutant}", mutant.replace(":", ".")) for a in cmd]
     t0 = time.monotonic()
     try:
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -117,7 +125,7 @@ def run(cmd, mutant, timeout):
 
 
 def parse_args(args):
-    o = {"check": False, "audit": None, "quick": False, "vars": {}}
+    o = {"check": False, "audit": None, "quick": False, "vars": {}, "jobs": 1}
     i = 0
     while i < len(args):
         a = args[i]
@@ -127,6 +135,11 @@ def parse_args(args):
         elif a == "--quick":
             o["quick"] = True
             i += 1
+        elif a == "--jobs" and i + 1 < len(args):
+            if not args[i + 1].isdigit() or int(args[i + 1]) < 1:
+                raise SystemExit(f"killmatrix: --jobs takes a positive count, not '{args[i + 1]}'")
+            o["jobs"] = int(args[i + 1])
+            i += 2
         elif a == "--var" and i + 1 < len(args) and "=" in args[i + 1]:
             k, v = args[i + 1].split("=", 1)
             o["vars"][k] = v
@@ -149,7 +162,8 @@ def declared_columns(path, values):
         if "kill" not in c:
             continue
         try:
-            cols.append((c["id"], [a.format(**values) for a in c["kill"]]))
+            # {mutant} stays for run() (a per-row scratch dir: rows run in parallel)
+            cols.append((c["id"], [a.format(**values, mutant="{mutant}") for a in c["kill"]]))
         except KeyError as e:
             raise SystemExit(f"killmatrix: column {c['id']}: no --var {e.args[0]}=...")
         if c.get("subject_mutants"):
@@ -216,23 +230,32 @@ def main():
             site, why = line.split(":", 1)
             notes[site.strip()] = why.strip()
     names = [c for c, _ in o["cols"]]
-    results, problems, weak_survivors = [], [], []
-    for name, desc, kind in rows:
-        def applies(c, name=name, kind=kind):
+    na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
+
+    def known_survivor(name, desc, kind):
+        return ((kind == "order" and name[6:] in notes)
+                or desc.startswith(("equivalent:", "weak-memory:")))
+
+    def row_cells(row):
+        """One row's cells (runs its checkers)."""
+        name, desc, kind = row
+
+        def applies(c):
             """Whether column c has a binary for this row (else n/a)."""
             return ((kind != "subject" or c in subject_cols)
                     and (c not in protocol_cols or name in protocol_names))
-        na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
-        known_survivor = ((kind == "order" and name[6:] in notes)
-                          or desc.startswith(("equivalent:", "weak-memory:")))
-        if o["quick"] and known_survivor and not expected.get(name):
+        if o["quick"] and known_survivor(name, desc, kind) and not expected.get(name):
             # --quick: an order the notes explain, or an equivalent mutant, with no
             # required kill is not run (the full matrix runs it).
-            cells = {c: dict(na, skipped=True) for c, _ in o["cols"]}
-        elif o["quick"]:
-            cells = quick_cells(o["cols"], name, expected.get(name, set()), na, applies)
-        else:
-            cells = {c: run(cmd, name, 300) if applies(c) else na for c, cmd in o["cols"]}
+            return {c: dict(na, skipped=True) for c, _ in o["cols"]}
+        if o["quick"]:
+            return quick_cells(o["cols"], name, expected.get(name, set()), na, applies)
+        return {c: run(cmd, name, 300) if applies(c) else na for c, cmd in o["cols"]}
+
+    results, problems, weak_survivors = [], [], []
+    pool = ThreadPoolExecutor(max_workers=o["jobs"])
+    for (name, desc, kind), cells in zip(rows, pool.map(row_cells, rows)):
+        known = known_survivor(name, desc, kind)
         killed = any(x["killed"] for x in cells.values())
         equivalent = desc.startswith("equivalent:")
         weak = desc.startswith("weak-memory:")  # a real bug whose window this hardware may never open
@@ -242,7 +265,7 @@ def main():
         for c in expected.get(name, ()):
             if c in cells and not cells[c]["killed"]:
                 problems.append(f"{name} survived {c}, which models/mutants/expected.txt says kills it")
-        if not killed and not (o["quick"] and known_survivor and not expected.get(name)):
+        if not killed and not (o["quick"] and known and not expected.get(name)):
             if kind in ("logic", "subject") and not equivalent and not weak:
                 problems.append(f"{name} survived every checker")
             if kind == "order" and name[6:] not in notes:
@@ -263,7 +286,9 @@ def main():
           "`stress` are harness-only columns.",
           "`subject:` rows are buggy ports (models/mutants/subject_mutants.txt) run by the columns",
           "that have a binary for them; n/a elsewhere.",
-          "A cell gives the time to kill, the Relacy executions to kill, and what failed.", "",
+          "A cell gives the time to kill, the Relacy executions to kill, and what failed"
+          + (f" ({o['jobs']} mutants run at once: a time includes the others' load)."
+             if o["jobs"] > 1 else "."), "",
           "Columns: " + "; ".join(f"`{c}` = `{Path(cmd[0]).name} {' '.join(cmd[1:])}`" for c, cmd in o["cols"]), "",
           f"**{len(killed_bugs)} of {len(bugs)} bugs killed by at least one checker; median time to kill "
           f"{median:.2f}s.** Equivalent mutants and over-strong orders are listed below the table.", "",
