@@ -20,6 +20,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "graph.hpp"
@@ -215,7 +217,7 @@ class checker {
   // location, if given).
   bool atomicity(const event* fresh) const {
     const graph& g = *g_;
-    auto check = [&](const std::vector<eid>& ws) {
+    auto check = [&](std::span<const eid> ws) {
       for (std::size_t k = 0; k < ws.size(); k++) {
         const event& e = g.at(ws[k]);
         if (e.kind != ek::rmw) continue;
@@ -225,9 +227,9 @@ class checker {
       return true;
     };
     if (fresh != nullptr) return fresh->kind == ek::fence || check(g.writes(fresh->loc));
-    for (const auto& [loc, ws] : g.co)
-      if (!check(ws)) return false;
-    return true;
+    bool ok = true;
+    g.co.each([&](std::uint32_t, std::span<const eid> ws) { ok = ok && check(ws); });
+    return ok;
   }
 
   // hb ; eco? irreflexive, as four cases per pair of accesses to a location

@@ -332,8 +332,9 @@ class engine final : public runtime {
     phase_ = phase::finish;
     for (auto& v : locs_)
       for (auto& l : v) l.cur = l.init;
-    for (const auto& [loc, ws] : g_.co)
+    g_.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
       if (!ws.empty()) slot(loc).cur = g_.at(ws.back()).wval;
+    });
     if (guarded([&] { prog_.finish(); })) st_.complete += counting_;
   }
 
@@ -483,10 +484,7 @@ class engine final : public runtime {
       push_event(g, c.thread, y);
       eid id{static_cast<std::int16_t>(c.thread),
              static_cast<std::int32_t>(g.th[c.thread].size() - 1)};
-      if (c.at >= 0) {
-        auto& co = g.co[y.loc];
-        co.insert(co.begin() + c.at, id);
-      }
+      if (c.at >= 0) g.co.insert(y.loc, static_cast<std::size_t>(c.at), id);
     }
   }
   // Child c as a graph of its own (g_ is its parent).
@@ -545,16 +543,15 @@ class engine final : public runtime {
     eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g_.th[t].size())};
     // Each candidate is tried on g_ itself (the event appended, placed in
     // co) and undone; only consistent ones are copied.
-    auto& co = g_.co[q.loc];
     auto place = [&](const event& x, std::ptrdiff_t at) {
       event y = x;
       push_event(g_, t, y);
-      if (at >= 0) co.insert(co.begin() + at, id);
+      if (at >= 0) g_.co.insert(q.loc, static_cast<std::size_t>(at), id);
     };
     auto undo = [&](std::ptrdiff_t at) {
       g_.th[t].pop_back();
       g_.next_stamp--;
-      if (at >= 0) co.erase(co.begin() + at);
+      if (at >= 0) g_.co.erase(q.loc, id);
     };
     if (q.what == op::fence) {
       e.kind = ek::fence;
@@ -564,7 +561,7 @@ class engine final : public runtime {
     } else if (q.what == op::store) {
       e.kind = ek::write;
       e.wval = q.a1;
-      auto n = static_cast<std::ptrdiff_t>(co.size());
+      auto n = static_cast<std::ptrdiff_t>(g_.writes(q.loc).size());
       for (std::ptrdiff_t p = n; p >= 0; p--) {  // co-last first
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
@@ -578,7 +575,9 @@ class engine final : public runtime {
         undo(n);
       }
     } else {
-      std::vector<eid> cands(co.rbegin(), co.rend());  // co-last first
+      auto co = g_.writes(q.loc);
+      auto& cands = cands_;  // reused: place() moves co's array
+      cands.assign(co.rbegin(), co.rend());  // co-last first
       cands.push_back(eid{});
       std::vector<graph> late;  // RMWs whose write has no consistent place
       for (eid w : cands) {
@@ -586,8 +585,7 @@ class engine final : public runtime {
         x.rf = w;
         settle(x, g_.value(w, slot(q.loc).init));
         std::ptrdiff_t at = -1;
-        if (x.kind == ek::rmw)
-          at = w.init() ? 0 : std::find(co.begin(), co.end(), w) - co.begin() + 1;
+        if (x.kind == ek::rmw) at = g_.co.index(q.loc, w);
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
@@ -748,28 +746,23 @@ class engine final : public runtime {
         graph h = restrict(g, keep);
         if (h.th.empty()) continue;  // a kept read would lose its write
         event& rr = h.at(rid);
-        if (rr.kind == ek::rmw) {
-          auto& v = h.co[rr.loc];
-          v.erase(std::find(v.begin(), v.end(), rid));
-        }
+        if (rr.kind == ek::rmw) h.co.erase(rr.loc, rid);
         if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
         rr.rf = w;
         settle(rr, we.wval);
-        auto& v = h.co[we.loc];
         st_.revisits++;
         if (we.kind == ek::rmw) {
-          if (rr.kind == ek::rmw) v.insert(std::find(v.begin(), v.end(), w) + 1, rid);
+          if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
           if (!checker_.consistent(h, opt_.m)) continue;
           if (!race_free(h, rid, kids.size())) return;
           kids.push_back(whole_child(std::move(h), rid.t));
           continue;
         }
-        v.erase(std::find(v.begin(), v.end(), w));
-        for (std::size_t p = v.size() + 1; p-- > 0;) {
+        h.co.erase(we.loc, w);
+        for (std::size_t p = h.writes(we.loc).size() + 1; p-- > 0;) {
           graph x = h;
-          auto& xv = x.co[we.loc];
-          auto at = xv.insert(xv.begin() + static_cast<std::ptrdiff_t>(p), w);
-          if (rr.kind == ek::rmw) xv.insert(at + 1, rid);
+          x.co.insert(we.loc, p, w);
+          if (rr.kind == ek::rmw) x.co.insert(we.loc, p + 1, rid);
           if (!checker_.consistent(x, opt_.m)) continue;
           if (!race_free(x, rid, kids.size())) return;
           kids.push_back(whole_child(std::move(x), rid.t));
@@ -852,11 +845,11 @@ class engine final : public runtime {
       for (const event& x : h.th[t])
         if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t]) return graph{};
     }
-    for (const auto& [loc, ws] : g.co) {
-      auto& v = h.co[loc];
+    g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
+      std::size_t n = 0;
       for (eid x : ws)
-        if (x.i < keep[x.t]) v.push_back(x);
-    }
+        if (x.i < keep[x.t]) h.co.insert(loc, n++, x);
+    });
     return h;
   }
 
@@ -911,14 +904,11 @@ class engine final : public runtime {
         if (e.reads()) mix((std::uint64_t(std::uint16_t(e.rf.t)) << 32) | std::uint32_t(e.rf.i));
       }
     }
-    std::vector<std::uint32_t> keys;
-    for (const auto& [loc, ws] : g.co)
-      if (!ws.empty()) keys.push_back(loc);  // a revisit may leave a location no write
-    std::sort(keys.begin(), keys.end());
-    for (auto k : keys) {
-      mix(k);
-      for (eid x : g.co.at(k)) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
-    }
+    g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
+      if (ws.empty()) return;  // a revisit may leave a location no write
+      mix(loc);
+      for (eid x : ws) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
+    });
     return h;
   }
 
@@ -933,6 +923,7 @@ class engine final : public runtime {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
   std::uint32_t step_ = 0;
   std::vector<child> kids_, rmw_kids_;  // step()'s and rmw_node()'s children
+  std::vector<eid> cands_;              // add()'s writes a read may read
   bool counting_ = true;  // executions count here (see mine())
   std::uint64_t dealt_ = 0;
   bool probing_ = false;  // estimate(): one random child per node

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <span>
 #include <vector>
 
 namespace runqcheck::explore {
@@ -88,11 +88,67 @@ inline void settle(event& e, std::uint64_t v) {
   }
 }
 
+// Per location, its writes in co order (the initial value is implicit,
+// co-before all of them), every location's in one array so that a graph
+// copies as flat arrays: location locs_[k]'s writes are
+// ws_[end_[k-1], end_[k]), locs_ sorted.
+class co_order {
+ public:
+  // The writes of loc, co-first first (empty for a location never written).
+  std::span<const eid> of(std::uint32_t loc) const {
+    std::size_t k = find(loc);
+    if (k == locs_.size() || locs_[k] != loc) return {};
+    return {ws_.data() + begin(k), ws_.data() + end_[k]};
+  }
+  // co index of a write: 0 for the initial value, then 1, 2, ...
+  int index(std::uint32_t loc, eid w) const {
+    if (w.init()) return 0;
+    auto v = of(loc);
+    return static_cast<int>(std::find(v.begin(), v.end(), w) - v.begin()) + 1;
+  }
+  // w placed at co position pos (0: co-first) of loc.
+  void insert(std::uint32_t loc, std::size_t pos, eid w) {
+    std::size_t k = find(loc);
+    if (k == locs_.size() || locs_[k] != loc) {
+      std::uint32_t at = k == 0 ? 0 : end_[k - 1];
+      locs_.insert(locs_.begin() + static_cast<std::ptrdiff_t>(k), loc);
+      end_.insert(end_.begin() + static_cast<std::ptrdiff_t>(k), at);
+    }
+    ws_.insert(ws_.begin() + static_cast<std::ptrdiff_t>(begin(k) + pos), w);
+    for (std::size_t j = k; j < end_.size(); j++) end_[j]++;
+  }
+  // w placed right after write after (init: co-first).
+  void insert_after(std::uint32_t loc, eid after, eid w) {
+    insert(loc, static_cast<std::size_t>(index(loc, after)), w);
+  }
+  // w taken out of loc's order (a location left with no write keeps its
+  // empty entry).
+  void erase(std::uint32_t loc, eid w) {
+    std::size_t k = find(loc);
+    auto first = ws_.begin() + begin(k);
+    ws_.erase(std::find(first, ws_.begin() + end_[k], w));
+    for (std::size_t j = k; j < end_.size(); j++) end_[j]--;
+  }
+  // f(loc, writes) for each location, in key order.
+  template <class F>
+  void each(F&& f) const {
+    for (std::size_t k = 0; k < locs_.size(); k++)
+      f(locs_[k], std::span<const eid>(ws_.data() + begin(k), ws_.data() + end_[k]));
+  }
+
+ private:
+  std::size_t find(std::uint32_t loc) const {
+    return static_cast<std::size_t>(std::lower_bound(locs_.begin(), locs_.end(), loc) -
+                                    locs_.begin());
+  }
+  std::uint32_t begin(std::size_t k) const { return k == 0 ? 0 : end_[k - 1]; }
+  std::vector<std::uint32_t> locs_, end_;
+  std::vector<eid> ws_;
+};
+
 struct graph {
   std::vector<std::vector<event>> th;  // per thread, po order
-  // Per location, its writes in co order (the initial value is implicit,
-  // co-before all of them).
-  std::unordered_map<std::uint32_t, std::vector<eid>> co;
+  co_order co;
   std::uint32_t next_stamp = 1;
   // False: no event is (or was, before an undo) a seq_cst access or fence
   // (RC11's psc is then empty and not built).
@@ -105,18 +161,8 @@ struct graph {
     for (auto& t : th) n += t.size();
     return n;
   }
-  // co index of a write: 0 for the initial value, then 1, 2, ...
-  int co_index(std::uint32_t loc, eid w) const {
-    if (w.init()) return 0;
-    auto it = co.find(loc);
-    const auto& v = it->second;
-    return static_cast<int>(std::find(v.begin(), v.end(), w) - v.begin()) + 1;
-  }
-  const std::vector<eid>& writes(std::uint32_t loc) const {
-    static const std::vector<eid> none;
-    auto it = co.find(loc);
-    return it == co.end() ? none : it->second;
-  }
+  int co_index(std::uint32_t loc, eid w) const { return co.index(loc, w); }
+  std::span<const eid> writes(std::uint32_t loc) const { return co.of(loc); }
   // The value of a write (or of the location's initial value).
   std::uint64_t value(eid w, std::uint64_t init) const { return w.init() ? init : at(w).wval; }
 };
