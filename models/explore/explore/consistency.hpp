@@ -21,7 +21,6 @@
 #include <array>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "graph.hpp"
@@ -89,16 +88,13 @@ class checker {
   eid race(eid e) const {
     const graph& g = *g_;
     const event& x = g.at(e);
-    for (std::size_t t = 0; t < g.th.size(); t++) {
-      if (static_cast<int>(t) == e.t) continue;
-      // Thread t's events up to x.vc[t] happen before e: no race with them.
-      for (auto i = static_cast<std::size_t>(x.vc[t] + 1); i < g.th[t].size(); i++) {
-        const event& y = g.th[t][i];
-        if (y.kind == ek::fence || y.loc != x.loc || (!x.plain && !y.plain)) continue;
-        if (!x.writes() && !y.writes()) continue;
-        eid o{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
-        if (!hb(o, e) && !hb(e, o)) return o;
-      }
+    for (eid o : g.acc.of(x.loc)) {  // by thread, then po
+      // Thread o.t's events up to x.vc[o.t] happen before e: no race with them.
+      if (o.t == e.t || o.i <= x.vc[o.t]) continue;
+      const event& y = g.at(o);
+      if (!x.plain && !y.plain) continue;
+      if (!x.writes() && !y.writes()) continue;
+      if (!hb(o, e) && !hb(e, o)) return o;
     }
     return {};
   }
@@ -236,13 +232,9 @@ class checker {
   // ordered by hb (write-write, write-read, read-write, read-read).
   bool coherence() {
     const graph& g = *g_;
-    for (auto& [loc, evs] : locs_) evs.clear();  // the buffers stay
-    for (std::size_t t = 0; t < g.th.size(); t++)
-      for (std::size_t i = 0; i < g.th[t].size(); i++)
-        if (g.th[t][i].kind != ek::fence)
-          locs_[g.th[t][i].loc].push_back(
-              {static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)});
-    for (auto& [loc, evs] : locs_) {
+    bool ok = true;
+    g.acc.each([&](std::uint32_t loc, std::span<const eid> evs) {
+      if (!ok) return;
       cw_.resize(evs.size());
       cr_.resize(evs.size());
       for (std::size_t k = 0; k < evs.size(); k++) {
@@ -253,11 +245,14 @@ class checker {
       for (std::size_t a = 0; a < evs.size(); a++) {
         for (std::size_t b = 0; b < evs.size(); b++) {
           if (a == b || !hb(evs[a], evs[b])) continue;
-          if (!ordered(cw_[a], cr_[a], cw_[b], cr_[b])) return false;
+          if (!ordered(cw_[a], cr_[a], cw_[b], cr_[b])) {
+            ok = false;
+            return;
+          }
         }
       }
-    }
-    return true;
+    });
+    return ok;
   }
 
   // coherence() for the pairs that include event e only: e is the last of
@@ -272,15 +267,11 @@ class checker {
       return static_cast<int>(std::find(ws.begin(), ws.end(), w) - ws.begin()) + 1;
     };
     int ew = x.writes() ? idx(e) : -1, er = x.reads() ? idx(x.rf) : -1;
-    for (std::size_t t = 0; t < g.th.size(); t++) {
-      auto n = std::min<std::int64_t>(x.vc[t] + 1, static_cast<std::int64_t>(g.th[t].size()));
-      for (std::int32_t i = 0; i < n; i++) {
-        const event& y = g.th[t][i];
-        eid o{static_cast<std::int16_t>(t), i};
-        if (y.kind == ek::fence || y.loc != x.loc || o == e) continue;
-        int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
-        if (!ordered(ow, orr, ew, er)) return false;
-      }
+    for (eid o : g.acc.of(x.loc)) {
+      if (o.i > x.vc[o.t] || o == e) continue;  // not before e in hb
+      const event& y = g.at(o);
+      int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
+      if (!ordered(ow, orr, ew, er)) return false;
     }
     return true;
   }
@@ -507,7 +498,6 @@ class checker {
 
   const graph* g_ = nullptr;
   bool has_sc_ = false;
-  std::unordered_map<std::uint32_t, std::vector<eid>> locs_;
   std::vector<int> cw_, cr_;
   std::vector<flat> off_;
   std::vector<eid> ids_;

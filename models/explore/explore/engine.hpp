@@ -167,12 +167,21 @@ class engine final : public runtime {
 
   // --- runtime (called by the backend) -------------------------------------
 
+  // A location is named by who created it (setup, a thread, finish) and
+  // its rank among that creator's, the same in every execution that
+  // creates it; its key is a small integer given to that name once, in the
+  // order names are first met (graph.hpp's loc_lists index by it).
   std::uint32_t new_loc(std::uint64_t init) override {
     int creator = phase_ == phase::setup ? 0 : phase_ == phase::run ? cur_ + 1 : nt_ + 1;
     auto& v = locs_[creator];
-    std::uint32_t key = (std::uint32_t(creator) << 24) | std::uint32_t(v.size());
+    auto& keys = keys_[creator];
+    auto rank = static_cast<std::uint32_t>(v.size());
+    if (keys.size() == rank) {
+      keys.push_back(static_cast<std::uint32_t>(names_.size()));
+      names_.push_back({static_cast<std::uint32_t>(creator), rank});
+    }
     v.push_back({init, init});
-    return key;
+    return keys[rank];
   }
 
   std::uint64_t access(const request& q) override {
@@ -261,6 +270,7 @@ class engine final : public runtime {
     step_ = it.step;
     for (auto& l : locs_) l.clear();
     locs_.resize(nt_ + 2);
+    keys_.resize(nt_ + 2);
     ths_.clear();
     ths_.resize(nt_);
     phase_ = phase::setup;
@@ -393,7 +403,7 @@ class engine final : public runtime {
     return false;
   }
 
-  locval& slot(std::uint32_t key) { return locs_[key >> 24][key & 0xFFFFFF]; }
+  locval& slot(std::uint32_t key) { return locs_[names_[key].first][names_[key].second]; }
 
   // Accesses before and after the threads: sequential, on the values as
   // they stand (after: each location's co-last write).
@@ -484,6 +494,7 @@ class engine final : public runtime {
       push_event(g, c.thread, y);
       eid id{static_cast<std::int16_t>(c.thread),
              static_cast<std::int32_t>(g.th[c.thread].size() - 1)};
+      if (y.kind != ek::fence) g.add_access(y.loc, id);
       if (c.at >= 0) g.co.insert(y.loc, static_cast<std::size_t>(c.at), id);
     }
   }
@@ -553,6 +564,8 @@ class engine final : public runtime {
       g_.next_stamp--;
       if (at >= 0) g_.co.erase(q.loc, id);
     };
+    // In acc for every candidate (taken out at the end).
+    if (q.what != op::fence) g_.add_access(q.loc, id);
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);
@@ -600,6 +613,7 @@ class engine final : public runtime {
       }
       for (const graph& g : late) revisits(g, id, kids);
     }
+    if (q.what != op::fence) g_.acc.erase(q.loc, id);
     return !st_.failed;
   }
 
@@ -687,6 +701,7 @@ class engine final : public runtime {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
+  // e at the end of thread t's po (not yet in g.acc: see add()).
   static void push_event(graph& g, int t, event& e) {
     e.stamp = g.next_stamp++;
     g.any_sc |= is_sc(e.mo) || is_sc(e.mo_fail);
@@ -730,43 +745,40 @@ class engine final : public runtime {
     const event& we = g.at(w);
     std::array<std::int32_t, kMaxThreads> plen{};  // w's po ∪ rf prefix, per thread
     prefix(g, w, plen);
-    for (int t = 0; t < nt_; t++) {
-      for (std::size_t i = 0; i < g.th[t].size(); i++) {
-        const event& r = g.th[t][i];
-        eid rid{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
-        if (!r.reads() || r.loc != we.loc || rid == w) continue;
-        if (static_cast<std::int32_t>(i) < plen[t]) continue;  // in w's prefix
-        if (!maximal(g, rid, w, plen)) continue;
-        std::array<std::int32_t, kMaxThreads> keep{};
-        for (int u = 0; u < nt_; u++) {
-          std::int32_t n = 0;
-          while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
-          keep[u] = std::max(n, plen[u]);
-        }
-        graph h = restrict(g, keep);
-        if (h.th.empty()) continue;  // a kept read would lose its write
-        event& rr = h.at(rid);
-        if (rr.kind == ek::rmw) h.co.erase(rr.loc, rid);
-        if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
-        rr.rf = w;
-        settle(rr, we.wval);
-        st_.revisits++;
-        if (we.kind == ek::rmw) {
-          if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
-          if (!checker_.consistent(h, opt_.m)) continue;
-          if (!race_free(h, rid, kids.size())) return;
-          kids.push_back(whole_child(std::move(h), rid.t));
-          continue;
-        }
-        h.co.erase(we.loc, w);
-        for (std::size_t p = h.writes(we.loc).size() + 1; p-- > 0;) {
-          graph x = h;
-          x.co.insert(we.loc, p, w);
-          if (rr.kind == ek::rmw) x.co.insert(we.loc, p + 1, rid);
-          if (!checker_.consistent(x, opt_.m)) continue;
-          if (!race_free(x, rid, kids.size())) return;
-          kids.push_back(whole_child(std::move(x), rid.t));
-        }
+    for (eid rid : g.acc.of(we.loc)) {  // by thread, then po
+      const event& r = g.at(rid);
+      if (!r.reads() || rid == w) continue;
+      if (rid.i < plen[rid.t]) continue;  // in w's prefix
+      if (!maximal(g, rid, w, plen)) continue;
+      std::array<std::int32_t, kMaxThreads> keep{};
+      for (int u = 0; u < nt_; u++) {
+        std::int32_t n = 0;
+        while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
+        keep[u] = std::max(n, plen[u]);
+      }
+      graph h = restrict(g, keep);
+      if (h.th.empty()) continue;  // a kept read would lose its write
+      event& rr = h.at(rid);
+      if (rr.kind == ek::rmw) h.co.erase(rr.loc, rid);
+      if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
+      rr.rf = w;
+      settle(rr, we.wval);
+      st_.revisits++;
+      if (we.kind == ek::rmw) {
+        if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
+        if (!checker_.consistent(h, opt_.m)) continue;
+        if (!race_free(h, rid, kids.size())) return;
+        kids.push_back(whole_child(std::move(h), rid.t));
+        continue;
+      }
+      h.co.erase(we.loc, w);
+      for (std::size_t p = h.writes(we.loc).size() + 1; p-- > 0;) {
+        graph x = h;
+        x.co.insert(we.loc, p, w);
+        if (rr.kind == ek::rmw) x.co.insert(we.loc, p + 1, rid);
+        if (!checker_.consistent(x, opt_.m)) continue;
+        if (!race_free(x, rid, kids.size())) return;
+        kids.push_back(whole_child(std::move(x), rid.t));
       }
     }
   }
@@ -845,11 +857,11 @@ class engine final : public runtime {
       for (const event& x : h.th[t])
         if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t]) return graph{};
     }
-    g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
-      std::size_t n = 0;
-      for (eid x : ws)
-        if (x.i < keep[x.t]) h.co.insert(loc, n++, x);
-    });
+    auto kept = [&](eid x) { return x.i < keep[x.t]; };
+    h.co = g.co;
+    h.co.filter(kept);
+    h.acc = g.acc;
+    h.acc.filter(kept);
     return h;
   }
 
@@ -929,7 +941,9 @@ class engine final : public runtime {
   bool probing_ = false;  // estimate(): one random child per node
   std::uint64_t rng_ = 1;
   double weight_ = 1;  // estimate(): the product of the nodes' child counts
-  std::vector<std::vector<locval>> locs_;
+  std::vector<std::vector<locval>> locs_;  // per creator (see new_loc)
+  std::vector<std::vector<std::uint32_t>> keys_;  // per creator, by rank: the key
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> names_;  // per key: creator, rank
   std::vector<th> ths_;
   boost::context::detail::fcontext_t main_ = nullptr;
   std::vector<std::unique_ptr<char[]>> stacks_;
