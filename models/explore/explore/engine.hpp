@@ -264,15 +264,20 @@ class engine final : public runtime {
   // --- one execution ---------------------------------------------------------
 
   void execute(item& it) {
-    g_ = std::move(it.g);
+    g_ = it.g;  // a copy: g_ keeps its buffers, pushes then seldom allocate
     path_ = std::move(it.path);
     counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
     step_ = it.step;
     for (auto& l : locs_) l.clear();
     locs_.resize(nt_ + 2);
     keys_.resize(nt_ + 2);
-    ths_.clear();
     ths_.resize(nt_);
+    for (auto& x : ths_) {  // fresh, keeping the sites' buffers
+      auto sites = std::move(x.sites);
+      sites.clear();
+      x = th{};
+      x.sites = std::move(sites);
+    }
     phase_ = phase::setup;
     current = this;
     bool ok = guarded([&] { prog_.setup(); });
@@ -411,14 +416,14 @@ class engine final : public runtime {
     if (q.what == op::fence) return 0;
     locval& l = slot(q.loc);
     std::uint64_t v = l.cur;
-    event e;
-    e.what = q.what;
-    e.a1 = q.a1;
-    e.a2 = q.a2;
-    e.bytes = q.bytes;
     if (q.what == op::store) {
       l.cur = q.a1;
     } else if (q.what != op::load) {
+      event e;
+      e.what = q.what;
+      e.a1 = q.a1;
+      e.a2 = q.a2;
+      e.bytes = q.bytes;
       settle(e, v);
       if (e.kind == ek::rmw)
         l.cur = e.wval;
@@ -792,9 +797,10 @@ class engine final : public runtime {
   }
 
   // The po ∪ rf prefix of w (w included), as a length per thread.
-  void prefix(const graph& g, eid w, std::array<std::int32_t, kMaxThreads>& len) const {
+  void prefix(const graph& g, eid w, std::array<std::int32_t, kMaxThreads>& len) {
     len.fill(0);
-    std::vector<eid> todo{w};
+    auto& todo = todo_;  // reused: no allocation once warm
+    todo.assign(1, w);
     while (!todo.empty()) {
       eid e = todo.back();
       todo.pop_back();
@@ -936,6 +942,7 @@ class engine final : public runtime {
   std::uint32_t step_ = 0;
   std::vector<child> kids_, rmw_kids_;  // step()'s and rmw_node()'s children
   std::vector<eid> cands_;              // add()'s writes a read may read
+  std::vector<eid> todo_;               // prefix()'s work list
   bool counting_ = true;  // executions count here (see mine())
   std::uint64_t dealt_ = 0;
   bool probing_ = false;  // estimate(): one random child per node
