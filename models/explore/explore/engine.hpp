@@ -474,21 +474,21 @@ class engine final : public runtime {
     int thread = 0;          // whose event was added
     bool rerun = false;      // a revisit: the program must re-run to reach it
   };
-  static child fwd_child(const event& e, std::ptrdiff_t at, eid rmw, int t) {
-    child c;
+  // Appends a child to kids (built in place: a child is large).
+  static void fwd_child(std::vector<child>& kids, const event& e, std::ptrdiff_t at, eid rmw,
+                        int t) {
+    child& c = kids.emplace_back();
     c.kind = ck::fwd;
     c.e = e;
     c.at = at;
     c.rmw = rmw;
     c.thread = t;
-    return c;
   }
-  static child whole_child(graph&& g, int t) {
-    child c;
+  static void whole_child(std::vector<child>& kids, graph&& g, int t) {
+    child& c = kids.emplace_back();
     c.g = std::move(g);
     c.thread = t;
     c.rerun = true;
-    return c;
   }
   // g (the parent graph) becomes child c's graph.
   static void apply(graph& g, child& c) {
@@ -574,7 +574,7 @@ class engine final : public runtime {
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);
-      if (checker_.consistent(g_, opt_.m, id)) kids.push_back(fwd_child(g_.at(id), -1, {}, t));
+      if (checker_.consistent(g_, opt_.m, id)) fwd_child(kids, g_.at(id), -1, {}, t);
       undo(-1);
     } else if (q.what == op::store) {
       e.kind = ek::write;
@@ -584,7 +584,7 @@ class engine final : public runtime {
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back(fwd_child(g_.at(id), p, {}, t));
+        if (ok) fwd_child(kids, g_.at(id), p, {}, t);
         undo(p);
       }
       if (rev) {  // from the co-last place: where the revisits start
@@ -607,7 +607,7 @@ class engine final : public runtime {
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back(fwd_child(g_.at(id), at, x.kind == ek::rmw && rev ? id : eid{}, t));
+        if (ok) fwd_child(kids, g_.at(id), at, x.kind == ek::rmw && rev ? id : eid{}, t);
         // TruSt adds an RMW's read, then its write: a write with no
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
@@ -748,9 +748,13 @@ class engine final : public runtime {
   // is appended to kids.
   void revisits(const graph& g, eid w, std::vector<child>& kids) {
     const event& we = g.at(w);
+    // w is the last of its thread: a read of another thread, or none to revisit.
+    auto acc = g.acc.of(we.loc);
+    if (std::none_of(acc.begin(), acc.end(), [&](eid r) { return r.t != w.t && g.at(r).reads(); }))
+      return;
     std::array<std::int32_t, kMaxThreads> plen{};  // w's po ∪ rf prefix, per thread
     prefix(g, w, plen);
-    for (eid rid : g.acc.of(we.loc)) {  // by thread, then po
+    for (eid rid : acc) {  // by thread, then po
       const event& r = g.at(rid);
       if (!r.reads() || rid == w) continue;
       if (rid.i < plen[rid.t]) continue;  // in w's prefix
@@ -773,7 +777,7 @@ class engine final : public runtime {
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
         if (!checker_.consistent(h, opt_.m)) continue;
         if (!race_free(h, rid, kids.size())) return;
-        kids.push_back(whole_child(std::move(h), rid.t));
+        whole_child(kids, std::move(h), rid.t);
         continue;
       }
       h.co.erase(we.loc, w);
@@ -783,7 +787,7 @@ class engine final : public runtime {
         if (rr.kind == ek::rmw) x.co.insert(we.loc, p + 1, rid);
         if (!checker_.consistent(x, opt_.m)) continue;
         if (!race_free(x, rid, kids.size())) return;
-        kids.push_back(whole_child(std::move(x), rid.t));
+        whole_child(kids, std::move(x), rid.t);
       }
     }
   }
