@@ -569,8 +569,8 @@ class engine final : public runtime {
       g_.next_stamp--;
       if (at >= 0) g_.co.erase(q.loc, id);
     };
-    // In acc for every candidate (taken out at the end).
-    if (q.what != op::fence) g_.add_access(q.loc, id);
+    // The candidates' checks need the event in g_.acc only where a
+    // revisit cuts the graph (restrict()).
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);
@@ -589,7 +589,9 @@ class engine final : public runtime {
       }
       if (rev) {  // from the co-last place: where the revisits start
         place(e, n);
+        g_.add_access(q.loc, id);
         revisits(g_, id, kids);
+        g_.acc.erase(q.loc, id);
         undo(n);
       }
     } else {
@@ -612,13 +614,12 @@ class engine final : public runtime {
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
         bool keep = !ok && x.kind == ek::rmw && rev;
-        if (keep) late.push_back(g_);
+        if (keep) late.push_back(g_), late.back().add_access(q.loc, id);
         undo(at);
         if (keep && !read_part_consistent(x, t)) late.pop_back();
       }
       for (const graph& g : late) revisits(g, id, kids);
     }
-    if (q.what != op::fence) g_.acc.erase(q.loc, id);
     return !st_.failed;
   }
 
@@ -706,7 +707,7 @@ class engine final : public runtime {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  // e at the end of thread t's po (not yet in g.acc: see add()).
+  // e at the end of thread t's po (not in g.acc: see add() and apply()).
   static void push_event(graph& g, int t, event& e) {
     e.stamp = g.next_stamp++;
     g.any_sc |= is_sc(e.mo) || is_sc(e.mo_fail);
