@@ -365,24 +365,48 @@ class checker {
   // The graph less e (the last event of its thread, read by none) is
   // acyclic; every edge of g between two other events was one of it, so a
   // cycle of po ∪ rf ∪ co ∪ fr passes through e: is e reachable from e?
+  // Walks eids, not flatten()'s numbering: the rf edges into a write are
+  // found through g.acc (every event but, maybe, e: e's own is added).
   bool sc_reaches_itself(eid e) {
-    flatten();
-    flat n = off_.back();
-    readers();
-    color_.assign(static_cast<std::size_t>(n), 0);
-    todo_.clear();
-    auto successors = [&](flat v) {
-      po_co_fr(v, [&](flat c) { todo_.push_back(c); });
-      for (flat k = rhead_[v]; k < rhead_[v + 1]; k++) todo_.push_back(radj_[k]);
+    const graph& g = *g_;
+    std::size_t nt = g.th.size();
+    off_.assign(nt + 1, 0);
+    for (std::size_t t = 0; t < nt; t++)
+      off_[t + 1] = off_[t] + static_cast<flat>(g.th[t].size());
+    color_.assign(static_cast<std::size_t>(off_.back()), 0);
+    const event& x = g.at(e);
+    auto& todo = walk_;
+    todo.clear();
+    // v's po, co, fr (immediate: co is a chain) and rf successors.
+    auto successors = [&](eid v) {
+      const event& y = g.at(v);
+      if (static_cast<std::size_t>(v.i) + 1 < g.th[v.t].size()) todo.push_back({v.t, v.i + 1});
+      if (y.kind == ek::fence) return;
+      auto ws = g.writes(y.loc);
+      auto next = [&](eid w) {  // w's co successor (init: the co-first), or an init eid
+        std::size_t k = w.init() ? 0 : static_cast<std::size_t>(g.co_index(y.loc, w));
+        return k < ws.size() ? ws[k] : eid{};
+      };
+      if (y.writes()) {
+        if (eid c = next(v); !c.init()) todo.push_back(c);
+        for (eid r : g.acc.of(y.loc))
+          if (g.at(r).reads() && g.at(r).rf == v) todo.push_back(r);
+        if (x.reads() && x.rf == v) todo.push_back(e);
+      }
+      if (y.reads()) {
+        eid c = next(y.rf);
+        if (c == v) c = next(v);  // an RMW's fr skips itself
+        if (!c.init()) todo.push_back(c);
+      }
     };
-    flat target = fl(e);
-    successors(target);
-    while (!todo_.empty()) {
-      flat v = todo_.back();
-      todo_.pop_back();
-      if (v == target) return true;
-      if (color_[v] != 0) continue;
-      color_[v] = 1;
+    successors(e);
+    while (!todo.empty()) {
+      eid v = todo.back();
+      todo.pop_back();
+      if (v == e) return true;
+      char& c = color_[static_cast<std::size_t>(fl(v))];
+      if (c != 0) continue;
+      c = 1;
       successors(v);
     }
     return false;
@@ -501,7 +525,8 @@ class checker {
   std::vector<int> cw_, cr_;
   std::vector<flat> off_;
   std::vector<eid> ids_;
-  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_, todo_;
+  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;
+  std::vector<eid> walk_;
   std::vector<std::pair<flat, flat>> stack_;
   std::vector<char> color_;
 };
