@@ -1,9 +1,9 @@
 // explore/graph.hpp — the execution graph of the exploring engine: per
 // thread, its events in program order (po); per read, the write it reads
-// from (rf); per location, the coherence order of its writes (co). The
-// shape of Kokologiannakis, Raad, Vafeiadis, PLDI 2019 (section 3): a
-// graph is the whole state of an exploration step, the program is re-run
-// to reach it (events replayed from here), never stored.
+// from (rf); per location, the coherence order of its writes (co) and
+// its accesses. The shape of Kokologiannakis, Raad, Vafeiadis, PLDI 2019
+// (section 3): a graph is the whole state of an exploration step, the
+// program is re-run to reach it (its events replayed), never stored.
 #pragma once
 
 #include <algorithm>
