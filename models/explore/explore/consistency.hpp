@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "graph.hpp"
@@ -87,16 +88,13 @@ class checker {
   eid race(eid e) const {
     const graph& g = *g_;
     const event& x = g.at(e);
-    for (std::size_t t = 0; t < g.th.size(); t++) {
-      if (static_cast<int>(t) == e.t) continue;
-      // Thread t's events up to x.vc[t] happen before e: no race with them.
-      for (auto i = static_cast<std::size_t>(x.vc[t] + 1); i < g.th[t].size(); i++) {
-        const event& y = g.th[t][i];
-        if (y.kind == ek::fence || y.loc != x.loc || (!x.plain && !y.plain)) continue;
-        if (!x.writes() && !y.writes()) continue;
-        eid o{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
-        if (!hb(o, e) && !hb(e, o)) return o;
-      }
+    for (eid o : g.acc.of(x.loc)) {  // by thread, then po
+      // Thread o.t's events up to x.vc[o.t] happen before e: no race with them.
+      if (o.t == e.t || o.i <= x.vc[o.t]) continue;
+      const event& y = g.at(o);
+      if (!x.plain && !y.plain) continue;
+      if (!x.writes() && !y.writes()) continue;
+      if (!hb(o, e) && !hb(e, o)) return o;
     }
     return {};
   }
@@ -215,7 +213,7 @@ class checker {
   // location, if given).
   bool atomicity(const event* fresh) const {
     const graph& g = *g_;
-    auto check = [&](const std::vector<eid>& ws) {
+    auto check = [&](std::span<const eid> ws) {
       for (std::size_t k = 0; k < ws.size(); k++) {
         const event& e = g.at(ws[k]);
         if (e.kind != ek::rmw) continue;
@@ -225,22 +223,18 @@ class checker {
       return true;
     };
     if (fresh != nullptr) return fresh->kind == ek::fence || check(g.writes(fresh->loc));
-    for (const auto& [loc, ws] : g.co)
-      if (!check(ws)) return false;
-    return true;
+    bool ok = true;
+    g.co.each([&](std::uint32_t, std::span<const eid> ws) { ok = ok && check(ws); });
+    return ok;
   }
 
   // hb ; eco? irreflexive, as four cases per pair of accesses to a location
   // ordered by hb (write-write, write-read, read-write, read-read).
   bool coherence() {
     const graph& g = *g_;
-    for (auto& [loc, evs] : locs_) evs.clear();  // the buffers stay
-    for (std::size_t t = 0; t < g.th.size(); t++)
-      for (std::size_t i = 0; i < g.th[t].size(); i++)
-        if (g.th[t][i].kind != ek::fence)
-          locs_[g.th[t][i].loc].push_back(
-              {static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)});
-    for (auto& [loc, evs] : locs_) {
+    bool ok = true;
+    g.acc.each([&](std::uint32_t loc, std::span<const eid> evs) {
+      if (!ok) return;
       cw_.resize(evs.size());
       cr_.resize(evs.size());
       for (std::size_t k = 0; k < evs.size(); k++) {
@@ -251,11 +245,14 @@ class checker {
       for (std::size_t a = 0; a < evs.size(); a++) {
         for (std::size_t b = 0; b < evs.size(); b++) {
           if (a == b || !hb(evs[a], evs[b])) continue;
-          if (!ordered(cw_[a], cr_[a], cw_[b], cr_[b])) return false;
+          if (!ordered(cw_[a], cr_[a], cw_[b], cr_[b])) {
+            ok = false;
+            return;
+          }
         }
       }
-    }
-    return true;
+    });
+    return ok;
   }
 
   // coherence() for the pairs that include event e only: e is the last of
@@ -270,15 +267,11 @@ class checker {
       return static_cast<int>(std::find(ws.begin(), ws.end(), w) - ws.begin()) + 1;
     };
     int ew = x.writes() ? idx(e) : -1, er = x.reads() ? idx(x.rf) : -1;
-    for (std::size_t t = 0; t < g.th.size(); t++) {
-      auto n = std::min<std::int64_t>(x.vc[t] + 1, static_cast<std::int64_t>(g.th[t].size()));
-      for (std::int32_t i = 0; i < n; i++) {
-        const event& y = g.th[t][i];
-        eid o{static_cast<std::int16_t>(t), i};
-        if (y.kind == ek::fence || y.loc != x.loc || o == e) continue;
-        int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
-        if (!ordered(ow, orr, ew, er)) return false;
-      }
+    for (eid o : g.acc.of(x.loc)) {
+      if (o.i > x.vc[o.t] || o == e) continue;  // not before e in hb
+      const event& y = g.at(o);
+      int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
+      if (!ordered(ow, orr, ew, er)) return false;
     }
     return true;
   }
@@ -372,24 +365,48 @@ class checker {
   // The graph less e (the last event of its thread, read by none) is
   // acyclic; every edge of g between two other events was one of it, so a
   // cycle of po ∪ rf ∪ co ∪ fr passes through e: is e reachable from e?
+  // Walks eids, not flatten()'s numbering: the rf edges into a write are
+  // found through g.acc (every event but, maybe, e: e's own is added).
   bool sc_reaches_itself(eid e) {
-    flatten();
-    flat n = off_.back();
-    readers();
-    color_.assign(static_cast<std::size_t>(n), 0);
-    todo_.clear();
-    auto successors = [&](flat v) {
-      po_co_fr(v, [&](flat c) { todo_.push_back(c); });
-      for (flat k = rhead_[v]; k < rhead_[v + 1]; k++) todo_.push_back(radj_[k]);
+    const graph& g = *g_;
+    std::size_t nt = g.th.size();
+    off_.assign(nt + 1, 0);
+    for (std::size_t t = 0; t < nt; t++)
+      off_[t + 1] = off_[t] + static_cast<flat>(g.th[t].size());
+    color_.assign(static_cast<std::size_t>(off_.back()), 0);
+    const event& x = g.at(e);
+    auto& todo = walk_;
+    todo.clear();
+    // v's po, co, fr (immediate: co is a chain) and rf successors.
+    auto successors = [&](eid v) {
+      const event& y = g.at(v);
+      if (static_cast<std::size_t>(v.i) + 1 < g.th[v.t].size()) todo.push_back({v.t, v.i + 1});
+      if (y.kind == ek::fence) return;
+      auto ws = g.writes(y.loc);
+      auto next = [&](eid w) {  // w's co successor (init: the co-first), or an init eid
+        std::size_t k = w.init() ? 0 : static_cast<std::size_t>(g.co_index(y.loc, w));
+        return k < ws.size() ? ws[k] : eid{};
+      };
+      if (y.writes()) {
+        if (eid c = next(v); !c.init()) todo.push_back(c);
+        for (eid r : g.acc.of(y.loc))
+          if (g.at(r).reads() && g.at(r).rf == v) todo.push_back(r);
+        if (x.reads() && x.rf == v) todo.push_back(e);
+      }
+      if (y.reads()) {
+        eid c = next(y.rf);
+        if (c == v) c = next(v);  // an RMW's fr skips itself
+        if (!c.init()) todo.push_back(c);
+      }
     };
-    flat target = fl(e);
-    successors(target);
-    while (!todo_.empty()) {
-      flat v = todo_.back();
-      todo_.pop_back();
-      if (v == target) return true;
-      if (color_[v] != 0) continue;
-      color_[v] = 1;
+    successors(e);
+    while (!todo.empty()) {
+      eid v = todo.back();
+      todo.pop_back();
+      if (v == e) return true;
+      char& c = color_[static_cast<std::size_t>(fl(v))];
+      if (c != 0) continue;
+      c = 1;
       successors(v);
     }
     return false;
@@ -505,11 +522,11 @@ class checker {
 
   const graph* g_ = nullptr;
   bool has_sc_ = false;
-  std::unordered_map<std::uint32_t, std::vector<eid>> locs_;
   std::vector<int> cw_, cr_;
   std::vector<flat> off_;
   std::vector<eid> ids_;
-  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_, todo_;
+  std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;
+  std::vector<eid> walk_;
   std::vector<std::pair<flat, flat>> stack_;
   std::vector<char> color_;
 };

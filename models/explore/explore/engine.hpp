@@ -167,12 +167,21 @@ class engine final : public runtime {
 
   // --- runtime (called by the backend) -------------------------------------
 
+  // A location is named by who created it (setup, a thread, finish) and
+  // its rank among that creator's, the same in every execution that
+  // creates it; its key is a small integer given to that name once, in the
+  // order names are first met (graph.hpp's loc_lists index by it).
   std::uint32_t new_loc(std::uint64_t init) override {
     int creator = phase_ == phase::setup ? 0 : phase_ == phase::run ? cur_ + 1 : nt_ + 1;
     auto& v = locs_[creator];
-    std::uint32_t key = (std::uint32_t(creator) << 24) | std::uint32_t(v.size());
+    auto& keys = keys_[creator];
+    auto rank = static_cast<std::uint32_t>(v.size());
+    if (keys.size() == rank) {
+      keys.push_back(static_cast<std::uint32_t>(names_.size()));
+      names_.push_back({static_cast<std::uint32_t>(creator), rank});
+    }
     v.push_back({init, init});
-    return key;
+    return keys[rank];
   }
 
   std::uint64_t access(const request& q) override {
@@ -255,14 +264,20 @@ class engine final : public runtime {
   // --- one execution ---------------------------------------------------------
 
   void execute(item& it) {
-    g_ = std::move(it.g);
+    g_ = it.g;  // a copy: g_ keeps its buffers, pushes then seldom allocate
     path_ = std::move(it.path);
     counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
     step_ = it.step;
     for (auto& l : locs_) l.clear();
     locs_.resize(nt_ + 2);
-    ths_.clear();
+    keys_.resize(nt_ + 2);
     ths_.resize(nt_);
+    for (auto& x : ths_) {  // fresh, keeping the sites' buffers
+      auto sites = std::move(x.sites);
+      sites.clear();
+      x = th{};
+      x.sites = std::move(sites);
+    }
     phase_ = phase::setup;
     current = this;
     bool ok = guarded([&] { prog_.setup(); });
@@ -332,8 +347,9 @@ class engine final : public runtime {
     phase_ = phase::finish;
     for (auto& v : locs_)
       for (auto& l : v) l.cur = l.init;
-    for (const auto& [loc, ws] : g_.co)
+    g_.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
       if (!ws.empty()) slot(loc).cur = g_.at(ws.back()).wval;
+    });
     if (guarded([&] { prog_.finish(); })) st_.complete += counting_;
   }
 
@@ -392,7 +408,7 @@ class engine final : public runtime {
     return false;
   }
 
-  locval& slot(std::uint32_t key) { return locs_[key >> 24][key & 0xFFFFFF]; }
+  locval& slot(std::uint32_t key) { return locs_[names_[key].first][names_[key].second]; }
 
   // Accesses before and after the threads: sequential, on the values as
   // they stand (after: each location's co-last write).
@@ -400,14 +416,14 @@ class engine final : public runtime {
     if (q.what == op::fence) return 0;
     locval& l = slot(q.loc);
     std::uint64_t v = l.cur;
-    event e;
-    e.what = q.what;
-    e.a1 = q.a1;
-    e.a2 = q.a2;
-    e.bytes = q.bytes;
     if (q.what == op::store) {
       l.cur = q.a1;
     } else if (q.what != op::load) {
+      event e;
+      e.what = q.what;
+      e.a1 = q.a1;
+      e.a2 = q.a2;
+      e.bytes = q.bytes;
       settle(e, v);
       if (e.kind == ek::rmw)
         l.cur = e.wval;
@@ -458,21 +474,21 @@ class engine final : public runtime {
     int thread = 0;          // whose event was added
     bool rerun = false;      // a revisit: the program must re-run to reach it
   };
-  static child fwd_child(const event& e, std::ptrdiff_t at, eid rmw, int t) {
-    child c;
+  // Appends a child to kids (built in place: a child is large).
+  static void fwd_child(std::vector<child>& kids, const event& e, std::ptrdiff_t at, eid rmw,
+                        int t) {
+    child& c = kids.emplace_back();
     c.kind = ck::fwd;
     c.e = e;
     c.at = at;
     c.rmw = rmw;
     c.thread = t;
-    return c;
   }
-  static child whole_child(graph&& g, int t) {
-    child c;
+  static void whole_child(std::vector<child>& kids, graph&& g, int t) {
+    child& c = kids.emplace_back();
     c.g = std::move(g);
     c.thread = t;
     c.rerun = true;
-    return c;
   }
   // g (the parent graph) becomes child c's graph.
   static void apply(graph& g, child& c) {
@@ -483,10 +499,8 @@ class engine final : public runtime {
       push_event(g, c.thread, y);
       eid id{static_cast<std::int16_t>(c.thread),
              static_cast<std::int32_t>(g.th[c.thread].size() - 1)};
-      if (c.at >= 0) {
-        auto& co = g.co[y.loc];
-        co.insert(co.begin() + c.at, id);
-      }
+      if (y.kind != ek::fence) g.add_access(y.loc, id);
+      if (c.at >= 0) g.co.insert(y.loc, static_cast<std::size_t>(c.at), id);
     }
   }
   // Child c as a graph of its own (g_ is its parent).
@@ -545,40 +559,45 @@ class engine final : public runtime {
     eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g_.th[t].size())};
     // Each candidate is tried on g_ itself (the event appended, placed in
     // co) and undone; only consistent ones are copied.
-    auto& co = g_.co[q.loc];
     auto place = [&](const event& x, std::ptrdiff_t at) {
       event y = x;
       push_event(g_, t, y);
-      if (at >= 0) co.insert(co.begin() + at, id);
+      if (at >= 0) g_.co.insert(q.loc, static_cast<std::size_t>(at), id);
     };
     auto undo = [&](std::ptrdiff_t at) {
       g_.th[t].pop_back();
       g_.next_stamp--;
-      if (at >= 0) co.erase(co.begin() + at);
+      if (at >= 0) g_.co.erase(q.loc, id);
     };
+    // The candidates' checks need the event in g_.acc only where a
+    // revisit cuts the graph (restrict()).
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);
-      if (checker_.consistent(g_, opt_.m, id)) kids.push_back(fwd_child(g_.at(id), -1, {}, t));
+      if (checker_.consistent(g_, opt_.m, id)) fwd_child(kids, g_.at(id), -1, {}, t);
       undo(-1);
     } else if (q.what == op::store) {
       e.kind = ek::write;
       e.wval = q.a1;
-      auto n = static_cast<std::ptrdiff_t>(co.size());
+      auto n = static_cast<std::ptrdiff_t>(g_.writes(q.loc).size());
       for (std::ptrdiff_t p = n; p >= 0; p--) {  // co-last first
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back(fwd_child(g_.at(id), p, {}, t));
+        if (ok) fwd_child(kids, g_.at(id), p, {}, t);
         undo(p);
       }
       if (rev) {  // from the co-last place: where the revisits start
         place(e, n);
+        g_.add_access(q.loc, id);
         revisits(g_, id, kids);
+        g_.acc.erase(q.loc, id);
         undo(n);
       }
     } else {
-      std::vector<eid> cands(co.rbegin(), co.rend());  // co-last first
+      auto co = g_.writes(q.loc);
+      auto& cands = cands_;  // reused: place() moves co's array
+      cands.assign(co.rbegin(), co.rend());  // co-last first
       cands.push_back(eid{});
       std::vector<graph> late;  // RMWs whose write has no consistent place
       for (eid w : cands) {
@@ -586,17 +605,16 @@ class engine final : public runtime {
         x.rf = w;
         settle(x, g_.value(w, slot(q.loc).init));
         std::ptrdiff_t at = -1;
-        if (x.kind == ek::rmw)
-          at = w.init() ? 0 : std::find(co.begin(), co.end(), w) - co.begin() + 1;
+        if (x.kind == ek::rmw) at = g_.co.index(q.loc, w);
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) kids.push_back(fwd_child(g_.at(id), at, x.kind == ek::rmw && rev ? id : eid{}, t));
+        if (ok) fwd_child(kids, g_.at(id), at, x.kind == ek::rmw && rev ? id : eid{}, t);
         // TruSt adds an RMW's read, then its write: a write with no
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
         bool keep = !ok && x.kind == ek::rmw && rev;
-        if (keep) late.push_back(g_);
+        if (keep) late.push_back(g_), late.back().add_access(q.loc, id);
         undo(at);
         if (keep && !read_part_consistent(x, t)) late.pop_back();
       }
@@ -689,6 +707,7 @@ class engine final : public runtime {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
+  // e at the end of thread t's po (not in g.acc: see add() and apply()).
   static void push_event(graph& g, int t, event& e) {
     e.stamp = g.next_stamp++;
     g.any_sc |= is_sc(e.mo) || is_sc(e.mo_fail);
@@ -730,50 +749,46 @@ class engine final : public runtime {
   // is appended to kids.
   void revisits(const graph& g, eid w, std::vector<child>& kids) {
     const event& we = g.at(w);
+    // w is the last of its thread: a read of another thread, or none to revisit.
+    auto acc = g.acc.of(we.loc);
+    if (std::none_of(acc.begin(), acc.end(), [&](eid r) { return r.t != w.t && g.at(r).reads(); }))
+      return;
     std::array<std::int32_t, kMaxThreads> plen{};  // w's po ∪ rf prefix, per thread
     prefix(g, w, plen);
-    for (int t = 0; t < nt_; t++) {
-      for (std::size_t i = 0; i < g.th[t].size(); i++) {
-        const event& r = g.th[t][i];
-        eid rid{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
-        if (!r.reads() || r.loc != we.loc || rid == w) continue;
-        if (static_cast<std::int32_t>(i) < plen[t]) continue;  // in w's prefix
-        if (!maximal(g, rid, w, plen)) continue;
-        std::array<std::int32_t, kMaxThreads> keep{};
-        for (int u = 0; u < nt_; u++) {
-          std::int32_t n = 0;
-          while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
-          keep[u] = std::max(n, plen[u]);
-        }
-        graph h = restrict(g, keep);
-        if (h.th.empty()) continue;  // a kept read would lose its write
-        event& rr = h.at(rid);
-        if (rr.kind == ek::rmw) {
-          auto& v = h.co[rr.loc];
-          v.erase(std::find(v.begin(), v.end(), rid));
-        }
-        if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
-        rr.rf = w;
-        settle(rr, we.wval);
-        auto& v = h.co[we.loc];
-        st_.revisits++;
-        if (we.kind == ek::rmw) {
-          if (rr.kind == ek::rmw) v.insert(std::find(v.begin(), v.end(), w) + 1, rid);
-          if (!checker_.consistent(h, opt_.m)) continue;
-          if (!race_free(h, rid, kids.size())) return;
-          kids.push_back(whole_child(std::move(h), rid.t));
-          continue;
-        }
-        v.erase(std::find(v.begin(), v.end(), w));
-        for (std::size_t p = v.size() + 1; p-- > 0;) {
-          graph x = h;
-          auto& xv = x.co[we.loc];
-          auto at = xv.insert(xv.begin() + static_cast<std::ptrdiff_t>(p), w);
-          if (rr.kind == ek::rmw) xv.insert(at + 1, rid);
-          if (!checker_.consistent(x, opt_.m)) continue;
-          if (!race_free(x, rid, kids.size())) return;
-          kids.push_back(whole_child(std::move(x), rid.t));
-        }
+    for (eid rid : acc) {  // by thread, then po
+      const event& r = g.at(rid);
+      if (!r.reads() || rid == w) continue;
+      if (rid.i < plen[rid.t]) continue;  // in w's prefix
+      if (!maximal(g, rid, w, plen)) continue;
+      std::array<std::int32_t, kMaxThreads> keep{};
+      for (int u = 0; u < nt_; u++) {
+        std::int32_t n = 0;
+        while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
+        keep[u] = std::max(n, plen[u]);
+      }
+      graph h = restrict(g, keep);
+      if (h.th.empty()) continue;  // a kept read would lose its write
+      event& rr = h.at(rid);
+      if (rr.kind == ek::rmw) h.co.erase(rr.loc, rid);
+      if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
+      rr.rf = w;
+      settle(rr, we.wval);
+      st_.revisits++;
+      if (we.kind == ek::rmw) {
+        if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
+        if (!checker_.consistent(h, opt_.m)) continue;
+        if (!race_free(h, rid, kids.size())) return;
+        whole_child(kids, std::move(h), rid.t);
+        continue;
+      }
+      h.co.erase(we.loc, w);
+      for (std::size_t p = h.writes(we.loc).size() + 1; p-- > 0;) {
+        graph x = h;
+        x.co.insert(we.loc, p, w);
+        if (rr.kind == ek::rmw) x.co.insert(we.loc, p + 1, rid);
+        if (!checker_.consistent(x, opt_.m)) continue;
+        if (!race_free(x, rid, kids.size())) return;
+        whole_child(kids, std::move(x), rid.t);
       }
     }
   }
@@ -787,9 +802,10 @@ class engine final : public runtime {
   }
 
   // The po ∪ rf prefix of w (w included), as a length per thread.
-  void prefix(const graph& g, eid w, std::array<std::int32_t, kMaxThreads>& len) const {
+  void prefix(const graph& g, eid w, std::array<std::int32_t, kMaxThreads>& len) {
     len.fill(0);
-    std::vector<eid> todo{w};
+    auto& todo = todo_;  // reused: no allocation once warm
+    todo.assign(1, w);
     while (!todo.empty()) {
       eid e = todo.back();
       todo.pop_back();
@@ -852,11 +868,11 @@ class engine final : public runtime {
       for (const event& x : h.th[t])
         if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t]) return graph{};
     }
-    for (const auto& [loc, ws] : g.co) {
-      auto& v = h.co[loc];
-      for (eid x : ws)
-        if (x.i < keep[x.t]) v.push_back(x);
-    }
+    auto kept = [&](eid x) { return x.i < keep[x.t]; };
+    h.co = g.co;
+    h.co.filter(kept);
+    h.acc = g.acc;
+    h.acc.filter(kept);
     return h;
   }
 
@@ -911,14 +927,11 @@ class engine final : public runtime {
         if (e.reads()) mix((std::uint64_t(std::uint16_t(e.rf.t)) << 32) | std::uint32_t(e.rf.i));
       }
     }
-    std::vector<std::uint32_t> keys;
-    for (const auto& [loc, ws] : g.co)
-      if (!ws.empty()) keys.push_back(loc);  // a revisit may leave a location no write
-    std::sort(keys.begin(), keys.end());
-    for (auto k : keys) {
-      mix(k);
-      for (eid x : g.co.at(k)) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
-    }
+    g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
+      if (ws.empty()) return;  // a revisit may leave a location no write
+      mix(loc);
+      for (eid x : ws) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
+    });
     return h;
   }
 
@@ -933,12 +946,16 @@ class engine final : public runtime {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
   std::uint32_t step_ = 0;
   std::vector<child> kids_, rmw_kids_;  // step()'s and rmw_node()'s children
+  std::vector<eid> cands_;              // add()'s writes a read may read
+  std::vector<eid> todo_;               // prefix()'s work list
   bool counting_ = true;  // executions count here (see mine())
   std::uint64_t dealt_ = 0;
   bool probing_ = false;  // estimate(): one random child per node
   std::uint64_t rng_ = 1;
   double weight_ = 1;  // estimate(): the product of the nodes' child counts
-  std::vector<std::vector<locval>> locs_;
+  std::vector<std::vector<locval>> locs_;  // per creator (see new_loc)
+  std::vector<std::vector<std::uint32_t>> keys_;  // per creator, by rank: the key
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> names_;  // per key: creator, rank
   std::vector<th> ths_;
   boost::context::detail::fcontext_t main_ = nullptr;
   std::vector<std::unique_ptr<char[]>> stacks_;

@@ -1,15 +1,15 @@
 // explore/graph.hpp — the execution graph of the exploring engine: per
 // thread, its events in program order (po); per read, the write it reads
-// from (rf); per location, the coherence order of its writes (co). The
-// shape of Kokologiannakis, Raad, Vafeiadis, PLDI 2019 (section 3): a
-// graph is the whole state of an exploration step, the program is re-run
-// to reach it (events replayed from here), never stored.
+// from (rf); per location, the coherence order of its writes (co) and
+// its accesses. The shape of Kokologiannakis, Raad, Vafeiadis, PLDI 2019
+// (section 3): a graph is the whole state of an exploration step, the
+// program is re-run to reach it (its events replayed), never stored.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <span>
 #include <vector>
 
 namespace runqcheck::explore {
@@ -46,7 +46,7 @@ struct event {
   std::uint8_t mo_fail = 0;  // a CAS's failure order
   bool plain = false;        // a non-atomic access (B::var, load_plain)
   std::uint8_t bytes = 8;    // the value's size (fetch_add wraps at it)
-  std::uint32_t loc = 0;     // location key (see engine.hpp)
+  std::uint32_t loc = 0;     // location key (engine.hpp's new_loc)
   std::uint32_t stamp = 0;   // the order events were added (TruSt's <=_G)
   eid rf;                    // reads: the write read from
   std::uint64_t rval = 0;    // value read
@@ -88,11 +88,69 @@ inline void settle(event& e, std::uint64_t v) {
   }
 }
 
+// Per location, a list of events, every location's in one array so that a
+// graph copies as flat arrays: location l's list is ws_[end_[l-1], end_[l])
+// (locations are small integers: engine.hpp's new_loc). The graph's co
+// (writes in co order) and its accesses per location.
+class loc_lists {
+ public:
+  // The list of loc (empty for a location never named).
+  std::span<const eid> of(std::uint32_t loc) const {
+    if (loc >= end_.size()) return {};
+    return {ws_.data() + begin(loc), ws_.data() + end_[loc]};
+  }
+  // co: the index of a write: 0 for the initial value, then 1, 2, ...
+  int index(std::uint32_t loc, eid w) const {
+    if (w.init()) return 0;
+    auto v = of(loc);
+    return static_cast<int>(std::find(v.begin(), v.end(), w) - v.begin()) + 1;
+  }
+  // w placed at position pos (co: 0 is co-first) of loc's list.
+  void insert(std::uint32_t loc, std::size_t pos, eid w) {
+    if (loc >= end_.size()) end_.resize(loc + 1, static_cast<std::uint32_t>(ws_.size()));
+    ws_.insert(ws_.begin() + static_cast<std::ptrdiff_t>(begin(loc) + pos), w);
+    for (std::size_t j = loc; j < end_.size(); j++) end_[j]++;
+  }
+  // w placed right after after (co: init places it co-first).
+  void insert_after(std::uint32_t loc, eid after, eid w) {
+    insert(loc, static_cast<std::size_t>(index(loc, after)), w);
+  }
+  // w taken out of loc's list.
+  void erase(std::uint32_t loc, eid w) {
+    auto first = ws_.begin() + begin(loc);
+    ws_.erase(std::find(first, ws_.begin() + end_[loc], w));
+    for (std::size_t j = loc; j < end_.size(); j++) end_[j]--;
+  }
+  // Keeps the events e with keep(e), in their order.
+  template <class Keep>
+  void filter(Keep&& keep) {
+    std::uint32_t n = 0, k = 0;
+    for (std::uint32_t l = 0; l < end_.size(); l++) {
+      for (; k < end_[l]; k++)
+        if (keep(ws_[k])) ws_[n++] = ws_[k];
+      end_[l] = n;
+    }
+    ws_.resize(n);
+  }
+  // f(loc, list) for each location (empty lists too), in order.
+  template <class F>
+  void each(F&& f) const {
+    for (std::uint32_t l = 0; l < end_.size(); l++) f(l, of(l));
+  }
+
+ private:
+  std::uint32_t begin(std::uint32_t loc) const { return loc == 0 ? 0 : end_[loc - 1]; }
+  std::vector<std::uint32_t> end_;
+  std::vector<eid> ws_;
+};
+
 struct graph {
   std::vector<std::vector<event>> th;  // per thread, po order
   // Per location, its writes in co order (the initial value is implicit,
   // co-before all of them).
-  std::unordered_map<std::uint32_t, std::vector<eid>> co;
+  loc_lists co;
+  // Per location, its accesses (every event but fences), by thread, then po.
+  loc_lists acc;
   std::uint32_t next_stamp = 1;
   // False: no event is (or was, before an undo) a seq_cst access or fence
   // (RC11's psc is then empty and not built).
@@ -105,18 +163,15 @@ struct graph {
     for (auto& t : th) n += t.size();
     return n;
   }
-  // co index of a write: 0 for the initial value, then 1, 2, ...
-  int co_index(std::uint32_t loc, eid w) const {
-    if (w.init()) return 0;
-    auto it = co.find(loc);
-    const auto& v = it->second;
-    return static_cast<int>(std::find(v.begin(), v.end(), w) - v.begin()) + 1;
+  int co_index(std::uint32_t loc, eid w) const { return co.index(loc, w); }
+  // Event e (the last of its thread, not a fence) into acc.
+  void add_access(std::uint32_t loc, eid e) {
+    auto v = acc.of(loc);
+    std::size_t pos = 0;
+    while (pos < v.size() && v[pos].t <= e.t) pos++;
+    acc.insert(loc, pos, e);
   }
-  const std::vector<eid>& writes(std::uint32_t loc) const {
-    static const std::vector<eid> none;
-    auto it = co.find(loc);
-    return it == co.end() ? none : it->second;
-  }
+  std::span<const eid> writes(std::uint32_t loc) const { return co.of(loc); }
   // The value of a write (or of the location's initial value).
   std::uint64_t value(eid w, std::uint64_t init) const { return w.init() ? init : at(w).wval; }
 };
