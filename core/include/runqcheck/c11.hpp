@@ -21,7 +21,7 @@
 // checked as a strong one: its spurious failures are not explored.
 #pragma once
 
-#include <stdatomic.h>  // C++20: empty; included here so that the port's include is a no-op
+#include <stdatomic.h>  // first here: the port's include is then a no-op (clang: macros, below)
 #if __has_include(<threads.h>)
 #include <threads.h>  // mtx_plain, thrd_success; the port's include is then a no-op
 #endif
@@ -33,6 +33,26 @@
 #include <utility>
 
 #include "backend.hpp"
+
+// clang's <stdatomic.h> defines C11's generic functions as macros in C++20
+// too; they would rewrite the functions of those names in headers included
+// after this one (<memory>'s atomic_is_lock_free, Relacy's
+// atomic_thread_fence). Removed here; on.h maps those the seam has, the
+// others stay unmapped (docs/porting.md, section 8).
+#include "c11/off.h"
+#undef atomic_is_lock_free
+#undef atomic_signal_fence
+#undef kill_dependency
+#undef atomic_fetch_or
+#undef atomic_fetch_or_explicit
+#undef atomic_fetch_and
+#undef atomic_fetch_and_explicit
+#undef atomic_fetch_xor
+#undef atomic_fetch_xor_explicit
+#undef atomic_flag_test_and_set
+#undef atomic_flag_test_and_set_explicit
+#undef atomic_flag_clear
+#undef atomic_flag_clear_explicit
 
 // relacy.hpp's memory_order_* macros (when it came first) would turn the
 // port's orders into two arguments; the names below are the class's.
