@@ -11,10 +11,10 @@ Sources of the expected verdicts:
           release/acquire or fences forbidden.  An exchange is an RMW: its read and write
           are adjacent in mo (atomicity), its read part takes the acquire, its write part the
           release of its order, as a CAS's (section 3), so two exchanges never read the same
-          store and MP through exchanges is forbidden with release/acquire only.  2+2W with release writes: allowed by C11's
-          release/acquire (Lahav, Giannarakis, Vafeiadis, "Taming release-acquire
-          consistency", POPL 2016, which RC11 does not adopt).  MP+rel+rmw+acq: the
-          release sequence (RC11's rs) runs through the RMW.
+          store and MP through exchanges is forbidden with release/acquire only.
+          2+2W with release writes: allowed by C11's release/acquire (Lahav, Giannarakis,
+          Vafeiadis, "Taming release-acquire consistency", POPL 2016, which RC11 does not
+          adopt).  MP+rel+rmw+acq: the release sequence (RC11's rs) runs through the RMW.
   [ARM]   herdtools7 catalogue/aarch64/tests/kinds.txt: MP, SB, LB, 2+2W Allowed; CoRR,
           MP+dmb.sys, SB+dmb.sys, LB+dmb.sys, 2+2W+dmb.sys Forbidden; MP+dmb.sy+po,
           SB+dmb.sy+po, 2+2W+dmb.sy+po Allowed; MP+rel+acq, SB+dmb.sy+rel-acq Forbidden.

@@ -3,8 +3,9 @@
 
 A program is a few threads of instructions (reads, writes, CASes, exchanges, fences), each
 access with a C++ order; locations and values may be computed from registers, which gives
-address, data and control dependencies.  Every candidate execution (each thread's path for every choice of
-read values, reads-from, coherence order) is enumerated explicitly and judged under:
+address, data and control dependencies.  Every candidate execution (each thread's path for
+every choice of read values, reads-from, coherence order) is enumerated explicitly and
+judged under:
 
   rc11   Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing sequential consistency in C/C++11",
          PLDI 2017, section 3 (coherence, atomicity, SC via psc, no-thin-air: sb | rf acyclic).
