@@ -8,17 +8,21 @@ Sources of the expected verdicts:
   [RC11]  Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017: SB allowed unless both sides are
           seq_cst (accesses or fences), IRIW allowed for acquire reads and forbidden for
           seq_cst, LB forbidden by no-thin-air and allowed by C11 (sections 1, 3), MP with
-          release/acquire or fences forbidden.  2+2W with release writes: allowed by C11's
-          release/acquire (Lahav, Giannarakis, Vafeiadis, "Taming release-acquire
-          consistency", POPL 2016, which RC11 does not adopt).  MP+rel+rmw+acq: the
-          release sequence (RC11's rs) runs through the RMW.
+          release/acquire or fences forbidden.  An exchange is an RMW: its read and write
+          are adjacent in mo (atomicity), its read part takes the acquire, its write part the
+          release of its order, as a CAS's (section 3), so two exchanges never read the same
+          store and MP through exchanges is forbidden with release/acquire only.
+          2+2W with release writes: allowed by C11's release/acquire (Lahav, Giannarakis,
+          Vafeiadis, "Taming release-acquire consistency", POPL 2016, which RC11 does not
+          adopt).  MP+rel+rmw+acq: the release sequence (RC11's rs) runs through the RMW.
   [ARM]   herdtools7 catalogue/aarch64/tests/kinds.txt: MP, SB, LB, 2+2W Allowed; CoRR,
           MP+dmb.sys, SB+dmb.sys, LB+dmb.sys, 2+2W+dmb.sys Forbidden; MP+dmb.sy+po,
           SB+dmb.sy+po, 2+2W+dmb.sy+po Allowed; MP+rel+acq, SB+dmb.sy+rel-acq Forbidden.
           The dependency and acquire/release rows (MP+rel+addr, LB+ctrls, LB+datas, LB+rel,
-          LB+acq, IRIW+addrs, IRIW+acq, SB+rel+acq, 2+2W+rel, MP+rel+rmw+acq) follow from
-          aarch64.cat's dob, aob and bob as Pulte et al., POPL 2018, discuss them (ARMv8 is
-          other-multicopy-atomic: IRIW with ordered readers is forbidden).
+          LB+acq, IRIW+addrs, IRIW+acq, SB+rel+acq, 2+2W+rel, MP+rel+rmw+acq, MP+xchg*)
+          follow from aarch64.cat's dob, aob and bob as Pulte et al., POPL 2018, discuss
+          them (ARMv8 is other-multicopy-atomic: IRIW with ordered readers is forbidden);
+          XCHG+XCHG from its atomic axiom (an exchange: an LDXR/STXR pair or SWP).
 
 usage: litmus.py [--model M] [--teeth] [--list]
   no option: every test under rc11, c11lb, armv8; exit 1 on any mismatch.
@@ -30,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wmm  # noqa: E402
-from wmm import CAS, F, If, Program, R, W, X  # noqa: E402,F401
+from wmm import CAS, XCHG, F, If, Program, R, W, X  # noqa: E402,F401
 
 RLX, ACQ, REL, SC = "relaxed", "acquire", "release", "seq_cst"
 
@@ -100,11 +104,27 @@ def mp_rmw():
                    lambda rg, m: rg[2]["a"] == 2 and rg[2]["b"] == 0)
 
 
+def xchg2():
+    """Two threads exchange the same location: each reads a distinct store (atomicity)."""
+    return Program("XCHG+XCHG", {"x": 0}, [[XCHG("a", "x", 1, RLX)], [XCHG("b", "x", 2, RLX)]],
+                   lambda rg, m: rg[0]["a"] == 0 and rg[1]["b"] == 0)
+
+
+def mp_xchg(w=RLX, r=RLX):
+    """MP whose flag is written and read by exchanges: y.xchg(1, w); a = y.xchg(2, r)."""
+    return Program("MP+xchg", {"x": 0, "y": 0},
+                   [[W("x", 1), XCHG("c", "y", 1, w)], [XCHG("a", "y", 2, r), R("b", "x")]],
+                   lambda rg, m: rg[1]["a"] == 1 and rg[1]["b"] == 0)
+
+
 A_, F_ = True, False
 # (name, program, {model: allowed})
 TESTS = [
     ("CoRR", corr(), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("MP+rel+rmw+acq", mp_rmw(), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("XCHG+XCHG", xchg2(), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("MP+xchg", mp_xchg(), dict(rc11=A_, c11lb=A_, armv8=A_)),
+    ("MP+xchg.rel+xchg.acq", mp_xchg(REL, ACQ), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("MP", mp(), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("MP+rel+acq", mp(w2=REL, r1=ACQ), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("MP+fences(sc)", mp(fw=SC, fr=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),

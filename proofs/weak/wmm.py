@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Axiomatic weak-memory checker for small programs (issue #17).
 
-A program is a few threads of instructions (reads, writes, CASes, fences), each access with
-a C++ order; locations and values may be computed from registers, which gives address, data
-and control dependencies.  Every candidate execution (each thread's path for every choice of
-read values, reads-from, coherence order) is enumerated explicitly and judged under:
+A program is a few threads of instructions (reads, writes, CASes, exchanges, fences), each
+access with a C++ order; locations and values may be computed from registers, which gives
+address, data and control dependencies.  Every candidate execution (each thread's path for
+every choice of read values, reads-from, coherence order) is enumerated explicitly and
+judged under:
 
   rc11   Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing sequential consistency in C/C++11",
          PLDI 2017, section 3 (coherence, atomicity, SC via psc, no-thin-air: sb | rf acyclic).
@@ -71,6 +72,13 @@ class CAS:
         self.order, self.fail = order, fail
 
 
+class XCHG:
+    """reg := old value; writes new whatever it read (an RMW that never fails)."""
+
+    def __init__(self, reg, loc, new, order="seq_cst"):
+        self.reg, self.loc, self.new, self.order = reg, loc, new, order
+
+
 class F:
     def __init__(self, order="seq_cst"):
         self.order = order
@@ -123,7 +131,7 @@ class Event:
              "seq_cst": "sc"}[self.order]
         if self.kind == "F":
             return f"F{o}"
-        cas = " (cas)" if self.src else ""
+        cas = (" (xchg)" if self.src == "xchg" else " (cas)") if self.src else ""
         if self.kind == "R":
             return f"R{o} {self.loc}={self.val}" + (f" ({self.reg})" if self.reg else "") + cas
         return f"W{o} {self.loc}={self.val}" + cas
@@ -167,6 +175,19 @@ def thread_paths(tid, instrs, domain):
                 e = Event(None, tid, "R", loc, v, ins.order, reg=ins.reg)
                 e.deps.update(addr=addr, ctrl=set(ctrl))
                 go(i + 1, nregs, evs + [e], nsrc, ctrl)
+                continue
+            if isinstance(ins, XCHG):
+                # an LDXR/STXR loop retried only when the store-exclusive fails: no
+                # dependency on the value read (SWP with LSE)
+                ro = {"release": "relaxed", "acq_rel": "acquire"}.get(ins.order, ins.order)
+                wo = {"acquire": "relaxed", "acq_rel": "release"}.get(ins.order, ins.order)
+                r = Event(None, tid, "R", loc, v, ro, src="xchg", reg=ins.reg)
+                r.deps.update(addr=addr, ctrl=set(ctrl))
+                w = Event(None, tid, "W", loc, ev(ins.new, regs), wo, src="xchg")
+                w.deps.update(addr=addr, ctrl=set(ctrl),
+                              data={regsrc[x] for x in uses(ins.new) if x in regsrc})
+                r.rmw = k + 1
+                go(i + 1, nregs, evs + [r, w], nsrc, ctrl)
                 continue
             exp = ev(ins.expect, regs)
             cctrl = ctrl | {regsrc[r] for r in uses(ins.expect) if r in regsrc}

@@ -174,6 +174,28 @@ test mp_rmw() {
           "xy"};
 }
 
+// The exchange RMW (C11's atomic_exchange in a C port): two exchanges of one
+// location, and MP through exchanges.
+test xchg2() {
+  return {"XCHG+XCHG",
+          {[](mem& m, regs& r) { r.push_back({"a", m.x.exchange(1, RLX)}); },
+           [](mem& m, regs& r) { r.push_back({"b", m.x.exchange(2, RLX)}); }},
+          "x"};
+}
+
+test mp_xchg(mo w = RLX, mo rd = RLX) {
+  return {"MP+xchg",
+          {[=](mem& m, regs& r) {
+             m.x.store(1, RLX);
+             r.push_back({"c", m.y.exchange(1, w)});
+           },
+           [=](mem& m, regs& r) {
+             r.push_back({"a", m.y.exchange(2, rd)});
+             r.push_back({"b", m.x.load(RLX)});
+           }},
+          "xy"};
+}
+
 test named(std::string n, test t) {
   t.name = std::move(n);
   return t;
@@ -184,6 +206,9 @@ std::vector<test> tests() {
   return {
       named("CoRR", corr()),
       named("MP+rel+rmw+acq", mp_rmw()),
+      named("XCHG+XCHG", xchg2()),
+      named("MP+xchg", mp_xchg()),
+      named("MP+xchg.rel+xchg.acq", mp_xchg(REL, ACQ)),
       named("MP", mp()),
       named("MP+rel+acq", mp(REL, ACQ)),
       named("MP+fences(sc)", mp(RLX, RLX, SC, SC)),

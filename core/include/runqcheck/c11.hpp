@@ -21,7 +21,7 @@
 // checked as a strong one: its spurious failures are not explored.
 #pragma once
 
-#include <stdatomic.h>  // C++20: empty; included here so that the port's include is a no-op
+#include <stdatomic.h>  // first here: the port's include is then a no-op (clang: macros, below)
 #if __has_include(<threads.h>)
 #include <threads.h>  // mtx_plain, thrd_success; the port's include is then a no-op
 #endif
@@ -33,6 +33,26 @@
 #include <utility>
 
 #include "backend.hpp"
+
+// clang's <stdatomic.h> defines C11's generic functions as macros in C++20
+// too; they would rewrite the functions of those names in headers included
+// after this one (<memory>'s atomic_is_lock_free, Relacy's
+// atomic_thread_fence). Removed here; on.h maps those the seam has, the
+// others stay unmapped (docs/porting.md, section 8).
+#include "c11/off.h"
+#undef atomic_is_lock_free
+#undef atomic_signal_fence
+#undef kill_dependency
+#undef atomic_fetch_or
+#undef atomic_fetch_or_explicit
+#undef atomic_fetch_and
+#undef atomic_fetch_and_explicit
+#undef atomic_fetch_xor
+#undef atomic_fetch_xor_explicit
+#undef atomic_flag_test_and_set
+#undef atomic_flag_test_and_set_explicit
+#undef atomic_flag_clear
+#undef atomic_flag_clear_explicit
 
 // relacy.hpp's memory_order_* macros (when it came first) would turn the
 // port's orders into two arguments; the names below are the class's.
@@ -101,36 +121,56 @@ int unlock(M* m, loc l = loc::current()) {
   return 0;
 }
 
+// An operator's right operand with the line of the port's expression: the
+// implicit conversion to located<T> evaluates its defaulted argument where
+// the port converts, so `x = v` and `x += d` reach the seam with the port's
+// line (as Relacy's `$` would).
+template <class T>
+struct located {
+  T v;
+  loc l;
+  located(T x, loc at = loc::current()) : v(x), l(at) {}  // implicit on purpose
+};
+
 // A plain field that threads share (RUNQCHECK_PLAIN(T)): each read and write
 // goes to B::var<T> (race-checked under Relacy and explore). The C syntax
-// stays: `x = v`, `v = x`, `x->f`, `x += d`, `x++`. Its accesses show this
-// file's line, not the port's (an operator cannot take the caller's).
-template <class V, class T>
+// stays: `x = v`, `v = x`, `x->f`, `x += d`, `x++`. A write (`=`, `+=`,
+// `-=`) names the port's line of the access; a read, `x++` and `x--` name
+// the field's declaration line in the port (*Decl: a static member that
+// on.h's RUNQCHECK_PLAIN declares there), as conversion and increment
+// operators take no argument to carry the caller's line.
+template <class V, class T, const loc* Decl>
 class plain {
  public:
   plain() = default;
   plain(const plain&) = delete;
   plain& operator=(const plain&) = delete;
-  operator T() const { return v_.load(); }
-  plain& operator=(T x) {
-    v_.store(x);
+  operator T() const { return v_.load(*Decl); }
+  plain& operator=(located<T> x) {
+    v_.store(x.v, x.l);
     return *this;
   }
   T operator->() const
     requires std::is_pointer_v<T>
   {
-    return v_.load();
+    return v_.load(*Decl);
   }
-  plain& operator+=(T d) { return *this = static_cast<T>(v_.load() + d); }
-  plain& operator-=(T d) { return *this = static_cast<T>(v_.load() - d); }
+  plain& operator+=(located<T> d) {
+    v_.store(static_cast<T>(v_.load(d.l) + d.v), d.l);
+    return *this;
+  }
+  plain& operator-=(located<T> d) {
+    v_.store(static_cast<T>(v_.load(d.l) - d.v), d.l);
+    return *this;
+  }
   T operator++(int) {
-    T old = v_.load();
-    v_.store(static_cast<T>(old + 1));
+    T old = v_.load(*Decl);
+    v_.store(static_cast<T>(old + 1), *Decl);
     return old;
   }
   T operator--(int) {
-    T old = v_.load();
-    v_.store(static_cast<T>(old - 1));
+    T old = v_.load(*Decl);
+    v_.store(static_cast<T>(old - 1), *Decl);
     return old;
   }
 
@@ -140,13 +180,17 @@ class plain {
 
 }  // namespace runqcheck::c11
 
+#define RUNQCHECK_C11_CAT2(a, b) a##b
+#define RUNQCHECK_C11_CAT(a, b) RUNQCHECK_C11_CAT2(a, b)
+
 // Inside the adapter's class template: the backend's types under the names
 // on.h's macros expand to, C's memory_order names, and the fence.
 #define RUNQCHECK_C11_PORT(B)                                                               \
   template <class T_>                                                                       \
   using runqcheck_c11_atomic = typename B::template atomic<T_>;                             \
-  template <class T_>                                                                       \
-  using runqcheck_c11_plain = ::runqcheck::c11::plain<typename B::template var<T_>, T_>;    \
+  template <class T_, const ::runqcheck::loc* Decl_>                                       \
+  using runqcheck_c11_plain =                                                               \
+      ::runqcheck::c11::plain<typename B::template var<T_>, T_, Decl_>;                     \
   using runqcheck_c11_mtx = typename B::mutex;                                              \
   using memory_order = std::memory_order;                                                   \
   static constexpr memory_order memory_order_relaxed = std::memory_order::relaxed;          \

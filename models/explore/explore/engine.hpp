@@ -26,9 +26,9 @@
 // new, so the thread blocks instead of unrolling; a later write may revisit
 // one of its reads and let it leave the loop. B::spin_pause() blocks when
 // the thread wrote nothing since its operation began or its last
-// spin_pause; a read at a source line the thread read at before in the
-// same operation, from the same write, with no write and no new value read
-// in between, blocks too (a CAS or guard retry loop repeating itself).
+// spin_pause; an atomic read at a source line the thread read at before in
+// the same operation, from the same write, with no write and no new value
+// read in between, blocks too (a CAS or guard retry loop repeating itself).
 // An execution that ends with a thread blocked is counted as "blocked".
 //
 // Threads are raw Boost.Context contexts on stacks the engine reuses: an
@@ -439,7 +439,10 @@ class engine final : public runtime {
   void after(th& me, const event& e, const request& q) {
     if (e.writes()) me.writes++;
     if (e.what == op::lock && e.kind == ek::read) block(me);
-    if (!e.reads() || e.kind == ek::rmw) return;
+    // A plain read (B::var) is no loop's guard: its line may not be the
+    // access's (a C port's RUNQCHECK_PLAIN read names the field's
+    // declaration), and a loop on one is cut at max_events.
+    if (!e.reads() || e.kind == ek::rmw || q.plain) return;
     for (auto& s : me.sites) {
       if (s.site != q.site) continue;
       if (s.loc == e.loc && s.rf == e.rf && s.writes == me.writes) {

@@ -5,7 +5,12 @@
 // (clang's <stdatomic.h> defines them in C++ too) are replaced.
 #include "off.h"  // no earlier definition of these names stays
 #define _Atomic(T) runqcheck_c11_atomic<T>
-#define RUNQCHECK_PLAIN(T) runqcheck_c11_plain<T>
+// A marked field's declaration line, a static member beside it (one marked
+// field per line; not in an anonymous struct or union), names its reads.
+#define RUNQCHECK_PLAIN(T)                                                              \
+  static constexpr ::runqcheck::loc RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__) = \
+      ::runqcheck::loc::current();                                                      \
+  runqcheck_c11_plain<T, &RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__)>
 #define atomic_init(obj, v) ::runqcheck::c11::store((obj), (v), memory_order_relaxed)
 #define atomic_load_explicit(obj, mo) ::runqcheck::c11::load((obj), (mo))
 #define atomic_load(obj) ::runqcheck::c11::load((obj), ::runqcheck::c11::sc)

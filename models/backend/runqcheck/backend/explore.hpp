@@ -109,13 +109,13 @@ struct explore_backend {
     }
     // An RMW adding the two's complement: the engine wraps at sizeof(T).
     T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
-      auto q = req(explore::op::fadd, mo, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::fadd, mo, loc_, sizeof(T), l, this);
       q.a1 = std::uint64_t{0} - enc(d);
       return dec<T>(rt().access(q));
     }
     // An RMW whose write is v whatever it reads.
     T exchange(T v, std::memory_order mo, loc l = loc::current()) {
-      auto q = req(explore::op::xchg, mo, loc_, sizeof(T), l);
+      auto q = req<T>(explore::op::xchg, mo, loc_, sizeof(T), l, this);
       q.a1 = enc(v);
       return dec<T>(rt().access(q));
     }
