@@ -3,7 +3,9 @@
 # (subject.cmake) in a scratch build, builds only their checkers, and asserts
 # that every native checker (unit, property_sched, lincheck_threads,
 # diff_go_gen) exits with the watchdog's status (3) and a state dump within
-# seconds, and that relacy_scenarios reports each port as a failure; for
+# seconds, and that relacy_scenarios and explore (the exhaustive engine:
+# a spin no thread can end, or no execution that completes) report each
+# port as a failure with a reproducer; for
 # hang_fatal (a fatal error raised with the port's lock held) that every
 # checker fails showing the fatal error's own text.
 #
@@ -24,7 +26,7 @@ fatal_text="hang_port: globrunqput onto a non-empty queue"
 if ! cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -DNDEBUG" \
-    -DRUNQCHECK_CHECKERS="unit;relacy" -DRUNQCHECK_BUNDLED_SUBJECTS=OFF \
+    -DRUNQCHECK_CHECKERS="unit;relacy;explore" -DRUNQCHECK_BUNDLED_SUBJECTS=OFF \
     -DRUNQCHECK_WITH_EXAMPLES=OFF \
     -DRUNQCHECK_EXTRA_SUBJECTS="$src/examples/hang_port/subject.cmake" \
     >"$dir.configure.log" 2>&1; then
@@ -33,7 +35,7 @@ if ! cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
 fi
 targets=
 for s in $subjects hang_fatal; do
-  for c in unit property_sched lincheck_threads diff_go_gen relacy_scenarios; do
+  for c in unit property_sched lincheck_threads diff_go_gen relacy_scenarios explore; do
     targets="$targets ${c}__$s"
   done
 done
@@ -82,6 +84,17 @@ for s in $subjects; do
     echo "FAIL relacy_scenarios/$s: exit $rc (want a reported failure); output in $out"
     status=1
   fi
+  out="$dir/explore_$s.out"
+  RUNQCHECK_STOP_ON_FAIL=1 timeout 300 "$b/explore__$s" both >"$out" 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "FAILED" "$out" \
+     && grep -Eq "^(replay|reproduce): " "$out"; then
+    echo "ok   explore/$s: exit $rc: $(grep -E -m1 "(RC11|SC): " "$out" | cut -c1-150)"
+  else
+    echo "FAIL explore/$s: exit $rc (want a failure with a replay: or reproduce: line);"\
+      "output in $out"
+    status=1
+  fi
 done
 # expect_fatal <label> <command...>: fails (any non-zero status) showing the fatal's text.
 expect_fatal() {
@@ -105,5 +118,6 @@ expect_fatal property_sched/hang_fatal "$b/property_sched__hang_fatal" --sequenc
 expect_fatal lincheck_threads/hang_fatal "$b/lincheck_threads__hang_fatal" 50
 expect_fatal diff_go_gen/hang_fatal "$b/diff_go_gen__hang_fatal" --check-model 200 4
 expect_fatal relacy_scenarios/hang_fatal "$b/relacy_scenarios__hang_fatal" random 2000
+expect_fatal explore/hang_fatal "$b/explore__hang_fatal" both
 [ "$status" -eq 0 ] && echo "PASS: every checker FAILED each hanging port with a state dump"
 exit "$status"

@@ -275,8 +275,21 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     else
       std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
   }
+  // Exhausted with no complete execution: every execution blocked (a spin that
+  // reads nothing new), so the scenario cannot end and its checks never ran.
+  bool none_complete = !s.failed && s.exhausted && s.complete == 0 && a.replay.empty() &&
+                       a.shards <= 1;
+  if (none_complete) {
+    std::printf("explore %s %s %s: FAILED: no execution completes (all %s blocked: the "
+                "scenario cannot end, so its end checks never ran)\n",
+                subject_name, name.c_str(), mn, fmt(s.blocked).c_str());
+    const char* mut = std::getenv("RUNQCHECK_MUTANT");
+    std::printf("reproduce: %s%s%sRUNQCHECK_CASE=%s %s %s\n", mut ? "RUNQCHECK_MUTANT=" : "",
+                mut ? mut : "", mut ? " " : "", name.c_str(), argv0,
+                m == ex::model::sc ? "sc" : "rc11");
+  }
   std::fflush(stdout);
-  bool ok = !s.failed && (s.exhausted || !a.replay.empty());
+  bool ok = !s.failed && !none_complete && (s.exhausted || !a.replay.empty());
   if (a.crosscheck && ok && sc.expect_fatal.empty()) {
     ex::options n = o;
     n.naive = true;

@@ -280,6 +280,7 @@ class engine final : public runtime {
     }
     phase_ = phase::setup;
     current = this;
+    direct_n_ = 0;
     bool ok = guarded([&] { prog_.setup(); });
     phase_ = phase::run;
     stacks_.resize(nt_);
@@ -413,6 +414,12 @@ class engine final : public runtime {
   // Accesses before and after the threads: sequential, on the values as
   // they stand (after: each location's co-last write).
   std::uint64_t direct(const request& q) {
+    // No other thread runs here to change what a spin waits for: a loop is
+    // one that never ends, not a blocked execution (a port's own lock taken
+    // and kept, spun on by setup's next operation).
+    if (++direct_n_ > kMaxDirect)
+      fail_here("explore: the sequential part before or after the threads made over " +
+                std::to_string(kMaxDirect) + " accesses: a spin that no thread can end");
     if (q.what == op::fence) return 0;
     locval& l = slot(q.loc);
     std::uint64_t v = l.cur;
@@ -944,6 +951,8 @@ class engine final : public runtime {
   int nt_ = 0;
   int cur_ = -1;
   phase phase_ = phase::setup;
+  static constexpr std::uint64_t kMaxDirect = 1'000'000;  // setup's and finish's accesses
+  std::uint64_t direct_n_ = 0;
   graph g_;
   std::vector<item> work_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
