@@ -118,6 +118,6 @@ expect_fatal property_sched/hang_fatal "$b/property_sched__hang_fatal" --sequenc
 expect_fatal lincheck_threads/hang_fatal "$b/lincheck_threads__hang_fatal" 50
 expect_fatal diff_go_gen/hang_fatal "$b/diff_go_gen__hang_fatal" --check-model 200 4
 expect_fatal relacy_scenarios/hang_fatal "$b/relacy_scenarios__hang_fatal" random 2000
-expect_fatal explore/hang_fatal "$b/explore__hang_fatal" both
+expect_fatal explore/hang_fatal env RUNQCHECK_STOP_ON_FAIL=1 "$b/explore__hang_fatal" both
 [ "$status" -eq 0 ] && echo "PASS: every checker FAILED each hanging port with a state dump"
 exit "$status"
