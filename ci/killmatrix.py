@@ -32,11 +32,11 @@ usage: killmatrix.py --columns FILE [--var KEY=VALUE]... --out FILE [--quick]
 """
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -253,26 +253,26 @@ def main():
         return {c: run(cmd, name, 300) if applies(c) else na for c, cmd in o["cols"]}
 
     results, problems, weak_survivors = [], [], []
-    pool = ThreadPoolExecutor(max_workers=o["jobs"])
-    for (name, desc, kind), cells in zip(rows, pool.map(row_cells, rows)):
-        known = known_survivor(name, desc, kind)
-        killed = any(x["killed"] for x in cells.values())
-        equivalent = desc.startswith("equivalent:")
-        weak = desc.startswith("weak-memory:")  # a real bug whose window this hardware may never open
-        print(f"{name:36s} " + "  ".join(
-            f"{c}:{'-' if cells[c].get('skipped') else 'n/a' if cells[c].get('na') else 'killed' if cells[c]['killed'] else 'survived'}({cells[c]['dt']:.1f}s)"
-            for c in names), flush=True)
-        for c in expected.get(name, ()):
-            if c in cells and not cells[c]["killed"]:
-                problems.append(f"{name} survived {c}, which models/mutants/expected.txt says kills it")
-        if not killed and not (o["quick"] and known and not expected.get(name)):
-            if kind in ("logic", "subject") and not equivalent and not weak:
-                problems.append(f"{name} survived every checker")
-            if kind == "order" and name[6:] not in notes:
-                problems.append(f"{name} survived every checker and models/mutants/order-notes.txt does not explain it")
-        results.append((name, desc, kind, cells, killed, equivalent))
-        if weak and not killed:
-            weak_survivors.append((name, desc))
+    with ThreadPoolExecutor(max_workers=o["jobs"]) as pool:  # rows print as they finish
+        for (name, desc, kind), cells in zip(rows, pool.map(row_cells, rows)):
+            known = known_survivor(name, desc, kind)
+            killed = any(x["killed"] for x in cells.values())
+            equivalent = desc.startswith("equivalent:")
+            weak = desc.startswith("weak-memory:")  # a real bug whose window this hardware may never open
+            print(f"{name:36s} " + "  ".join(
+                f"{c}:{'-' if cells[c].get('skipped') else 'n/a' if cells[c].get('na') else 'killed' if cells[c]['killed'] else 'survived'}({cells[c]['dt']:.1f}s)"
+                for c in names), flush=True)
+            for c in expected.get(name, ()):
+                if c in cells and not cells[c]["killed"]:
+                    problems.append(f"{name} survived {c}, which models/mutants/expected.txt says kills it")
+            if not killed and not (o["quick"] and known and not expected.get(name)):
+                if kind in ("logic", "subject") and not equivalent and not weak:
+                    problems.append(f"{name} survived every checker")
+                if kind == "order" and name[6:] not in notes:
+                    problems.append(f"{name} survived every checker and models/mutants/order-notes.txt does not explain it")
+            results.append((name, desc, kind, cells, killed, equivalent))
+            if weak and not killed:
+                weak_survivors.append((name, desc))
 
     bugs = [r for r in results if not r[5] and (r[2] in ("logic", "subject") or r[4])]
     killed_bugs = [r for r in bugs if r[4]]

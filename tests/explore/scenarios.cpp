@@ -202,6 +202,10 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     });
   };
   const char* mn = ex::model_name(m);
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  // A reproducer's prefix (the mutant, when one is selected) and its model argument.
+  std::string env = mut != nullptr ? std::string("RUNQCHECK_MUTANT=") + mut + " " : "";
+  const char* marg = m == ex::model::sc ? "sc" : "rc11";
   constexpr unsigned kProbes = 1000;
   auto estimate = [&] {
     return model::with_cap<8, 4>(sc.cap, [&](auto c) {
@@ -257,10 +261,7 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   }
   if (s.failed) {
     std::printf("explore %s %s %s: %s\n", subject_name, name.c_str(), mn, s.failure.c_str());
-    const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    std::string line = std::string(mut ? "RUNQCHECK_MUTANT=" : "") + (mut ? mut : "") +
-                       (mut ? " " : "") + argv0 + " replay " + name + " " +
-                       (m == ex::model::sc ? "sc" : "rc11") + " " + s.path;
+    std::string line = env + argv0 + " replay " + name + " " + marg + " " + s.path;
     std::printf("replay: %s\n", line.c_str());
     std::fflush(stdout);
     std::string abs = line;  // the page names the binary by its absolute path
@@ -283,10 +284,8 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     std::printf("explore %s %s %s: FAILED: no execution completes (all %s blocked: the "
                 "scenario cannot end, so its end checks never ran)\n",
                 subject_name, name.c_str(), mn, fmt(s.blocked).c_str());
-    const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    std::printf("reproduce: %s%s%sRUNQCHECK_CASE=%s %s %s\n", mut ? "RUNQCHECK_MUTANT=" : "",
-                mut ? mut : "", mut ? " " : "", name.c_str(), argv0,
-                m == ex::model::sc ? "sc" : "rc11");
+    std::printf("reproduce: %sRUNQCHECK_CASE=%s %s %s\n", env.c_str(), name.c_str(), argv0,
+                marg);
   }
   std::fflush(stdout);
   bool ok = !s.failed && !none_complete && (s.exhausted || !a.replay.empty());
