@@ -6,7 +6,8 @@
 set -u
 root=$1 fails=0
 say() { echo "action_test: $*"; }
-out=$(cd "$root" && RQ_DRY_RUN=1 RUNNER_TEMP=/t RQ_STRICT=true RQ_PRESETS=native RQ_COLUMNS=unit \
+out=$(cd "$root" && RQ_DRY_RUN=1 RUNNER_TEMP=/t RQ_STRICT=true RQ_PRESETS=native \
+  RQ_COLUMNS=unit \
   RQ_SUBJECTS="$(printf '  acme/subject.cmake\n\nweak|w/w.hpp|w::w|inc  \n')" ci/action.sh)
 want="/t/runqcheck/bin/runqcheck gate --subject acme/subject.cmake"
 want="$want --subject weak\|w/w.hpp\|w::w\|inc"
