@@ -85,3 +85,47 @@ if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
     $<TARGET_FILE:explore__go125> 3 "owner_vs_thief,chained_steal,overflow_vs_global,slot_reuse")
   set_tests_properties(explore_shards PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
+
+# The wakeup protocol's scenarios (tests/relacy/protocol_world.hpp, shared
+# with relacy_protocol and fuzz_protocol) under the engine
+# (tests/explore/protocol.cpp): explore_protocol on the bundled protocol
+# (self-test), and explore_protocol__<name> for each protocol subject
+# (runqcheck_add_protocol_subject): test explore_protocol/<name>, labels
+# gate and port (the explore_protocol column), within a budget per scenario
+# and model that says what it covered when it cuts.
+set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 20000 CACHE STRING
+  "executions per scenario and model of explore_protocol/<protocol subject> (gate)")
+function(_rq_explore_protocol target)
+  add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/protocol.cpp")
+  target_include_directories(${target} PRIVATE ${ARGN} "${RUNQCHECK_ROOT}/tests/relacy"
+    "${RUNQCHECK_ROOT}/tests/explore")
+  target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore runqcheck_models
+    ${_rq_pic})
+  target_compile_features(${target} PRIVATE cxx_std_20)
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+endfunction()
+if(NOT CMAKE_CROSSCOMPILING)
+  if(NOT RUNQCHECK_PORT_ONLY AND NOT TARGET explore_protocol
+     AND EXISTS "${RUNQCHECK_ROOT}/core/include/runqcheck/protocol.hpp")
+    _rq_explore_protocol(explore_protocol)
+    # On the mutant schemata (RUNQCHECK_MUTANT picks a protocol mutant), as
+    # relacy_protocol_mutant: the teeth below.
+    if(RUNQCHECK_MUTANTS_INCLUDE)
+      _rq_explore_protocol(explore_protocol_mutant)
+      target_include_directories(explore_protocol_mutant BEFORE PRIVATE
+        "${RUNQCHECK_MUTANTS_INCLUDE}")
+    endif()
+  endif()
+  get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+  foreach(_rq_ps IN LISTS _rq_psubs)
+    if(TARGET explore_protocol__${_rq_ps})
+      continue()
+    endif()
+    get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
+    _rq_explore_protocol(explore_protocol__${_rq_ps} ${_rq_pinc})
+    add_test(NAME explore_protocol/${_rq_ps} COMMAND explore_protocol__${_rq_ps} both
+      --budget ${RUNQCHECK_EXPLORE_PROTOCOL_BUDGET})
+    set_tests_properties(explore_protocol/${_rq_ps} PROPERTIES LABELS "gate;explore;port"
+      TIMEOUT 900)
+  endforeach()
+endif()

@@ -37,12 +37,7 @@ class picture final : public rqm::op_observer {
   // objects (Go's field names where the port has them).
   template <class W>
   void reset(W& w, int nprocs, int ngs, int nthreads) {
-    rows_.clear();
-    names_.clear();
-    mutexes_.clear();
-    owners_.clear();
-    po_.assign(static_cast<std::size_t>(nthreads), {});
-    cur_op_.assign(static_cast<std::size_t>(nthreads), -1);
+    begin(nthreads);
     for (int i = 0; i < nprocs; i++) name_p(w.proc(i), i);
     for (int i = 0; i < ngs; i++) {
       name(w.g_status(i), "G" + std::to_string(i) + ".status");
@@ -50,6 +45,17 @@ class picture final : public rqm::op_observer {
     }
     if constexpr (requires { w.sched().lock; }) name(&w.sched().lock, "sched.lock");
     for (int t = 0; t < nthreads; t++) name(w.done_flag(t), "T" + std::to_string(t) + ".done");
+  }
+
+  // Before each run of a program that names its objects itself (the
+  // protocol world's name_objects, through name and owner below).
+  void begin(int nthreads) {
+    rows_.clear();
+    names_.clear();
+    mutexes_.clear();
+    owners_.clear();
+    po_.assign(static_cast<std::size_t>(nthreads), {});
+    cur_op_.assign(static_cast<std::size_t>(nthreads), -1);
   }
 
   // options::on_access.
@@ -185,6 +191,8 @@ class picture final : public rqm::op_observer {
     return std::string(b, paren);
   }
 
+ public:
+  // Names: a P's fields; any object (the world's own naming).
   template <class Pp>
   void name_p(Pp* pp, int i) {
     std::string p = "P" + std::to_string(i);
@@ -198,6 +206,18 @@ class picture final : public rqm::op_observer {
     }
   }
   void name(const void* at, std::string n) { names_[at] = std::move(n); }
+  // The fuzz recorder's naming (runqcheck_fuzz/trace.hpp): ("M.park", 2) is
+  // "M2.park"; i < 0: base itself.
+  void name(const void* at, const char* base, int i) {
+    name(at, i < 0 ? std::string(base) : base[0] + std::to_string(i) + (base + 1));
+  }
+  // A struct whose unnamed fields are named after it ("M1+16 atomic@startm").
+  void owner(const void* at, std::size_t size, const char* base, int i) {
+    owners_.emplace_back(reinterpret_cast<std::uintptr_t>(at), size,
+                         i < 0 ? std::string(base) : base + std::to_string(i));
+  }
+
+ private:
   // A named object, else "P1+24 atomic@runqput" inside a P, else
   // "atomic#3@runqput" (first-touch order: the same on every replay).
   std::string object(const void* at, const char* what, const std::string& func) {

@@ -44,11 +44,15 @@
 #include "exec.hpp"
 #include "hooks.hpp"
 #include "runqcheck_subject.hpp"
+#include "cli.hpp"
 
 namespace {
 
 using B = runqcheck::explore_backend;
 namespace ex = runqcheck::explore;
+namespace cli = runqcheck::explore::cli;
+using cli::args;
+using cli::fmt;
 namespace model = runqcheck::model;
 
 // Tells the engine where each operation begins (its spin windows reset),
@@ -96,48 +100,13 @@ struct prog final : ex::program {
   void teardown() override { w.reset(); }
 };
 
-struct args {
-  std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
-  std::uint64_t budget = 0;
-  double seconds = 0;
-  unsigned shard = 0, shards = 1;
-  bool estimate = false;
-  bool hash = false;
-  bool crosscheck = false;
-  std::string replay;  // a path: replay mode
-};
-
-bool selected(const std::string& name) {
-  const char* v = std::getenv("RUNQCHECK_CASE");
-  if (v == nullptr) return true;
-  std::string list = std::string(",") + v + ",";
-  return list.find("," + name + ",") != std::string::npos;
-}
-
-std::string fmt(std::uint64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
-
 #ifdef RUNQCHECK_PICTURES
 // Re-runs the failing execution at path alone, recording it, and writes its
 // page. Returns the page's path, or "" with err set.
 std::string take_picture(const model::scenario& sc, ex::model m, const std::string& path,
                          const std::string& replay_line, std::string& err) {
-  std::string dir = runqcheck::fuzz::failure_dir(err);
-  if (dir.empty()) return "";
-  const char* mut = std::getenv("RUNQCHECK_MUTANT");
-  std::string mutant = mut != nullptr ? mut : "";
-  const char* mn = m == ex::model::sc ? "sc" : "rc11";
-  std::string base = dir + "/explore__" + subject_name + "__" + std::string(sc.name) + "__" + mn;
-  if (!mutant.empty()) {
-    std::string x = mutant;
-    std::replace(x.begin(), x.end(), ':', '-');
-    std::replace(x.begin(), x.end(), '/', '-');
-    base += "__" + x;
-  }
+  std::string base = cli::page_base("explore", subject_name, sc.name, m, err);
+  if (base.empty()) return "";
   ex::picture pic;
   ex::options o;
   o.m = m;
@@ -160,9 +129,10 @@ std::string take_picture(const model::scenario& sc, ex::model m, const std::stri
   runqcheck::fuzz::trace_info info;
   info.sc = &sc;
   info.subject = subject_name;
-  info.seed = std::string(mn) + " " + path;
+  info.seed = std::string(cli::arg_of(m)) + " " + path;
   info.command = replay_line;
-  info.mutant = mutant;
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  info.mutant = mut != nullptr ? mut : "";
   info.checker = "explore";
   info.scenario = std::string(sc.name);
   info.failed = r.failed;
@@ -185,15 +155,8 @@ std::string take_picture(const model::scenario&, ex::model, const std::string&,
 bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const args& a,
              std::uint64_t probe = 0, bool* undecided = nullptr) {
   std::string name(sc.name);
-  ex::options o;
-  o.m = m;
+  ex::options o = cli::options_of(a, m);
   o.budget = probe > 0 && (a.budget == 0 || probe < a.budget) ? probe : a.budget;
-  o.seconds = a.seconds;
-  o.shard = a.shard;
-  o.shards = a.shards;
-  o.hash_graphs = a.hash;
-  o.replay = a.replay;
-  if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
   auto explore = [&](const ex::options& opts) {
     return model::with_cap<8, 4>(sc.cap, [&](auto c) {
       prog<decltype(c)::value> p(sc);
@@ -202,53 +165,25 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     });
   };
   const char* mn = ex::model_name(m);
-  const char* mut = std::getenv("RUNQCHECK_MUTANT");
-  // A reproducer's prefix (the mutant, when one is selected) and its model argument.
-  std::string env = mut != nullptr ? std::string("RUNQCHECK_MUTANT=") + mut + " " : "";
-  const char* marg = m == ex::model::sc ? "sc" : "rc11";
-  constexpr unsigned kProbes = 1000;
   auto estimate = [&] {
     return model::with_cap<8, 4>(sc.cap, [&](auto c) {
       prog<decltype(c)::value> p(sc);
       ex::engine<> e(p, o);
-      return e.estimate(kProbes, 1);
+      return e.estimate(cli::probes, 1);
     });
   };
   if (a.estimate && a.replay.empty())
     std::printf("explore %s %s %s: estimated %.0f executions (%u random probes)\n", subject_name,
-                name.c_str(), mn, estimate(), kProbes);
+                name.c_str(), mn, estimate(), cli::probes);
   if (a.crosscheck) o.hash_graphs = true;
   ex::stats s = explore(o);
   if (o.budget != a.budget && !s.failed && !s.exhausted && sc.expect_fatal.empty()) {
     *undecided = true;  // the probe's executions are the full run's first ones
     return true;
   }
-  double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
-  std::printf("explore %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
-              subject_name, name.c_str(), mn, fmt(s.complete).c_str(), fmt(s.blocked).c_str(),
-              s.seconds, rate,
-              !sc.expect_fatal.empty() ? "stopped (see below)"
-              : s.failed               ? "FAILED"
-              : s.exhausted            ? "exhausted"
-                                       : "NOT exhausted");
-  if (s.cut > 0) std::printf(" (%s cut at the event bound)", fmt(s.cut).c_str());
-  if (a.shards > 1)
-    std::printf(" (shard %u/%u%s)", a.shard, a.shards, s.split ? "" : ", tree not split");
-  if (a.hash) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
-  std::printf("\n");
-  if (!s.failed && !s.exhausted && a.replay.empty()) {
-    double est = estimate();
-    std::string limit = a.budget != 0 ? fmt(a.budget) + " executions" : "";
-    char secs[32];
-    std::snprintf(secs, sizeof secs, "%g s", a.seconds);
-    if (a.seconds > 0) limit += (limit.empty() ? "" : ", ") + std::string(secs);
-    std::printf(
-        "explore %s %s %s: budget of %s reached: %s explored, %s subtrees not explored; "
-        "estimated %.0f in all (%u random probes): about %.1f%% covered\n",
-        subject_name, name.c_str(), mn, limit.c_str(), fmt(s.executions()).c_str(),
-        fmt(s.left).c_str(), est, kProbes,
-        est > 0 ? 100.0 * static_cast<double>(s.executions()) / est : 0.0);
-  }
+  double est = !s.failed && !s.exhausted && a.replay.empty() ? estimate() : 0;
+  cli::result r{argv0, "explore", subject_name, name, m, s, est};
+  bool ok = cli::report(r, a, sc.expect_fatal.empty() ? nullptr : "stopped (see below)");
   bool fatal_seen = s.failed && s.failure.rfind("fatal error: ", 0) == 0 &&
                     s.failure.rfind("fatal error: invariant:", 0) != 0;
   if (!sc.expect_fatal.empty()) {
@@ -260,72 +195,35 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     return fatal_seen;
   }
   if (s.failed) {
-    std::printf("explore %s %s %s: %s\n", subject_name, name.c_str(), mn, s.failure.c_str());
-    std::string line = env + argv0 + " replay " + name + " " + marg + " " + s.path;
+    std::string line = cli::replay_line(argv0, name, m, s.path);
     std::printf("replay: %s\n", line.c_str());
     std::fflush(stdout);
-    std::string abs = line;  // the page names the binary by its absolute path
-#ifdef RUNQCHECK_PICTURES
-    if (std::size_t at = abs.find(argv0); at != std::string::npos)
-      abs.replace(at, std::strlen(argv0), runqcheck::fuzz::self_path());
-#endif
-    std::string err;
-    std::string html = take_picture(sc, m, s.path, abs, err);
-    if (html.empty())
-      std::printf("picture: none (%s)\n", err.c_str());
-    else
-      std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
+    std::string err;  // the page names the binary by its absolute path
+    std::string html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err);
+    cli::print_picture(html, err);
+    std::fflush(stdout);
   }
-  // Exhausted with no complete execution: every execution blocked (a spin that
-  // reads nothing new), so the scenario cannot end and its checks never ran.
-  bool none_complete = !s.failed && s.exhausted && s.complete == 0 && a.replay.empty() &&
-                       a.shards <= 1;
-  if (none_complete) {
-    std::printf("explore %s %s %s: FAILED: no execution completes (all %s blocked: the "
-                "scenario cannot end, so its end checks never ran)\n",
-                subject_name, name.c_str(), mn, fmt(s.blocked).c_str());
-    std::printf("reproduce: %sRUNQCHECK_CASE=%s %s %s\n", env.c_str(), name.c_str(), argv0,
-                marg);
-  }
-  std::fflush(stdout);
-  bool ok = !s.failed && !none_complete && (s.exhausted || !a.replay.empty());
-  if (a.crosscheck && ok && sc.expect_fatal.empty()) {
+  if (a.crosscheck && ok) {
     ex::options n = o;
     n.naive = true;
     n.budget = 2'000'000;
-    ex::stats r = explore(n);
+    ex::stats c = explore(n);
     std::sort(s.hashes.begin(), s.hashes.end());
-    std::sort(r.hashes.begin(), r.hashes.end());
-    bool same = r.exhausted && s.hashes == r.hashes && s.duplicates == 0;
+    std::sort(c.hashes.begin(), c.hashes.end());
+    bool same = c.exhausted && s.hashes == c.hashes && s.duplicates == 0;
     std::printf("crosscheck %s %s %s: %s (%s graphs without reduction in %s executions%s)\n",
                 subject_name, name.c_str(), mn, same ? "same graphs" : "DIFFERENT",
-                fmt(r.hashes.size()).c_str(), fmt(r.executions()).c_str(),
-                r.exhausted ? "" : ", NOT exhausted");
+                fmt(c.hashes.size()).c_str(), fmt(c.executions()).c_str(),
+                c.exhausted ? "" : ", NOT exhausted");
     ok &= same;
   }
   if (a.hash && s.duplicates > 0) ok = false;
-  if (!a.replay.empty()) ok = !s.failed;
   return ok;
-}
-
-bool parse_model(const char* s, std::vector<ex::model>& v) {
-  if (std::strcmp(s, "sc") == 0)
-    v = {ex::model::sc};
-  else if (std::strcmp(s, "rc11") == 0)
-    v = {ex::model::rc11};
-  else if (std::strcmp(s, "both") == 0)
-    v = {ex::model::sc, ex::model::rc11};
-  else
-    return false;
-  return true;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const char* usage =
-      "usage: %s [sc|rc11|both] [--budget N] [--seconds S] [--hash] [--crosscheck] [--shard I/N] "
-      "[--estimate] | replay SCENARIO sc|rc11 PATH | list\n";
   if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
     for (const auto& sc : model::catalog)
       std::printf("%-32s %zu threads, cap %u\n", std::string(sc.name).c_str(), sc.threads.size(),
@@ -333,51 +231,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   args a;
-  const char* only = nullptr;
-  int i = 1;
-  if (argc >= 2 && std::strcmp(argv[1], "replay") == 0) {
-    if (argc != 5 || !parse_model(argv[3], a.models)) {
-      std::fprintf(stderr, usage, argv[0]);
-      return 2;
-    }
-    only = argv[2];
-    a.replay = argv[4];
-    i = argc;
-  }
-  for (; i < argc; i++) {
-    if (parse_model(argv[i], a.models)) continue;
-    if (std::strcmp(argv[i], "--hash") == 0) {
-      a.hash = true;
-    } else if (std::strcmp(argv[i], "--crosscheck") == 0) {
-      a.crosscheck = true;
-    } else if (std::strcmp(argv[i], "--estimate") == 0) {
-      a.estimate = true;
-    } else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
-      char* end = nullptr;
-      a.seconds = std::strtod(argv[++i], &end);
-      if (*end != '\0' || !(a.seconds > 0)) {
-        std::fprintf(stderr, "%s: --seconds: '%s' is not a positive number\n", argv[0], argv[i]);
-        return 2;
-      }
-    } else if (std::strcmp(argv[i], "--shard") == 0 && i + 1 < argc) {
-      int n = 0;
-      if (std::sscanf(argv[++i], "%u/%u%n", &a.shard, &a.shards, &n) != 2 ||
-          argv[i][n] != '\0' || a.shards == 0 || a.shard >= a.shards) {
-        std::fprintf(stderr, "%s: --shard: '%s' is not I/N with 0 <= I < N\n", argv[0], argv[i]);
-        return 2;
-      }
-    } else if (std::strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
-      char* end = nullptr;
-      a.budget = std::strtoull(argv[++i], &end, 10);
-      if (*end != '\0' || a.budget == 0) {
-        std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
-        return 2;
-      }
-    } else {
-      std::fprintf(stderr, usage, argv[0]);
-      return 2;
-    }
-  }
+  std::string only_name;
+  if (int rc = cli::parse(argc, argv, a, only_name, true); rc >= 0) return rc;
+  const char* only = only_name.empty() ? nullptr : only_name.c_str();
   model::observer = &obs;
   model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);
   bool ok = true;
@@ -390,7 +246,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<const model::scenario*, ex::model>> open;
   for (const auto& sc : model::catalog) {
     std::string name(sc.name);
-    if (only != nullptr ? name != only : !selected(name)) continue;
+    if (only != nullptr ? name != only : !cli::selected(name)) continue;
     ran++;
     if (!model::runs_as_written<subject_under_test<B, 4>>(sc)) continue;  // reported above
     for (ex::model m : a.models) open.emplace_back(&sc, m);

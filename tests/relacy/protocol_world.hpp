@@ -1,10 +1,14 @@
 // tests/relacy/protocol_world.hpp — the wakeup protocol's scenarios and
 // world (core/include/runqcheck/protocol.hpp on the go125 queues at
-// ring capacity 4, each M a Relacy thread): the catalog as data, Go's P, M
-// and sched around the core's queues, the checks at quiescence and the
-// Relacy test suite per M count. Shared by relacy_protocol
-// (tests/relacy/protocol.cpp: Relacy's searches) and fuzz_protocol
-// (fuzz/targets/fuzz_protocol.cpp: the interleaving from a fuzz input).
+// ring capacity 4, each M a thread of the checker): the catalog as data,
+// Go's P, M and sched around the core's queues, the checks at quiescence and
+// the Relacy test suite per M count. Shared by relacy_protocol
+// (tests/relacy/protocol.cpp: Relacy's searches), fuzz_protocol
+// (fuzz/targets/fuzz_protocol.cpp: the interleaving from a fuzz input) and
+// explore_protocol (tests/explore/protocol.cpp: every execution graph).
+// The backend is Relacy's unless the including file defines
+// RQPROTO_BACKEND first (one backend per translation unit); the Relacy
+// suite exists only where relacy.hpp was included.
 //
 // An M of a scenario is a submitter (holds a P and runs a G that submits
 // Gs: newproc's runqput + wakep, then keeps running, so its own queue is
@@ -58,7 +62,10 @@
 
 namespace rqproto {
 
-using B = runqcheck::relacy;
+#ifndef RQPROTO_BACKEND
+#define RQPROTO_BACKEND runqcheck::relacy
+#endif
+using B = RQPROTO_BACKEND;
 constexpr std::uint32_t cap = 4;
 using S = runqcheck::go125<B, cap>;
 using core_p = S::p;
@@ -695,7 +702,8 @@ struct world {
       }
       if (!park(mp)) return;
     }
-    RQ_INVARIANT(B, false, "invariant: protocol model: an M looped 8 times (livelock?)", "m", mp->id);
+    RQ_INVARIANT(B, false, "invariant: protocol model: an M looped 8 times (livelock?)", "m",
+                 mp->id);
   }
 
   // A G, or nullptr after this M released its P (it may then stopm).
@@ -753,9 +761,9 @@ inline const char* role_name(m_role::kind k) {
 }
 
 // What M i was given to do, as the lane's head says it.
-inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
+inline runqcheck::fuzz::lane m_lane(const proto_scenario& sc, std::size_t i) {
   const m_role& r = sc.ms[i];
-  rqtest::fz::lane l{"M" + std::to_string(i) + " (" + role_name(r.k) +
+  runqcheck::fuzz::lane l{"M" + std::to_string(i) + " (" + role_name(r.k) +
                          (r.p >= 0 ? ", P" + std::to_string(r.p) : std::string()) + ")",
                      {}};
   bool inject = r.k == m_role::injector || r.k == m_role::injector_nop;
@@ -790,8 +798,9 @@ inline rqtest::fz::lane m_lane(const proto_scenario& sc, std::size_t i) {
 }
 
 // Names world w's objects for the recorder: sched.*, P<i>.*, M<i>.*, G<i>.*.
-template <template <class> class Proto>
-void name_objects(rqtest::fz::recorder& r, world<Proto>& w) {
+// R: the Relacy recorder (runqcheck_fuzz/trace.hpp) or the explore picture.
+template <class R, template <class> class Proto>
+void name_objects(R& r, world<Proto>& w) {
   r.owner(&w.core, sizeof w.core, "sched", -1);
   r.name(&w.core.lock, "sched.lock");
   using proto = typename world<Proto>::proto;
@@ -822,6 +831,7 @@ void name_objects(rqtest::fz::recorder& r, world<Proto>& w) {
 }
 #endif
 
+#ifdef RL_RELACY_HPP
 // The Relacy suite of the scenario `current` with N Ms, on protocol Proto.
 template <unsigned N, template <class> class Proto = runqcheck::protocol>
 struct suite : rl::test_suite<suite<N, Proto>, N> {
@@ -857,5 +867,6 @@ struct suite : rl::test_suite<suite<N, Proto>, N> {
   void after() { w.check(); }
 #endif
 };
+#endif  // RL_RELACY_HPP
 
 }  // namespace rqproto

@@ -18,6 +18,7 @@
 // race() on a consistent graph, as RC11 defines undefined behaviour.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -432,80 +433,143 @@ class checker {
       if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
   }
 
-  // psc acyclic (RC11 section 3), on dense relations: used only when the
-  // graph has an SC access or fence (litmus tests, the protocol's fences).
+  // psc acyclic (RC11 section 3): used only when the graph has an SC
+  // access or fence (litmus tests, the protocol's seq_cst counters and
+  // #StoreLoad fences). psc is built between the SC events only, from
+  //   scb = po ∪ po|≠loc;hb;po|≠loc ∪ hb|loc ∪ co ∪ fr
+  //   psc_base = ([Esc] ∪ [Fsc];hb?);scb;([Esc] ∪ hb?;[Fsc])
+  //   psc_F = [Fsc];(hb ∪ hb;eco;hb);[Fsc]
+  // without joining relations over all events:
+  // - hb is transitive and holds po, so what an SC fence f reaches by
+  //   [f] ∪ hb then scb is hb(f) and the co ∪ fr successors of f's
+  //   hb-successors (po, hb|loc and po|≠loc;hb;po|≠loc from an
+  //   hb-successor stay in hb(f));
+  // - from an SC access a, po|≠loc;hb;po|≠loc reaches b iff the
+  //   hb-successors of x0, a's first po-successor at another location,
+  //   hold an event before b in b's thread at another location than b's:
+  //   those successors are a suffix of each thread (clocks grow along po).
+  // Rows are bits over the events flattened (thread by thread, in po).
   bool psc_acyclic() {
     const graph& g = *g_;
     flatten();
-    flat n = off_.back();
-    auto rel = [n] { return std::vector<std::vector<char>>(n, std::vector<char>(n, 0)); };
-    auto HB = rel(), PO = rel(), POd = rel(), SCB = rel(), ECO = rel();
-    std::vector<int> cw(n, -1), cr(n, -1);
+    const flat n = off_.back();
+    const std::size_t nt = g.th.size();
+    const std::size_t w = (static_cast<std::size_t>(n) + 63) / 64;
+    using bits = std::vector<std::uint64_t>;
+    auto has = [](const bits& r, flat b) {
+      return (r[static_cast<std::size_t>(b) / 64] >> (b % 64)) & 1;
+    };
+    auto put = [](bits& r, flat b) {
+      r[static_cast<std::size_t>(b) / 64] |= std::uint64_t{1} << (b % 64);
+    };
+    auto put_range = [&](bits& r, flat lo, flat hi) {  // [lo, hi)
+      for (flat b = lo; b < hi; b++) put(r, b);
+    };
+    std::vector<int> cw(static_cast<std::size_t>(n), -1), cr(static_cast<std::size_t>(n), -1);
+    std::vector<char> fence(static_cast<std::size_t>(n), 0);
+    std::vector<flat> lastdiff(static_cast<std::size_t>(n), -1);  // in-thread index, or -1
+    std::vector<flat> scs;
     for (flat a = 0; a < n; a++) {
       const event& e = g.at(ids_[a]);
       if (e.writes()) cw[a] = g.co_index(e.loc, ids_[a]);
       if (e.reads()) cr[a] = g.co_index(e.loc, e.rf);
+      fence[a] = e.kind == ek::fence;
+      if (is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail)))
+        scs.push_back(a);
     }
     auto sameloc = [&](flat a, flat b) {
-      const event& x = g.at(ids_[a]);
-      const event& y = g.at(ids_[b]);
-      return x.kind != ek::fence && y.kind != ek::fence && x.loc == y.loc;
+      return !fence[a] && !fence[b] && g.at(ids_[a]).loc == g.at(ids_[b]).loc;
     };
-    for (flat a = 0; a < n; a++) {
-      for (flat b = 0; b < n; b++) {
-        if (a == b) continue;
-        HB[a][b] = hb(ids_[a], ids_[b]);
-        PO[a][b] = ids_[a].t == ids_[b].t && ids_[a].i < ids_[b].i;
-        POd[a][b] = PO[a][b] && !sameloc(a, b);
-        if (!sameloc(a, b)) continue;
-        bool co = cw[a] >= 0 && cw[b] >= 0 && cw[a] < cw[b];
-        bool fr = cr[a] >= 0 && cw[b] >= 0 && cr[a] < cw[b];
-        bool rf = cw[a] >= 0 && cr[b] >= 0 && cw[a] == cr[b] && g.at(ids_[b]).rf == ids_[a];
-        bool corf = cw[a] >= 0 && cr[b] >= 0 && cw[a] < cr[b];
-        bool frrf = cr[a] >= 0 && cr[b] >= 0 && cr[a] < cr[b];
-        ECO[a][b] = co || fr || rf || corf || frrf;
-        SCB[a][b] = co || fr || HB[a][b];
+    // lastdiff[b]: the last event before b in its thread at another location
+    // than b's (a fence is at none); same-location neighbours share it.
+    for (std::size_t t = 0; t < nt; t++)
+      for (flat b = off_[t] + 1; b < off_[t + 1]; b++)
+        lastdiff[b] = !sameloc(b - 1, b) ? b - 1 - off_[t] : lastdiff[b - 1];
+    // first_hb(x, t): the in-thread index where x's hb-successors in thread
+    // t begin (the thread's size if none).
+    auto first_hb = [&](flat x, std::size_t t) {
+      eid id = ids_[x];
+      const auto& evs = g.th[t];
+      std::size_t lo = static_cast<std::size_t>(id.t) == t ? static_cast<std::size_t>(id.i) + 1
+                                                           : 0;
+      std::size_t hi = evs.size();
+      while (lo < hi) {  // the first whose clock has seen x
+        std::size_t mid = (lo + hi) / 2;
+        if (evs[mid].vc[static_cast<std::size_t>(id.t)] >= id.i) hi = mid;
+        else lo = mid + 1;
       }
-    }
-    for (flat a = 0; a < n; a++)
-      for (flat b = 0; b < n; b++) SCB[a][b] |= PO[a][b];
-    // po|≠loc ; hb ; po|≠loc
-    auto mid = rel();
-    for (flat a = 0; a < n; a++)
-      for (flat x = 0; x < n; x++)
-        if (POd[a][x])
-          for (flat y = 0; y < n; y++)
-            if (HB[x][y])
-              for (flat b = 0; b < n; b++)
-                if (POd[y][b]) mid[a][b] = 1;
-    for (flat a = 0; a < n; a++)
-      for (flat b = 0; b < n; b++) SCB[a][b] |= mid[a][b];
-    std::vector<flat> scs;
-    std::vector<char> fence(n, 0);
-    for (flat a = 0; a < n; a++) {
-      const event& e = g.at(ids_[a]);
-      bool sc = is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail));
-      if (sc) scs.push_back(a), fence[a] = e.kind == ek::fence;
-    }
-    auto left = [&](flat a, flat x) { return a == x || (fence[a] && HB[a][x]); };
-    auto right = [&](flat y, flat b) { return y == b || (fence[b] && HB[y][b]); };
+      return static_cast<flat>(lo);
+    };
+    auto hb_row = [&](flat x) {
+      bits r(w, 0);
+      for (std::size_t t = 0; t < nt; t++) put_range(r, off_[t] + first_hb(x, t), off_[t + 1]);
+      return r;
+    };
+    auto hb_before = [&](flat b) {  // the events that happen before b
+      bits r(w, 0);
+      eid id = ids_[b];
+      const event& e = g.at(id);
+      for (std::size_t t = 0; t < nt; t++) {
+        flat upto = static_cast<std::size_t>(id.t) == t ? id.i - 1 : e.vc[t];
+        put_range(r, off_[t], off_[t] + upto + 1);
+      }
+      return r;
+    };
+    // The co ∪ fr (cf) and eco successors of access x, into the rows given.
+    auto same_loc = [&](flat x, bits* cf, bits* eco) {
+      if (fence[x]) return;
+      const event& ex = g.at(ids_[x]);
+      for (eid oy : g.acc.of(ex.loc)) {
+        flat y = fl(oy);
+        if (y == x) continue;
+        bool co = cw[x] >= 0 && cw[y] >= 0 && cw[x] < cw[y];
+        bool fr = cr[x] >= 0 && cw[y] >= 0 && cr[x] < cw[y];
+        if (cf != nullptr && (co || fr)) put(*cf, y);
+        if (eco == nullptr) continue;
+        bool rf = cw[x] >= 0 && cr[y] >= 0 && cw[x] == cr[y] && g.at(oy).rf == ids_[x];
+        bool corf = cw[x] >= 0 && cr[y] >= 0 && cw[x] < cr[y];
+        bool frrf = cr[x] >= 0 && cr[y] >= 0 && cr[x] < cr[y];
+        if (co || fr || rf || corf || frrf) put(*eco, y);
+      }
+    };
     std::size_t m = scs.size();
+    std::vector<bits> before(m);  // SC fences: hb-predecessors
+    for (std::size_t j = 0; j < m; j++)
+      if (fence[scs[j]]) before[j] = hb_before(scs[j]);
     std::vector<std::vector<char>> P(m, std::vector<char>(m, 0));
+    std::vector<std::int32_t> from(nt);
     for (std::size_t i = 0; i < m; i++) {
-      for (std::size_t j = 0; j < m; j++) {
-        flat a = scs[i], b = scs[j];
-        bool e = false;
-        for (flat x = 0; x < n && !e; x++) {
-          if (!left(a, x)) continue;
-          for (flat y = 0; y < n && !e; y++)
-            if (SCB[x][y] && right(y, b)) e = true;
+      flat a = scs[i];
+      bits u(w, 0), v(w, 0), hba;  // u: ([a] ∪ [Fsc];hb);scb  v: hb;eco from a fence
+      if (fence[a]) {
+        hba = hb_row(a);
+        u = hba;
+        for (flat x = 0; x < n; x++)
+          if (has(hba, x)) same_loc(x, &u, &v);
+      } else {
+        std::size_t ta = static_cast<std::size_t>(ids_[a].t);
+        put_range(u, a + 1, off_[ta + 1]);  // po
+        flat x0 = a + 1;
+        while (x0 < off_[ta + 1] && sameloc(a, x0)) x0++;
+        if (x0 < off_[ta + 1]) {  // po|≠loc;hb;po|≠loc
+          for (std::size_t t = 0; t < nt; t++) from[t] = first_hb(x0, t);
+          for (flat b = 0; b < n; b++)
+            if (lastdiff[b] >= 0 && lastdiff[b] >= from[static_cast<std::size_t>(ids_[b].t)])
+              put(u, b);
         }
+        same_loc(a, &u, nullptr);  // co, fr
+        for (eid oy : g.acc.of(g.at(ids_[a]).loc)) {  // hb|loc
+          flat y = fl(oy);
+          if (y != a && hb(ids_[a], oy)) put(u, y);
+        }
+      }
+      for (std::size_t j = 0; j < m; j++) {
+        flat b = scs[j];
+        bool e = has(u, b);
+        for (std::size_t k = 0; k < w && !e && fence[b]; k++) e = (u[k] & before[j][k]) != 0;
         if (!e && fence[a] && fence[b]) {
-          e = HB[a][b];
-          for (flat x = 0; x < n && !e; x++)
-            if (HB[a][x])
-              for (flat y = 0; y < n && !e; y++)
-                if (ECO[x][y] && HB[y][b]) e = true;
+          e = has(hba, b);
+          for (std::size_t k = 0; k < w && !e; k++) e = (v[k] & before[j][k]) != 0;
         }
         P[i][j] = e;
       }

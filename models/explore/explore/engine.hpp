@@ -78,6 +78,12 @@ struct options {
   bool hash_graphs = false;         // count graphs met twice (the optimality test)
   std::string replay;               // a path ("step:child,...") to follow alone
   std::uint32_t max_events = 4000;  // per thread: beyond, the execution is cut
+  // Block a thread at a read that repeats its last iteration (below). Off:
+  // only spin_pause and a taken lock block, for a program whose straight-line
+  // code reads the same line twice on purpose (the protocol world: pidleput
+  // rechecks the runqempty that procresize just asked); a loop that spins
+  // without spin_pause is then cut at max_events.
+  bool read_spins = true;
   std::FILE* trace = nullptr;       // prints every execution's graph
   // Called with each event a thread's access replays or adds, in the order
   // the threads run (an order of po ∪ rf): the failure picture's recorder.
@@ -449,7 +455,7 @@ class engine final : public runtime {
     // A plain read (B::var) is no loop's guard: its line may not be the
     // access's (a C port's RUNQCHECK_PLAIN read names the field's
     // declaration), and a loop on one is cut at max_events.
-    if (!e.reads() || e.kind == ek::rmw || q.plain) return;
+    if (!e.reads() || e.kind == ek::rmw || q.plain || !opt_.read_spins) return;
     for (auto& s : me.sites) {
       if (s.site != q.site) continue;
       if (s.loc == e.loc && s.rf == e.rf && s.writes == me.writes) {

@@ -1,0 +1,245 @@
+// tests/explore/cli.hpp — what the exploring checkers' commands share
+// (explore_scenarios: tests/explore/scenarios.cpp; explore_protocol:
+// tests/explore/protocol.cpp): their arguments, the line each scenario and
+// model prints, the budget's coverage line, the progress failure of a
+// scenario no execution completes, the replay line and the picture's file.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "explore/engine.hpp"
+#ifdef RUNQCHECK_PICTURES
+#include "runqcheck_fuzz/page_base.hpp"
+#endif
+
+namespace runqcheck::explore::cli {
+
+struct args {
+  std::vector<model> models{model::sc, model::rc11};
+  std::uint64_t budget = 0;
+  double seconds = 0;
+  unsigned shard = 0, shards = 1;
+  bool estimate = false;
+  bool hash = false;
+  bool crosscheck = false;
+  std::string replay;  // a path: replay mode
+};
+
+constexpr unsigned probes = 1000;  // random probes of an estimate
+
+inline const char* arg_of(model m) { return m == model::sc ? "sc" : "rc11"; }
+
+inline bool selected(const std::string& name) {
+  const char* v = std::getenv("RUNQCHECK_CASE");
+  if (v == nullptr) return true;
+  std::string list = std::string(",") + v + ",";
+  return list.find("," + name + ",") != std::string::npos;
+}
+
+inline std::string fmt(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+inline bool parse_model(const char* s, std::vector<model>& v) {
+  if (std::strcmp(s, "sc") == 0)
+    v = {model::sc};
+  else if (std::strcmp(s, "rc11") == 0)
+    v = {model::rc11};
+  else if (std::strcmp(s, "both") == 0)
+    v = {model::sc, model::rc11};
+  else
+    return false;
+  return true;
+}
+
+// argv into a: [sc|rc11|both] [--budget N] [--seconds S], and with
+// search_flags [--hash] [--crosscheck] [--shard I/N] [--estimate]; or
+// `replay SCENARIO sc|rc11 PATH` (only: the scenario). -1 to go on, else
+// the exit code (a one-line message on stderr).
+inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags) {
+  std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|both] [--budget N] " +
+                      "[--seconds S]" +
+                      (search_flags ? " [--hash] [--crosscheck] [--shard I/N] [--estimate]" : "") +
+                      " | replay SCENARIO sc|rc11 PATH | list\n";
+  int i = 1;
+  if (argc >= 2 && std::strcmp(argv[1], "replay") == 0) {
+    if (argc != 5 || !parse_model(argv[3], a.models)) {
+      std::fputs(usage.c_str(), stderr);
+      return 2;
+    }
+    only = argv[2];
+    a.replay = argv[4];
+    i = argc;
+  }
+  for (; i < argc; i++) {
+    if (parse_model(argv[i], a.models)) continue;
+    bool more = i + 1 < argc;
+    if (search_flags && std::strcmp(argv[i], "--hash") == 0) {
+      a.hash = true;
+    } else if (search_flags && std::strcmp(argv[i], "--crosscheck") == 0) {
+      a.crosscheck = true;
+    } else if (search_flags && std::strcmp(argv[i], "--estimate") == 0) {
+      a.estimate = true;
+    } else if (std::strcmp(argv[i], "--seconds") == 0 && more) {
+      char* end = nullptr;
+      a.seconds = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(a.seconds > 0)) {
+        std::fprintf(stderr, "%s: --seconds: '%s' is not a positive number\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else if (search_flags && std::strcmp(argv[i], "--shard") == 0 && more) {
+      int n = 0;
+      if (std::sscanf(argv[++i], "%u/%u%n", &a.shard, &a.shards, &n) != 2 ||
+          argv[i][n] != '\0' || a.shards == 0 || a.shard >= a.shards) {
+        std::fprintf(stderr, "%s: --shard: '%s' is not I/N with 0 <= I < N\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else if (std::strcmp(argv[i], "--budget") == 0 && more) {
+      char* end = nullptr;
+      a.budget = std::strtoull(argv[++i], &end, 10);
+      if (*end != '\0' || a.budget == 0) {
+        std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else {
+      std::fputs(usage.c_str(), stderr);
+      return 2;
+    }
+  }
+  return -1;
+}
+
+// The engine's options for one model (EXPLORE_TRACE=1: every graph printed).
+inline options options_of(const args& a, model m) {
+  options o;
+  o.m = m;
+  o.budget = a.budget;
+  o.seconds = a.seconds;
+  o.shard = a.shard;
+  o.shards = a.shards;
+  o.hash_graphs = a.hash;
+  o.replay = a.replay;
+  if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
+  return o;
+}
+
+// One scenario's outcome under one model. est: the estimated execution
+// count (for a run its budget cut; 0 otherwise).
+struct result {
+  const char* argv0;
+  const char* checker;  // the lines' first word
+  const char* subject;
+  std::string scenario;
+  model m;
+  const stats& s;
+  double est = 0;
+};
+
+// Its line: complete and blocked counts, time, rate and verdict; the
+// coverage line of a run its budget cut; the failure. True if it passed:
+// not failed and exhausted (a replay: not failed). An exhausted scenario
+// with no complete execution fails (its end checks never ran) with a
+// `reproduce:` line.
+inline bool report(const result& r, const args& a, const char* verdict = nullptr) {
+  const stats& s = r.s;
+  const char* mn = model_name(r.m);
+  const char* name = r.scenario.c_str();
+  double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
+  std::printf("%s %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
+              r.checker, r.subject, name, mn, fmt(s.complete).c_str(), fmt(s.blocked).c_str(),
+              s.seconds, rate,
+              verdict != nullptr ? verdict
+              : s.failed         ? "FAILED"
+              : s.exhausted      ? "exhausted"
+                                 : "NOT exhausted");
+  if (s.cut > 0) std::printf(" (%s cut at the event bound)", fmt(s.cut).c_str());
+  if (a.shards > 1)
+    std::printf(" (shard %u/%u%s)", a.shard, a.shards, s.split ? "" : ", tree not split");
+  if (a.hash) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
+  std::printf("\n");
+  if (!s.failed && !s.exhausted && a.replay.empty()) {
+    std::string limit = a.budget != 0 ? fmt(a.budget) + " executions" : "";
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%g s", a.seconds);
+    if (a.seconds > 0) limit += (limit.empty() ? "" : ", ") + std::string(secs);
+    std::printf(
+        "%s %s %s %s: budget of %s reached: %s explored, %s subtrees not explored; "
+        "estimated %.0f in all (%u random probes): about %.1f%% covered\n",
+        r.checker, r.subject, name, mn, limit.c_str(), fmt(s.executions()).c_str(),
+        fmt(s.left).c_str(), r.est, probes,
+        r.est > 0 ? 100.0 * static_cast<double>(s.executions()) / r.est : 0.0);
+  }
+  if (s.failed && verdict == nullptr)
+    std::printf("%s %s %s %s: %s\n", r.checker, r.subject, name, mn, s.failure.c_str());
+  bool none_complete = verdict == nullptr && !s.failed && s.exhausted && s.complete == 0 &&
+                       a.replay.empty() && a.shards <= 1;
+  if (none_complete) {
+    const char* mut = std::getenv("RUNQCHECK_MUTANT");
+    std::string env = mut != nullptr ? std::string("RUNQCHECK_MUTANT=") + mut + " " : "";
+    std::printf("%s %s %s %s: FAILED: no execution completes (all %s blocked: the "
+                "scenario cannot end, so its end checks never ran)\n",
+                r.checker, r.subject, name, mn, fmt(s.blocked).c_str());
+    std::printf("reproduce: %sRUNQCHECK_CASE=%s %s %s\n", env.c_str(), name, r.argv0,
+                arg_of(r.m));
+  }
+  std::fflush(stdout);
+  if (!a.replay.empty()) return !s.failed;
+  return !s.failed && !none_complete && s.exhausted;
+}
+
+// The command that re-runs exactly the execution at path (with the mutant
+// selected, if any).
+inline std::string replay_line(const char* argv0, const std::string& scenario, model m,
+                               const std::string& path) {
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  std::string env = mut != nullptr ? std::string("RUNQCHECK_MUTANT=") + mut + " " : "";
+  return env + argv0 + " replay " + scenario + " " + arg_of(m) + " " + path;
+}
+
+// line with argv0 replaced by the binary's absolute path (the page's).
+inline std::string absolute(std::string line, const char* argv0) {
+#ifdef RUNQCHECK_PICTURES
+  if (std::size_t at = line.find(argv0); at != std::string::npos)
+    line.replace(at, std::strlen(argv0), fuzz::self_path());
+#else
+  (void)argv0;
+#endif
+  return line;
+}
+
+inline void print_picture(const std::string& html, const std::string& err) {
+  if (html.empty())
+    std::printf("picture: none (%s)\n", err.c_str());
+  else
+    std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
+}
+
+#ifdef RUNQCHECK_PICTURES
+// The picture's path without its extension:
+// <failure dir>/<prefix>__<subject>__<scenario>__<sc|rc11>[__<mutant>];
+// "" with err set if there is no failure directory.
+inline std::string page_base(const char* prefix, const char* subject,
+                             std::string_view scenario, model m, std::string& err) {
+  std::string dir = fuzz::failure_dir(err);
+  if (dir.empty()) return "";
+  std::string base = dir + "/" + prefix + "__" + subject + "__" + std::string(scenario) + "__" +
+                     arg_of(m);
+  if (const char* mut = std::getenv("RUNQCHECK_MUTANT"); mut != nullptr && *mut != '\0') {
+    std::string x = mut;
+    for (char& c : x)
+      if (c == ':' || c == '/') c = '-';
+    base += "__" + x;
+  }
+  return base;
+}
+#endif
+
+}  // namespace runqcheck::explore::cli
