@@ -10,6 +10,12 @@
 # Tests: stress/<workload> (gate: every workload briefly), stress/chaos_*
 # (gate: more seeds, --sysmon), stress/cli_* (gate: flags, add_command),
 # stress/tsan_sees_races (TSan builds), stress_deep/* (nightly).
+#
+# Each protocol subject (runqcheck_add_protocol_subject): the same scheduler
+# on it, runqcheck_stress__<name> (proc.cpp's protocol_under_test), and its
+# test stress_protocol/<name> (labels gate, port: the stress_protocol
+# column; stress/protocol_column.sh). Built with RUNQCHECK_PORT_ONLY too
+# (ci/gate --subject), where the self-tests below are not.
 include_guard(GLOBAL)
 
 find_package(Boost 1.66 REQUIRED COMPONENTS context)
@@ -43,6 +49,36 @@ function(_rq_stress_lib name mutants)
     target_compile_options(${name} PRIVATE -Wno-tsan)
   endif()
 endfunction()
+
+# The stress_protocol column: per protocol subject, the scheduler on its
+# protocol (every source: the subject's include dirs may replace core
+# headers, as the mutant schemata's do) and the column's runs.
+get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+foreach(_rq_ps IN LISTS _rq_psubs)
+  set(_rq_t runqcheck_stress__${_rq_ps})
+  if(TARGET ${_rq_t})
+    continue()
+  endif()
+  get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
+  _rq_stress_lib(${_rq_t}_lib "")
+  target_include_directories(${_rq_t}_lib BEFORE PUBLIC ${_rq_pinc})
+  target_compile_definitions(${_rq_t}_lib PRIVATE RUNQCHECK_STRESS_PROTOCOL_SUBJECT=1)
+  add_executable(${_rq_t} "${_rq_stress_dir}/main.cpp")
+  target_link_libraries(${_rq_t} PRIVATE ${_rq_t}_lib)
+  target_compile_definitions(${_rq_t} PRIVATE RUNQCHECK_STRESS_PROGRAM="${_rq_t}")
+  set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  set(_rq_small)
+  if(RUNQCHECK_TEST_SCALE)
+    set(_rq_small small)
+  endif()
+  add_test(NAME stress_protocol/${_rq_ps}
+    COMMAND sh "${_rq_stress_dir}/protocol_column.sh" $<TARGET_FILE:${_rq_t}> ${_rq_small})
+  set_tests_properties(stress_protocol/${_rq_ps} PROPERTIES LABELS "gate;stress;port" TIMEOUT 300)
+endforeach()
+# The rest is the harness's own (not built by ci/gate --subject).
+if(NOT "stress" IN_LIST RUNQCHECK_CHECKERS)
+  return()
+endif()
 
 if(NOT TARGET runqcheck_stress_lib)
   _rq_stress_lib(runqcheck_stress_lib "")

@@ -10,6 +10,9 @@
 int main(int argc, char** argv) {
   CLI::App app{"runqcheck_stress: Go's run queues in an M:N scheduler on real threads; see stress/README.md"};
   runqcheck::stress::options o;
+#ifdef RUNQCHECK_STRESS_PROGRAM
+  o.argv0 = RUNQCHECK_STRESS_PROGRAM;  // runqcheck_stress__<protocol subject> (cmake/stress.cmake)
+#endif
   runqcheck::stress::add_options(app, o);
   try {
     app.parse(argc, argv);
