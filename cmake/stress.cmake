@@ -6,7 +6,9 @@
 #
 # Targets: runqcheck_stress_lib (static: the scheduler, the workloads and
 # runqcheck::stress::add_command for the main CLI), runqcheck_stress (its
-# own executable), runqcheck_stress_mutant.
+# own executable), runqcheck_stress_mutant, runqcheck_stress__<protocol
+# subject> (with runqcheck_stress_protocol_common, the sources that do not
+# see the protocol).
 # Tests: stress/<workload> (gate: every workload briefly), stress/chaos_*
 # (gate: more seeds, --sysmon), stress/cli_* (gate: flags, add_command),
 # stress/tsan_sees_races (TSan builds), stress_deep/* (nightly).
@@ -51,8 +53,10 @@ function(_rq_stress_lib name mutants)
 endfunction()
 
 # The stress_protocol column: per protocol subject, the scheduler on its
-# protocol (every source: the subject's include dirs may replace core
-# headers, as the mutant schemata's do) and the column's runs.
+# protocol (proc.cpp, the only source that sees it) and the column's runs.
+# The other sources are built once, unless the subject's include dirs
+# replace core headers (a runqcheck/ folder, as the mutant schemata's): then
+# every source is built on them.
 get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
 foreach(_rq_ps IN LISTS _rq_psubs)
   set(_rq_t runqcheck_stress__${_rq_ps})
@@ -60,12 +64,40 @@ foreach(_rq_ps IN LISTS _rq_psubs)
     continue()
   endif()
   get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
-  _rq_stress_lib(${_rq_t}_lib "")
-  target_include_directories(${_rq_t}_lib BEFORE PUBLIC ${_rq_pinc})
-  target_compile_definitions(${_rq_t}_lib PRIVATE RUNQCHECK_STRESS_PROTOCOL_SUBJECT=1)
-  add_executable(${_rq_t} "${_rq_stress_dir}/main.cpp")
-  target_link_libraries(${_rq_t} PRIVATE ${_rq_t}_lib)
-  target_compile_definitions(${_rq_t} PRIVATE RUNQCHECK_STRESS_PROGRAM="${_rq_t}")
+  set(_rq_own_core OFF)
+  foreach(_rq_d IN LISTS _rq_pinc)
+    if(IS_DIRECTORY "${_rq_d}/runqcheck")
+      set(_rq_own_core ON)
+    endif()
+  endforeach()
+  # The sources besides proc.cpp, and main.cpp (an object library).
+  set(_rq_common runqcheck_stress_protocol_common)
+  if(_rq_own_core)
+    set(_rq_common ${_rq_t}_common)
+  endif()
+  if(NOT TARGET ${_rq_common})
+    add_library(${_rq_common} OBJECT "${_rq_stress_dir}/src/fiber.cpp"
+      "${_rq_stress_dir}/src/watchdog.cpp" "${_rq_stress_dir}/src/workloads.cpp"
+      "${_rq_stress_dir}/src/command.cpp" "${_rq_stress_dir}/main.cpp")
+    if(_rq_own_core)
+      target_include_directories(${_rq_common} BEFORE PUBLIC ${_rq_pinc})
+    endif()
+    target_include_directories(${_rq_common} PUBLIC "${_rq_stress_dir}/include")
+    target_link_libraries(${_rq_common} PUBLIC runqcheck::core Boost::context CLI11::CLI11
+      Threads::Threads)
+    target_compile_features(${_rq_common} PUBLIC cxx_std_20)
+    if(RUNQCHECK_HAVE_WNO_TSAN)
+      target_compile_options(${_rq_common} PRIVATE -Wno-tsan)
+    endif()
+  endif()
+  add_executable(${_rq_t} "${_rq_stress_dir}/src/proc.cpp")
+  # proc.cpp on the subject's protocol (its generated header first)
+  target_include_directories(${_rq_t} BEFORE PRIVATE ${_rq_pinc})
+  target_compile_definitions(${_rq_t} PRIVATE RUNQCHECK_STRESS_PROTOCOL_SUBJECT=1)
+  target_link_libraries(${_rq_t} PRIVATE ${_rq_common})
+  if(RUNQCHECK_HAVE_WNO_TSAN)
+    target_compile_options(${_rq_t} PRIVATE -Wno-tsan)
+  endif()
   set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   set(_rq_small)
   if(RUNQCHECK_TEST_SCALE)
@@ -107,7 +139,8 @@ set(_rq_stress_gate
   "ChanProdCons|1000000|20000"
   "skynet|1000000|5000"
   "GoroutineParallelism2|10|3"
-  "chaos|20000|1000")
+  "chaos|20000|1000"
+  "WakeupFromIdle|200|50")
 set(_rq_stress_bin $<TARGET_FILE:runqcheck_stress>)
 # The watchdog deadline in tests: a hang detector, generous on purpose.
 set(_rq_stress_common --procs 4 --watchdog-ms 30000)

@@ -72,7 +72,8 @@ constexpr std::uint32_t st(pstatus s) { return static_cast<std::uint32_t>(s); }
 G* asG(core_g* g) { return static_cast<G*>(g); }
 
 // The wakeup protocol under test (protocol_subject.hpp), on this scheduler:
-// the hooks it needs. ws() is the protocol's own state (proto::state).
+// the hooks it needs (a protocol may leave some unused). ws() is the
+// protocol's own state (proto::state).
 struct env {
   using B = stress::B;
   using S = stress::S;
@@ -80,11 +81,11 @@ struct env {
   using M = stress::M;
   static auto& ws();
   static runqcheck::schedt<B>& core() { return the_sched->core; }
-  static void newm(P* pp, bool spinning);
+  [[maybe_unused]] static void newm(P* pp, bool spinning);
   static void notewakeup(M* mp) { mp->park.wakeup(); }
-  static void acquirep(M* mp, P* pp);
-  static P* releasep(M* mp);
-  static core_p& owner(P* pp);
+  [[maybe_unused]] static void acquirep(M* mp, P* pp);
+  [[maybe_unused]] static P* releasep(M* mp);
+  [[maybe_unused]] static core_p& owner(P* pp);
   static void count_wakep() { the_sched->nwakep.fetch_add(1, relaxed); }
   [[maybe_unused]] static bool handoff_gcstop(locked& l, P* pp);  // protocol.hpp's handoffp
   static M* g_m(core_g* gp) { return asG(gp)->m.load(relaxed); }
