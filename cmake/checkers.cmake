@@ -11,9 +11,11 @@ endif()
 # RUNQCHECK_PORT_ONLY (ci/gate --subject): only the checkers that judge a
 # subject; the families that test the harness itself are left out.
 # The stress family's protocol column (stress_protocol/<protocol subject>)
-# judges a subject, so it stays (cmake/stress.cmake).
+# judges a subject, so it stays where a protocol subject is registered
+# (cmake/stress.cmake).
 set(_rq_stress_protocol OFF)
-if("stress" IN_LIST RUNQCHECK_CHECKERS)
+get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+if("stress" IN_LIST RUNQCHECK_CHECKERS AND (_rq_psubs OR NOT RUNQCHECK_PORT_ONLY))
   set(_rq_stress_protocol ON)
 endif()
 if(RUNQCHECK_PORT_ONLY)
