@@ -1,11 +1,11 @@
 # columns.cmake — the verdict's columns, read from their one declaration,
 # ci/checkers.json. Every test that judges a subject (label `port`) gets the
 # label `column:<id>` of the column whose `tests` name it (or of its preset's
-# whole_preset column, unless its own column lists that preset), and <build>/runqcheck_columns.json records the same
-# (preset, subjects, each one's header and include dirs, test -> column) for
-# ci/verdict.py: nothing guesses a column from a test's name. Tests are
-# labelled at the end of each directory that registers a subject (where its
-# tests are).
+# whole_preset column, unless its own column lists that preset), and
+# <build>/runqcheck_columns.json records the same (preset, subjects, each
+# one's header and include dirs, test -> column) for ci/verdict.py: nothing
+# guesses a column from a test's name. Tests are labelled at the end of each
+# directory that registers a subject (where its tests are).
 include_guard(GLOBAL)
 
 # RUNQCHECK_PRESET: the configure preset (CMakePresets.json sets it); `build`
