@@ -243,11 +243,12 @@ bool stopm(M* mp) {
   return true;
 }
 
-// Go: wakep, resetspinning (and startm, which only they and handoffp call): protocol.hpp.
+// Go: wakep, resetspinning (and startm, which only they and handoffp call):
+// the protocol's.
 void wakep() { proto::wakep(); }
 void resetspinning(M* mp) { proto::resetspinning(mp); }
 
-// Go: handoffp: protocol.hpp. Any thread, for a P nobody owns (released
+// Go: handoffp: the protocol's. Any thread, for a P nobody owns (released
 // from a syscall, retaken by sysmon).
 void handoffp(P* pp) {
   the_sched->nhandoff.fetch_add(1, relaxed);
@@ -811,6 +812,8 @@ void exitsyscall() {
 }
 
 namespace {
+// Go: GOMAXPROCS(n): stopTheWorld, procresize, startTheWorld. Needs the
+// procresize hooks (gomaxprocs checks; without them this is empty).
 template <class PS = proto>
 void gomaxprocs_of(int n) {
   if constexpr (has_protocol_procresize<PS>) {
