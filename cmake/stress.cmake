@@ -181,6 +181,12 @@ set_tests_properties(stress/chaos_sysmon stress/WakeupParallelSyscall_sysmon str
 add_test(NAME stress/cli_bad_flag COMMAND sh -c "\"$0\" --workload chaos --rounds 1 --bogus; test $? -eq 2"
          ${_rq_stress_bin})
 add_test(NAME stress/cli_unbounded COMMAND sh -c "\"$0\" --workload chaos; test $? -eq 2" ${_rq_stress_bin})
+# WakeupFromIdle needs a second P; protocol_column.sh takes `small` or nothing.
+add_test(NAME stress/cli_min_procs COMMAND sh -c
+         "\"$0\" --workload WakeupFromIdle --procs 1 --rounds 1; test $? -eq 2" ${_rq_stress_bin})
+add_test(NAME stress/cli_protocol_column_bad_size COMMAND sh -c
+         "sh \"$0\" \"$1\" large; test $? -eq 2" "${_rq_stress_dir}/protocol_column.sh"
+         ${_rq_stress_bin})
 # The subcommand the main CLI adds (runqcheck::stress::add_command).
 add_executable(runqcheck_stress_subcommand_test "${_rq_stress_dir}/tests/subcommand.cpp")
 target_link_libraries(runqcheck_stress_subcommand_test PRIVATE runqcheck_stress_lib)
@@ -190,6 +196,7 @@ add_test(NAME stress/cli_subcommand COMMAND runqcheck_stress_subcommand_test str
 add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c "\"$0\" stress --workload nope --rounds 1; test $? -eq 2"
          $<TARGET_FILE:runqcheck_stress_subcommand_test>)
 set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand stress/cli_subcommand_bad_flag
+                     stress/cli_min_procs stress/cli_protocol_column_bad_size
                      PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 60)
 # nightly: chaos over many seeds, each a minute, with and without sysmon.
 foreach(_rq_seed RANGE 10 19)
