@@ -10,6 +10,14 @@ if(NOT DEFINED RUNQCHECK_CHECKERS)
 endif()
 # RUNQCHECK_PORT_ONLY (ci/gate --subject): only the checkers that judge a
 # subject; the families that test the harness itself are left out.
+# The stress family's protocol column (stress_protocol/<protocol subject>)
+# judges a subject, so it stays where a protocol subject is registered
+# (cmake/stress.cmake).
+set(_rq_stress_protocol OFF)
+get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+if("stress" IN_LIST RUNQCHECK_CHECKERS AND (_rq_psubs OR NOT RUNQCHECK_PORT_ONLY))
+  set(_rq_stress_protocol ON)
+endif()
 if(RUNQCHECK_PORT_ONLY)
   list(REMOVE_ITEM RUNQCHECK_CHECKERS mutants proofs stress bench)
 endif()
@@ -570,7 +578,7 @@ if("proofs" IN_LIST RUNQCHECK_CHECKERS AND NOT CMAKE_CROSSCOMPILING
 endif()
 
 # --- issue #6: the stress scheduler (stress/, cmake/stress.cmake) ---
-if("stress" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/stress/src/proc.cpp")
+if(_rq_stress_protocol AND EXISTS "${RUNQCHECK_ROOT}/stress/src/proc.cpp")
   include("${CMAKE_CURRENT_LIST_DIR}/stress.cmake")
 endif()
 

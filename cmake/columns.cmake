@@ -1,11 +1,11 @@
 # columns.cmake — the verdict's columns, read from their one declaration,
 # ci/checkers.json. Every test that judges a subject (label `port`) gets the
 # label `column:<id>` of the column whose `tests` name it (or of its preset's
-# whole_preset column), and <build>/runqcheck_columns.json records the same
-# (preset, subjects, each one's header and include dirs, test -> column) for
-# ci/verdict.py: nothing guesses a column from a test's name. Tests are
-# labelled at the end of each directory that registers a subject (where its
-# tests are).
+# whole_preset column, unless its own column lists that preset), and
+# <build>/runqcheck_columns.json records the same (preset, subjects, each
+# one's header and include dirs, test -> column) for ci/verdict.py: nothing
+# guesses a column from a test's name. Tests are labelled at the end of each
+# directory that registers a subject (where its tests are).
 include_guard(GLOBAL)
 
 # RUNQCHECK_PRESET: the configure preset (CMakePresets.json sets it); `build`
@@ -44,6 +44,7 @@ function(_runqcheck_columns_read)
     endforeach()
     foreach(t IN LISTS tests)
       set_property(GLOBAL PROPERTY RUNQCHECK_TEST_COLUMN_${t} ${id})
+      set_property(GLOBAL PROPERTY RUNQCHECK_TEST_COLUMN_PRESETS_${t} "${presets}")
     endforeach()
   endforeach()
 endfunction()
@@ -68,7 +69,10 @@ function(_runqcheck_columns_label)
     endif()
     string(REGEX REPLACE "/.*" "" head "${t}")
     get_property(col GLOBAL PROPERTY RUNQCHECK_TEST_COLUMN_${head})
-    if(whole)
+    # A whole preset's column takes its port tests, unless the test's own
+    # column names this preset (stress_protocol on tsan).
+    get_property(own GLOBAL PROPERTY RUNQCHECK_TEST_COLUMN_PRESETS_${head})
+    if(whole AND NOT (col AND RUNQCHECK_PRESET IN_LIST own))
       set(col ${whole})
     endif()
     if(col)

@@ -6,10 +6,18 @@
 #
 # Targets: runqcheck_stress_lib (static: the scheduler, the workloads and
 # runqcheck::stress::add_command for the main CLI), runqcheck_stress (its
-# own executable), runqcheck_stress_mutant.
+# own executable), runqcheck_stress_mutant, runqcheck_stress__<protocol
+# subject> (with runqcheck_stress_protocol_common, the sources that do not
+# see the protocol).
 # Tests: stress/<workload> (gate: every workload briefly), stress/chaos_*
 # (gate: more seeds, --sysmon), stress/cli_* (gate: flags, add_command),
 # stress/tsan_sees_races (TSan builds), stress_deep/* (nightly).
+#
+# Each protocol subject (runqcheck_add_protocol_subject): the same scheduler
+# on it, runqcheck_stress__<name> (proc.cpp's protocol_under_test), and its
+# test stress_protocol/<name> (labels gate, port: the stress_protocol
+# column; stress/protocol_column.sh). Built with RUNQCHECK_PORT_ONLY too
+# (ci/gate --subject), where the self-tests below are not.
 include_guard(GLOBAL)
 
 find_package(Boost 1.66 REQUIRED COMPONENTS context)
@@ -44,6 +52,66 @@ function(_rq_stress_lib name mutants)
   endif()
 endfunction()
 
+# The stress_protocol column: per protocol subject, the scheduler on its
+# protocol (proc.cpp, the only source that sees it) and the column's runs.
+# The other sources are built once, unless the subject's include dirs
+# replace core headers (a runqcheck/ folder, as the mutant schemata's): then
+# every source is built on them.
+get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+foreach(_rq_ps IN LISTS _rq_psubs)
+  set(_rq_t runqcheck_stress__${_rq_ps})
+  if(TARGET ${_rq_t})
+    continue()
+  endif()
+  get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
+  set(_rq_own_core OFF)
+  foreach(_rq_d IN LISTS _rq_pinc)
+    if(IS_DIRECTORY "${_rq_d}/runqcheck")
+      set(_rq_own_core ON)
+    endif()
+  endforeach()
+  # The sources besides proc.cpp, and main.cpp (an object library).
+  set(_rq_common runqcheck_stress_protocol_common)
+  if(_rq_own_core)
+    set(_rq_common ${_rq_t}_common)
+  endif()
+  if(NOT TARGET ${_rq_common})
+    add_library(${_rq_common} OBJECT "${_rq_stress_dir}/src/fiber.cpp"
+      "${_rq_stress_dir}/src/watchdog.cpp" "${_rq_stress_dir}/src/workloads.cpp"
+      "${_rq_stress_dir}/src/command.cpp" "${_rq_stress_dir}/main.cpp")
+    if(_rq_own_core)
+      target_include_directories(${_rq_common} BEFORE PUBLIC ${_rq_pinc})
+    endif()
+    target_include_directories(${_rq_common} PUBLIC "${_rq_stress_dir}/include")
+    target_link_libraries(${_rq_common} PUBLIC runqcheck::core Boost::context CLI11::CLI11
+      Threads::Threads)
+    target_compile_features(${_rq_common} PUBLIC cxx_std_20)
+    if(RUNQCHECK_HAVE_WNO_TSAN)
+      target_compile_options(${_rq_common} PRIVATE -Wno-tsan)
+    endif()
+  endif()
+  add_executable(${_rq_t} "${_rq_stress_dir}/src/proc.cpp")
+  # proc.cpp on the subject's protocol (its generated header first)
+  target_include_directories(${_rq_t} BEFORE PRIVATE ${_rq_pinc})
+  target_compile_definitions(${_rq_t} PRIVATE RUNQCHECK_STRESS_PROTOCOL_SUBJECT=1)
+  target_link_libraries(${_rq_t} PRIVATE ${_rq_common})
+  if(RUNQCHECK_HAVE_WNO_TSAN)
+    target_compile_options(${_rq_t} PRIVATE -Wno-tsan)
+  endif()
+  set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  set(_rq_small)
+  if(RUNQCHECK_TEST_SCALE)
+    set(_rq_small small)
+  endif()
+  add_test(NAME stress_protocol/${_rq_ps}
+    COMMAND sh "${_rq_stress_dir}/protocol_column.sh" $<TARGET_FILE:${_rq_t}> ${_rq_small})
+  set_tests_properties(stress_protocol/${_rq_ps} PROPERTIES LABELS "gate;stress;port" TIMEOUT 300)
+endforeach()
+# The rest is the harness's own (not built by ci/gate --subject).
+if(NOT "stress" IN_LIST RUNQCHECK_CHECKERS)
+  return()
+endif()
+
 if(NOT TARGET runqcheck_stress_lib)
   _rq_stress_lib(runqcheck_stress_lib "")
   add_executable(runqcheck_stress "${_rq_stress_dir}/main.cpp")
@@ -71,7 +139,8 @@ set(_rq_stress_gate
   "ChanProdCons|1000000|20000"
   "skynet|1000000|5000"
   "GoroutineParallelism2|10|3"
-  "chaos|20000|1000")
+  "chaos|20000|1000"
+  "WakeupFromIdle|200|50")
 set(_rq_stress_bin $<TARGET_FILE:runqcheck_stress>)
 # The watchdog deadline in tests: a hang detector, generous on purpose.
 set(_rq_stress_common --procs 4 --watchdog-ms 30000)
@@ -112,6 +181,12 @@ set_tests_properties(stress/chaos_sysmon stress/WakeupParallelSyscall_sysmon str
 add_test(NAME stress/cli_bad_flag COMMAND sh -c "\"$0\" --workload chaos --rounds 1 --bogus; test $? -eq 2"
          ${_rq_stress_bin})
 add_test(NAME stress/cli_unbounded COMMAND sh -c "\"$0\" --workload chaos; test $? -eq 2" ${_rq_stress_bin})
+# WakeupFromIdle needs a second P; protocol_column.sh takes `small` or nothing.
+add_test(NAME stress/cli_min_procs COMMAND sh -c
+         "\"$0\" --workload WakeupFromIdle --procs 1 --rounds 1; test $? -eq 2" ${_rq_stress_bin})
+add_test(NAME stress/cli_protocol_column_bad_size COMMAND sh -c
+         "sh \"$0\" \"$1\" large; test $? -eq 2" "${_rq_stress_dir}/protocol_column.sh"
+         ${_rq_stress_bin})
 # The subcommand the main CLI adds (runqcheck::stress::add_command).
 add_executable(runqcheck_stress_subcommand_test "${_rq_stress_dir}/tests/subcommand.cpp")
 target_link_libraries(runqcheck_stress_subcommand_test PRIVATE runqcheck_stress_lib)
@@ -121,6 +196,7 @@ add_test(NAME stress/cli_subcommand COMMAND runqcheck_stress_subcommand_test str
 add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c "\"$0\" stress --workload nope --rounds 1; test $? -eq 2"
          $<TARGET_FILE:runqcheck_stress_subcommand_test>)
 set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand stress/cli_subcommand_bad_flag
+                     stress/cli_min_procs stress/cli_protocol_column_bad_size
                      PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 60)
 # nightly: chaos over many seeds, each a minute, with and without sysmon.
 foreach(_rq_seed RANGE 10 19)

@@ -78,6 +78,21 @@ int run(const options& o) {
   int procs = o.procs > 0 ? o.procs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   procs = std::min(procs, max_procs);
   if (w->procs1) procs = 1;  // Go: defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+  if (procs < w->min_procs) return usage_error("this --workload needs --procs 2 or more");
+  // A workload (or --sysmon) that needs an optional hook the protocol lacks
+  // is not run, and says so (protocol_subject.hpp).
+  protocol_info pi = protocol_under_test_info();
+  const char* why = nullptr;
+  if ((w->syscalls || o.sysmon) && !pi.syscalls)
+    why = "its Gs enter syscalls (or --sysmon retakes): needs has_protocol_syscalls and"
+          " the syscall thief (setBlockOnExitSyscall)";
+  else if (w->procresize && !pi.procresize)
+    why = "it changes GOMAXPROCS: needs has_protocol_procresize";
+  if (why != nullptr) {
+    std::printf("runqcheck: not applied: stress %s%s: %s (protocol %s)\n", w->name,
+                o.sysmon ? " --sysmon" : "", why, pi.name);
+    return 0;
+  }
   std::int64_t size = o.size > 0 ? o.size : w->default_size;
   set_reproducer(reproduce_line(o, o.procs > 0 ? o.procs : procs, size));
   install_fatal_handler();

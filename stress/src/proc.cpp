@@ -4,10 +4,14 @@
 //
 // Wakeup protocol (proc.go, "Worker thread parking/unparking"): wakep,
 // startm, resetspinning, the idle P/M lists, the submission path (newproc,
-// goready) and findRunnable's spinning -> non-spinning recheck are
-// protocol.hpp's, written on the backend seam so that the Relacy checker
-// (tests/relacy/protocol.cpp) runs the same source; its top comment gives
-// the steps and why each side needs a seq_cst fence (#StoreLoad).
+// goready) and findRunnable's spinning -> non-spinning recheck are the
+// protocol subject's (protocol_subject.hpp): the bundled protocol.hpp,
+// written on the backend seam so that the Relacy checker
+// (tests/relacy/protocol.cpp) runs the same source (its top comment gives
+// the steps and why each side needs a seq_cst fence, #StoreLoad), or, in
+// runqcheck_stress__<name>, a registered protocol_under_test. The
+// scheduler reaches the protocol's state only through the contract:
+// spin_gate, observe (dumps, the end-of-run check), the hooks.
 // TSan does not model fences (GCC warns, -Wtsan); no plain data depends on
 // these two, only the wakeup decision, which TSan does not check anyway.
 //
@@ -22,12 +26,18 @@
 //    "never returns", here it is the loop in schedule_loop.
 //  - The global queue is never read without sched.lock (sched_policy.hpp).
 //  - Gosched puts the G on the global queue, as Go does.
+//  - A spinning M that stops for the world (gcstopm) or exits drops its
+//    count through the protocol's dropspinning, after releasing its P (Go
+//    drops nmspinning directly, holding it): see dropspinning_stopping.
+//  - Without the protocol's syscall or procresize hooks the syscall paths
+//    and gomaxprocs fail a check; command.cpp does not run such workloads.
 #include "runqcheck/stress/proc.hpp"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cinttypes>
+#include <concepts>
 #include <cstdio>
 #include <mutex>
 #include <span>
@@ -35,6 +45,9 @@
 
 #include "fiber.hpp"
 #include "runqcheck/stress/watchdog.hpp"
+#ifdef RUNQCHECK_STRESS_PROTOCOL_SUBJECT
+#include <runqcheck_protocol_subject.hpp>  // protocol_under_test, RUNQCHECK_PROTOCOL_SUBJECT
+#endif
 
 namespace runqcheck::stress {
 namespace {
@@ -58,26 +71,47 @@ constexpr std::uint32_t st(gstatus s) { return static_cast<std::uint32_t>(s); }
 constexpr std::uint32_t st(pstatus s) { return static_cast<std::uint32_t>(s); }
 G* asG(core_g* g) { return static_cast<G*>(g); }
 
-// The wakeup protocol (protocol.hpp), on this scheduler: the hooks it needs.
+// The wakeup protocol under test (protocol_subject.hpp), on this scheduler:
+// the hooks it needs (a protocol may leave some unused). ws() is the
+// protocol's own state (proto::state).
 struct env {
   using B = stress::B;
   using S = stress::S;
   using P = stress::P;
   using M = stress::M;
-  static wakeup_state<B, P, M>& ws() { return *the_sched; }
+  static auto& ws();
   static runqcheck::schedt<B>& core() { return the_sched->core; }
-  static void newm(P* pp, bool spinning);
+  [[maybe_unused]] static void newm(P* pp, bool spinning);
   static void notewakeup(M* mp) { mp->park.wakeup(); }
-  static void acquirep(M* mp, P* pp);
-  static P* releasep(M* mp);
-  static core_p& owner(P* pp);
+  [[maybe_unused]] static void acquirep(M* mp, P* pp);
+  [[maybe_unused]] static P* releasep(M* mp);
+  [[maybe_unused]] static core_p& owner(P* pp);
   static void count_wakep() { the_sched->nwakep.fetch_add(1, relaxed); }
-  static bool handoff_gcstop(locked& l, P* pp);
+  [[maybe_unused]] static bool handoff_gcstop(locked& l, P* pp);  // protocol.hpp's handoffp
   static M* g_m(core_g* gp) { return asG(gp)->m.load(relaxed); }
 };
-using proto = protocol<env>;
-static_assert(protocol_subject<proto> && has_protocol_syscalls<proto> &&
-              has_protocol_procresize<proto>);
+#ifdef RUNQCHECK_STRESS_PROTOCOL_SUBJECT
+using proto = protocol_under_test<env>;  // runqcheck_add_protocol_subject's (cmake/stress.cmake)
+#else
+using proto = protocol<env>;  // the bundled protocol (core/include/runqcheck/protocol.hpp)
+#endif
+typename proto::state* the_state = nullptr;  // between runtime_start and runtime_stop
+auto& env::ws() { return *the_state; }
+static_assert(protocol_subject<proto>);
+
+// The optional hooks (protocol_subject.hpp). The syscall paths need the
+// syscall hooks and the thief's scan-bit lock (setBlockOnExitSyscall, which
+// stopTheWorld and retake use too); gomaxprocs needs the procresize hooks.
+// Without them those paths are not run: command.cpp prints `not applied`.
+template <class PS>
+concept stress_syscalls = has_protocol_syscalls<PS> &&
+    requires(P* pp, typename PS::syscallingThread& t) {
+      { PS::setBlockOnExitSyscall(pp, t) } -> std::same_as<bool>;
+      t.releaseP(pstatus::gcstop);
+      t.resume();
+    };
+constexpr bool with_syscalls = stress_syscalls<proto>;
+constexpr bool with_procresize = has_protocol_procresize<proto>;
 
 // Go: cheaprand. This M only.
 std::uint32_t cheaprand(M* mp) {
@@ -88,9 +122,23 @@ std::uint32_t cheaprand(M* mp) {
   return static_cast<std::uint32_t>(z ^ (z >> 31));
 }
 
-// Go: casgstatus (protocol.hpp's: the exactly-once checks, and the wait
-// while a syscall thief holds the G's _Gscan bit). Any M.
-void casgstatus(G* gp, gstatus from, gstatus to) { proto::casgstatus(gp, from, to); }
+// Go: casgstatus: the exactly-once checks. With the syscall hooks, the
+// protocol's (it also waits while a syscall thief holds the G's _Gscan
+// bit); without, no thief exists and one CAS does. Any M.
+template <class PS = proto>
+void casgstatus_of(G* gp, gstatus from, gstatus to) {
+  if constexpr (stress_syscalls<PS>) {
+    PS::casgstatus(gp, from, to);
+  } else {
+    std::uint32_t old = st(from);
+    // acq_rel: orders the G's state with its previous owner's
+    bool ok = gp->atomicstatus.compare_exchange_strong(old, st(to), std::memory_order::acq_rel,
+                                                       acquire);
+    RQ_CHECK(B, ok, "casgstatus: bad g status (a G run, readied or finished twice?)", "goid",
+             gp->goid, "have", old, "want", st(from));
+  }
+}
+void casgstatus(G* gp, gstatus from, gstatus to) { casgstatus_of(gp, from, to); }
 
 // The owner-P check: runq put/get/drain only by the M that holds the P
 // (proc.go: "Executed only by the owner P"). Cheap: one relaxed load.
@@ -159,8 +207,6 @@ void mPark(M* mp) {
   mp->park.clear();  // the next wakeup comes after mput under sched.lock
 }
 
-void becomeSpinning(M* mp) { proto::becomeSpinning(mp); }  // Go: (*m).becomeSpinning
-
 void mstart(M* mp);
 
 
@@ -197,11 +243,12 @@ bool stopm(M* mp) {
   return true;
 }
 
-// Go: wakep, resetspinning (and startm, which only they and handoffp call): protocol.hpp.
+// Go: wakep, resetspinning (and startm, which only they and handoffp call):
+// the protocol's.
 void wakep() { proto::wakep(); }
 void resetspinning(M* mp) { proto::resetspinning(mp); }
 
-// Go: handoffp: protocol.hpp. Any thread, for a P nobody owns (released
+// Go: handoffp: the protocol's. Any thread, for a P nobody owns (released
 // from a syscall, retaken by sysmon).
 void handoffp(P* pp) {
   the_sched->nhandoff.fetch_add(1, relaxed);
@@ -216,15 +263,23 @@ bool env::handoff_gcstop(locked& l, P* pp) {
   return true;
 }
 
+// A spinning M that stops for the world or exits, its P released, drops
+// its spinning count through the protocol (dropspinning with no Ps to
+// recheck). Go's gcstopm just drops nmspinning ("startTheWorld will unpark
+// threads as necessary"); the world has no other way to the count. No P is
+// idle while the world stops (stopTheWorld took them) and no work is left
+// at exit, so the recheck acquires none.
+void dropspinning_stopping(M* mp) {
+  auto r = proto::dropspinning(mp, std::span<core_p* const>{});
+  RQ_CHECK(B, r.gp == nullptr && r.pp == nullptr, "a stopping M's spinning drop acquired a P", "m",
+           mp->id);
+}
+
 // Go: gcstopm. The M itself, holding a P, when the world is stopping.
 bool gcstopm(M* mp) {
   RQ_CHECK(B, the_sched->gcwaiting.load(seq_cst), "gcstopm: not waiting for gc");
-  if (mp->spinning.load(relaxed)) {
-    mp->spinning.store(false, relaxed);
-    // OK to just drop nmspinning here, startTheWorld will unpark threads as necessary.
-    RQ_CHECK(B, the_sched->nmspinning.fetch_add(-1, seq_cst) - 1 >= 0, "gcstopm: negative nmspinning");
-  }
   P* pp = releasep(mp);
+  if (mp->spinning.load(relaxed)) dropspinning_stopping(mp);
   {
     auto l = lock_sched();
     pp->status.store(st(pstatus::gcstop), relaxed);
@@ -243,13 +298,12 @@ std::int32_t snapshotAllp(std::array<core_p*, max_procs>& snap) {
 
 // Leaves the run at shutdown: the M gives its P back and exits.
 void dropP_for_exit(M* mp) {
-  if (mp->spinning.load(relaxed)) {
-    mp->spinning.store(false, relaxed);
-    the_sched->nmspinning.fetch_add(-1, seq_cst);
-  }
   P* pp = releasep(mp);
-  auto l = lock_sched();
-  pidleput(l, pp);
+  {
+    auto l = lock_sched();
+    pidleput(l, pp);
+  }
+  if (mp->spinning.load(relaxed)) dropspinning_stopping(mp);
 }
 
 // Go: findRunnable (queues only: no timers, netpoll, GC). The M itself,
@@ -279,10 +333,9 @@ top:
     return {asG(f.gp), f.inheritTime};
   }
   // Spinning Ms: steal work from other Ps. Limit the number of spinning Ms
-  // to half the number of busy Ps.
+  // (the protocol's spin_gate; Go: to half the number of busy Ps).
   std::int32_t procs = s.gomaxprocs.load(relaxed);
-  if (mp->spinning.load(relaxed) || 2 * s.nmspinning.load(seq_cst) < procs - s.npidle.load(seq_cst)) {
-    if (!mp->spinning.load(relaxed)) becomeSpinning(mp);
+  if (proto::spin_gate(mp, procs)) {
     mp->state.store(mstate::spinning, relaxed);
     std::int32_t n = snapshotAllp(snap);
     auto f = runqcheck::stealWork<S>(
@@ -421,10 +474,13 @@ next_g gopreempt_m(M* mp, G* gp) { return goschedImpl(mp, gp, true); }  // Go: g
 
 // Go: exitsyscallNoP (go1.26, 7244e9221f: was exitsyscall0; the G is
 // already _Grunning). g0 of an M without a P: exitsyscall found no P.
+template <class PS = proto>
 next_g exitsyscallNoP(M* mp, G* gp) {
   casgstatus(gp, gstatus::running, gstatus::runnable);
   dropg(mp, gp);
-  P* pp = proto::exitsyscallNoP_pidle(gp);  // an idle P, or gp on the global queue
+  P* pp = nullptr;
+  // an idle P, or gp on the global queue
+  if constexpr (stress_syscalls<PS>) pp = PS::exitsyscallNoP_pidle(gp);
   if (pp != nullptr) {
     acquirep(mp, pp);
     return {gp, false};
@@ -464,24 +520,25 @@ void mstart(M* mp) {
 // in a syscall stays _Prunning and wired to its M, and the G's _Gsyscall
 // status, locked with the _Gscan bit, decides who may take the P) ---
 
-using syscallingThread = proto::syscallingThread;
-
 // Go: gcstopP. The stopper, under sched.lock: unwire the syscalling
-// thread's P into _Pgcstop.
-void gcstopP(locked&, const syscallingThread& t) {
+// thread's P into _Pgcstop (t: the protocol's syscallingThread).
+template <class T>
+void gcstopP(locked&, const T& t) {
   t.releaseP(pstatus::gcstop);
   the_sched->stopwait--;
 }
 
 // Go: retake, the syscall part (go1.27; protocol.hpp's retake_syscall for
 // each _Prunning P). The sysmon thread.
+template <class PS = proto>
 void retake() {
   auto& s = *the_sched;
   std::int32_t n = s.gomaxprocs.load(acquire);
   for (std::int32_t i = 0; i < n; i++) {
     P* pp = s.allp[i].load(acquire);
     if (pp->status.load(relaxed) != st(pstatus::running)) continue;
-    if (proto::retake_syscall(pp)) {  // taken and handed off (proto::handoffp)
+    if constexpr (!stress_syscalls<PS>) continue;  // no sysmon then (runtime_start)
+    else if (PS::retake_syscall(pp)) {  // taken and handed off (the protocol's handoffp)
       s.nretake.fetch_add(1, relaxed);
       s.nhandoff.fetch_add(1, relaxed);
     }
@@ -491,7 +548,7 @@ void retake() {
 void sysmon() {
   while (!the_sched->shutdown.load(acquire)) {
     ::usleep(1000);  // Go: 20µs growing to 10ms; a fixed 1ms tick here
-    retake();
+    retake<>();
   }
 }
 
@@ -513,6 +570,20 @@ void preemptall(M* self) {
   }
 }
 
+// stopTheWorld's loop over the Ps in syscalls (none without the hooks).
+template <class PS = proto>
+void stop_syscalling(locked& l) {
+  if constexpr (stress_syscalls<PS>) {
+    for (std::int32_t i = 0; i < the_sched->gomaxprocs.load(relaxed); i++) {
+      P* pp = the_sched->allp[i].load(relaxed);
+      if (typename PS::syscallingThread t; PS::setBlockOnExitSyscall(pp, t)) {
+        gcstopP(l, t);
+        t.resume();
+      }
+    }
+  }
+}
+
 // Go: stopTheWorldWithSema. A G (with its P): stop every other P.
 void stopTheWorld(M* mp) {
   auto& s = *the_sched;
@@ -528,12 +599,7 @@ void stopTheWorld(M* mp) {
     s.stopwait--;
     // stop current P and those in syscalls (go1.26, 7244e9221f: a P whose
     // G is in a syscall is found through the G's status, not _Psyscall)
-    for (std::int32_t i = 0; i < s.gomaxprocs.load(relaxed); i++) {
-      if (syscallingThread t; proto::setBlockOnExitSyscall(s.allp[i].load(relaxed), t)) {
-        gcstopP(l, t);
-        t.resume();
-      }
-    }
+    stop_syscalling<>(l);
     // stop idle P's
     while (P* pp = pidleget(l)) {
       pp->status.store(st(pstatus::gcstop), relaxed);
@@ -555,8 +621,9 @@ void stopTheWorld(M* mp) {
 
 // The run-queue part of (*p).destroy (the core's destroy) plus the G free
 // list. sched.lock held, world stopped.
+template <class PS = proto>
 void destroyP(locked& l, P* pp) {
-  proto::destroy_runq(l, pp);  // runnext and ring to the global head (protocol.hpp)
+  PS::destroy_runq(l, pp);  // runnext and ring to the global head (protocol.hpp)
   {
     std::lock_guard g(the_sched->gfree_lock);
     the_sched->gfree.insert(the_sched->gfree.end(), pp->gfree.begin(), pp->gfree.end());
@@ -569,6 +636,7 @@ void destroyP(locked& l, P* pp) {
 // Go: procresize. sched.lock held, world stopped, by the G that stopped it.
 // Returns the Ps with local work (Go's runnablePs, linked through P::link),
 // for startTheWorld.
+template <class PS = proto>
 P* procresize(locked& l, std::int32_t nprocs, M* mp) {
   auto& s = *the_sched;
   std::int32_t old = s.gomaxprocs.load(relaxed);
@@ -595,7 +663,7 @@ P* procresize(locked& l, std::int32_t nprocs, M* mp) {
     acquirep(mp, p0);
   }
   // release resources from unused P's
-  for (std::int32_t i = nprocs; i < old; i++) destroyP(l, s.allp[i].load(relaxed));
+  for (std::int32_t i = nprocs; i < old; i++) destroyP<PS>(l, s.allp[i].load(relaxed));
   l.set_gomaxprocs(nprocs);
   s.stealOrder.reset(static_cast<std::uint32_t>(nprocs));
   s.gomaxprocs.store(nprocs, release);  // release: pairs with snapshotAllp
@@ -604,7 +672,7 @@ P* procresize(locked& l, std::int32_t nprocs, M* mp) {
   std::array<P*, max_procs> ps{};
   for (std::int32_t i = 0; i < nprocs; i++) ps[i] = s.allp[i].load(relaxed);
   std::span<P* const> live(ps.data(), static_cast<std::size_t>(nprocs));
-  return proto::procresize_runnable(l, live, mp->p.load(relaxed));
+  return PS::procresize_runnable(l, live, mp->p.load(relaxed));
 }
 
 }  // namespace
@@ -671,6 +739,13 @@ void goready(G* gp) {
 }
 
 namespace {
+// Go: exitsyscallTryGetP (the protocol's; none without the syscall hooks).
+template <class PS = proto>
+P* exitsyscallTryGetP(P* oldp) {
+  if constexpr (stress_syscalls<PS>) return PS::exitsyscallTryGetP(oldp);
+  else return nullptr;
+}
+
 // Go: entersyscallHandleGCWait. The syscalling M, before its G enters
 // _Gsyscall: a stop-the-world is pending, so give the P away now.
 void entersyscallHandleGCWait(M* mp) {
@@ -690,6 +765,7 @@ void entersyscallHandleGCWait(M* mp) {
 // from the casgstatus on, sysmon, stopTheWorld or another M's exitsyscall
 // may take the P (setBlockOnExitSyscall).
 void entersyscall() {
+  RQ_CHECK(B, with_syscalls, "entersyscall: the protocol has no syscall hooks");
   M* mp = getm();
   G* gp = mp->curG();
   mp->oldp = mp->p.load(relaxed);
@@ -701,6 +777,7 @@ void entersyscall() {
 
 // Go: entersyscallblock (go1.27): hand off the P, then enter _Gsyscall.
 void entersyscallblock() {
+  RQ_CHECK(B, with_syscalls, "entersyscallblock: the protocol has no syscall hooks");
   M* mp = getm();
   G* gp = mp->curG();
   mp->oldp = nullptr;
@@ -714,6 +791,7 @@ void entersyscallblock() {
 // Go: exitsyscall (go1.27). Back to _Grunning first (waiting while a thief
 // holds the scan bit); then the P is ours if it is still wired to this M.
 void exitsyscall() {
+  RQ_CHECK(B, with_syscalls, "exitsyscall: the protocol has no syscall hooks");
   M* mp = getm();
   G* gp = mp->curG();
   casgstatus(gp, gstatus::syscall, gstatus::running);  // acquire: a thief's releaseP
@@ -721,7 +799,7 @@ void exitsyscall() {
   mp->oldp = nullptr;
   P* pp = mp->p.load(relaxed);
   if (pp == nullptr) {
-    pp = proto::exitsyscallTryGetP(oldp);
+    pp = exitsyscallTryGetP<>(oldp);
     if (pp != nullptr) acquirep(mp, pp);
   }
   if (pp != nullptr) {
@@ -729,34 +807,50 @@ void exitsyscall() {
     mp->state.store(mstate::running, relaxed);
     return;
   }
-  mcall(exitsyscallNoP);  // returns when an M executes this G again
+  mcall(exitsyscallNoP<>);  // returns when an M executes this G again
   getm()->p.load(relaxed)->syscalltick.fetch_add(1, relaxed);
 }
 
+namespace {
+// Go: GOMAXPROCS(n): stopTheWorld, procresize, startTheWorld. Needs the
+// procresize hooks (gomaxprocs checks; without them this is empty).
+template <class PS = proto>
+void gomaxprocs_of(int n) {
+  if constexpr (has_protocol_procresize<PS>) {
+    std::lock_guard w(worldsema);
+    M* mp = getm();
+    mp->state.store(mstate::stw, relaxed);
+    stopTheWorld(mp);
+    P* runnable;
+    {
+      auto l = lock_sched();
+      runnable = procresize<PS>(l, n, mp);
+      the_sched->gcwaiting.store(false, seq_cst);
+    }
+    // Go: startTheWorldWithSema: every P with work to the M procresize gave
+    // it (go1.26, 2263d4aabd), or a new M (the protocol's); then wakep.
+    PS::startTheWorld_runnable(runnable);
+    wakep();
+    mp->state.store(mstate::running, relaxed);
+  }
+}
+}  // namespace
+
 void gomaxprocs(int n) {
   RQ_CHECK(B, n >= 1 && n <= max_procs, "GOMAXPROCS out of range", "n", n);
-  std::lock_guard w(worldsema);
-  M* mp = getm();
-  mp->state.store(mstate::stw, relaxed);
-  stopTheWorld(mp);
-  P* runnable;
-  {
-    auto l = lock_sched();
-    runnable = procresize(l, n, mp);
-    the_sched->gcwaiting.store(false, seq_cst);
-  }
-  // Go: startTheWorldWithSema: every P with work to the M procresize gave
-  // it (go1.26, 2263d4aabd), or a new M (protocol.hpp); then wakep.
-  proto::startTheWorld_runnable(runnable);
-  wakep();
-  mp->state.store(mstate::running, relaxed);
+  RQ_CHECK(B, with_procresize, "GOMAXPROCS: the protocol has no procresize hooks");
+  gomaxprocs_of<>(n);
 }
 
 // --- the driver (not an M) ---
 
 void runtime_start(const runtime_config& cfg) {
+  RQ_CHECK(B, !cfg.sysmon || with_syscalls, "sysmon: the protocol has no syscall hooks");
   the_sched = new schedt;
+  the_state = new typename proto::state;
   auto& s = *the_sched;
+  s.protocol_name = proto::name;
+  s.observe = [] { return proto::observe(); };
   s.seed = cfg.seed;
   s.sysmon = cfg.sysmon;
   {
@@ -837,9 +931,11 @@ bool check_quiescent() {
   };
   std::uint64_t created = s.ngcreated.load(acquire), finished = s.ngdone.load(acquire);
   if (created != finished) fail("every G runs to completion exactly once: created vs finished", created, finished);
-  if (s.nmspinning.load(seq_cst) != 0) fail("nmspinning after shutdown", s.nmspinning.load(seq_cst), 0);
   {
     auto l = lock_sched();
+    // The protocol's counts (observe(), under sched.lock): every M has left.
+    protocol_counts c = proto::observe();
+    if (c.spinning != 0) fail("the protocol counts spinning Ms after shutdown", c.spinning, 0);
     if (l.runq().size() != 0) fail("global runq not empty after shutdown", l.runq().size(), 0);
   }
   std::int32_t n = s.gomaxprocs.load(relaxed);
@@ -865,9 +961,19 @@ bool runtime_stop() {
   }
   for (G* gp : gs) delete gp;
   for (M* mp : ms) delete mp;
+  delete the_state;
+  the_state = nullptr;
   delete the_sched;
   the_sched = nullptr;
   return ok;
+}
+
+protocol_info protocol_under_test_info() { return {proto::name, with_syscalls, with_procresize}; }
+
+bool others_idle() {
+  auto l = lock_sched();
+  protocol_counts c = proto::observe();  // under sched.lock, as the contract asks
+  return c.spinning == 0 && c.idle_ms == the_sched->mcount.load(relaxed) - 1;
 }
 
 std::string stats_line() {

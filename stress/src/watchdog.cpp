@@ -141,10 +141,10 @@ void dump_sched(const char* why) {
   auto& s = sched();
   std::fprintf(stderr, "=== scheduler state (%s) ===\n", why);
   std::fprintf(stderr,
-               "sched: gomaxprocs=%d npidle=%d nmspinning=%d needspinning=%u gcwaiting=%d mcount=%d created=%" PRIu64
+               "sched: gomaxprocs=%d gcwaiting=%d mcount=%d created=%" PRIu64
                " finished=%" PRIu64 " executes=%" PRIu64 "\n",
-               s.gomaxprocs.load(relaxed), s.npidle.load(relaxed), s.nmspinning.load(relaxed),
-               s.needspinning.load(relaxed), s.gcwaiting.load(relaxed) ? 1 : 0, s.mcount.load(relaxed),
+               s.gomaxprocs.load(relaxed), s.gcwaiting.load(relaxed) ? 1 : 0,
+               s.mcount.load(relaxed),
                s.ngcreated.load(relaxed), s.ngdone.load(relaxed), s.nexecute.load(relaxed));
   for (int i = 0; i < max_procs; i++) {
     P* pp = s.allp[i].load(std::memory_order_acquire);
@@ -164,7 +164,11 @@ void dump_sched(const char* why) {
     std::fprintf(stderr, "(sched.lock held by the failing thread: Ms and the global runq not printed)\n");
   } else {
     auto l = runqcheck::lock(s.core);
-    std::fprintf(stderr, "M: %zu Ms, %d idle\n", s.allm.size(), s.nmidle);
+    // The protocol's own counts, through its observe() (sched.lock held).
+    protocol_counts c = s.observe();
+    std::fprintf(stderr, "protocol %s: spinning=%d idle_ps=%d idle_ms=%d\n", s.protocol_name,
+                 c.spinning, c.idle_ps, c.idle_ms);
+    std::fprintf(stderr, "M: %zu Ms\n", s.allm.size());
     for (M* mp : s.allm) {
       P* p = mp->p.load(relaxed);
       P* np = mp->nextp.load(relaxed);
@@ -180,9 +184,6 @@ void dump_sched(const char* why) {
     int k = 0;
     for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++) print_g(g);
     std::fprintf(stderr, "%s ]\n", l.runq().size() > 64 ? " ..." : "");
-    int np = 0;
-    for (P* p = s.pidle; p != nullptr; p = p->link) np++;
-    std::fprintf(stderr, "pidle: %d Ps\n", np);
   }
   std::fprintf(stderr, "%s\n", stats_line().c_str());
   std::fflush(stderr);

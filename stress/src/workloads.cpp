@@ -278,6 +278,21 @@ void goroutine_parallelism2(int P, std::int64_t k) {
   }
 }
 
+// WakeupFromIdle (no Go peer): k times, the main G waits until every other
+// M is on the protocol's idle list and none spins (others_idle), spawns one
+// G and spins, never yielding, until that G has run. Only the submission's
+// wakeup can start an M then, so a protocol that loses it hangs for certain
+// (the watchdog), and a correct one always gets the G stolen. Needs 2 Ps.
+void wakeup_from_idle(std::int64_t k) {
+  for (std::int64_t t = 0; t < k; t++) {
+    while (!others_idle()) spin_for_ns(20000);  // the other Ms finish and park
+    std::atomic<bool> ran{false};  // release store by the G, acquire load here
+    newproc([&ran] { ran.store(true, std::memory_order_release); });
+    while (!ran.load(std::memory_order_acquire)) {
+    }
+  }
+}
+
 // chaos: seeded random work (seed, round), as the Go peer: procs root tasks;
 // until k tasks have been spawned, each task does 8 random steps: spawn a
 // child task, Gosched, a syscall (nanosleep 1µs; half of them hand the P off
@@ -364,7 +379,7 @@ const workload table[] = {
      "two Gs alternate send/receive with 5us spins, K iterations (Go: BenchmarkWakeupParallelSpinning)"},
     {"WakeupParallelSyscall", 10000, false,
      [](const round_ctx& c) -> std::int64_t { wakeup_parallel(c.size, true); return 0; },
-     "the same with 5us nanosleep syscalls (Go: BenchmarkWakeupParallelSyscall)"},
+     "the same with 5us nanosleep syscalls (Go: BenchmarkWakeupParallelSyscall)", true},
     {"Matmult", 256, false, [](const round_ctx& c) -> std::int64_t { return matmult_round(c.size); },
      "recursive fork/join matmult of KxK matrices, threshold 8 (Go: BenchmarkMatmult)"},
     {"ChanProdCons", 100000, false,
@@ -377,7 +392,11 @@ const workload table[] = {
      "Go's lost-wakeup detector (TestGoroutineParallelism2, load=true), K tries"},
     {"chaos", 2000, false,
      [](const round_ctx& c) -> std::int64_t { chaos(c.procs, c.size, c.seed, c.round); return 0; },
-     "seeded random spawns, yields, syscalls, park/ready and procresize; K tasks"},
+     "seeded random spawns, yields, syscalls, park/ready and procresize; K tasks", true, true},
+    {"WakeupFromIdle", 100,
+     false, [](const round_ctx& c) -> std::int64_t { wakeup_from_idle(c.size); return 0; },
+     "K times: with every other M idle, spawn a G and spin until it runs (a lost wakeup hangs)",
+     false, false, 2},
 };
 
 }  // namespace

@@ -79,11 +79,12 @@
 //     PS::mgetSpecific(locked&, M*) -> M*    func mgetSpecific(mp *m) *m
 //
 // A protocol subject is registered with runqcheck_add_protocol_subject
-// (cmake/runqcheck.cmake); relacy_protocol then runs for it (the scenarios
-// whose Ms need a missing hook print `runqcheck: not applied:`).
-// Not yet: fuzz_protocol, the stress scheduler and diff_go for a second
-// protocol; a protocol with its own lock (sched.lock is the core's schedt
-// lock); timers, netpoll, GC workers, locked Ms (LockOSThread).
+// (cmake/runqcheck.cmake); relacy_protocol, fuzz_protocol and the stress
+// scheduler (runqcheck_stress__<name>) then run for it (the scenarios or
+// workloads that need a missing hook print `runqcheck: not applied:`).
+// Not yet: diff_go for a second protocol; a protocol with its own lock
+// (sched.lock is the core's schedt lock); timers, netpoll, GC workers,
+// locked Ms (LockOSThread).
 #pragma once
 
 #include <concepts>

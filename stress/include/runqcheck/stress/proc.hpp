@@ -83,6 +83,21 @@ class spinlock {
   std::atomic<bool> f_{false};  // held; exchange-acquire in lock, store-release in unlock
 };
 
+// The protocol subject this scheduler runs (protocol_subject.hpp; the
+// bundled one unless built by runqcheck_add_protocol_subject) and which of
+// its optional hooks the scheduler can use: the syscall paths (sysmon,
+// entersyscall/exitsyscall) and gomaxprocs fail a check without them.
+struct protocol_info {
+  const char* name;
+  bool syscalls;
+  bool procresize;
+};
+protocol_info protocol_under_test_info();
+// From a G: true when every other M is on the protocol's idle list and none
+// spins (observe(), under sched.lock). Then only the caller runs until it
+// wakes an M: nothing else can start one (no sysmon, no other M).
+bool others_idle();
+
 // Stats printed at the end of a run.
 std::string stats_line();
 // Prints every P, M, the global queue and the counters to stderr (watchdog,

@@ -144,11 +144,13 @@ struct M : runqcheck::m<B> {
 inline M* P::owner() const { return static_cast<M*>(m.load(std::memory_order::relaxed)); }
 
 // Go: type schedt, the scheduler part around the core's (lock, runq, gomaxprocs).
-// The wakeup part (pidle, midle, nmidle under core.lock; npidle, nmspinning,
-// needspinning seq_cst) is protocol.hpp's wakeup_state, shared with the
-// Relacy checker (docs/go-cpp-order-mapping.md, wakeup rows).
-struct schedt : wakeup_state<B, P, M> {
+// The wakeup part (Go: pidle, midle, nmspinning, ...) is the protocol's own
+// state (protocol_subject.hpp's PS::state, proc.cpp's the_state), reached
+// only through the protocol's functions; the dump reads observe().
+struct schedt {
   runqcheck::schedt<B> core{1};
+  const char* protocol_name = "";             // PS::name
+  protocol_counts (*observe)() = nullptr;     // PS::observe(); sched.lock held
   // guarded by core.lock
   std::int32_t stopwait = 0;
   std::vector<M*> allm;

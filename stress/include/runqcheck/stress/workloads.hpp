@@ -26,6 +26,11 @@ struct workload {
   // times the whole round.
   std::int64_t (*round)(const round_ctx&);
   const char* what;
+  // The protocol's optional hooks the workload runs (protocol_subject.hpp):
+  // without them it is not applied (command.cpp says so).
+  bool syscalls = false;    // has_protocol_syscalls (entersyscall, exitsyscall)
+  bool procresize = false;  // has_protocol_procresize (gomaxprocs)
+  int min_procs = 1;        // fewer Ps: a usage error
 };
 
 std::span<const workload> workloads();
