@@ -92,8 +92,9 @@ endif()
 # (self-test), and explore_protocol__<name> for each protocol subject
 # (runqcheck_add_protocol_subject): test explore_protocol/<name>, labels
 # gate and port (the explore_protocol column), within a budget per scenario
-# and model that says what it covered when it cuts.
-set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 20000 CACHE STRING
+# and model that says what it covered when it cuts (2,000: ~18 s a subject;
+# nightly: explore_protocol_deep/<name>, 200,000).
+set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 2000 CACHE STRING
   "executions per scenario and model of explore_protocol/<protocol subject> (gate)")
 function(_rq_explore_protocol target)
   add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/protocol.cpp")
@@ -114,7 +115,47 @@ if(NOT CMAKE_CROSSCOMPILING)
       _rq_explore_protocol(explore_protocol_mutant)
       target_include_directories(explore_protocol_mutant BEFORE PRIVATE
         "${RUNQCHECK_MUTANTS_INCLUDE}")
+      # Teeth: each protocol mutant on the scenario it breaks fails under
+      # RC11 within 20,000 executions, with a replay: line that fails again
+      # the same way (tests/explore/teeth.sh; < 2 s each). wakep_no_storeload
+      # breaks only under RC11 (SC passes: a missing fence). Not reached in
+      # 20,000: dance_no_global_recheck, gosched_no_wakep, pidleput_fifo
+      # (relacy_protocol's bounded search kills them).
+      foreach(_rq_mc wakep_no_storeload:submit_vs_spinner_drop
+                     spinning_drop_no_recheck:submit_vs_spinner_drop
+                     submit_no_wakep:submit_vs_spinner_drop
+                     handoffp_no_spinning_m:handoffp_after_wakep
+                     syscall_steal_no_scan_bit:exitsyscall_steals_oldp
+                     injectglist_no_final_wakep:injectglist_vs_idle
+                     injectglist_no_startidle:injectglist_no_p
+                     procresize_drops_runnext:procresize_vs_spinner
+                     mgetSpecific_no_unlink:procresize_handback
+                     no_needspinning:go125_window_2m
+                     exitsyscall_loses_g:syscall_exit_no_idle_p)
+        string(REPLACE ":" ";" _rq_mc "${_rq_mc}")
+        list(GET _rq_mc 0 _rq_m)
+        list(GET _rq_mc 1 _rq_c)
+        add_test(NAME explore_protocol_teeth/${_rq_m} COMMAND sh
+          "${RUNQCHECK_ROOT}/tests/explore/teeth.sh" $<TARGET_FILE:explore_protocol_mutant>
+          ${_rq_m} ${_rq_c})
+        set_tests_properties(explore_protocol_teeth/${_rq_m} PROPERTIES
+          ENVIRONMENT "TEETH_BUDGET=20000" LABELS "gate;explore;selftest" TIMEOUT 300)
+      endforeach()
+      # A protocol failure's page: a lane per M, the same page on replay.
+      if(TARGET runqcheck_explain)
+        add_test(NAME explore_protocol_picture COMMAND /usr/bin/python3
+          "${RUNQCHECK_ROOT}/tests/explore/picture_test.py"
+          $<TARGET_FILE:explore_protocol_mutant> "${CMAKE_BINARY_DIR}/picture_test/explore_protocol"
+          wakep_no_storeload submit_vs_spinner_drop)
+        set_tests_properties(explore_protocol_picture PROPERTIES LABELS "gate;explore;selftest"
+          TIMEOUT 300 SKIP_RETURN_CODE 77)
+      endif()
     endif()
+    # The bundled protocol passes every scenario within the gate's budget.
+    add_test(NAME explore_protocol_bundled COMMAND explore_protocol both
+      --budget ${RUNQCHECK_EXPLORE_PROTOCOL_BUDGET})
+    set_tests_properties(explore_protocol_bundled PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 900)
   endif()
   get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
   foreach(_rq_ps IN LISTS _rq_psubs)
@@ -125,7 +166,11 @@ if(NOT CMAKE_CROSSCOMPILING)
     _rq_explore_protocol(explore_protocol__${_rq_ps} ${_rq_pinc})
     add_test(NAME explore_protocol/${_rq_ps} COMMAND explore_protocol__${_rq_ps} both
       --budget ${RUNQCHECK_EXPLORE_PROTOCOL_BUDGET})
+    add_test(NAME explore_protocol_deep/${_rq_ps} COMMAND explore_protocol__${_rq_ps} both
+      --budget 200000)
     set_tests_properties(explore_protocol/${_rq_ps} PROPERTIES LABELS "gate;explore;port"
       TIMEOUT 900)
+    set_tests_properties(explore_protocol_deep/${_rq_ps} PROPERTIES
+      LABELS "nightly;explore;port" TIMEOUT 7200)
   endforeach()
 endif()

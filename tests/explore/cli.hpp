@@ -141,6 +141,7 @@ struct result {
   model m;
   const stats& s;
   double est = 0;
+  unsigned probes = cli::probes;  // behind est; 0: no estimate
 };
 
 // Its line: complete and blocked counts, time, rate and verdict; the
@@ -170,12 +171,19 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
     char secs[32];
     std::snprintf(secs, sizeof secs, "%g s", a.seconds);
     if (a.seconds > 0) limit += (limit.empty() ? "" : ", ") + std::string(secs);
-    std::printf(
-        "%s %s %s %s: budget of %s reached: %s explored, %s subtrees not explored; "
-        "estimated %.0f in all (%u random probes): about %.1f%% covered\n",
-        r.checker, r.subject, name, mn, limit.c_str(), fmt(s.executions()).c_str(),
-        fmt(s.left).c_str(), r.est, probes,
-        r.est > 0 ? 100.0 * static_cast<double>(s.executions()) / r.est : 0.0);
+    std::printf("%s %s %s %s: budget of %s reached: %s explored, %s subtrees not explored; ",
+                r.checker, r.subject, name, mn, limit.c_str(), fmt(s.executions()).c_str(),
+                fmt(s.left).c_str());
+    auto done = static_cast<double>(s.executions());
+    if (r.probes == 0)
+      std::printf("not estimated\n");
+    else if (r.est > done)
+      std::printf("estimated %.0f in all (%u random probes): about %.1f%% covered\n", r.est,
+                  r.probes, 100.0 * done / r.est);
+    else  // the probes' estimate is biased low where most paths end early
+      std::printf("coverage unknown (the estimate of %u random probes, %.0f, is below what was "
+                  "explored)\n",
+                  r.probes, r.est);
   }
   if (s.failed && verdict == nullptr)
     std::printf("%s %s %s %s: %s\n", r.checker, r.subject, name, mn, s.failure.c_str());

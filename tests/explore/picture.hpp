@@ -179,8 +179,16 @@ class picture final : public rqm::op_observer {
     if (!std::strcmp(k, "read") || !std::strcmp(k, "write")) return "var";
     return !std::strcmp(k, "lock") || !std::strcmp(k, "unlock") ? "mutex" : "atomic";
   }
-  static void show(const request& q, std::uint64_t v, char (&out)[24]) {
-    if (q.show != nullptr && q.what != op::fence) q.show(v, out, sizeof out);
+  // A value as the backend shows it, but the address of a struct the world
+  // named (owner: "P1", "M2") by its name: the same on every run.
+  void show(const request& q, std::uint64_t v, char (&out)[24]) const {
+    if (q.show == nullptr || q.what == op::fence) return;
+    for (const auto& [base, size, owner] : owners_)
+      if (v == base && v != 0) {
+        std::snprintf(out, sizeof out, "%s", owner.c_str());
+        return;
+      }
+    q.show(v, out, sizeof out);
   }
   // "runqput" of "void runqcheck::runqput(p<B, 4>*, G*, bool) [with ...]".
   static std::string func_of(const char* pretty) {

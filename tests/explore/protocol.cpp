@@ -11,7 +11,7 @@
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only (and the scenarios that
 //   run only by name: Go's own windows, Go's lockless peek).
 //   --budget N / --seconds S: per scenario and model; a scenario cut by it
-//   says what it covered and estimates the whole, and passes as a sample
+//   says what it covered (no estimate of the whole), and passes as a sample
 //   (never as exhausted); without a budget every scenario must exhaust.
 // Each M is one of the engine's threads. Only B::spin_pause blocks one (a
 // parked M's note, a wait on a G's scan bit: spin-assume until a wakeup or
@@ -156,16 +156,14 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   unjudged_executions = 0;
   prog p(sc);
   ex::stats s;
-  double est = 0;
   {
     ex::engine<> e(p, o);
     s = e.run();
   }
-  if (!s.failed && !s.exhausted && a.replay.empty()) {
-    ex::engine<> e(p, o);
-    est = e.estimate(cli::probes, 1);
-  }
-  cli::result r{argv0, "explore_protocol", subject, name, m, s, est};
+  // No estimate of a cut tree: random probes of these trees (most paths end
+  // early, a few run long) gave 6,033 for a tree a 1,000-probe estimate put
+  // at 276,105, and under RC11 less than the executions already explored.
+  cli::result r{argv0, "explore_protocol", subject, name, m, s, 0, 0};
   bool ok = cli::report(r, a);
   // A budget given is the gate's bound: a scenario it cut passes with the
   // coverage line above (a sample, as Relacy's random search), not as
