@@ -51,8 +51,6 @@ namespace {
 namespace ex = runqcheck::explore;
 namespace cli = runqcheck::explore::cli;
 using namespace rqproto;
-template <class Env>
-using Proto = protocol_under_test<Env>;
 using PS = world<protocol_under_test>::proto;
 const char* const subject = RUNQCHECK_PROTOCOL_SUBJECT;
 
