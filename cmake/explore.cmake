@@ -154,8 +154,11 @@ if(NOT CMAKE_CROSSCOMPILING)
     # The bundled protocol passes every scenario within the gate's budget.
     add_test(NAME explore_protocol_bundled COMMAND explore_protocol both
       --budget ${RUNQCHECK_EXPLORE_PROTOCOL_BUDGET})
+    add_test(NAME explore_protocol_bundled_deep COMMAND explore_protocol both --budget 200000)
     set_tests_properties(explore_protocol_bundled PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 900)
+    set_tests_properties(explore_protocol_bundled_deep PROPERTIES
+      LABELS "nightly;explore;selftest" TIMEOUT 7200)
   endif()
   get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
   foreach(_rq_ps IN LISTS _rq_psubs)
