@@ -231,6 +231,29 @@ inline void print_picture(const std::string& html, const std::string& err) {
 }
 
 #ifdef RUNQCHECK_PICTURES
+// Writes the page of a failing execution re-run with pic recording: its
+// failure as the last row (on the thread that failed; -1 in the final
+// check), info (the caller's sc, subject, checker, scenario, lanes) with the
+// run's seed, command, mutant and outcome. Returns the path, or "" with err.
+template <class Picture>
+std::string write_failure_page(Picture& pic, const stats& r, bool finishing,
+                               fuzz::trace_info info, model m, const std::string& path,
+                               const std::string& replay_line, const std::string& base,
+                               std::string& err) {
+  int t = finishing ? -1 : pic.last_thread();
+  if (r.failure.rfind("data race: thread ", 0) == 0) t = std::atoi(r.failure.c_str() + 18);
+  if (r.failed) pic.fail(t, r.failure);
+  info.seed = std::string(arg_of(m)) + " " + path;
+  info.command = replay_line;
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  info.mutant = mut != nullptr ? mut : "";
+  info.failed = r.failed;
+  info.message = r.failure;
+  if (err = fuzz::write_page(base + ".html", pic.json(info)); !err.empty()) return "";
+  if (!r.failed) err = "WARNING: the re-run of this execution passed";
+  return base + ".html";
+}
+
 // The picture's path without its extension:
 // <failure dir>/<prefix>__<subject>__<scenario>__<sc|rc11>[__<mutant>];
 // "" with err set if there is no failure directory.

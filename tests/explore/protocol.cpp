@@ -109,9 +109,6 @@ std::string take_picture(const proto_scenario& sc, ex::model m, const std::strin
   p.pic = &pic;
   ex::engine<> e(p, o);
   ex::stats r = e.run();
-  int t = p.finishing ? -1 : pic.last_thread();
-  if (r.failure.rfind("data race: thread ", 0) == 0) t = std::atoi(r.failure.c_str() + 18);
-  if (r.failed) pic.fail(t, r.failure);
   runqcheck::model::scenario info_sc;  // the page's header: the scenario's shape
   info_sc.name = sc.name;
   info_sc.targets = sc.targets;
@@ -120,18 +117,10 @@ std::string take_picture(const proto_scenario& sc, ex::model m, const std::strin
   runqcheck::fuzz::trace_info info;
   info.sc = &info_sc;
   info.subject = subject;
-  info.seed = std::string(ex::model_name(m)) + " " + path;
-  info.command = replay_line;
-  const char* mut = std::getenv("RUNQCHECK_MUTANT");
-  info.mutant = mut != nullptr ? mut : "";
   info.checker = "explore_protocol";
   info.scenario = std::string(sc.name);
-  info.failed = r.failed;
-  info.message = r.failure;
   for (std::size_t i = 0; i < sc.ms.size(); i++) info.lanes.push_back(m_lane(sc, i));
-  if (err = runqcheck::fuzz::write_page(base + ".html", pic.json(info)); !err.empty()) return "";
-  if (!r.failed) err = "WARNING: the re-run of this execution passed";
-  return base + ".html";
+  return cli::write_failure_page(pic, r, p.finishing, info, m, path, replay_line, base, err);
 }
 #else
 std::string take_picture(const proto_scenario&, ex::model, const std::string&,

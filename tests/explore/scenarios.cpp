@@ -123,23 +123,12 @@ std::string take_picture(const model::scenario& sc, ex::model m, const std::stri
     return st;
   });
   obs.pic = nullptr;
-  int t = finishing ? -1 : pic.last_thread();
-  if (r.failure.rfind("data race: thread ", 0) == 0) t = std::atoi(r.failure.c_str() + 18);
-  if (r.failed) pic.fail(t, r.failure);
   runqcheck::fuzz::trace_info info;
   info.sc = &sc;
   info.subject = subject_name;
-  info.seed = std::string(cli::arg_of(m)) + " " + path;
-  info.command = replay_line;
-  const char* mut = std::getenv("RUNQCHECK_MUTANT");
-  info.mutant = mut != nullptr ? mut : "";
   info.checker = "explore";
   info.scenario = std::string(sc.name);
-  info.failed = r.failed;
-  info.message = r.failure;
-  if (err = runqcheck::fuzz::write_page(base + ".html", pic.json(info)); !err.empty()) return "";
-  if (!r.failed) err = "WARNING: the re-run of this execution passed";
-  return base + ".html";
+  return cli::write_failure_page(pic, r, finishing, info, m, path, replay_line, base, err);
 }
 #else
 std::string take_picture(const model::scenario&, ex::model, const std::string&,
