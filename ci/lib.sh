@@ -63,16 +63,12 @@ rq_add_backports() {
 
 rq_jobs() { nproc 2>/dev/null || echo 2; }
 
-# rq_port_preset PRESET DIR [cmake -D args...]: configure PRESET into DIR,
-# build what its port checks run, run `ctest -L port -LE nightly` there;
-# results: DIR/junit.xml, or DIR/stage-failed ("configure|build <log>") when
-# it did not build. The self-tests' binaries are left to whoever runs them
-# (ci/test builds the whole tree before its self-tests).
+# rq_port_tests PRESET DIR: run `ctest -L port -LE nightly` in DIR (built by
+# rq_build_preset DIR port); results: DIR/junit.xml.
 # $RQ_COLUMNS (ci/gate --columns: column ids): only the checks of those columns.
-rq_port_preset() {
-  local preset=$1 dir=$2 only=(); shift 2
+rq_port_tests() {
+  local preset=$1 dir=$2 only=()
   [ -z "${RQ_COLUMNS:-}" ] || only=(-L "^column:(${RQ_COLUMNS// /|})\$")
-  rq_build_preset "$preset" "$dir" port "$@" || return 1
   rq_ctest "$preset" "$dir" junit -L port -LE nightly "${only[@]}"
 }
 
@@ -105,6 +101,7 @@ rq_build_preset() {
     grep -m5 -E 'error:|static assertion' "$log" >&2 || tail -20 "$log" >&2
     echo "build $log" >"$dir/stage-failed"; return 1
   fi
+  rq_log "preset $preset: built"
 }
 
 # rq_ctest PRESET DIR NAME [ctest args...]: the preset's test environment,

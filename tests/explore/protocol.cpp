@@ -92,6 +92,13 @@ struct prog final : ex::program {
   }
 };
 
+// The engine's options for the protocol: the repeated-read rule off, as the
+// protocol's straight-line code repeats reads (engine.hpp, options::read_spins).
+ex::options protocol_options(ex::options o) {
+  o.read_spins = false;
+  return o;
+}
+
 #ifdef RUNQCHECK_PICTURES
 // Re-runs the failing execution at path alone, recording it, and writes its
 // page: a lane per M. Returns the page's path, or "" with err set.
@@ -100,10 +107,9 @@ std::string take_picture(const proto_scenario& sc, ex::model m, const std::strin
   std::string base = cli::page_base("explore_protocol", subject, sc.name, m, err);
   if (base.empty()) return "";
   picture pic;
-  ex::options o;
+  ex::options o = protocol_options({});
   o.m = m;
   o.replay = path;
-  o.read_spins = false;
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
   prog p(sc);
   p.pic = &pic;
@@ -138,8 +144,7 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
                 why, subject);
     return true;
   }
-  ex::options o = cli::options_of(a, m);
-  o.read_spins = false;  // straight-line code repeats reads (engine.hpp)
+  ex::options o = protocol_options(cli::options_of(a, m));
   unjudged_executions = 0;
   prog p(sc);
   ex::stats s;
