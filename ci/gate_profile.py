@@ -95,15 +95,22 @@ def profile(preset, build):
 STAMP = re.compile(r"^\[(\d\d):(\d\d):(\d\d)\] preset (\S+): (configure|build|built|ctest|\d+s)")
 
 
-def walls(log):
-    """{preset: [configure, build, tests] seconds} from a gate's log."""
-    marks = defaultdict(dict)
+def stamps(log):
+    """(seconds of the day, preset, mark) of each preset line of a gate's log, in order;
+    mark "end" for the "<N>s" line that ends a preset."""
     for line in Path(log).read_text(errors="replace").splitlines():
         m = STAMP.match(line)
         if m:
             h, mi, se, preset, what = m.groups()
-            t = int(h) * 3600 + int(mi) * 60 + int(se)
-            marks[preset]["end" if what[0].isdigit() else what] = t  # "<N>s": the last line
+            mark = "end" if what[0].isdigit() else what
+            yield int(h) * 3600 + int(mi) * 60 + int(se), preset, mark
+
+
+def walls(log):
+    """{preset: [configure, build, tests] seconds} from a gate's log."""
+    marks = defaultdict(dict)
+    for t, preset, what in stamps(log):
+        marks[preset][what] = t
     out = {}
     for preset, m in marks.items():
         if {"configure", "build", "ctest", "end"} <= m.keys():
@@ -117,12 +124,7 @@ def walls(log):
 
 def gate_wall(log):
     """Seconds from the first preset's configure to the last preset's end."""
-    marks = []
-    for line in Path(log).read_text(errors="replace").splitlines():
-        m = STAMP.match(line)
-        if m and (m.group(5) == "configure" or m.group(5)[0].isdigit()):
-            h, mi, se = (int(x) for x in m.groups()[:3])
-            marks.append(h * 3600 + mi * 60 + se)
+    marks = [t for t, _, what in stamps(log) if what in ("configure", "end")]
     return (marks[-1] - marks[0]) % 86400 if marks else 0
 
 
