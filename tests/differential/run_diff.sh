@@ -32,11 +32,16 @@ mkdir -p "$gocache" "$work/home" || exit 2
 gocache=$(cd "$gocache" && pwd) || exit 2  # Go wants an absolute GOCACHE
 work=$(cd "$work" && pwd) || exit 2        # go test runs in $work: absolute paths below
 cp "$here/runqcheck_diff_test.go" "$here/runqcheck_export_test.go" "$work/" || exit 2
-cat > "$work/overlay.json" <<JSON
-{"Replace": {
-  "$goroot/src/runtime/runqcheck_diff_test.go": "$work/runqcheck_diff_test.go",
-  "$goroot/src/runtime/runqcheck_export_test.go": "$work/runqcheck_export_test.go"}}
-JSON
+# The overlay adds the two files and removes the runtime's own *_test.go
+# (an empty replacement deletes a file): the test binary then holds the
+# runtime and `testing`, not Go's ~130 runtime tests and what they import
+# (cold: half the CPU time of the compile, 19 s against 37 s).
+{
+  echo '{"Replace": {'
+  for f in "$goroot"/src/runtime/*_test.go; do echo "  \"$f\": \"\","; done
+  echo "  \"$goroot/src/runtime/runqcheck_diff_test.go\": \"$work/runqcheck_diff_test.go\","
+  echo "  \"$goroot/src/runtime/runqcheck_export_test.go\": \"$work/runqcheck_export_test.go\"}}"
+} > "$work/overlay.json" || exit 2
 
 "$gen" "$n" "$seed" "$work/seqs.txt" "$work/cpp.txt"
 rc=$?

@@ -11,12 +11,14 @@
 // left on its P afterwards that was queued there throughout the call).
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -455,8 +457,29 @@ struct totals {
 };
 
 // Every k of one scenario (or the one k asked for).
+// --points M: the stall points k to hold when the held op, run alone, makes
+// N > M accesses: the first and the last M/4, and M/2 drawn between them
+// (seeded by the scenario's name: the same points every run); every k past N
+// (a retry's accesses) as well. Index k of the result: k is held. Empty:
+// every k.
+std::vector<bool> points(long n, const std::string& full, long max_points) {
+  if (max_points == 0 || n <= max_points) return {};
+  std::vector<bool> pick(n + 1);
+  long edge = max_points / 4;
+  for (long k = 1; k <= edge; k++) pick[k] = pick[n + 1 - k] = true;
+  std::uint64_t seed = 14695981039346656037ull;  // FNV-1a of the name
+  for (char c : full) seed = (seed ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  std::mt19937_64 rng(seed);
+  for (long drawn = 0; drawn < max_points - 2 * edge;) {
+    long k = edge + 1 + static_cast<long>(rng() % (n - 2 * edge));
+    if (!pick[k]) pick[k] = true, drawn++;
+  }
+  return pick;
+}
+
 template <std::uint32_t Cap>
-void run_scenario(const scenario& sc, std::optional<long> only, totals& tot) {
+void run_scenario(const scenario& sc, std::optional<long> only, long max_points,
+                  totals& tot) {
   std::string full = std::string(sc.name) + "_cap" + std::to_string(Cap);
   if (only) {
     runner<Cap> r(sc, *only, full);
@@ -468,7 +491,17 @@ void run_scenario(const scenario& sc, std::optional<long> only, totals& tot) {
     return;
   }
   int held = 0, in_lock = 0;
+  std::vector<bool> pick;
+  if (max_points != 0) {  // the op's accesses, run alone (k never reached)
+    runner<Cap> alone(sc, LONG_MAX, full);
+    if (alone.run(false) == runner<Cap>::outcome::failed) {
+      tot.cases++, tot.failed++;
+      return;
+    }
+    pick = points(alone.stalled_accesses, full, max_points);
+  }
   for (long k = 1;; k++) {
+    if (k < static_cast<long>(pick.size()) && !pick[k]) continue;
     runner<Cap> r(sc, k, full);
     auto o = r.run(false);
     if (o == runner<Cap>::outcome::beyond) break;
@@ -479,6 +512,10 @@ void run_scenario(const scenario& sc, std::optional<long> only, totals& tot) {
     }
     (o == runner<Cap>::outcome::in_lock ? in_lock : held)++;
   }
+  std::string of = pick.empty() ? ""
+                                 : " (--points: " + std::to_string(held + in_lock) +
+                                       " of its " + std::to_string(pick.size() - 1) +
+                                       " accesses alone tried)";
   if (held == 0) {
     std::printf(
         "runqcheck: not applied: stall %s: every access of %s is made holding a B::mutex, "
@@ -486,14 +523,29 @@ void run_scenario(const scenario& sc, std::optional<long> only, totals& tot) {
         full.c_str(), op_name(sc).c_str(), subject_name);
   } else {
     std::printf(
-        "stall: %s: %d stall points held%s\n", full.c_str(), held,
-        in_lock ? (", " + std::to_string(in_lock) + " under a B::mutex skipped").c_str() : "");
+        "stall: %s: %d stall points held%s%s\n", full.c_str(), held,
+        in_lock ? (", " + std::to_string(in_lock) + " under a B::mutex skipped").c_str() : "",
+        of.c_str());
   }
 }
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  long max_points = 0;  // every stall point
+  if (argc == 3 && std::strcmp(argv[1], "--points") == 0) {
+    char* end = nullptr;
+    max_points = std::strtol(argv[2], &end, 10);
+    if (*argv[2] == '\0' || *end != '\0' || max_points < 4 || max_points > 1000000) {
+      std::fprintf(stderr, "stall: --points '%s': expected a number from 4 to 1000000\n",
+                   argv[2]);
+      return 2;
+    }
+  } else if (argc != 1) {
+    std::fprintf(stderr, "usage: %s [--points M]   (RUNQCHECK_STALL=<scenario>:<k>: one case)\n",
+                 argv[0]);
+    return 2;
+  }
   std::optional<long> only_k;
   std::string only;
   if (const char* e = std::getenv("RUNQCHECK_STALL"); e != nullptr && *e != '\0') {
@@ -516,16 +568,19 @@ int main() {
       if (only_k && full != only) continue;
       found = true;
       if (cap == 256)
-        run_scenario<256>(sc, only_k, tot);
+        run_scenario<256>(sc, only_k, max_points, tot);
       else
-        run_scenario<8>(sc, only_k, tot);
+        run_scenario<8>(sc, only_k, max_points, tot);
     }
   }
   if (!found) {
     std::fprintf(stderr, "stall: RUNQCHECK_STALL: no scenario '%s'\n", only.c_str());
     return 2;
   }
-  std::printf("stall/%s: %s (%d cases, %d failed)\n", subject_name,
-              tot.failed ? "FAILED" : "passed", tot.cases, tot.failed);
+  std::printf("stall/%s: %s (%d cases, %d failed%s)\n", subject_name,
+              tot.failed ? "FAILED" : "passed", tot.cases, tot.failed,
+              max_points ? (", at most " + std::to_string(max_points) +
+                            " stall points a scenario: --points").c_str()
+                         : "");
   return tot.failed ? 1 : 0;
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
-# tests/stall/teeth.sh BINARY — passes iff the stall checker BINARY (built on
-# a buggy port) fails, prints a reproducer, and the reproducer fails again
-# with the same verdict line.
-bin=${1:?usage: teeth.sh STALL_BINARY}
-out=$("$bin" 2>&1)
+# tests/stall/teeth.sh BINARY [ARGS...] — passes iff the stall checker BINARY
+# (built on a buggy port), run with ARGS (--points M: as under ASan), fails,
+# prints a reproducer, and the reproducer fails again with the same verdict line.
+bin=${1:?usage: teeth.sh STALL_BINARY [ARGS...]}
+shift
+out=$("$bin" "$@" 2>&1)
 rc=$?
 printf '%s\n' "$out" | tail -15
 [ $rc -ne 0 ] || { echo "stall_teeth: the stall checker passed the buggy port"; exit 1; }
