@@ -30,22 +30,22 @@ constexpr op destroy(int p) { return {op_kind::destroy, std::uint8_t(p)}; }
 
 // Initial contents of one P (put by its owner before the threads start).
 struct initial_p {
-  std::vector<int> ring;  // put in this order with next=false
+  std::vector<int> ring = {};  // put in this order with next=false
   int runnext = -1;       // then put with next=true (-1: none)
 };
 
 struct scenario {
-  std::string_view name;
-  std::string_view targets;  // the race or rule it exists for
+  std::string_view name = {};
+  std::string_view targets = {};  // the race or rule it exists for
   std::uint32_t cap = 4;     // 4 or 8
   int nprocs = 2;
   int ngs = 0;               // Gs are ids 0 .. ngs-1
-  std::vector<initial_p> initial;   // per P (may be shorter than nprocs)
-  std::vector<int> global;          // initial global queue, in order
+  std::vector<initial_p> initial = {};  // per P (may be shorter than nprocs)
+  std::vector<int> global = {};         // initial global queue, in order
   // runqhead = runqtail = this (S::set_runq_counters); 2^32 - k means 2^W - k
   // for a port with W-bit counters (hooks.hpp's start_counter<S>)
   std::uint32_t start_counter = 0;
-  std::vector<std::vector<op>> threads;
+  std::vector<std::vector<op>> threads = {};
   // The failure a scenario provokes on purpose (a broken precondition): it
   // passes only if the port raises a fatal error (B::fatal of kind
   // fatal_kind::port, any text); this is Go's text, shown as the example.

@@ -127,6 +127,7 @@ rc::Gen<op> gen_op(const ref::world& m, std::uint32_t cap) {
         o.list.assign(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(k));
         break;
       }
+      default: break;  // the queue-only kinds: never drawn above
     }
     return o;
   });

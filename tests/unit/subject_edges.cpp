@@ -449,7 +449,9 @@ TYPED_TEST(SubjectEdges, FindRunnableGlobrunq_FullLocalRingFailsOrKeepsEveryG) {
   if (fatal) {
     EXPECT_EQ(fatal->kind, runqcheck::fatal_kind::port)
         << "harness fatal error, not the port's: " << fatal->msg << " " << fatal->values;
-    if (name == "go1.25") EXPECT_EQ(fatal->msg, "Couldn't put Gs into empty local runq");
+    if (name == "go1.25") {
+      EXPECT_EQ(fatal->msg, "Couldn't put Gs into empty local runq");
+    }
     return;  // the port stopped mid-operation, as Go's throw would
   }
   EXPECT_NE(name, "go1.25") << "go1.25 throws here";
