@@ -25,7 +25,8 @@ rq_die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 rq_ensure_packages() {
   local missing=() p
   for p in "${RQ_PACKAGES[@]}" "${RQ_ARM64_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
+      || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then
