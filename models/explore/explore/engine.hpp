@@ -176,7 +176,8 @@ class engine final : public runtime {
   // A location is named by who created it (setup, a thread, finish) and
   // its rank among that creator's, the same in every execution that
   // creates it; its key is a small integer given to that name once, in the
-  // order names are first met (graph.hpp's loc_lists index by it).
+  // order names are first met (an event names the key's index among the
+  // keys in use: used()).
   std::uint32_t new_loc(std::uint64_t init) override {
     int creator = phase_ == phase::setup ? 0 : phase_ == phase::run ? cur_ + 1 : nt_ + 1;
     auto& v = locs_[creator];
@@ -200,7 +201,8 @@ class engine final : public runtime {
         yield_to_main();
       }
       const event& e = g_.th[cur_][me.pos];
-      if (e.what != q.what || e.loc != q.loc || (q.what == op::store && e.wval != q.a1))
+      if (e.what != q.what || keys_used_[e.loc] != q.loc ||
+          (q.what == op::store && e.wval != q.a1))
         fail_here("explore: the program is not deterministic (replay diverged at thread " +
                   std::to_string(cur_) + " event " + std::to_string(me.pos) + ")");
     } else {
@@ -355,7 +357,7 @@ class engine final : public runtime {
     for (auto& v : locs_)
       for (auto& l : v) l.cur = l.init;
     g_.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
-      if (!ws.empty()) slot(loc).cur = g_.at(ws.back()).wval;
+      if (!ws.empty()) slot(keys_used_[loc]).cur = g_.at(ws.back()).wval;
     });
     if (guarded([&] { prog_.finish(); })) st_.complete += counting_;
   }
@@ -416,6 +418,18 @@ class engine final : public runtime {
   }
 
   locval& slot(std::uint32_t key) { return locs_[names_[key].first][names_[key].second]; }
+  // An event's location: not its key but the index of the key among those
+  // the threads have accessed, given once, in the order first met (the
+  // graph's loc_lists then span these only: a few of the program's
+  // locations).
+  std::uint32_t used(std::uint32_t key) {
+    if (key >= used_of_.size()) used_of_.resize(key + 1, kUnused);
+    if (used_of_[key] == kUnused) {
+      used_of_[key] = static_cast<std::uint32_t>(keys_used_.size());
+      keys_used_.push_back(key);
+    }
+    return used_of_[key];
+  }
 
   // Accesses before and after the threads: sequential, on the values as
   // they stand (after: each location's co-last write).
@@ -567,7 +581,7 @@ class engine final : public runtime {
     e.mo = q.mo;
     e.mo_fail = q.mo_fail;
     e.plain = q.plain;
-    e.loc = q.loc;
+    e.loc = used(q.loc);
     e.a1 = q.a1;
     e.a2 = q.a2;
     e.bytes = q.bytes;
@@ -578,12 +592,12 @@ class engine final : public runtime {
     auto place = [&](const event& x, std::ptrdiff_t at) {
       event y = x;
       push_event(g_, t, y);
-      if (at >= 0) g_.co.insert(q.loc, static_cast<std::size_t>(at), id);
+      if (at >= 0) g_.co.insert(e.loc, static_cast<std::size_t>(at), id);
     };
     auto undo = [&](std::ptrdiff_t at) {
       g_.th[t].pop_back();
       g_.next_stamp--;
-      if (at >= 0) g_.co.erase(q.loc, id);
+      if (at >= 0) g_.co.erase(e.loc, id);
     };
     // The candidates' checks need the event in g_.acc only where a
     // revisit cuts the graph (restrict()).
@@ -595,7 +609,7 @@ class engine final : public runtime {
     } else if (q.what == op::store) {
       e.kind = ek::write;
       e.wval = q.a1;
-      auto n = static_cast<std::ptrdiff_t>(g_.writes(q.loc).size());
+      auto n = static_cast<std::ptrdiff_t>(g_.writes(e.loc).size());
       for (std::ptrdiff_t p = n; p >= 0; p--) {  // co-last first
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
@@ -605,13 +619,13 @@ class engine final : public runtime {
       }
       if (rev) {  // from the co-last place: where the revisits start
         place(e, n);
-        g_.add_access(q.loc, id);
+        g_.add_access(e.loc, id);
         revisits(g_, id, kids);
-        g_.acc.erase(q.loc, id);
+        g_.acc.erase(e.loc, id);
         undo(n);
       }
     } else {
-      auto co = g_.writes(q.loc);
+      auto co = g_.writes(e.loc);
       auto& cands = cands_;  // reused: place() moves co's array
       cands.assign(co.rbegin(), co.rend());  // co-last first
       cands.push_back(eid{});
@@ -621,7 +635,7 @@ class engine final : public runtime {
         x.rf = w;
         settle(x, g_.value(w, slot(q.loc).init));
         std::ptrdiff_t at = -1;
-        if (x.kind == ek::rmw) at = g_.co.index(q.loc, w);
+        if (x.kind == ek::rmw) at = g_.co.index(e.loc, w);
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
@@ -630,7 +644,7 @@ class engine final : public runtime {
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
         bool keep = !ok && x.kind == ek::rmw && rev;
-        if (keep) late.push_back(g_), late.back().add_access(q.loc, id);
+        if (keep) late.push_back(g_), late.back().add_access(e.loc, id);
         undo(at);
         if (keep && !read_part_consistent(x, t)) late.pop_back();
       }
@@ -893,7 +907,7 @@ class engine final : public runtime {
   }
 
   // A graph as text: per thread its events; reads name their write.
-  static void print(std::FILE* f, const graph& g) {
+  void print(std::FILE* f, const graph& g) const {
     static const char* kinds[] = {"R", "W", "U", "F"};
     static const char* ops[] = {"load", "store", "cas", "fadd", "lock", "fence", "xchg"};
     for (std::size_t t = 0; t < g.th.size(); t++) {
@@ -901,7 +915,7 @@ class engine final : public runtime {
       for (std::size_t i = 0; i < g.th[t].size(); i++) {
         const event& e = g.th[t][i];
         std::fprintf(f, "    %zu.%zu %s %s mo%d loc %06x", t, i, kinds[int(e.kind)],
-                     ops[int(e.what)], e.mo, e.loc);
+                     ops[int(e.what)], e.mo, keys_used_[e.loc]);
         if (e.reads())
           std::fprintf(f, " rf %d.%d =%llx", e.rf.t, e.rf.i,
                        static_cast<unsigned long long>(e.rval));
@@ -932,22 +946,25 @@ class engine final : public runtime {
     return s.empty() ? "-" : s;
   }
 
-  // A graph's shape (events, rf, co; not the order they were added in).
-  static std::uint64_t hash(const graph& g) {
+  // A graph's shape (events, rf, co; not the order they were added in), by
+  // location keys in key order: the same in every engine.
+  std::uint64_t hash(const graph& g) const {
     std::uint64_t h = 1469598103934665603ull;
     auto mix = [&](std::uint64_t x) { h = (h ^ x) * 1099511628211ull; };
     for (const auto& t : g.th) {
       mix(0xABCDEFull + t.size());
       for (const event& e : t) {
-        mix(static_cast<std::uint64_t>(e.kind) | (std::uint64_t(e.loc) << 8));
+        mix(static_cast<std::uint64_t>(e.kind) | (std::uint64_t(keys_used_[e.loc]) << 8));
         if (e.reads()) mix((std::uint64_t(std::uint16_t(e.rf.t)) << 32) | std::uint32_t(e.rf.i));
       }
     }
-    g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
-      if (ws.empty()) return;  // a revisit may leave a location no write
-      mix(loc);
+    for (std::uint32_t key = 0; key < used_of_.size(); key++) {
+      if (used_of_[key] == kUnused) continue;
+      auto ws = g.co.of(used_of_[key]);
+      if (ws.empty()) continue;  // a revisit may leave a location no write
+      mix(key);
       for (eid x : ws) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
-    });
+    }
     return h;
   }
 
@@ -974,6 +991,9 @@ class engine final : public runtime {
   std::vector<std::vector<locval>> locs_;  // per creator (see new_loc)
   std::vector<std::vector<std::uint32_t>> keys_;  // per creator, by rank: the key
   std::vector<std::pair<std::uint32_t, std::uint32_t>> names_;  // per key: creator, rank
+  static constexpr std::uint32_t kUnused = ~std::uint32_t{0};
+  std::vector<std::uint32_t> used_of_;    // per key: its index in keys_used_, or kUnused
+  std::vector<std::uint32_t> keys_used_;  // the keys the threads accessed (see used())
   std::vector<th> ths_;
   boost::context::detail::fcontext_t main_ = nullptr;
   std::vector<std::unique_ptr<char[]>> stacks_;

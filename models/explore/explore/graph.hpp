@@ -46,7 +46,7 @@ struct event {
   std::uint8_t mo_fail = 0;  // a CAS's failure order
   bool plain = false;        // a non-atomic access (B::var, load_plain)
   std::uint8_t bytes = 8;    // the value's size (fetch_add wraps at it)
-  std::uint32_t loc = 0;     // location key (engine.hpp's new_loc)
+  std::uint32_t loc = 0;     // location: its index among those in use (engine.hpp's used)
   std::uint32_t stamp = 0;   // the order events were added (TruSt's <=_G)
   eid rf;                    // reads: the write read from
   std::uint64_t rval = 0;    // value read
@@ -90,7 +90,7 @@ inline void settle(event& e, std::uint64_t v) {
 
 // Per location, a list of events, every location's in one array so that a
 // graph copies as flat arrays: location l's list is ws_[end_[l-1], end_[l])
-// (locations are small integers: engine.hpp's new_loc). The graph's co
+// (locations are small integers: engine.hpp's used). The graph's co
 // (writes in co order) and its accesses per location.
 class loc_lists {
  public:
