@@ -180,15 +180,15 @@ class engine final : public runtime {
   // keys in use: used()).
   std::uint32_t new_loc(std::uint64_t init) override {
     int creator = phase_ == phase::setup ? 0 : phase_ == phase::run ? cur_ + 1 : nt_ + 1;
-    auto& v = locs_[creator];
     auto& keys = keys_[creator];
-    auto rank = static_cast<std::uint32_t>(v.size());
+    std::uint32_t rank = made_[creator]++;
     if (keys.size() == rank) {
-      keys.push_back(static_cast<std::uint32_t>(names_.size()));
-      names_.push_back({static_cast<std::uint32_t>(creator), rank});
+      keys.push_back(static_cast<std::uint32_t>(vals_.size()));
+      vals_.emplace_back();
     }
-    v.push_back({init, init});
-    return keys[rank];
+    std::uint32_t key = keys[rank];
+    vals_[key] = {init, init};
+    return key;
   }
 
   std::uint64_t access(const request& q) override {
@@ -276,8 +276,7 @@ class engine final : public runtime {
     path_ = std::move(it.path);
     counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
     step_ = it.step;
-    for (auto& l : locs_) l.clear();
-    locs_.resize(nt_ + 2);
+    made_.assign(nt_ + 2, 0);
     keys_.resize(nt_ + 2);
     ths_.resize(nt_);
     for (auto& x : ths_) {  // fresh, keeping the sites' buffers
@@ -354,8 +353,7 @@ class engine final : public runtime {
       return;
     }
     phase_ = phase::finish;
-    for (auto& v : locs_)
-      for (auto& l : v) l.cur = l.init;
+    for (auto& l : vals_) l.cur = l.init;
     g_.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
       if (!ws.empty()) slot(keys_used_[loc]).cur = g_.at(ws.back()).wval;
     });
@@ -417,7 +415,7 @@ class engine final : public runtime {
     return false;
   }
 
-  locval& slot(std::uint32_t key) { return locs_[names_[key].first][names_[key].second]; }
+  locval& slot(std::uint32_t key) { return vals_[key]; }
   // An event's location: not its key but the index of the key among those
   // the threads have accessed, given once, in the order first met (the
   // graph's loc_lists then span these only: a few of the program's
@@ -988,9 +986,9 @@ class engine final : public runtime {
   bool probing_ = false;  // estimate(): one random child per node
   std::uint64_t rng_ = 1;
   double weight_ = 1;  // estimate(): the product of the nodes' child counts
-  std::vector<std::vector<locval>> locs_;  // per creator (see new_loc)
+  std::vector<std::uint32_t> made_;  // per creator: the locations it made in this execution
   std::vector<std::vector<std::uint32_t>> keys_;  // per creator, by rank: the key
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> names_;  // per key: creator, rank
+  std::vector<locval> vals_;  // per key: its values in this execution (if made in it)
   static constexpr std::uint32_t kUnused = ~std::uint32_t{0};
   std::vector<std::uint32_t> used_of_;    // per key: its index in keys_used_, or kUnused
   std::vector<std::uint32_t> keys_used_;  // the keys the threads accessed (see used())
