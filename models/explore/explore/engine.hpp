@@ -180,13 +180,9 @@ class engine final : public runtime {
   // keys in use: used()).
   std::uint32_t new_loc(std::uint64_t init) override {
     int creator = phase_ == phase::setup ? 0 : phase_ == phase::run ? cur_ + 1 : nt_ + 1;
-    auto& keys = keys_[creator];
     std::uint32_t rank = made_[creator]++;
-    if (keys.size() == rank) {
-      keys.push_back(static_cast<std::uint32_t>(vals_.size()));
-      vals_.emplace_back();
-    }
-    std::uint32_t key = keys[rank];
+    if (keys_[creator].size() == rank) name(creator);
+    std::uint32_t key = keys_[creator][rank];
     vals_[key] = {init, init};
     return key;
   }
@@ -416,6 +412,12 @@ class engine final : public runtime {
   }
 
   locval& slot(std::uint32_t key) { return vals_[key]; }
+  // A key for the creator's next name (once a run: kept out of new_loc's
+  // fast path).
+  [[gnu::noinline]] void name(int creator) {
+    keys_[creator].push_back(static_cast<std::uint32_t>(vals_.size()));
+    vals_.emplace_back();
+  }
   // An event's location: not its key but the index of the key among those
   // the threads have accessed, given once, in the order first met (the
   // graph's loc_lists then span these only: a few of the program's

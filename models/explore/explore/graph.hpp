@@ -89,15 +89,15 @@ inline void settle(event& e, std::uint64_t v) {
 }
 
 // Per location, a list of events, every location's in one array so that a
-// graph copies as flat arrays: location l's list is ws_[end_[l-1], end_[l])
+// graph copies as flat arrays: location l's list is ws_[off_[l], off_[l+1])
 // (locations are small integers: engine.hpp's used). The graph's co
 // (writes in co order) and its accesses per location.
 class loc_lists {
  public:
   // The list of loc (empty for a location never named).
   std::span<const eid> of(std::uint32_t loc) const {
-    if (loc >= end_.size()) return {};
-    return {ws_.data() + begin(loc), ws_.data() + end_[loc]};
+    if (loc + 1 >= off_.size()) return {};
+    return {ws_.data() + off_[loc], ws_.data() + off_[loc + 1]};
   }
   // co: the index of a write: 0 for the initial value, then 1, 2, ...
   int index(std::uint32_t loc, eid w) const {
@@ -107,9 +107,10 @@ class loc_lists {
   }
   // w placed at position pos (co: 0 is co-first) of loc's list.
   void insert(std::uint32_t loc, std::size_t pos, eid w) {
-    if (loc >= end_.size()) end_.resize(loc + 1, static_cast<std::uint32_t>(ws_.size()));
-    ws_.insert(ws_.begin() + static_cast<std::ptrdiff_t>(begin(loc) + pos), w);
-    for (std::size_t j = loc; j < end_.size(); j++) end_[j]++;
+    if (off_.empty()) off_.push_back(0);
+    if (loc + 1 >= off_.size()) off_.resize(loc + 2, static_cast<std::uint32_t>(ws_.size()));
+    ws_.insert(ws_.begin() + static_cast<std::ptrdiff_t>(off_[loc] + pos), w);
+    for (std::size_t j = loc + 1; j < off_.size(); j++) off_[j]++;
   }
   // w placed right after after (co: init places it co-first).
   void insert_after(std::uint32_t loc, eid after, eid w) {
@@ -117,30 +118,29 @@ class loc_lists {
   }
   // w taken out of loc's list.
   void erase(std::uint32_t loc, eid w) {
-    auto first = ws_.begin() + begin(loc);
-    ws_.erase(std::find(first, ws_.begin() + end_[loc], w));
-    for (std::size_t j = loc; j < end_.size(); j++) end_[j]--;
+    auto first = ws_.begin() + off_[loc];
+    ws_.erase(std::find(first, ws_.begin() + off_[loc + 1], w));
+    for (std::size_t j = loc + 1; j < off_.size(); j++) off_[j]--;
   }
   // Keeps the events e with keep(e), in their order.
   template <class Keep>
   void filter(Keep&& keep) {
     std::uint32_t n = 0, k = 0;
-    for (std::uint32_t l = 0; l < end_.size(); l++) {
-      for (; k < end_[l]; k++)
+    for (std::uint32_t l = 1; l < off_.size(); l++) {
+      for (; k < off_[l]; k++)
         if (keep(ws_[k])) ws_[n++] = ws_[k];
-      end_[l] = n;
+      off_[l] = n;
     }
     ws_.resize(n);
   }
   // f(loc, list) for each location (empty lists too), in order.
   template <class F>
   void each(F&& f) const {
-    for (std::uint32_t l = 0; l < end_.size(); l++) f(l, of(l));
+    for (std::uint32_t l = 0; l + 1 < off_.size(); l++) f(l, of(l));
   }
 
  private:
-  std::uint32_t begin(std::uint32_t loc) const { return loc == 0 ? 0 : end_[loc - 1]; }
-  std::vector<std::uint32_t> end_;
+  std::vector<std::uint32_t> off_;  // empty, or 0 then each location's end
   std::vector<eid> ws_;
 };
 
