@@ -268,13 +268,16 @@ class checker {
       return static_cast<int>(std::find(ws.begin(), ws.end(), w) - ws.begin()) + 1;
     };
     int ew = x.writes() ? idx(e) : -1, er = x.reads() ? idx(x.rf) : -1;
+    // ordered() fails only for a co index too large: the largest of the
+    // events before e decide.
+    int ow = -1, orr = -1;
     for (eid o : g.acc.of(x.loc)) {
       if (o.i > x.vc[o.t] || o == e) continue;  // not before e in hb
       const event& y = g.at(o);
-      int ow = y.writes() ? idx(o) : -1, orr = y.reads() ? idx(y.rf) : -1;
-      if (!ordered(ow, orr, ew, er)) return false;
+      if (y.writes()) ow = std::max(ow, idx(o));
+      if (y.reads()) orr = std::max(orr, idx(y.rf));
     }
-    return true;
+    return ordered(ow, orr, ew, er);
   }
   // a hb b allowed, given their co indices as a write (aw, bw) and of the
   // write each reads (ar, br); -1: not that kind.

@@ -525,7 +525,7 @@ class engine final : public runtime {
     if (c.kind == ck::whole) {
       g = std::move(c.g);
     } else if (c.kind == ck::fwd) {
-      event y = c.e;
+      const event& y = c.e;
       push_event(g, c.thread, y);
       eid id{static_cast<std::int16_t>(c.thread),
              static_cast<std::int32_t>(g.th[c.thread].size() - 1)};
@@ -590,8 +590,7 @@ class engine final : public runtime {
     // Each candidate is tried on g_ itself (the event appended, placed in
     // co) and undone; only consistent ones are copied.
     auto place = [&](const event& x, std::ptrdiff_t at) {
-      event y = x;
-      push_event(g_, t, y);
+      push_event(g_, t, x);
       if (at >= 0) g_.co.insert(e.loc, static_cast<std::size_t>(at), id);
     };
     auto undo = [&](std::ptrdiff_t at) {
@@ -738,10 +737,10 @@ class engine final : public runtime {
   }
 
   // e at the end of thread t's po (not in g.acc: see add() and apply()).
-  static void push_event(graph& g, int t, event& e) {
-    e.stamp = g.next_stamp++;
+  static void push_event(graph& g, int t, const event& e) {
     g.any_sc |= is_sc(e.mo) || is_sc(e.mo_fail);
     g.th[t].push_back(e);
+    g.th[t].back().stamp = g.next_stamp++;
   }
 
   // No consistent way to go on (a fence closing a psc cycle): the

@@ -95,7 +95,7 @@ inline void settle(event& e, std::uint64_t v) {
 class loc_lists {
  public:
   // The list of loc (empty for a location never named).
-  std::span<const eid> of(std::uint32_t loc) const {
+  [[gnu::always_inline]] std::span<const eid> of(std::uint32_t loc) const {
     if (loc + 1 >= off_.size()) return {};
     return {ws_.data() + off_[loc], ws_.data() + off_[loc + 1]};
   }
