@@ -171,7 +171,9 @@ struct graph {
     while (pos < v.size() && v[pos].t <= e.t) pos++;
     acc.insert(loc, pos, e);
   }
-  std::span<const eid> writes(std::uint32_t loc) const { return co.of(loc); }
+  [[gnu::always_inline]] std::span<const eid> writes(std::uint32_t loc) const {
+    return co.of(loc);
+  }
   // The value of a write (or of the location's initial value).
   std::uint64_t value(eid w, std::uint64_t init) const { return w.init() ? init : at(w).wval; }
 };
