@@ -262,22 +262,28 @@ class checker {
     const graph& g = *g_;
     const event& x = g.at(e);
     if (x.kind == ek::fence) return true;
-    const auto& ws = g.writes(x.loc);
+    auto ws = g.writes(x.loc);
     auto idx = [&](eid w) {
       if (w.init()) return 0;
       return static_cast<int>(std::find(ws.begin(), ws.end(), w) - ws.begin()) + 1;
     };
     int ew = x.writes() ? idx(e) : -1, er = x.reads() ? idx(x.rf) : -1;
-    // ordered() fails only for a co index too large: the largest of the
-    // events before e decide.
-    int ow = -1, orr = -1;
+    // ordered() fails iff an event before e writes, or reads from, a write
+    // of co index k or more (every write of acc, and every write read, is
+    // in co): e's write on, or the writes co-after the one e reads (mostly
+    // none).
+    std::size_t k = ws.size() + 1;
+    if (ew >= 0) k = std::min(k, static_cast<std::size_t>(ew));
+    if (er >= 0) k = std::min(k, static_cast<std::size_t>(er) + 1);
+    auto late = ws.subspan(std::min(k - 1, ws.size()));
+    if (late.empty()) return true;
+    auto in_late = [&](eid w) { return std::find(late.begin(), late.end(), w) != late.end(); };
     for (eid o : g.acc.of(x.loc)) {
       if (o.i > x.vc[o.t] || o == e) continue;  // not before e in hb
       const event& y = g.at(o);
-      if (y.writes()) ow = std::max(ow, idx(o));
-      if (y.reads()) orr = std::max(orr, idx(y.rf));
+      if ((y.writes() && in_late(o)) || (y.reads() && in_late(y.rf))) return false;
     }
-    return ordered(ow, orr, ew, er);
+    return true;
   }
   // a hb b allowed, given their co indices as a write (aw, bw) and of the
   // write each reads (ar, br); -1: not that kind.
