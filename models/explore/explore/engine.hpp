@@ -349,7 +349,9 @@ class engine final : public runtime {
       return;
     }
     phase_ = phase::finish;
-    for (auto& l : vals_) l.cur = l.init;
+    // Every location of this execution holds its value after setup (the
+    // threads' accesses went to the graph): the written ones take their
+    // co-last write's.
     g_.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
       if (!ws.empty()) slot(keys_used_[loc]).cur = g_.at(ws.back()).wval;
     });
