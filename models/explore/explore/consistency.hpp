@@ -377,20 +377,21 @@ class checker {
   // cycle of po ∪ rf ∪ co ∪ fr passes through e: is e reachable from e?
   // Walks eids, not flatten()'s numbering: the rf edges into a write are
   // found through g.acc (every event but, maybe, e: e's own is added).
+  // What is reached of a thread is a po suffix, kept as where it begins;
+  // reaching e's thread reaches e (its last event).
   bool sc_reaches_itself(eid e) {
     const graph& g = *g_;
     std::size_t nt = g.th.size();
-    off_.assign(nt + 1, 0);
-    for (std::size_t t = 0; t < nt; t++)
-      off_[t + 1] = off_[t] + static_cast<flat>(g.th[t].size());
-    color_.assign(static_cast<std::size_t>(off_.back()), 0);
+    auto& from = from_;  // per thread: the first event reached (its size: none)
+    from.resize(nt);
+    for (std::size_t t = 0; t < nt; t++) from[t] = static_cast<std::int32_t>(g.th[t].size());
     const event& x = g.at(e);
     auto& todo = walk_;
     todo.clear();
-    // v's po, co, fr (immediate: co is a chain) and rf successors.
+    // v's co, fr (immediate: co is a chain) and rf successors (po: see
+    // above).
     auto successors = [&](eid v) {
       const event& y = g.at(v);
-      if (static_cast<std::size_t>(v.i) + 1 < g.th[v.t].size()) todo.push_back({v.t, v.i + 1});
       if (y.kind == ek::fence) return;
       auto ws = g.writes(y.loc);
       auto next = [&](eid w) {  // w's co successor (init: the co-first), or an init eid
@@ -413,11 +414,10 @@ class checker {
     while (!todo.empty()) {
       eid v = todo.back();
       todo.pop_back();
-      if (v == e) return true;
-      char& c = color_[static_cast<std::size_t>(fl(v))];
-      if (c != 0) continue;
-      c = 1;
-      successors(v);
+      if (v.t == e.t) return true;
+      if (v.i >= from[v.t]) continue;
+      for (std::int32_t i = v.i; i < from[v.t]; i++) successors({v.t, i});
+      from[v.t] = v.i;
     }
     return false;
   }
@@ -600,6 +600,7 @@ class checker {
   std::vector<eid> ids_;
   std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;
   std::vector<eid> walk_;
+  std::vector<std::int32_t> from_;
   std::vector<std::pair<flat, flat>> stack_;
   std::vector<char> color_;
 };
