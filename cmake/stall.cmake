@@ -8,8 +8,8 @@ include_guard(GLOBAL)
 # TSan). Under ASan (its memory errors are ASan's to see) the others' sequences
 # keep their full length, but a scenario holds at most 128 of its stall points
 # (--points: the first and last 32, 64 drawn between): runqputslow's batch
-# copy has ~900 at capacity 256, and ASan's slowdown made them 96 s of a
-# port's gate. Native holds every point.
+# copy has ~900 at capacity 256, and ASan's slowdown made them 51-96 s of a
+# port's gate (13 s now). Native holds every point.
 if(CMAKE_CROSSCOMPILING OR "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_DEBUG}" MATCHES "sanitize=thread")
   return()
 endif()

@@ -456,7 +456,6 @@ struct totals {
   int cases = 0, failed = 0;
 };
 
-// Every k of one scenario (or the one k asked for).
 // --points M: the stall points k to hold when the held op, run alone, makes
 // N > M accesses: the first and the last M/4, and M/2 drawn between them
 // (seeded by the scenario's name: the same points every run); every k past N
@@ -477,6 +476,8 @@ std::vector<bool> points(long n, const std::string& full, long max_points) {
   return pick;
 }
 
+// Every k of one scenario (or the one k asked for; with --points, those of
+// points()).
 template <std::uint32_t Cap>
 void run_scenario(const scenario& sc, std::optional<long> only, long max_points,
                   totals& tot) {
