@@ -67,10 +67,27 @@ rq_jobs() { nproc 2>/dev/null || echo 2; }
 # rq_port_tests PRESET DIR: run `ctest -L port -LE nightly` in DIR (built by
 # rq_build_preset DIR port); results: DIR/junit.xml.
 # $RQ_COLUMNS (ci/gate --columns: column ids): only the checks of those columns.
+# A check that passed before with the same binaries and inputs is not run
+# again (ci/test_cache.py); $RUNQCHECK_NO_CACHE=1 (ci/gate --no-cache) runs
+# every check (and records the results).
 rq_port_tests() {
-  local preset=$1 dir=$2 only=()
+  local preset=$1 dir=$2 only=() skip rc=0
   [ -z "${RQ_COLUMNS:-}" ] || only=(-L "^column:(${RQ_COLUMNS// /|})\$")
-  rq_ctest "$preset" "$dir" junit -L port -LE nightly "${only[@]}"
+  local sel=(-L port -LE nightly "${only[@]}")
+  local reuse=()
+  [ "${RUNQCHECK_NO_CACHE:-0}" != 1 ] || reuse=(--no-reuse)
+  if ! skip=$("$RQ_PY" "$RQ_ROOT/ci/test_cache.py" plan "${reuse[@]}" "$dir" -- "${sel[@]}")
+  then
+    rq_ctest "$preset" "$dir" junit "${sel[@]}"; return
+  fi
+  case "$skip" in
+    ALL) rq_log "preset $preset: every check cached (passed before, same binaries and inputs)"
+         rm -f "$dir/junit.xml";;
+    "") rq_ctest "$preset" "$dir" junit "${sel[@]}" || rc=$?;;
+    *) rq_ctest "$preset" "$dir" junit "${sel[@]}" -E "$skip" || rc=$?;;
+  esac
+  "$RQ_PY" "$RQ_ROOT/ci/test_cache.py" merge "$dir" >&2 || rc=1
+  return "$rc"
 }
 
 # rq_port_targets DIR: the targets whose binaries DIR's port checks (label

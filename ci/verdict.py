@@ -247,6 +247,7 @@ def main(argv) -> int:
     setup = []  # (preset, stage, reason, log) of presets that did not build
     ran_cols = set()
     ports = {}
+    n_tests, n_cached = 0, 0  # cached: not run again (ci/test_cache.py)
     for preset, d in runs:
         cols = PRESET_COLUMNS.get(preset, ["other"])
         stage = d / "stage-failed"
@@ -272,6 +273,8 @@ def main(argv) -> int:
             if subj not in subjects:
                 subjects.append(subj)
             status = tc.get("status", "")
+            n_tests += 1
+            n_cached += tc.get("cached") == "true"
             out = "".join(x.text or "" for x in tc.iter("system-out"))
             fail_el = tc.find("failure")
             if fail_el is None:
@@ -403,6 +406,9 @@ def main(argv) -> int:
         print(f"verdict.py: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return 2
     print()
+    if n_cached:
+        print(f"cached: {n_cached} of {n_tests} tests not run again: each passed in an earlier "
+              "gate with the same binaries and inputs (ci/gate --no-cache runs them)")
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
           + (" (--strict: not applied fails)" if strict and (n_na or notes) else ""))
     bad = n_fail + ((n_na + len(notes)) if strict else 0)

@@ -71,6 +71,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_files" "${RUNQCHECK_ROOT}/tests/verdict/fixtures/weak_relacy"
     "${RUNQCHECK_ROOT}")
+  # ci/gate's test-result cache (ci/test_cache.py): only unchanged passing checks reused.
+  add_test(NAME verdict_cache COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/cache_test.py" "${RUNQCHECK_ROOT}/ci/test_cache.py"
+    "${RUNQCHECK_ROOT}/ci/verdict.py" "${CMAKE_BINARY_DIR}/verdict_cache")
   # action.yml's script: the gate command it builds, its bad inputs.
   add_test(NAME action_script COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/action_test.sh"
     "${RUNQCHECK_ROOT}")
@@ -117,8 +121,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script
-    verdict_kinds verdict_columns docs_columns gate_flags PROPERTIES LABELS "gate;selftest"
-    TIMEOUT 60)
+    verdict_kinds verdict_columns docs_columns gate_flags verdict_cache
+    PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)

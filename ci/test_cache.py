@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""ci/gate's test-result cache: a check that passed is not run again while
+nothing it runs has changed (as `go test` caches a package's passing result).
+
+usage: test_cache.py plan [--no-reuse] DIR -- CTEST_ARGS...
+         the tests `ctest --test-dir DIR CTEST_ARGS` would run, each with its
+         key; prints a `ctest -E` regex of those whose key has a passing
+         result on record ("" when none, or with --no-reuse; "ALL" when
+         every one has).
+       test_cache.py merge DIR
+         after ctest (or instead of it, on "ALL"): records the passing results
+         of DIR/junit.xml under their keys, forgets the failing ones, and adds
+         the cached results to DIR/junit.xml (attribute cached="true", the
+         output of the run that passed) and to DIR/junit.log.
+
+A test's key hashes its command and CTest properties; the contents of every
+file its command names (the checker binaries, scripts, corpora: relinked
+but identical binaries keep the key, as after a `touch` of a port's header);
+for files outside the build tree and runqcheck's tree (the interpreters,
+qemu), their size and time; runqcheck's own tree but its prose (the scripts
+a test calls by name, the Go side of diff_go); and the environment that steers checks
+(RUNQCHECK_*, RC_PARAMS, GTEST_*, GO*, the sanitizers' options). Folders
+inside the build tree are outputs (reports, Go's cache) and not part of it.
+Only passing results are kept, one per test, in DIR/test-cache/.
+"""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+VERSION = "runqcheck test cache 1"
+ROOT = Path(__file__).resolve().parent.parent
+ENV_PREFIXES = ("RUNQCHECK_", "RC_PARAMS", "GTEST_", "GO", "ASAN_", "TSAN_", "UBSAN_",
+                "LSAN_", "MSAN_", "QEMU_")
+# Not the checks' own: ci/gate's switches (--no-cache) and where Go's cache is.
+ENV_IGNORED = {"RUNQCHECK_NO_CACHE", "RUNQCHECK_GOCACHE"}
+PATH_RX = re.compile(r"/[^\s'\"=:;]+")
+_digests = {}
+
+
+def digest(p: Path) -> str:
+    key = str(p)
+    if key not in _digests:
+        with open(p, "rb") as f:
+            _digests[key] = hashlib.file_digest(f, "sha256").hexdigest()
+    return _digests[key]
+
+
+def within(p: Path, d: Path) -> bool:
+    try:
+        p.relative_to(d)
+        return True
+    except ValueError:
+        return False
+
+
+def tree_files(root: Path):
+    """runqcheck's own files: git's list (tracked and not ignored), or a walk."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-co", "--exclude-standard",
+                              "-z"], capture_output=True, check=True).stdout
+        return sorted(root / n for n in out.decode().split("\0") if n)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    found = []
+    for d, subs, files in os.walk(root):
+        subs[:] = sorted(s for s in subs if not s.startswith(("build", ".git", "__pycache__")))
+        found += [Path(d) / f for f in sorted(files)]
+    return found
+
+
+def tree_stamp(root: Path) -> str:
+    """runqcheck's tree but its prose (docs/, *.md): no check reads that."""
+    h = hashlib.sha256()
+    for p in tree_files(root):
+        rel = p.relative_to(root)
+        if rel.parts[0] == "docs" or p.suffix == ".md":
+            continue
+        if p.is_file():
+            h.update(f"{p.relative_to(root)}\0{digest(p)}\n".encode())
+    return h.hexdigest()
+
+
+def path_part(p: Path, outputs: Path) -> str:
+    """What a path a command names adds to the key."""
+    if p.is_file():
+        if within(p, outputs) or within(p, ROOT):
+            return f"{p} {digest(p)}"
+        st = p.stat()
+        return f"{p} {st.st_size} {st.st_mtime_ns}"
+    if p.is_dir() and not within(p, outputs):
+        return f"{p}/ " + " ".join(f"{q.relative_to(p)}:{digest(q)}"
+                                   for q in sorted(p.rglob("*")) if q.is_file())
+    return ""
+
+
+def key_of(test: dict, outputs: Path, stamp: str) -> str:
+    h = hashlib.sha256(f"{VERSION}\n{stamp}\n".encode())
+    props = sorted((p["name"], json.dumps(p["value"], sort_keys=True))
+                   for p in test.get("properties", []))
+    h.update(json.dumps([test["name"], test.get("command", []), props]).encode())
+    env = sorted((k, v) for k, v in os.environ.items()
+                 if k.startswith(ENV_PREFIXES) and k not in ENV_IGNORED)
+    h.update(json.dumps(env).encode())
+    for word in test.get("command", []):
+        for tok in [word] + PATH_RX.findall(word):
+            if tok.startswith("/"):
+                h.update(path_part(Path(tok), outputs).encode())
+    return h.hexdigest()
+
+
+def cache_dir(d: Path) -> Path:
+    return d / "test-cache"
+
+
+def load(d: Path) -> dict:
+    try:
+        return json.loads((cache_dir(d) / "entries.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def save(d: Path, name: str, data) -> None:
+    cache_dir(d).mkdir(exist_ok=True)
+    tmp = cache_dir(d) / (name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(cache_dir(d) / name)
+
+
+def cmake_regex_escape(s: str) -> str:
+    return re.sub(r"([][.*+?^$|()\\])", r"\\\1", s)
+
+
+def plan(d: Path, ctest_args, reuse=True) -> int:
+    (cache_dir(d) / "plan.json").unlink(missing_ok=True)
+    r = subprocess.run(["ctest", "--test-dir", str(d), "--show-only=json-v1", *ctest_args],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"test_cache.py: ctest --show-only failed: {r.stderr.strip()[:200]}",
+              file=sys.stderr)
+        return 2
+    tests = json.loads(r.stdout).get("tests", [])
+    stamp = tree_stamp(ROOT)
+    outputs = d.resolve().parent
+    keys = {t["name"]: key_of(t, outputs, stamp) for t in tests}
+    entries = load(d)
+    cached = sorted(n for n, k in keys.items()
+                    if reuse and entries.get(n, {}).get("key") == k)
+    save(d, "plan.json", {"keys": keys, "cached": cached})
+    if cached and len(cached) == len(keys):
+        print("ALL")
+    elif cached:
+        print("^(" + "|".join(cmake_regex_escape(n) for n in cached) + ")$")
+    else:
+        print("")
+    return 0
+
+
+def passed(tc) -> bool:
+    return (tc.get("status") == "run" and tc.find("failure") is None
+            and tc.find("error") is None and tc.find("skipped") is None)
+
+
+def merge(d: Path) -> int:
+    try:
+        p = json.loads((cache_dir(d) / "plan.json").read_text())
+    except (OSError, ValueError):
+        print(f"test_cache.py: no plan in {cache_dir(d)} (run plan first)", file=sys.stderr)
+        return 2
+    keys, cached = p["keys"], p["cached"]
+    entries = load(d)
+    junit = d / "junit.xml"
+    fresh = not cached or len(cached) < len(keys)
+    if fresh and not junit.exists():
+        return 0  # ctest wrote nothing: the verdict says so, cached results or not
+    if fresh:
+        tree = ET.parse(junit)
+        suite = tree.getroot()
+    else:
+        suite = ET.Element("testsuite", {"name": "(empty)", "tests": "0", "failures": "0",
+                                         "disabled": "0", "skipped": "0", "hostname": "",
+                                         "time": "0", "timestamp":
+                                         time.strftime("%Y-%m-%dT%H:%M:%S")})
+        tree = ET.ElementTree(suite)
+    ran = 0
+    for tc in suite.iter("testcase"):
+        name = tc.get("name", "")
+        ran += 1
+        if name not in keys:
+            continue
+        if passed(tc):
+            entries[name] = {"key": keys[name], "testcase": ET.tostring(tc, encoding="unicode"),
+                             "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+        else:
+            entries.pop(name, None)
+    lines = []
+    for name in cached:
+        tc = ET.fromstring(entries[name]["testcase"])
+        tc.set("cached", "true")
+        out = tc.find("system-out")
+        if out is None:
+            out = ET.SubElement(tc, "system-out")
+        out.text = (f"cached: passed at {entries[name]['when']} with the same binaries and "
+                    "inputs (ci/gate --no-cache runs it again)\n" + (out.text or ""))
+        suite.append(tc)
+        lines.append(f"    Test: {name} ... Passed (cached: {entries[name]['when']})")
+    suite.set("tests", str(ran + len(cached)))
+    tree.write(junit, encoding="UTF-8", xml_declaration=True)
+    save(d, "entries.json", {n: e for n, e in entries.items() if n in keys})
+    failed = sum(1 for tc in suite.iter("testcase")
+                 if tc.find("failure") is not None or tc.get("status") == "fail")
+    total = ran + len(cached)
+    if cached:
+        log = d / "junit.log"
+        with open(log, "a" if fresh else "w") as f:
+            f.write("\nNot run again (cached results of identical checks):\n")
+            f.write("\n".join(lines) + "\n\n")
+            pct = 100 * (total - failed) // max(total, 1)
+            f.write(f"{pct}% tests passed, {failed} tests failed out of {total} "
+                    f"({len(cached)} cached)\n")
+    return 0
+
+
+def main(argv) -> int:
+    if len(argv) >= 2 and argv[0] == "plan":
+        reuse = argv[1] != "--no-reuse"
+        rest = argv[1 if reuse else 2:]
+        if rest and rest[0] != "--":
+            d, rest = rest[0], rest[1:]
+            if rest[:1] == ["--"]:
+                rest = rest[1:]
+            return plan(Path(d), rest, reuse)
+    if len(argv) == 2 and argv[0] == "merge":
+        return merge(Path(argv[1]))
+    print("usage: test_cache.py plan [--no-reuse] DIR -- CTEST_ARGS... | merge DIR",
+          file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
