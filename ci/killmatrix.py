@@ -76,10 +76,12 @@ def run(cmd, mutant, timeout):
     fatal = re.findall(r"fatal error: ([^\n]*?)(?: at |\n|$)", out)
     relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
-    # explore (tests/explore/scenarios.cpp): a failure's line, its scenario's counts
-    xwhy = re.findall(r"^explore \S+ (\w+) (?:RC11|SC): (?!passed)(.*)$", out, re.M)
-    xrun = [r for r in re.findall(r"^explore \S+ (\w+) +(?:RC11|SC) ([\d,]+) complete, "
-                                  r"([\d,]+) blocked.*FAILED$", out, re.M)
+    # explore (tests/explore/scenarios.cpp, protocol.cpp): a failure's line, its
+    # scenario's counts; not a passed, cut (budget of ...) or unjudged (newm) line
+    xwhy = re.findall(r"^explore(?:_protocol)? \S+ (\w+) (?:RC11|SC): "
+                      r"(?!passed|budget of |[\d,]+ complete executions reached)(.*)$", out, re.M)
+    xrun = [r for r in re.findall(r"^explore(?:_protocol)? \S+ (\w+) +(?:RC11|SC) ([\d,]+) "
+                                  r"complete, ([\d,]+) blocked.*FAILED$", out, re.M)
             if xwhy and r[0] == xwhy[0][0]]
     replay = re.findall(r"^replay: (.*)$", out, re.M) or re.findall(r"^reproduce: (.*)$", out, re.M)
     replay = [r.replace(str(ROOT) + "/", "") for r in replay]  # docs name repo paths, not this machine's

@@ -93,7 +93,9 @@ endif()
 # (runqcheck_add_protocol_subject): test explore_protocol/<name>, labels
 # gate and port (the explore_protocol column), within a budget per scenario
 # and model that says what it covered when it cuts (2,000: ~18 s a subject;
-# nightly: explore_protocol_deep/<name>, 200,000).
+# nightly: explore_protocol_deep/<name>, 200,000). The mutant gate's
+# explore_protocol__mutants_protocol (models/mutants/mutants.cmake) is the kill
+# matrix's explore_protocol column (tests/explore/protocol_column.sh).
 set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 2000 CACHE STRING
   "executions per scenario and model of explore_protocol/<protocol subject> (gate)")
 function(_rq_explore_protocol target)
