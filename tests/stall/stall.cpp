@@ -89,7 +89,8 @@ struct ledger {
       auto i = static_cast<std::uint32_t>(gp - &gs[0]);
       if (inheritTime != (i == next_g[p])) {
         fail(how + ": inheritTime " + (inheritTime ? "true" : "false") + " for G" +
-             std::to_string(i) + (i == next_g[p] ? ", the G put to runnext" : ", not the G in runnext"));
+             std::to_string(i) +
+             (i == next_g[p] ? ", the G put to runnext" : ", not the G in runnext"));
       }
       if (i == next_g[p]) next_g[p] = none;
     }
