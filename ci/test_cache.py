@@ -14,13 +14,15 @@ usage: test_cache.py plan [--no-reuse] DIR -- CTEST_ARGS...
          output of the run that passed) and to DIR/junit.log.
 
 A test's key hashes its command and CTest properties; the contents of every
-file its command names (the checker binaries, scripts, corpora: relinked
+file its command names (the checker binaries, scripts: relinked
 but identical binaries keep the key, as after a `touch` of a port's header);
 for files outside the build tree and runqcheck's tree (the interpreters,
 qemu), their size and time; runqcheck's own tree but its prose (the scripts
-a test calls by name, the Go side of diff_go); and the environment that steers checks
-(RUNQCHECK_*, RC_PARAMS, GTEST_*, GO*, the sanitizers' options). Folders
-inside the build tree are outputs (reports, Go's cache) and not part of it.
+a test calls by name, the corpora, the Go side of diff_go) and the Go
+toolchains' versions; and the environment that steers checks
+(RUNQCHECK_*, RC_PARAMS, GTEST_*, GO*, the sanitizers' options). A folder a
+command names is not part of it (outputs, Go's cache; corpora are in the
+tree).
 Only passing results are kept, one per test, in DIR/test-cache/.
 """
 import hashlib
@@ -75,8 +77,11 @@ def tree_files(root: Path):
 
 
 def tree_stamp(root: Path) -> str:
-    """runqcheck's tree but its prose (docs/, *.md): no check reads that."""
+    """runqcheck's tree but its prose (docs/, *.md): no check reads that;
+    and the Go toolchains' VERSION files (diff_go finds its go by itself)."""
     h = hashlib.sha256()
+    for v in sorted(Path("/usr/lib").glob("go-*/VERSION")):
+        h.update(f"{v} {v.read_bytes()!r}\n".encode())
     for p in tree_files(root):
         rel = p.relative_to(root)
         if rel.parts[0] == "docs" or p.suffix == ".md":
@@ -87,16 +92,15 @@ def tree_stamp(root: Path) -> str:
 
 
 def path_part(p: Path, outputs: Path) -> str:
-    """What a path a command names adds to the key."""
-    if p.is_file():
-        if within(p, outputs) or within(p, ROOT):
-            return f"{p} {digest(p)}"
-        st = p.stat()
-        return f"{p} {st.st_size} {st.st_mtime_ns}"
-    if p.is_dir() and not within(p, outputs):
-        return f"{p}/ " + " ".join(f"{q.relative_to(p)}:{digest(q)}"
-                                   for q in sorted(p.rglob("*")) if q.is_file())
-    return ""
+    """What a file a command names adds to the key. A folder adds nothing:
+    runqcheck's (a corpus) are in the tree's stamp, the others are outputs
+    or caches (reports, Go's build cache)."""
+    if not p.is_file():
+        return ""
+    if within(p, outputs) or within(p, ROOT):
+        return f"{p} {digest(p)}"
+    st = p.stat()
+    return f"{p} {st.st_size} {st.st_mtime_ns}"
 
 
 def key_of(test: dict, outputs: Path, stamp: str) -> str:

@@ -6,7 +6,7 @@ Three tests run through plan, ctest and merge as ci/lib.sh's rq_port_tests
 does: a passing and a failing check, and one whose script is edited between
 runs. Checks that only the passing result is reused; that a file the command
 names, its content or the environment changing runs it again, a new mtime
-alone does not; that a failing check always runs again, and every check
+alone does not, nor a folder it writes to (Go's build cache); that a failing check always runs again, and every check
 with --no-reuse; that a cached result reaches junit.xml (cached="true") and
 the verdict's "cached:" line; and that a run whose ctest wrote nothing is
 not filled in from the cache.
@@ -34,10 +34,16 @@ def write_tree(d: Path):
     for name, body in (("pass_x", "echo ok\n"), ("fail_x", "echo broken; exit 1\n"),
                        ("edit_x", "echo first\n")):
         (d / "bin" / name).write_text("#!/bin/sh\n" + body)
+    (d / "bin" / "pass_x").write_text('#!/bin/sh\ndate +%N > "$1/entry.$$"; echo ok\n')
     lines = []
+    # pass_x also names a folder outside the build tree that changes on
+    # every run, as diff_go names Go's build cache.
+    gocache = d.parent.parent / (d.parent.name + "_gocache")
+    gocache.mkdir(exist_ok=True)
     for name in ("pass_x", "fail_x", "edit_x"):
         test = f"{name.split('_')[0]}/acme_x"
-        lines.append(f'add_test([=[{test}]=] "/bin/sh" "{d}/bin/{name}")')
+        extra = f' "{gocache}"' if name == "pass_x" else ""
+        lines.append(f'add_test([=[{test}]=] "/bin/sh" "{d}/bin/{name}"{extra})')
         lines.append(f'set_tests_properties([=[{test}]=] PROPERTIES LABELS "port;column:unit" '
                      f'WORKING_DIRECTORY "{d}")')
     (d / "CTestTestfile.cmake").write_text("\n".join(lines) + "\n")
@@ -67,12 +73,14 @@ def cached_names(d: Path):
 
 d = WORK / "native"
 shutil.rmtree(WORK, ignore_errors=True)
+shutil.rmtree(WORK.parent / (WORK.name + "_gocache"), ignore_errors=True)
 write_tree(d)
 check(gate_run(d) == "", "first run: nothing may be cached")
 check(cached_names(d) == [], "first run: no cached testcase in junit.xml")
 skip = gate_run(d)
 check("pass/acme_x" in skip and "edit/acme_x" in skip and "fail" not in skip,
       f"second run: the two passing checks cached, the failing one run (got {skip!r})")
+check(any((WORK.parent / (WORK.name + "_gocache")).iterdir()), "pass_x wrote to its folder")
 check(cached_names(d) == ["edit/acme_x", "pass/acme_x"],
       f"second run: junit.xml's cached testcases (got {cached_names(d)})")
 root = ET.parse(d / "junit.xml").getroot()
