@@ -158,8 +158,9 @@ def parse_args(args):
 
 
 def declared_columns(path, values):
-    """[(id, command)], subject-mutant ids, protocol-only ids: the kill columns."""
-    cols, subject, protocol = [], set(), set()
+    """[(id, command)], subject-mutant ids, protocol-only ids, ids to run unmutated
+    first: the kill columns."""
+    cols, subject, protocol, unmutated = [], set(), set(), set()
     for c in json.loads(Path(path).read_text())["columns"]:
         if "kill" not in c:
             continue
@@ -172,7 +173,22 @@ def declared_columns(path, values):
             subject.add(c["id"])
         if c.get("protocol_mutants"):
             protocol.add(c["id"])
-    return cols, subject, protocol
+        if c.get("unmutated"):
+            unmutated.add(c["id"])
+    return cols, subject, protocol, unmutated
+
+
+def check_unmutated(cols, ids):
+    """Each column of ids passes with no mutant (else no kill of it means anything)."""
+    for c, cmd in cols:
+        if c not in ids:
+            continue
+        r = run(cmd, "none", 600)
+        if r["killed"] or r.get("not_applied"):
+            raise SystemExit(f"killmatrix: the unmutated {c} column fails "
+                             f"(RUNQCHECK_MUTANT=none {' '.join(cmd)}): "
+                             f"{r['how'] or r.get('not_applied')}")
+        print(f"killmatrix: {c} passes with no mutant ({r['dt']:.1f}s)", flush=True)
 
 
 def quick_cells(cols, name, required, na, applies):
@@ -215,7 +231,8 @@ def weak_models():
 
 def main():
     o = parse_args(sys.argv[1:])
-    o["cols"], subject_cols, protocol_cols = declared_columns(o["columns"], o["vars"])
+    o["cols"], subject_cols, protocol_cols, unmutated = declared_columns(o["columns"],
+                                                                         o["vars"])
     rows, orders, protocol_names = catalog()
     expected = {}
     for line in Path(o["expected"]).read_text().splitlines():
@@ -231,6 +248,7 @@ def main():
         if line.strip() and not line.startswith("#") and ":" in line:
             site, why = line.split(":", 1)
             notes[site.strip()] = why.strip()
+    check_unmutated(o["cols"], unmutated)
     names = [c for c, _ in o["cols"]]
     na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
 
