@@ -87,7 +87,7 @@ def tree_stamp(root: Path) -> str:
         if rel.parts[0] == "docs" or p.suffix == ".md":
             continue
         if p.is_file():
-            h.update(f"{p.relative_to(root)}\0{digest(p)}\n".encode())
+            h.update(f"{rel}\0{digest(p)}\n".encode())
     return h.hexdigest()
 
 
@@ -213,12 +213,12 @@ def merge(d: Path) -> int:
                     "inputs (ci/gate --no-cache runs it again)\n" + (out.text or ""))
         suite.append(tc)
         lines.append(f"    Test: {name} ... Passed (cached: {entries[name]['when']})")
-    suite.set("tests", str(ran + len(cached)))
+    total = ran + len(cached)
+    suite.set("tests", str(total))
     tree.write(junit, encoding="UTF-8", xml_declaration=True)
     save(d, "entries.json", {n: e for n, e in entries.items() if n in keys})
     failed = sum(1 for tc in suite.iter("testcase")
                  if tc.find("failure") is not None or tc.get("status") == "fail")
-    total = ran + len(cached)
     if cached:
         log = d / "junit.log"
         with open(log, "a" if fresh else "w") as f:
@@ -231,14 +231,13 @@ def merge(d: Path) -> int:
 
 
 def main(argv) -> int:
-    if len(argv) >= 2 and argv[0] == "plan":
-        reuse = argv[1] != "--no-reuse"
-        rest = argv[1 if reuse else 2:]
+    if argv[:1] == ["plan"]:
+        rest = argv[1:]
+        reuse = rest[:1] != ["--no-reuse"]
+        rest = rest if reuse else rest[1:]
         if rest and rest[0] != "--":
-            d, rest = rest[0], rest[1:]
-            if rest[:1] == ["--"]:
-                rest = rest[1:]
-            return plan(Path(d), rest, reuse)
+            tail = rest[2:] if rest[1:2] == ["--"] else rest[1:]
+            return plan(Path(rest[0]), tail, reuse)
     if len(argv) == 2 and argv[0] == "merge":
         return merge(Path(argv[1]))
     print("usage: test_cache.py plan [--no-reuse] DIR -- CTEST_ARGS... | merge DIR",
