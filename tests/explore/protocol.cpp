@@ -96,6 +96,7 @@ struct prog final : ex::program {
 // protocol's straight-line code repeats reads (engine.hpp, options::read_spins).
 ex::options protocol_options(ex::options o) {
   o.read_spins = false;
+  o.waits_end = true;  // parked Ms at quiescence: the run's end (protocol_world's check)
   return o;
 }
 

@@ -66,6 +66,12 @@ namespace rqproto {
 #define RQPROTO_BACKEND runqcheck::relacy
 #endif
 using B = RQPROTO_BACKEND;
+// The backend ends a run whose Ms all wait for good (explore_backend): the
+// world then keeps no live count (below), whose RMWs by every M would only
+// add orders to explore.
+template <class Backend>
+constexpr bool ends_waits_v = requires { Backend::ends_waits; };
+constexpr bool backend_ends_waits = ends_waits_v<B>;
 constexpr std::uint32_t cap = 4;
 using S = runqcheck::go125<B, cap>;
 using core_p = S::p;
@@ -349,7 +355,7 @@ struct env {
   }
   static void notewakeup(M* mp) {
     // relaxed: the waker is live until after this
-    W<Proto>->live.fetch_add(1, std::memory_order::relaxed);
+    if constexpr (!backend_ends_waits) W<Proto>->live.fetch_add(1, std::memory_order::relaxed);
     mp->park.wakeup();
   }
   // Go: acquirep/wirep, with wirep's throws.
@@ -399,6 +405,9 @@ struct world {
   G gs[max_gs];
   B::atomic<int> runs[max_gs];
   B::atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
+  // With backend_ends_waits, in place of live: each M's own record (plain
+  // harness state, rebuilt by each run), read by check().
+  std::array<bool, max_ms> parked{}, ended{};
   B::atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
   runqcheck::randomOrder stealOrder;
   bool unjudged = false;  // newm left a reduced scenario's scope (env::newm)
@@ -456,6 +465,11 @@ struct world {
   }
 
   void run(int idx) {
+    run_m(idx);
+    ended[static_cast<std::size_t>(idx)] = true;
+  }
+
+  void run_m(int idx) {
     M* mp = &ms[idx];
     const m_role& r = sc.ms[static_cast<std::size_t>(idx)];
     if (r.k == m_role::busy) {
@@ -499,6 +513,12 @@ struct world {
       unjudged_executions++;
       return;
     }
+    if constexpr (backend_ends_waits)  // the run ended with every M done or parked
+      for (std::size_t i = 0; i < sc.ms.size(); i++)
+        RQ_INVARIANT(B, ended[i] || parked[i],
+                     "invariant: protocol model: an M waits for good outside a park "
+                     "(deadlock)",
+                     "m", static_cast<int>(i));
     runqcheck::protocol_counts c = proto::observe();
     std::int32_t npidle = c.idle_ps;
     RQ_INVARIANT(B, c.spinning == 0, "invariant: an M still spinning with every M parked or gone",
@@ -525,7 +545,8 @@ struct world {
 
  private:
   void leave() {
-    live.fetch_add(-1, std::memory_order::release);  // release: pairs with park's acquire of live
+    if constexpr (!backend_ends_waits)
+      live.fetch_add(-1, std::memory_order::release);  // release: pairs with park's acquire
   }
 
   // The injector's G (or a thread without a P): r's Gs as one list to
@@ -540,7 +561,13 @@ struct world {
   // Go: mPark, from stopm. False: quiescent, the M leaves without a P.
   bool park(M* mp) {
     leave();
-    bool woken = mp->park.sleep([this] { return live.load(std::memory_order::acquire) == 0; });
+    auto& me = parked[static_cast<std::size_t>(mp->id)];
+    me = true;
+    bool woken = mp->park.sleep([this] {
+      if constexpr (backend_ends_waits) return false;  // the engine ends the run
+      else return live.load(std::memory_order::acquire) == 0;
+    });
+    me = false;
     if (!woken) return false;
     mp->park.clear();
     P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire

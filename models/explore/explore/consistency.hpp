@@ -73,7 +73,9 @@ class checker {
     if (!atomicity(fresh.init() ? nullptr : &g.at(fresh))) return false;
     if (m == model::sc) return fresh.init() ? sc_acyclic() : !sc_reaches_itself(fresh);
     if (Policy::coherence && !(fresh.init() ? coherence() : coherence_of(fresh))) return false;
-    return !has_sc_ || psc_acyclic();
+    if (!has_sc_) return true;
+    if (!fresh.init() && !adds_psc(fresh)) return true;  // psc as it was: acyclic
+    return psc_acyclic();
   }
 
   // a happens before b (strict), in the graph last judged.
@@ -442,6 +444,29 @@ class checker {
       if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
   }
 
+  // Can fresh (the last of its thread, read by none) add a psc edge? Not if
+  // it is no SC event and either nothing is co ∪ fr after it or no SC fence
+  // happens before it: psc's edges that pass through a non-SC event enter
+  // it from an SC fence by hb and leave it by scb (or eco), and scb's po,
+  // hb|loc and po|≠loc;hb;po|≠loc lead nowhere from the last event of its
+  // thread that no event reads; nor does fresh change another event's hb.
+  bool adds_psc(eid fresh) const {
+    const graph& g = *g_;
+    const event& x = g.at(fresh);
+    if (sc_event(x)) return true;
+    if (x.kind == ek::fence) return false;
+    auto ws = g.writes(x.loc);
+    eid last = ws.empty() ? eid{} : ws.back();
+    if (x.writes() ? last == fresh : x.rf == last) return false;  // no co ∪ fr successor
+    for (std::size_t t = 0; t < g.th.size(); t++) {
+      const auto& evs = g.th[t];
+      std::int32_t upto = static_cast<int>(t) == fresh.t ? fresh.i - 1 : x.vc[t];
+      for (std::int32_t i = 0; i <= upto && i < static_cast<std::int32_t>(evs.size()); i++)
+        if (evs[i].kind == ek::fence && is_sc(evs[i].mo)) return true;
+    }
+    return false;
+  }
+
   // psc acyclic (RC11 section 3): used only when the graph has an SC
   // access or fence (litmus tests, the protocol's seq_cst counters and
   // #StoreLoad fences). psc is built between the SC events only, from
@@ -457,43 +482,60 @@ class checker {
   //   hb-successors of x0, a's first po-successor at another location,
   //   hold an event before b in b's thread at another location than b's:
   //   those successors are a suffix of each thread (clocks grow along po).
-  // Rows are bits over the events flattened (thread by thread, in po).
+  // - the co ∪ fr successors of a set of accesses to one location are the
+  //   writes co-after a threshold (the least co index among them: a write's
+  //   own, a read's write's), their eco successors those writes and the
+  //   reads of a write at or after another threshold: one pass over the
+  //   location's accesses, not one per access.
+  // Rows are bits over the events flattened (thread by thread, in po); the
+  // psc relation is bits over the SC events, closed by Warshall's algorithm.
+  // Buffers are members, reused: no allocation once warm.
   bool psc_acyclic() {
     const graph& g = *g_;
     flatten();
     const flat n = off_.back();
     const std::size_t nt = g.th.size();
     const std::size_t w = (static_cast<std::size_t>(n) + 63) / 64;
-    using bits = std::vector<std::uint64_t>;
-    auto has = [](const bits& r, flat b) {
-      return (r[static_cast<std::size_t>(b) / 64] >> (b % 64)) & 1;
-    };
-    auto put = [](bits& r, flat b) {
-      r[static_cast<std::size_t>(b) / 64] |= std::uint64_t{1} << (b % 64);
-    };
-    auto put_range = [&](bits& r, flat lo, flat hi) {  // [lo, hi)
-      for (flat b = lo; b < hi; b++) put(r, b);
-    };
-    std::vector<int> cw(static_cast<std::size_t>(n), -1), cr(static_cast<std::size_t>(n), -1);
-    std::vector<char> fence(static_cast<std::size_t>(n), 0);
-    std::vector<flat> lastdiff(static_cast<std::size_t>(n), -1);  // in-thread index, or -1
-    std::vector<flat> scs;
+    const auto un = static_cast<std::size_t>(n);
+    cw_.assign(un, -1);
+    cr_.assign(un, -1);
+    lastdiff_.assign(un, -1);
+    scs_.clear();
+    g.co.each([&](std::uint32_t, std::span<const eid> ws) {
+      for (std::size_t k = 0; k < ws.size(); k++) cw_[fl(ws[k])] = static_cast<int>(k) + 1;
+    });
     for (flat a = 0; a < n; a++) {
       const event& e = g.at(ids_[a]);
-      if (e.writes()) cw[a] = g.co_index(e.loc, ids_[a]);
-      if (e.reads()) cr[a] = g.co_index(e.loc, e.rf);
-      fence[a] = e.kind == ek::fence;
-      if (is_sc(e.mo) || (e.kind == ek::read && e.what == op::cas && is_sc(e.mo_fail)))
-        scs.push_back(a);
+      if (e.reads()) cr_[a] = e.rf.init() ? 0 : cw_[fl(e.rf)];
+      if (sc_event(e)) scs_.push_back(a);
     }
+    auto is_fence = [&](flat a) { return g.at(ids_[a]).kind == ek::fence; };
+    auto loc_of = [&](flat a) { return g.at(ids_[a]).loc; };
     auto sameloc = [&](flat a, flat b) {
-      return !fence[a] && !fence[b] && g.at(ids_[a]).loc == g.at(ids_[b]).loc;
+      return !is_fence(a) && !is_fence(b) && loc_of(a) == loc_of(b);
     };
-    // lastdiff[b]: the last event before b in its thread at another location
-    // than b's (a fence is at none); same-location neighbours share it.
+    // lastdiff_[b]: the last event before b in its thread at another
+    // location than b's (a fence is at none), as an in-thread index, or -1;
+    // same-location neighbours share it, so it never decreases along po.
     for (std::size_t t = 0; t < nt; t++)
       for (flat b = off_[t] + 1; b < off_[t + 1]; b++)
-        lastdiff[b] = !sameloc(b - 1, b) ? b - 1 - off_[t] : lastdiff[b - 1];
+        lastdiff_[b] = !sameloc(b - 1, b) ? b - 1 - off_[t] : lastdiff_[b - 1];
+    auto has = [](const std::uint64_t* r, flat b) {
+      return (r[static_cast<std::size_t>(b) / 64] >> (b % 64)) & 1;
+    };
+    auto put = [](std::uint64_t* r, flat b) {
+      r[static_cast<std::size_t>(b) / 64] |= std::uint64_t{1} << (b % 64);
+    };
+    auto put_range = [&](std::uint64_t* r, flat lo, flat hi) {  // [lo, hi)
+      for (; lo < hi && lo % 64 != 0; lo++) put(r, lo);
+      for (; lo + 64 <= hi; lo += 64) r[static_cast<std::size_t>(lo) / 64] = ~std::uint64_t{0};
+      for (; lo < hi; lo++) put(r, lo);
+    };
+    auto meets = [&](const std::uint64_t* a, const std::uint64_t* b) {
+      for (std::size_t k = 0; k < w; k++)
+        if ((a[k] & b[k]) != 0) return true;
+      return false;
+    };
     // first_hb(x, t): the in-thread index where x's hb-successors in thread
     // t begin (the thread's size if none).
     auto first_hb = [&](flat x, std::size_t t) {
@@ -509,87 +551,97 @@ class checker {
       }
       return static_cast<flat>(lo);
     };
-    auto hb_row = [&](flat x) {
-      bits r(w, 0);
-      for (std::size_t t = 0; t < nt; t++) put_range(r, off_[t] + first_hb(x, t), off_[t + 1]);
-      return r;
-    };
-    auto hb_before = [&](flat b) {  // the events that happen before b
-      bits r(w, 0);
+    // The thresholds of access x: writes with a co index above wth(x) are
+    // its co ∪ fr successors, reads of a write of index rth(x) on its eco
+    // ones beyond those (an RMW, atomic, is co-next to what it reads).
+    auto wth = [&](flat x) { return cw_[x] >= 0 ? cw_[x] : cr_[x]; };
+    auto rth = [&](flat x) { return cw_[x] >= 0 ? cw_[x] : cr_[x] + 1; };
+    const std::size_t m = scs_.size();
+    rows_.assign(m * w, 0);     // per SC event a: ([a] ∪ [Fsc];hb);scb
+    before_.assign(m * w, 0);   // per SC fence: its hb-predecessors
+    hba_.assign(w, 0);
+    eco_.assign(w, 0);
+    for (std::size_t j = 0; j < m; j++) {
+      flat b = scs_[j];
+      if (!is_fence(b)) continue;
       eid id = ids_[b];
       const event& e = g.at(id);
       for (std::size_t t = 0; t < nt; t++) {
         flat upto = static_cast<std::size_t>(id.t) == t ? id.i - 1 : e.vc[t];
-        put_range(r, off_[t], off_[t] + upto + 1);
+        put_range(&before_[j * w], off_[t], off_[t] + upto + 1);
       }
-      return r;
-    };
-    // The co ∪ fr (cf) and eco successors of access x, into the rows given.
-    auto same_loc = [&](flat x, bits* cf, bits* eco) {
-      if (fence[x]) return;
-      const event& ex = g.at(ids_[x]);
-      for (eid oy : g.acc.of(ex.loc)) {
-        flat y = fl(oy);
-        if (y == x) continue;
-        bool co = cw[x] >= 0 && cw[y] >= 0 && cw[x] < cw[y];
-        bool fr = cr[x] >= 0 && cw[y] >= 0 && cr[x] < cw[y];
-        if (cf != nullptr && (co || fr)) put(*cf, y);
-        if (eco == nullptr) continue;
-        bool rf = cw[x] >= 0 && cr[y] >= 0 && cw[x] == cr[y] && g.at(oy).rf == ids_[x];
-        bool corf = cw[x] >= 0 && cr[y] >= 0 && cw[x] < cr[y];
-        bool frrf = cr[x] >= 0 && cr[y] >= 0 && cr[x] < cr[y];
-        if (co || fr || rf || corf || frrf) put(*eco, y);
-      }
-    };
-    std::size_t m = scs.size();
-    std::vector<bits> before(m);  // SC fences: hb-predecessors
-    for (std::size_t j = 0; j < m; j++)
-      if (fence[scs[j]]) before[j] = hb_before(scs[j]);
-    std::vector<std::vector<char>> P(m, std::vector<char>(m, 0));
-    std::vector<std::int32_t> from(nt);
+    }
+    const std::size_t mw = (m + 63) / 64;
+    psc_.assign(m * mw, 0);
+    std::size_t nloc = 0;  // fresh (consistent()) may be its location's first access
+    for (flat a = 0; a < n; a++)
+      if (!is_fence(a)) nloc = std::max<std::size_t>(nloc, loc_of(a) + std::size_t{1});
+    lw_.assign(nloc, INT32_MAX);
+    lr_.assign(nloc, INT32_MAX);
     for (std::size_t i = 0; i < m; i++) {
-      flat a = scs[i];
-      bits u(w, 0), v(w, 0), hba;  // u: ([a] ∪ [Fsc];hb);scb  v: hb;eco from a fence
-      if (fence[a]) {
-        hba = hb_row(a);
-        u = hba;
-        for (flat x = 0; x < n; x++)
-          if (has(hba, x)) same_loc(x, &u, &v);
+      flat a = scs_[i];
+      std::uint64_t* u = &rows_[i * w];
+      const bool fa = is_fence(a);
+      if (fa) {  // hb(a), its co ∪ fr successors (u) and eco ones (eco_)
+        std::fill(hba_.begin(), hba_.end(), 0);
+        std::fill(eco_.begin(), eco_.end(), 0);
+        touched_.clear();
+        for (std::size_t t = 0; t < nt; t++) {
+          flat lo = off_[t] + first_hb(a, t);
+          put_range(hba_.data(), lo, off_[t + 1]);
+          for (flat x = lo; x < off_[t + 1]; x++) {
+            if (is_fence(x)) continue;
+            std::uint32_t l = loc_of(x);
+            if (lw_[l] == INT32_MAX && lr_[l] == INT32_MAX) touched_.push_back(l);
+            lw_[l] = std::min(lw_[l], wth(x));
+            lr_[l] = std::min(lr_[l], rth(x));
+          }
+        }
+        std::copy(hba_.begin(), hba_.end(), u);
+        for (std::uint32_t l : touched_) {
+          for (eid oy : g.acc.of(l)) {
+            flat y = fl(oy);
+            if (cw_[y] > lw_[l]) put(u, y), put(eco_.data(), y);
+            if (cr_[y] >= 0 && cr_[y] >= lr_[l]) put(eco_.data(), y);
+          }
+          lw_[l] = lr_[l] = INT32_MAX;
+        }
       } else {
         std::size_t ta = static_cast<std::size_t>(ids_[a].t);
         put_range(u, a + 1, off_[ta + 1]);  // po
         flat x0 = a + 1;
         while (x0 < off_[ta + 1] && sameloc(a, x0)) x0++;
-        if (x0 < off_[ta + 1]) {  // po|≠loc;hb;po|≠loc
-          for (std::size_t t = 0; t < nt; t++) from[t] = first_hb(x0, t);
-          for (flat b = 0; b < n; b++)
-            if (lastdiff[b] >= 0 && lastdiff[b] >= from[static_cast<std::size_t>(ids_[b].t)])
-              put(u, b);
+        if (x0 < off_[ta + 1]) {  // po|≠loc;hb;po|≠loc: a suffix of each thread
+          for (std::size_t t = 0; t < nt; t++) {
+            flat from = first_hb(x0, t);
+            auto first = lastdiff_.begin() + off_[t], last = lastdiff_.begin() + off_[t + 1];
+            auto b = std::partition_point(first, last, [&](flat d) { return d < from; });
+            put_range(u, static_cast<flat>(b - lastdiff_.begin()), off_[t + 1]);
+          }
         }
-        same_loc(a, &u, nullptr);  // co, fr
-        for (eid oy : g.acc.of(g.at(ids_[a]).loc)) {  // hb|loc
+        const int wa = wth(a);
+        for (eid oy : g.acc.of(loc_of(a))) {  // co, fr; hb|loc
           flat y = fl(oy);
-          if (y != a && hb(ids_[a], oy)) put(u, y);
+          if (cw_[y] > wa || (y != a && hb(ids_[a], oy))) put(u, y);
         }
       }
+      std::uint64_t* row = &psc_[i * mw];
       for (std::size_t j = 0; j < m; j++) {
-        flat b = scs[j];
+        flat b = scs_[j];
         bool e = has(u, b);
-        for (std::size_t k = 0; k < w && !e && fence[b]; k++) e = (u[k] & before[j][k]) != 0;
-        if (!e && fence[a] && fence[b]) {
-          e = has(hba, b);
-          for (std::size_t k = 0; k < w && !e; k++) e = (v[k] & before[j][k]) != 0;
+        if (!e && is_fence(b)) {
+          e = meets(u, &before_[j * w]);
+          if (!e && fa) e = meets(eco_.data(), &before_[j * w]);
         }
-        P[i][j] = e;
+        if (e) row[j / 64] |= std::uint64_t{1} << (j % 64);
       }
     }
-    for (std::size_t k = 0; k < m; k++)
+    for (std::size_t k = 0; k < m; k++)  // Warshall, a row at a time
       for (std::size_t i = 0; i < m; i++)
-        if (P[i][k])
-          for (std::size_t j = 0; j < m; j++)
-            if (P[k][j]) P[i][j] = 1;
+        if ((psc_[i * mw + k / 64] >> (k % 64)) & 1)
+          for (std::size_t q = 0; q < mw; q++) psc_[i * mw + q] |= psc_[k * mw + q];
     for (std::size_t i = 0; i < m; i++)
-      if (P[i][i]) return false;
+      if ((psc_[i * mw + i / 64] >> (i % 64)) & 1) return false;
     return true;
   }
 
@@ -603,6 +655,10 @@ class checker {
   std::vector<std::int32_t> from_;
   std::vector<std::pair<flat, flat>> stack_;
   std::vector<char> color_;
+  std::vector<flat> lastdiff_, scs_;
+  std::vector<std::uint64_t> rows_, before_, hba_, eco_, psc_;
+  std::vector<std::int32_t> lw_, lr_;
+  std::vector<std::uint32_t> touched_;
 };
 
 }  // namespace runqcheck::explore

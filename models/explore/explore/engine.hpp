@@ -30,6 +30,13 @@
 // the same operation, from the same write, with no write and no new value
 // read in between, blocks too (a CAS or guard retry loop repeating itself).
 // An execution that ends with a thread blocked is counted as "blocked".
+// A blocked thread waits for good when every read of its last iteration
+// read its location's co-last write: no write is left that could end its
+// wait (else a fairer schedule re-runs the iteration with a newer value,
+// and the revisit that gives it that value is explored elsewhere). With
+// options::waits_end, an execution whose blocked threads all wait for good
+// is the program's end (parked Ms at quiescence) and is judged by finish();
+// without it, such an execution is a hang: a failure.
 //
 // Threads are raw Boost.Context contexts on stacks the engine reuses: an
 // execution that stops early (a revisit re-runs the program) simply drops
@@ -84,6 +91,11 @@ struct options {
   // rechecks the runqempty that procresize just asked); a loop that spins
   // without spin_pause is then cut at max_events.
   bool read_spins = true;
+  // An execution whose blocked threads all wait for good (above) ends
+  // there: finish() judges it, and it counts as complete. For a program
+  // whose waits are its way of ending (the protocol world's parked Ms),
+  // with no counter of its own to tell them when to leave.
+  bool waits_end = false;
   std::FILE* trace = nullptr;       // prints every execution's graph
   // Called with each event a thread's access replays or adds, in the order
   // the threads run (an order of po ∪ rf): the failure picture's recorder.
@@ -96,6 +108,9 @@ struct options {
 
 struct stats {
   std::uint64_t complete = 0, blocked = 0, cut = 0;
+  // Blocked executions whose blocked threads all wait for good (counted in
+  // blocked, or, with options::waits_end, judged and counted in complete).
+  std::uint64_t for_good = 0;
   std::uint64_t duplicates = 0;       // graphs met twice (hash_graphs)
   std::vector<std::uint64_t> hashes;  // complete graphs' hashes (hash_graphs)
   std::uint64_t revisits = 0;
@@ -222,16 +237,19 @@ class engine final : public runtime {
     if (phase_ != phase::run) return;
     th& me = ths_[cur_];
     if (me.writes == me.window) {
+      me.iter = me.wfrom;
       me.state = ts::blocked;
       yield_to_main();
     }
     me.window = me.writes;
+    me.wfrom = me.pos;
   }
 
   void op_boundary() override {
     if (phase_ != phase::run) return;
     th& me = ths_[cur_];
     me.window = me.writes;
+    me.wfrom = me.pos;
     me.sites.clear();
   }
 
@@ -246,6 +264,7 @@ class engine final : public runtime {
     std::uint32_t loc;
     eid rf;
     std::uint64_t writes, fresh;
+    std::size_t pos;  // the read's index in the thread's po
   };
   struct th {
     boost::context::detail::fcontext_t ctx = nullptr;
@@ -253,6 +272,8 @@ class engine final : public runtime {
     std::size_t pos = 0;  // next event of the graph to replay
     request req;          // the pending new access
     std::uint64_t writes = 0, window = 0, fresh = 0;
+    std::size_t wfrom = 0;  // where the spin window began (po index)
+    std::size_t iter = 0;   // blocked: where its repeating iteration began
     std::vector<site_rec> sites;
   };
   struct item {
@@ -345,8 +366,22 @@ class engine final : public runtime {
       return;
     }
     if (blocked) {
-      st_.blocked += counting_;
-      return;
+      bool for_good = true;
+      for (int t = 0; t < nt_ && for_good; t++)
+        for_good = ths_[t].state != ts::blocked || waits_for_good(t);
+      st_.for_good += for_good && counting_;
+      if (for_good && !opt_.waits_end && counting_) {
+        std::string who;
+        for (int t = 0; t < nt_; t++)
+          if (ths_[t].state == ts::blocked) who += (who.empty() ? "" : ", ") + std::to_string(t);
+        failure("explore: thread " + who + " waits for good (a deadlock or livelock: its last "
+                "iteration read only the newest writes, and no thread is left to write more)");
+        return;
+      }
+      if (!for_good || !opt_.waits_end) {
+        st_.blocked += counting_;
+        return;
+      }
     }
     phase_ = phase::finish;
     // Every location of this execution holds its value after setup (the
@@ -356,6 +391,18 @@ class engine final : public runtime {
       if (!ws.empty()) slot(keys_used_[loc]).cur = g_.at(ws.back()).wval;
     });
     if (guarded([&] { prog_.finish(); })) st_.complete += counting_;
+  }
+
+  // Blocked thread t's last iteration read only co-last writes.
+  bool waits_for_good(int t) const {
+    const th& me = ths_[t];
+    for (std::size_t i = me.iter; i < me.pos; i++) {
+      const event& e = g_.th[t][i];
+      if (!e.reads()) continue;
+      auto ws = g_.writes(e.loc);
+      if (!(e.rf == (ws.empty() ? eid{} : ws.back()))) return false;
+    }
+    return true;
   }
 
   template <class F>
@@ -467,7 +514,7 @@ class engine final : public runtime {
   // did not get, a read that repeats the thread's last iteration.
   void after(th& me, const event& e, const request& q) {
     if (e.writes()) me.writes++;
-    if (e.what == op::lock && e.kind == ek::read) block(me);
+    if (e.what == op::lock && e.kind == ek::read) block(me, me.pos - 1);
     // A plain read (B::var) is no loop's guard: its line may not be the
     // access's (a C port's RUNQCHECK_PLAIN read names the field's
     // declaration), and a loop on one is cut at max_events.
@@ -475,16 +522,19 @@ class engine final : public runtime {
     for (auto& s : me.sites) {
       if (s.site != q.site) continue;
       if (s.loc == e.loc && s.rf == e.rf && s.writes == me.writes) {
-        if (s.fresh == me.fresh) block(me);  // nothing new since: a repeated iteration
+        if (s.fresh == me.fresh) block(me, s.pos);  // nothing new since: a repeated iteration
         s.fresh = me.fresh;
+        s.pos = me.pos - 1;
         return;
       }
-      s = {q.site, e.loc, e.rf, me.writes, ++me.fresh};
+      s = {q.site, e.loc, e.rf, me.writes, ++me.fresh, me.pos - 1};
       return;
     }
-    me.sites.push_back({q.site, e.loc, e.rf, me.writes, ++me.fresh});
+    me.sites.push_back({q.site, e.loc, e.rf, me.writes, ++me.fresh, me.pos - 1});
   }
-  void block(th& me) {
+  // Blocks the thread; its repeating iteration began at po index from.
+  void block(th& me, std::size_t from) {
+    me.iter = from;
     me.state = ts::blocked;
     yield_to_main();
     std::abort();  // never resumed

@@ -19,6 +19,10 @@ namespace runqcheck {
 
 struct explore_backend {
   static constexpr const char* name = "explore";
+  // A run whose blocked threads all wait for good may end there (the
+  // engine's options::waits_end): a harness needs no counter of its own to
+  // tell parked threads when to leave.
+  static constexpr bool ends_waits = true;
 
   template <class T>
   static std::uint64_t enc(T v) {

@@ -1,0 +1,134 @@
+// How the engine ends a run whose threads wait (engine.hpp: "waits for
+// good"), on small programs written on the seam, under SC and RC11:
+//   await_sometimes  t0 waits for x; t1 sets x only if it reads y == 0; t2
+//                    sets y. Where t1 reads y == 1, t0 waits for good: a
+//                    hang, a failure, whose replay fails the same way.
+//   spin_sometimes   the same with a CAS-style retry loop and no
+//                    spin_pause (the repeated-read rule blocks it).
+//   await_always     t1 always sets x: no failure, every run exhausted,
+//                    none waits for good (t0's stale waits count blocked).
+//   park_ends        with options::waits_end, t0 waits for a wakeup that
+//                    only some runs send: each run is judged by finish()
+//                    (counted complete), none is a failure.
+// Exit 0 only if every expectation holds; each line says what was found.
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runqcheck/backend/explore.hpp"
+#include "explore/engine.hpp"
+
+namespace {
+
+using B = runqcheck::explore_backend;
+namespace ex = runqcheck::explore;
+using mo = std::memory_order;
+
+struct mem {
+  B::atomic<int> x{0}, y{0};
+};
+using body = std::function<void(mem&)>;
+
+struct prog final : ex::program {
+  std::vector<body> threads_;
+  std::optional<mem> m;
+  std::uint64_t finished = 0;
+  explicit prog(std::vector<body> t) : threads_(std::move(t)) {}
+  int threads() const override { return static_cast<int>(threads_.size()); }
+  void setup() override { m.emplace(); }
+  void run(int i) override { threads_[static_cast<std::size_t>(i)](*m); }
+  void finish() override { finished++; }
+  void teardown() override { m.reset(); }
+};
+
+void await_x(mem& m) {
+  while (m.x.load(mo::acquire) == 0) B::spin_pause();
+}
+void spin_x(mem& m) {
+  while (m.x.load(mo::acquire) == 0) {
+  }
+}
+void set_x_if_y0(mem& m) {
+  if (m.y.load(mo::relaxed) == 0) m.x.store(1, mo::release);
+}
+
+struct expect {
+  const char* name;
+  std::vector<body> threads;
+  bool waits_end;
+  bool hang;  // expect the "waits for good" failure
+};
+
+bool run(const expect& c, ex::model md) {
+  prog p(c.threads);
+  ex::options o;
+  o.m = md;
+  o.waits_end = c.waits_end;
+  ex::stats s;
+  {
+    ex::engine<> e(p, o);
+    s = e.run();
+  }
+  std::string verdict = s.failed      ? "FAILED: " + s.failure + " (path " + s.path + ")"
+                        : s.exhausted ? "exhausted"
+                                      : "NOT exhausted";
+  std::printf("%s %s: %llu complete, %llu blocked, %llu ended waiting for good, %s\n", c.name,
+              ex::model_name(md), static_cast<unsigned long long>(s.complete),
+              static_cast<unsigned long long>(s.blocked),
+              static_cast<unsigned long long>(s.for_good), verdict.c_str());
+  bool ok;
+  if (c.hang) {
+    ok = s.failed && s.failure.find("waits for good") != std::string::npos;
+    if (ok) {  // the replay: the same failure
+      prog q(c.threads);
+      o.replay = s.path;
+      ex::engine<> e(q, o);
+      ex::stats r = e.run();
+      ok = r.failed && r.failure == s.failure;
+      std::printf("%s %s: replay %s: %s\n", c.name, ex::model_name(md), s.path.c_str(),
+                  r.failed ? r.failure.c_str() : "passed");
+    }
+  } else if (c.waits_end) {
+    ok = !s.failed && s.exhausted && s.for_good > 0 && p.finished == s.complete &&
+         s.complete >= s.for_good;
+  } else {
+    ok = !s.failed && s.exhausted && s.for_good == 0 && s.complete > 0;
+  }
+  if (!ok) std::printf("%s %s: not as expected (%s)\n", c.name, ex::model_name(md),
+                       c.hang ? "a waits-for-good failure with a replay that repeats it"
+                              : c.waits_end ? "every run judged, runs ended waiting for good"
+                                            : "exhausted, no run waits for good");
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char**) {
+  if (argc > 1) {
+    std::fprintf(stderr, "usage: explore_waits (no arguments)\n");
+    return 2;
+  }
+  const std::vector<expect> cases = {
+      {"await_sometimes",
+       {await_x, set_x_if_y0, [](mem& m) { m.y.store(1, mo::relaxed); }},
+       false,
+       true},
+      {"spin_sometimes",
+       {spin_x, set_x_if_y0, [](mem& m) { m.y.store(1, mo::relaxed); }},
+       false,
+       true},
+      {"await_always", {await_x, [](mem& m) { m.x.store(1, mo::release); }}, false, false},
+      {"park_ends",
+       {await_x, set_x_if_y0, [](mem& m) { m.y.store(1, mo::relaxed); }},
+       true,
+       false},
+  };
+  bool ok = true;
+  for (const auto& c : cases)
+    for (ex::model md : {ex::model::sc, ex::model::rc11}) ok &= run(c, md);
+  std::printf("explore_waits: %s\n", ok ? "all as expected" : "FAILED");
+  return ok ? 0 : 1;
+}
