@@ -195,6 +195,7 @@ class Cell:
         self.reports = []        # report lines (shown, never failing)
         self.failures = []       # dicts
         self.time = 0.0          # seconds, its tests' (ctest's junit)
+        self.cached = 0          # its tests not run again (ci/test_cache.py)
 
     def verdict(self) -> str:
         if not self.tests:
@@ -285,6 +286,7 @@ def main(argv) -> int:
             col = column.get(name, "other")
             c = cell(subj, col)
             c.tests.append((name, "failed" if failed else "skipped" if skipped else "passed"))
+            c.cached += tc.get("cached") == "true"
             try:
                 c.time += float(tc.get("time", "0"))
             except ValueError:

@@ -105,6 +105,10 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
             secs += c.time
             tc = ET.SubElement(suite, "testcase", name=cid, classname=f"runqcheck.{s}",
                                time=f"{c.time:.2f}")
+            out = []
+            if c.cached:  # passed in an earlier gate with the same inputs (ci/test_cache.py)
+                out.append(f"cached: {c.cached} of {len(c.tests)} tests not run again: each "
+                           "passed in an earlier gate with the same inputs\n")
             if v == "FAILED":
                 fails += 1
                 for f in c.failures:
@@ -120,8 +124,9 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
                 why = "; ".join(c.notes) or why_empty(s, ctitle)
                 ET.SubElement(tc, "skipped", message=why)
             elif c.notes:
-                ET.SubElement(tc, "system-out").text = "".join(
-                    f"runqcheck: not applied: {x}\n" for x in c.notes)
+                out += [f"runqcheck: not applied: {x}\n" for x in c.notes]
+            if out:
+                ET.SubElement(tc, "system-out").text = "".join(out)
         suite.set("time", f"{secs:.2f}")
         suite.set("tests", str(n))
         suite.set("failures", str(fails))

@@ -14,6 +14,7 @@ Exit 0 if so, 1 naming what went wrong.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,13 @@ check("failed out of 3 (2 cached)" in log, "junit.log: a summary counting the ca
 out = subprocess.run([sys.executable, VERDICT, "--subjects", "acme_x", f"native={d}"],
                      capture_output=True, text=True).stdout
 check("cached: 2 of 3 tests not run again" in out, f"the verdict's cached line:\n{out}")
+vx = WORK / "verdict.xml"
+subprocess.run([sys.executable, VERDICT, "--subjects", "acme_x", "--junit", str(vx), f"native={d}"],
+               capture_output=True, text=True)
+marked = re.findall(r"^cached: (\d+) of \d+ tests not run again",
+                    "".join(x.text or "" for x in ET.parse(vx).getroot().iter("system-out")), re.M)
+check(sum(map(int, marked)) == 2,
+      f"the verdict's --junit file says which cells hold the 2 cached tests (got {marked})")
 check("verdict: 0 passed, 1 FAILED" in out, f"the verdict fails the unit cell:\n{out}")
 
 os.utime(d / "bin" / "edit_x", (1, 1))  # a new mtime, same content: as a relink
