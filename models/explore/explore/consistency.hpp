@@ -59,23 +59,36 @@ struct exact {
 template <class Policy = exact>
 class checker {
  public:
+  static constexpr std::uint32_t kNoLoc = UINT32_MAX;
+
   // Is g consistent under m? Sets the clocks of g's events (for hb() and
   // race()). With fresh: g less event fresh, the last of its thread, is
   // known consistent and its clocks are set, so only fresh's own clock is
   // computed and coherence and atomicity are checked only where fresh is.
-  bool consistent(graph& g, model m, eid fresh = {}) {
+  // hb_of: g was judged last, with the same po and rf (only co changed
+  // since, at location hb_of: a revisit's places for its write), so its
+  // clocks stand; that location's coherence is checked first.
+  bool consistent(graph& g, model m, eid fresh = {}, std::uint32_t hb_of = kNoLoc) {
     g_ = &g;
     if (fresh.init()) {
-      if (!clocks(g)) return false;  // po ∪ rf has a cycle
+      if (hb_of == kNoLoc && !clocks(g)) return false;  // po ∪ rf has a cycle
     } else {
       clock_of(g, fresh);
     }
     if (!atomicity(fresh.init() ? nullptr : &g.at(fresh))) return false;
     if (m == model::sc) return fresh.init() ? sc_acyclic() : !sc_reaches_itself(fresh);
-    if (Policy::coherence && !(fresh.init() ? coherence() : coherence_of(fresh))) return false;
+    if (Policy::coherence && !(fresh.init() ? coherence(hb_of) : coherence_of(fresh)))
+      return false;
     if (!has_sc_) return true;
     if (!fresh.init() && !adds_psc(fresh)) return true;  // psc as it was: acyclic
     return psc_acyclic();
+  }
+
+  // Sets g's clocks (for a consistent() with hb_of); false: po ∪ rf has a
+  // cycle, so g is inconsistent whatever its co.
+  bool has_clocks(graph& g) {
+    g_ = &g;
+    return clocks(g);
   }
 
   // a happens before b (strict), in the graph last judged.
@@ -233,27 +246,33 @@ class checker {
 
   // hb ; eco? irreflexive, as four cases per pair of accesses to a location
   // ordered by hb (write-write, write-read, read-write, read-read).
-  bool coherence() {
+  // (first: a location to check before the others.) Co indices come from
+  // one pass over co, by event (flatten()), not a search per access.
+  bool coherence(std::uint32_t first = kNoLoc) {
     const graph& g = *g_;
-    bool ok = true;
-    g.acc.each([&](std::uint32_t loc, std::span<const eid> evs) {
-      if (!ok) return;
+    flatten();
+    coidx_.assign(static_cast<std::size_t>(off_.back()), 0);
+    g.co.each([&](std::uint32_t, std::span<const eid> ws) {
+      for (std::size_t k = 0; k < ws.size(); k++) coidx_[fl(ws[k])] = static_cast<int>(k) + 1;
+    });
+    auto loc_ok = [&](std::span<const eid> evs) {
       cw_.resize(evs.size());
       cr_.resize(evs.size());
       for (std::size_t k = 0; k < evs.size(); k++) {
         const event& e = g.at(evs[k]);
-        cw_[k] = e.writes() ? g.co_index(loc, evs[k]) : -1;
-        cr_[k] = e.reads() ? g.co_index(loc, e.rf) : -1;
+        cw_[k] = e.writes() ? coidx_[fl(evs[k])] : -1;
+        cr_[k] = !e.reads() ? -1 : e.rf.init() ? 0 : coidx_[fl(e.rf)];
       }
-      for (std::size_t a = 0; a < evs.size(); a++) {
-        for (std::size_t b = 0; b < evs.size(); b++) {
-          if (a == b || !hb(evs[a], evs[b])) continue;
-          if (!ordered(cw_[a], cr_[a], cw_[b], cr_[b])) {
-            ok = false;
-            return;
-          }
-        }
-      }
+      for (std::size_t a = 0; a < evs.size(); a++)
+        for (std::size_t b = 0; b < evs.size(); b++)
+          if (a != b && hb(evs[a], evs[b]) && !ordered(cw_[a], cr_[a], cw_[b], cr_[b]))
+            return false;
+      return true;
+    };
+    if (first != kNoLoc && !loc_ok(g.acc.of(first))) return false;
+    bool ok = true;
+    g.acc.each([&](std::uint32_t loc, std::span<const eid> evs) {
+      ok = ok && (loc == first || loc_ok(evs));
     });
     return ok;
   }
@@ -444,20 +463,22 @@ class checker {
       if (rfrom_[v] >= 0) radj_[fill_[rfrom_[v]]++] = v;
   }
 
-  // Can fresh (the last of its thread, read by none) add a psc edge? Not if
-  // it is no SC event and either nothing is co ∪ fr after it or no SC fence
-  // happens before it: psc's edges that pass through a non-SC event enter
-  // it from an SC fence by hb and leave it by scb (or eco), and scb's po,
-  // hb|loc and po|≠loc;hb;po|≠loc lead nowhere from the last event of its
-  // thread that no event reads; nor does fresh change another event's hb.
+  // Can fresh (the last of its thread, read by none) close a psc cycle?
+  // Nothing follows it in po or hb, so its only psc successors are through
+  // what is co or fr after it: with none (a co-last write, a read of the
+  // co-last write, a fence) it is a sink in psc, and no edge between other
+  // events passes through it. A non-SC event with such successors adds
+  // edges only between SC fences that happen before it (psc_base's
+  // [Fsc];hb;scb and psc_F's hb;eco;hb); nor does fresh change another
+  // event's hb.
   bool adds_psc(eid fresh) const {
     const graph& g = *g_;
     const event& x = g.at(fresh);
-    if (sc_event(x)) return true;
     if (x.kind == ek::fence) return false;
     auto ws = g.writes(x.loc);
     eid last = ws.empty() ? eid{} : ws.back();
     if (x.writes() ? last == fresh : x.rf == last) return false;  // no co ∪ fr successor
+    if (sc_event(x)) return true;
     for (std::size_t t = 0; t < g.th.size(); t++) {
       const auto& evs = g.th[t];
       std::int32_t upto = static_cast<int>(t) == fresh.t ? fresh.i - 1 : x.vc[t];
@@ -647,7 +668,7 @@ class checker {
 
   const graph* g_ = nullptr;
   bool has_sc_ = false;
-  std::vector<int> cw_, cr_;
+  std::vector<int> cw_, cr_, coidx_;
   std::vector<flat> off_;
   std::vector<eid> ids_;
   std::vector<flat> head_, adj_, rfrom_, rhead_, radj_, fill_;

@@ -695,9 +695,14 @@ class engine final : public runtime {
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
         bool keep = !ok && x.kind == ek::rmw && rev;
-        if (keep) late.push_back(g_), late.back().add_access(e.loc, id);
         undo(at);
-        if (keep && !read_part_consistent(x, t)) late.pop_back();
+        if (keep && read_part_consistent(x, t)) {  // copied only then: placed again
+          place(x, at);
+          checker_.consistent(g_, opt_.m, id);  // false again; sets its clocks, as above
+          late.push_back(g_);
+          late.back().add_access(e.loc, id);
+          undo(at);
+        }
       }
       for (const graph& g : late) revisits(g, id, kids);
     }
@@ -707,7 +712,7 @@ class engine final : public runtime {
   // Is g_ plus the read part of RMW x consistent? (The read reads with the
   // success order's read half.)
   bool read_part_consistent(const event& x, int t) {
-    graph g = g_;
+    graph& g = g_;  // tried in place, as add()'s candidates are
     event y = x;
     y.kind = ek::read;
     y.what = op::load;
@@ -717,7 +722,10 @@ class engine final : public runtime {
     y.mo = static_cast<std::uint8_t>(m);
     push_event(g, t, y);
     eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g.th[t].size() - 1)};
-    return checker_.consistent(g, opt_.m, id);
+    bool ok = checker_.consistent(g, opt_.m, id);
+    g.th[t].pop_back();
+    g.next_stamp--;
+    return ok;
   }
 
   // The revisits an RMW's write makes: a node of its own (its first child:
@@ -863,13 +871,22 @@ class engine final : public runtime {
         continue;
       }
       h.co.erase(we.loc, w);
+      bool hb_known = false;  // h's clocks, judged at the first place (co leaves them)
       for (std::size_t p = h.writes(we.loc).size() + 1; p-- > 0;) {
-        graph x = h;
-        x.co.insert(we.loc, p, w);
-        if (rr.kind == ek::rmw) x.co.insert(we.loc, p + 1, rid);
-        if (!checker_.consistent(x, opt_.m)) continue;
-        if (!race_free(x, rid, kids.size())) return;
-        whole_child(kids, std::move(x), rid.t);
+        // Each place tried on h itself, copied only if consistent.
+        h.co.insert(we.loc, p, w);
+        if (rr.kind == ek::rmw) h.co.insert(we.loc, p + 1, rid);
+        if (!hb_known && !checker_.has_clocks(h)) {  // po ∪ rf has a cycle: no place
+          h.co.erase(we.loc, w);
+          if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
+          break;
+        }
+        hb_known = true;
+        bool ok = checker_.consistent(h, opt_.m, {}, we.loc);
+        if (ok && !race_free(h, rid, kids.size())) return;
+        if (ok) whole_child(kids, graph(h), rid.t);
+        if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
+        h.co.erase(we.loc, w);
       }
     }
   }
