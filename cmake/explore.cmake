@@ -99,10 +99,10 @@ endif()
 # (self-test), and explore_protocol__<name> for each protocol subject
 # (runqcheck_add_protocol_subject): test explore_protocol/<name>, labels
 # gate and port (the explore_protocol column), within a budget per scenario
-# and model that says what it covered when it cuts (20,000: 9 of the 15
-# scenarios exhaust under both models for the bundled protocol, ~60 s a
-# subject on one core; nightly: explore_protocol_deep/<name>, 1,000,000,
-# ~50 min). The mutant gate's
+# and model that says what it covered when it cuts (20,000: 8 of the 15
+# scenarios exhaust under both models for the bundled protocol, ~30 s a
+# subject on one core; nightly: explore_protocol_deep/<name>, 1,000,000).
+# The mutant gate's
 # explore_protocol__mutants_protocol (models/mutants/mutants.cmake) is the kill
 # matrix's explore_protocol column (tests/explore/protocol_column.sh).
 set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 20000 CACHE STRING
