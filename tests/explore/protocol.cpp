@@ -163,11 +163,12 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   // "exhausted"; without one, only an exhausted scenario passes.
   bool cut = !s.failed && !s.exhausted && a.replay.empty() && (a.budget != 0 || a.seconds > 0);
   ok = ok || cut;
-  if (sc.newm_unjudged)
+  if (sc.newm_unjudged || unjudged_executions > 0)
     std::printf("explore_protocol %s %s %s: %llu complete executions reached newm (no spare M): "
-                "not judged\n",
+                "not judged%s\n",
                 subject, name.c_str(), ex::model_name(m),
-                static_cast<unsigned long long>(unjudged_executions));
+                static_cast<unsigned long long>(unjudged_executions),
+                sc.newm_unjudged ? "" : " (the protocol starts an M more than the scenario has)");
   if (s.failed) {
     std::string line = cli::replay_line(argv0, name, m, s.path);
     std::printf("replay: %s\n", line.c_str());

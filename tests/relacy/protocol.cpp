@@ -73,9 +73,10 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
                    std::string(sc.name).c_str(), sc.ms.size());
       return false;
   }
-  if (sc.newm_unjudged)
-    std::printf("%s: %llu executions reached newm (no spare M): not judged\n",
-                std::string(sc.name).c_str(), static_cast<unsigned long long>(unjudged_executions));
+  if (sc.newm_unjudged || unjudged_executions > 0)
+    std::printf("%s: %llu executions reached newm (no spare M): not judged%s\n",
+                std::string(sc.name).c_str(), static_cast<unsigned long long>(unjudged_executions),
+                sc.newm_unjudged ? "" : " (the protocol starts an M more than the scenario has)");
   return ok;
 }
 
