@@ -406,7 +406,7 @@ struct world {
   std::array<bool, max_ms> parked{}, ended{};
   B::atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
   runqcheck::randomOrder stealOrder;
-  bool unjudged = false;  // newm left a reduced scenario's scope (env::newm)
+  bool unjudged = false;  // newm left the scenario's scope (env::newm)
   B::atomic<bool> glob_maybe{false};  // go_peek: a global put may have begun
 
   explicit world(const proto_scenario& s) : sc(s), core(s.nprocs) {}
