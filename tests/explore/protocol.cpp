@@ -14,11 +14,13 @@
 //   says what it covered (no estimate of the whole), and passes as a sample
 //   (never as exhausted); without a budget every scenario must exhaust.
 // Each M is one of the engine's threads. Only B::spin_pause blocks one (a
-// parked M's note, a wait on a G's scan bit: spin-assume until a wakeup or
-// the end of the run writes what it reads) and a taken lock: the engine's
-// repeated-read rule is off (options::read_spins), as the protocol's
-// straight-line code reads one line twice on purpose; a loop spinning
-// without spin_pause is cut at the event bound (counted, not judged).
+// parked M's note, a wait on a G's scan bit: spin-assume until a wakeup
+// writes what it reads) and a taken lock: the engine's repeated-read rule
+// is off (options::read_spins), as the protocol's straight-line code reads
+// one line twice on purpose; a loop spinning without spin_pause is cut at
+// the event bound (counted, not judged). A run whose Ms all wait for good
+// ends there (options::waits_end): the world's quiescence, judged by its
+// checks; an M that waits for good outside its park is a deadlock.
 // A failure prints `replay:` (the same execution again) and `picture:`.
 #include <algorithm>
 #include <cstdio>
