@@ -62,6 +62,12 @@ struct expect {
   bool hang;  // expect the "waits for good" failure
 };
 
+// One expectation: prints it, FAIL-marked when it does not hold.
+bool expect_that(bool holds, const expect& c, ex::model md, const char* what) {
+  std::printf("%s %s %s: %s\n", holds ? "ok  " : "FAIL", c.name, ex::model_name(md), what);
+  return holds;
+}
+
 bool run(const expect& c, ex::model md) {
   prog p(c.threads);
   ex::options o;
@@ -79,29 +85,23 @@ bool run(const expect& c, ex::model md) {
               ex::model_name(md), static_cast<unsigned long long>(s.complete),
               static_cast<unsigned long long>(s.blocked),
               static_cast<unsigned long long>(s.for_good), verdict.c_str());
-  bool ok;
   if (c.hang) {
-    ok = s.failed && s.failure.find("waits for good") != std::string::npos;
-    if (ok) {  // the replay: the same failure
-      prog q(c.threads);
-      o.replay = s.path;
-      ex::engine<> e(q, o);
-      ex::stats r = e.run();
-      ok = r.failed && r.failure == s.failure;
-      std::printf("%s %s: replay %s: %s\n", c.name, ex::model_name(md), s.path.c_str(),
-                  r.failed ? r.failure.c_str() : "passed");
-    }
-  } else if (c.waits_end) {
-    ok = !s.failed && s.exhausted && s.for_good > 0 && p.finished == s.complete &&
-         s.complete >= s.for_good;
-  } else {
-    ok = !s.failed && s.exhausted && s.for_good == 0 && s.complete > 0;
+    bool ok = expect_that(s.failed && s.failure.find("waits for good") != std::string::npos, c,
+                          md, "fails: a thread waits for good");
+    if (!ok) return false;
+    prog q(c.threads);  // the replay: the same failure
+    o.replay = s.path;
+    ex::engine<> e(q, o);
+    ex::stats r = e.run();
+    return expect_that(r.failed && r.failure == s.failure, c, md,
+                       ("replay " + s.path + " fails the same way").c_str());
   }
-  if (!ok) std::printf("%s %s: not as expected (%s)\n", c.name, ex::model_name(md),
-                       c.hang ? "a waits-for-good failure with a replay that repeats it"
-                              : c.waits_end ? "every run judged, runs ended waiting for good"
-                                            : "exhausted, no run waits for good");
-  return ok;
+  if (c.waits_end)
+    return expect_that(!s.failed && s.exhausted && s.for_good > 0 && p.finished == s.complete &&
+                           s.complete >= s.for_good,
+                       c, md, "exhausted; the runs that wait for good are judged by finish()");
+  return expect_that(!s.failed && s.exhausted && s.for_good == 0 && s.complete > 0, c, md,
+                     "exhausted; no run waits for good");
 }
 
 }  // namespace
