@@ -10,9 +10,11 @@
 # runqput's tail store relaxed (order:runqput_tail_store, subject mutants) is
 # a failure on owner_vs_thief and owner_vs_two_thieves whose replay: line
 # fails again the same way (tests/explore/teeth.sh); explore_crosscheck: on
-# the catalog's smaller scenarios (go125), the complete graphs the reduction
-# explores are exactly those of an unreduced search (every thread may add
-# the next event, no revisits, each partial graph once); explore_picture:
+# the catalog's smaller scenarios (go125; and locked_runq, whose lock()s
+# wait), the complete graphs the reduction explores are exactly those of an
+# unreduced search (every thread may add the next event, no revisits, each
+# partial graph once) and those of plain TruSt, without the await in-place
+# revisits (explore_await, explore_protocol_crosscheck); explore_picture:
 # a failure's swimlane page (below); explore_shards: the counts of 3 runs
 # with --shard I/3 sum to the unsharded counts (tests/explore/shards.sh).
 include_guard(GLOBAL)
@@ -30,24 +32,27 @@ runqcheck_picture_lib(_rq_pic)
 runqcheck_add_checker(NAME explore SOURCES "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
   LIBS runqcheck_explore runqcheck_models ${_rq_pic} LABELS gate explore ARGS both TIMEOUT 900)
 
+# A self-test program of the engine (tests/explore/NAME.cpp) as target;
+# POLICY: built on a broken engine (consistency.hpp's exact, a test-only
+# policy of the program's own), for the teeth.
+function(_rq_explore_selftest target name)
+  cmake_parse_arguments(A "" "POLICY" "" ${ARGN})
+  add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/${name}.cpp")
+  target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore)
+  if(A_POLICY)
+    target_compile_definitions(${target} PRIVATE EXPLORE_POLICY=${A_POLICY})
+  endif()
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+endfunction()
+
 if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_litmus)
   set(_rq_check "${RUNQCHECK_ROOT}/tests/explore/litmus_check.py")
-  foreach(_rq_v IN ITEMS exact revisits coherence)
-    set(_rq_t explore_litmus)
-    if(NOT _rq_v STREQUAL "exact")
-      set(_rq_t explore_litmus_no_${_rq_v})
-    endif()
-    add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/explore/litmus.cpp")
-    target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_explore)
-    if(NOT _rq_v STREQUAL "exact")
-      target_compile_definitions(${_rq_t} PRIVATE EXPLORE_POLICY=drop_${_rq_v})
-    endif()
-    set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-  endforeach()
+  _rq_explore_selftest(explore_litmus litmus)
   add_test(NAME explore_litmus
     COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
   set_tests_properties(explore_litmus PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS revisits coherence)
+    _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus POLICY drop_${_rq_v})
     add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
     set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
@@ -55,11 +60,23 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   endforeach()
   # A run that ends with a thread waiting for good: a hang (a failure with a
   # replay that repeats it), or, with options::waits_end, the run's end.
-  add_executable(explore_waits "${RUNQCHECK_ROOT}/tests/explore/waits.cpp")
-  target_link_libraries(explore_waits PRIVATE runqcheck::core runqcheck_explore)
-  set_target_properties(explore_waits PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  _rq_explore_selftest(explore_waits waits)
   add_test(NAME explore_waits COMMAND explore_waits)
   set_tests_properties(explore_waits PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  # Await in-place revisits against plain TruSt on small waiting programs:
+  # the same complete graphs, none twice, fewer blocked (explore_await);
+  # the same test failing on three engines that break them on purpose
+  # (explore_teeth/ipr_*: no in-place child, the revisit it stands for not
+  # skipped, the revisited read keeping its stamp).
+  _rq_explore_selftest(explore_await await)
+  add_test(NAME explore_await COMMAND explore_await)
+  set_tests_properties(explore_await PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  foreach(_rq_v IN ITEMS ipr_drop_child ipr_no_skip ipr_keep_stamp)
+    _rq_explore_selftest(explore_await_${_rq_v} await POLICY ${_rq_v})
+    add_test(NAME explore_teeth/${_rq_v} COMMAND explore_await_${_rq_v} --expect-mismatch)
+    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120)
+  endforeach()
 endif()
 
 if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
@@ -88,6 +105,20 @@ if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
   add_test(NAME explore_crosscheck COMMAND $<TARGET_FILE:explore__go125> both --crosscheck)
   set_tests_properties(explore_crosscheck PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300
     ENVIRONMENT "RUNQCHECK_CASE=${_rq_small}")
+  if(TARGET explore__locked_runq)  # failed lock()s revisited in place (a mutex port)
+    add_test(NAME explore_crosscheck/locked_runq COMMAND $<TARGET_FILE:explore__locked_runq> both
+      --crosscheck)
+    set_tests_properties(explore_crosscheck/locked_runq PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 300
+      ENVIRONMENT "RUNQCHECK_CASE=${_rq_small},owner_vs_thief,owner_vs_two_thieves")
+    # The flag a user A/Bs with: plain TruSt, its blocked executions counted.
+    add_test(NAME explore_no_ipr COMMAND $<TARGET_FILE:explore__locked_runq> both --no-ipr
+      --hash)
+    set_tests_properties(explore_no_ipr PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120
+      ENVIRONMENT "RUNQCHECK_CASE=owner_vs_two_thieves"
+      PASS_REGULAR_EXPRESSION
+      "owner_vs_two_thieves +RC11 +30 complete, 114 blocked, [^\n]*exhausted, 0 graphs met twice")
+  endif()
   add_test(NAME explore_shards COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/shards.sh"
     $<TARGET_FILE:explore__go125> 3 "owner_vs_thief,chained_steal,overflow_vs_global,slot_reuse")
   set_tests_properties(explore_shards PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
@@ -172,6 +203,14 @@ if(NOT CMAKE_CROSSCOMPILING)
       TIMEOUT 900)
     set_tests_properties(explore_protocol_bundled_deep PROPERTIES
       LABELS "nightly;explore;selftest" TIMEOUT 10800)
+    # Await in-place revisits on the protocol: the complete graphs of the
+    # scenarios that exhaust in seconds are those of plain TruSt (--no-ipr).
+    add_test(NAME explore_protocol_crosscheck COMMAND explore_protocol both --crosscheck)
+    string(CONCAT _rq_pcx "submit_vs_spinner_drop,submit_ring_vs_spinner_drop,"
+      "syscall_exit_vs_submit,exitsyscall_steals_oldp,retake_vs_exitsyscall,"
+      "syscall_exit_no_idle_p,injectglist_no_p,handoffp_after_wakep")
+    set_tests_properties(explore_protocol_crosscheck PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 300 ENVIRONMENT "RUNQCHECK_CASE=${_rq_pcx}")
   endif()
   get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
   foreach(_rq_ps IN LISTS _rq_psubs)

@@ -5,6 +5,7 @@
 // scenario no execution completes, the replay line and the picture's file.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +28,7 @@ struct args {
   bool estimate = false;
   bool hash = false;
   bool crosscheck = false;
+  bool ipr = true;     // --no-ipr: plain TruSt (engine.hpp's options::ipr)
   std::string replay;  // a path: replay mode
 };
 
@@ -60,14 +62,15 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
   return true;
 }
 
-// argv into a: [sc|rc11|both] [--budget N] [--seconds S], and with
-// search_flags [--hash] [--crosscheck] [--shard I/N] [--estimate]; or
+// argv into a: [sc|rc11|both] [--budget N] [--seconds S] [--hash]
+// [--crosscheck] [--no-ipr], and with search_flags [--shard I/N]
+// [--estimate]; or
 // `replay SCENARIO sc|rc11 PATH` (only: the scenario). -1 to go on, else
 // the exit code (a one-line message on stderr).
 inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags) {
   std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|both] [--budget N] " +
-                      "[--seconds S]" +
-                      (search_flags ? " [--hash] [--crosscheck] [--shard I/N] [--estimate]" : "") +
+                      "[--seconds S] [--hash] [--crosscheck] [--no-ipr]" +
+                      (search_flags ? " [--shard I/N] [--estimate]" : "") +
                       " | replay SCENARIO sc|rc11 PATH | list\n";
   int i = 1;
   if (argc >= 2 && std::strcmp(argv[1], "replay") == 0) {
@@ -82,10 +85,12 @@ inline int parse(int argc, char** argv, args& a, std::string& only, bool search_
   for (; i < argc; i++) {
     if (parse_model(argv[i], a.models)) continue;
     bool more = i + 1 < argc;
-    if (search_flags && std::strcmp(argv[i], "--hash") == 0) {
+    if (std::strcmp(argv[i], "--hash") == 0) {
       a.hash = true;
-    } else if (search_flags && std::strcmp(argv[i], "--crosscheck") == 0) {
+    } else if (std::strcmp(argv[i], "--crosscheck") == 0) {
       a.crosscheck = true;
+    } else if (std::strcmp(argv[i], "--no-ipr") == 0) {
+      a.ipr = false;
     } else if (search_flags && std::strcmp(argv[i], "--estimate") == 0) {
       a.estimate = true;
     } else if (std::strcmp(argv[i], "--seconds") == 0 && more) {
@@ -127,8 +132,27 @@ inline options options_of(const args& a, model m) {
   o.shards = a.shards;
   o.hash_graphs = a.hash;
   o.replay = a.replay;
+  o.ipr = a.ipr;
   if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
   return o;
+}
+
+// The crosscheck of in-place revisits: the complete graphs of run s (with
+// them) and of run c (plain TruSt, --no-ipr) are the same sets, neither
+// meeting a graph twice. Prints its line; true if they are.
+inline bool same_as_plain(const char* checker, const char* subject, const std::string& name,
+                          model m, stats& s, stats& c) {
+  std::sort(s.hashes.begin(), s.hashes.end());
+  std::sort(c.hashes.begin(), c.hashes.end());
+  bool same = s.exhausted && c.exhausted && s.hashes == c.hashes && s.duplicates == 0 &&
+              c.duplicates == 0;
+  std::printf("crosscheck %s %s %s %s: %s (%s complete graphs; without in-place revisits: %s "
+              "complete, %s blocked%s; %s revisited in place)\n",
+              checker, subject, name.c_str(), model_name(m),
+              same ? "same graphs as plain TruSt" : "DIFFERENT from plain TruSt",
+              fmt(s.hashes.size()).c_str(), fmt(c.complete).c_str(), fmt(c.blocked).c_str(),
+              c.exhausted ? "" : ", NOT exhausted", fmt(s.in_place).c_str());
+  return same;
 }
 
 // One scenario's outcome under one model. est: the estimated execution
@@ -164,7 +188,7 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
   if (s.cut > 0) std::printf(" (%s cut at the event bound)", fmt(s.cut).c_str());
   if (a.shards > 1)
     std::printf(" (shard %u/%u%s)", a.shard, a.shards, s.split ? "" : ", tree not split");
-  if (a.hash) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
+  if (a.hash || a.crosscheck) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
   std::printf("\n");
   if (!s.failed && !s.exhausted && a.replay.empty()) {
     std::string limit = a.budget != 0 ? fmt(a.budget) + " executions" : "";

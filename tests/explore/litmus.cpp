@@ -27,10 +27,12 @@ namespace {
 struct drop_revisits {
   static constexpr bool coherence = true;
   static constexpr bool revisits = false;
+  static constexpr int in_place = 0;
 };
 struct drop_coherence {
   static constexpr bool coherence = false;
   static constexpr bool revisits = true;
+  static constexpr int in_place = 0;
 };
 
 using B = runqcheck::explore_backend;

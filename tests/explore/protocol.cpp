@@ -5,7 +5,8 @@
 // under test (the bundled runqcheck::protocol, or a port's:
 // runqcheck_add_protocol_subject builds explore_protocol__<name>).
 //
-// Usage: explore_protocol [sc|rc11|both] [--budget N] [--seconds S]
+// Usage: explore_protocol [sc|rc11|both] [--budget N] [--seconds S] [--hash]
+//                         [--crosscheck] [--no-ipr]
 //        explore_protocol replay SCENARIO sc|rc11 PATH
 //        explore_protocol list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only (and the scenarios that
@@ -13,6 +14,8 @@
 //   --budget N / --seconds S: per scenario and model; a scenario cut by it
 //   says what it covered (no estimate of the whole), and passes as a sample
 //   (never as exhausted); without a budget every scenario must exhaust.
+//   --hash: no graph met twice; --crosscheck: the complete graphs are those
+//   of plain TruSt (--no-ipr: without await in-place revisits).
 // Each M is one of the engine's threads. Only B::spin_pause blocks one (a
 // parked M's note, a wait on a G's scan bit: spin-assume until a wakeup
 // writes what it reads) and a taken lock: the engine's repeated-read rule
@@ -148,13 +151,14 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
     return true;
   }
   ex::options o = protocol_options(cli::options_of(a, m));
+  if (a.crosscheck) o.hash_graphs = true;
   unjudged_executions = 0;
-  prog p(sc);
-  ex::stats s;
-  {
-    ex::engine<> e(p, o);
-    s = e.run();
-  }
+  auto explore = [&](const ex::options& with) {
+    prog p(sc);
+    ex::engine<> e(p, with);
+    return e.run();
+  };
+  ex::stats s = explore(o);
   // No estimate of a cut tree: random probes of these trees (most paths end
   // early, a few run long) gave 6,033 for a tree a 1,000-probe estimate put
   // at 276,105, and under RC11 less than the executions already explored.
@@ -179,6 +183,13 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
     std::string html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err);
     cli::print_picture(html, err);
   }
+  if (a.crosscheck && !s.failed && o.ipr) {
+    ex::options q = o;
+    q.ipr = false;
+    ex::stats c = explore(q);
+    ok &= cli::same_as_plain("explore_protocol", subject, name, m, s, c);
+  }
+  if (a.hash && s.duplicates > 0) ok = false;
   std::fflush(stdout);
   return ok;
 }

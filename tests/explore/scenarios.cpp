@@ -4,7 +4,7 @@
 // each complete execution, data races and the port's checks during it.
 //
 // Usage: explore_scenarios [sc|rc11|both] [--budget N] [--seconds S] [--hash]
-//          [--crosscheck] [--shard I/N] [--estimate]
+//          [--crosscheck] [--no-ipr] [--shard I/N] [--estimate]
 //        explore_scenarios replay SCENARIO sc|rc11 PATH
 //        explore_scenarios list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only.
@@ -20,7 +20,9 @@
 //   --hash: count execution graphs met twice (fails if any was).
 //   --crosscheck: also explore without reduction (any thread adds the next
 //   event, no revisits) and require the same set of complete graphs: the
-//   reduction's completeness and optimality, on scenarios small enough.
+//   reduction's completeness and optimality, on scenarios small enough;
+//   and, the same, without await in-place revisits (plain TruSt).
+//   --no-ipr: plain TruSt, without await in-place revisits (engine.hpp).
 // Output per scenario and model: complete and blocked executions, time,
 // "exhausted". A failure prints a `replay:` line that re-runs exactly it and
 // a `picture:` line: the swimlane page of that execution (picture.hpp).
@@ -205,6 +207,12 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
                 fmt(c.hashes.size()).c_str(), fmt(c.executions()).c_str(),
                 c.exhausted ? "" : ", NOT exhausted");
     ok &= same;
+    if (o.ipr) {  // and those of plain TruSt, without in-place revisits
+      ex::options q = o;
+      q.ipr = false;
+      ex::stats c2 = explore(q);
+      ok &= cli::same_as_plain("explore", subject_name, name, m, s, c2);
+    }
   }
   if (a.hash && s.duplicates > 0) ok = false;
   return ok;

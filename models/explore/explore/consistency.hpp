@@ -54,6 +54,10 @@ inline std::uint8_t read_mo(const event& e) {
 struct exact {
   static constexpr bool coherence = true;  // RC11's coherence axiom
   static constexpr bool revisits = true;   // backward revisits (engine.hpp)
+  // Await in-place revisits (engine.hpp): 0 as designed; broken: 1 no
+  // in-place child (the revisit it stands for still skipped), 2 that
+  // revisit not skipped, 3 the read revisited in place keeps its stamp.
+  static constexpr int in_place = 0;
 };
 
 template <class Policy = exact>

@@ -30,6 +30,11 @@
 // the same operation, from the same write, with no write and no new value
 // read in between, blocks too (a CAS or guard retry loop repeating itself).
 // An execution that ends with a thread blocked is counted as "blocked".
+// Await in-place revisits (options::ipr, below: after Awamoche, CAV 2023)
+// keep most such executions from being explored at all: a write that ends
+// a blocked thread's wait revisits its read in the same child, and a
+// thread that blocks on a read stale when added (a lock() failing on an
+// old write) ends its prefix there.
 // A blocked thread waits for good when every read of its last iteration
 // read its location's co-last write: no write is left that could end its
 // wait (else a fairer schedule re-runs the iteration with a newer value,
@@ -57,6 +62,7 @@
 #include <memory>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "consistency.hpp"
@@ -96,6 +102,9 @@ struct options {
   // whose waits are its way of ending (the protocol world's parked Ms),
   // with no counter of its own to tell them when to leave.
   bool waits_end = false;
+  // Await in-place revisits (below, ipr_target()). Off: TruSt's plain
+  // revisits only (the A/B oracle of the tests: the same complete graphs).
+  bool ipr = true;
   std::FILE* trace = nullptr;       // prints every execution's graph
   // Called with each event a thread's access replays or adds, in the order
   // the threads run (an order of po ∪ rf): the failure picture's recorder.
@@ -114,7 +123,11 @@ struct stats {
   std::uint64_t duplicates = 0;       // graphs met twice (hash_graphs)
   std::vector<std::uint64_t> hashes;  // complete graphs' hashes (hash_graphs)
   std::uint64_t revisits = 0;
+  std::uint64_t in_place = 0;  // children with a read revisited in place (ipr_child)
   std::uint64_t dead = 0;  // prefixes no event could extend consistently
+  // Prefixes dropped where a thread blocked on a read that was stale when
+  // added (ipr: every execution below ends blocked there).
+  std::uint64_t stale = 0;
   std::uint64_t left = 0;  // subtrees not explored (budget reached)
   bool exhausted = false;
   bool split = false;  // sharded: the tree was split (else shard 0 counted it all)
@@ -239,6 +252,7 @@ class engine final : public runtime {
     if (me.writes == me.window) {
       me.iter = me.wfrom;
       me.state = ts::blocked;
+      blocked_now_ |= 1u << cur_;
       yield_to_main();
     }
     me.window = me.writes;
@@ -305,6 +319,7 @@ class engine final : public runtime {
     phase_ = phase::setup;
     current = this;
     direct_n_ = 0;
+    blocked_now_ = 0;
     bool ok = guarded([&] { prog_.setup(); });
     phase_ = phase::run;
     stacks_.resize(nt_);
@@ -330,6 +345,10 @@ class engine final : public runtime {
                      ")");
     if (ok && !it.rmw_revisit.init()) ok = rmw_node(it.rmw_revisit);
     while (ok && !st_.failed) {
+      if (blocked_now_ != 0 && stale_block()) {
+        st_.stale += counting_;
+        break;
+      }
       int t = 0;
       while (t < nt_ && ths_[t].state != ts::pending) t++;
       if (t == nt_) {
@@ -354,12 +373,12 @@ class engine final : public runtime {
                    path_text(path_).c_str());
       print(opt_.trace, g_);
     }
+    bool first = false;  // hash_graphs: the graph is met for the first time
+    std::uint64_t h = 0;
     if (opt_.hash_graphs && !cut && counting_) {
-      std::uint64_t h = hash(g_);
-      if (!seen_.insert(h).second)
-        st_.duplicates++;
-      else if (!blocked)
-        st_.hashes.push_back(h);
+      h = hash(g_);
+      first = seen_.insert(h).second;
+      st_.duplicates += !first;
     }
     if (cut) {
       st_.cut += counting_;
@@ -390,7 +409,9 @@ class engine final : public runtime {
     g_.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
       if (!ws.empty()) slot(keys_used_[loc]).cur = g_.at(ws.back()).wval;
     });
-    if (guarded([&] { prog_.finish(); })) st_.complete += counting_;
+    if (!guarded([&] { prog_.finish(); })) return;
+    st_.complete += counting_;
+    if (first) st_.hashes.push_back(h);  // complete graphs only (judged by finish())
   }
 
   // Blocked thread t's last iteration read only co-last writes.
@@ -536,6 +557,7 @@ class engine final : public runtime {
   void block(th& me, std::size_t from) {
     me.iter = from;
     me.state = ts::blocked;
+    blocked_now_ |= 1u << cur_;
     yield_to_main();
     std::abort();  // never resumed
   }
@@ -566,10 +588,11 @@ class engine final : public runtime {
     c.rmw = rmw;
     c.thread = t;
   }
-  static void whole_child(std::vector<child>& kids, graph&& g, int t) {
+  static void whole_child(std::vector<child>& kids, graph&& g, int t, eid rmw = {}) {
     child& c = kids.emplace_back();
     c.g = std::move(g);
     c.thread = t;
+    c.rmw = rmw;
     c.rerun = true;
   }
   // g (the parent graph) becomes child c's graph.
@@ -661,11 +684,13 @@ class engine final : public runtime {
       e.kind = ek::write;
       e.wval = q.a1;
       auto n = static_cast<std::ptrdiff_t>(g_.writes(e.loc).size());
+      bool awaited = awaits(t, e.loc);
       for (std::ptrdiff_t p = n; p >= 0; p--) {  // co-last first
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) fwd_child(kids, g_.at(id), p, {}, t);
+        if (ok && !(awaited && ipr_child(kids, id, {}))) fwd_child(kids, g_.at(id), p, {}, t);
+        if (st_.failed) return false;
         undo(p);
       }
       if (rev) {  // from the co-last place: where the revisits start
@@ -681,16 +706,25 @@ class engine final : public runtime {
       cands.assign(co.rbegin(), co.rend());  // co-last first
       cands.push_back(eid{});
       std::vector<graph> late;  // RMWs whose write has no consistent place
+      // A lock() that fails on a stale write blocks stale (stale_block()).
+      bool skip_stale_locks = q.what == op::lock && opt_.ipr && rev;
       for (eid w : cands) {
         event x = e;
         x.rf = w;
         settle(x, g_.value(w, slot(q.loc).init));
+        if (skip_stale_locks && x.kind == ek::read && !(w == cands.front())) {
+          st_.stale += counting_;
+          continue;
+        }
         std::ptrdiff_t at = -1;
         if (x.kind == ek::rmw) at = g_.co.index(e.loc, w);
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        if (ok) fwd_child(kids, g_.at(id), at, x.kind == ek::rmw && rev ? id : eid{}, t);
+        eid rmw = x.kind == ek::rmw && rev ? id : eid{};
+        if (ok && !(x.kind == ek::rmw && awaits(t, e.loc) && ipr_child(kids, id, rmw)))
+          fwd_child(kids, g_.at(id), at, rmw, t);
+        if (st_.failed) return false;
         // TruSt adds an RMW's read, then its write: a write with no
         // consistent place in co still revisits (another RMW that read
         // the same write may read this one instead).
@@ -831,6 +865,8 @@ class engine final : public runtime {
 
   // --- backward revisits (TruSt, Algorithm 2 and its maximality condition) ---
 
+  using prefix_len = std::array<std::int32_t, kMaxThreads>;  // a length per thread
+
   // g holds write w (a store co-last, or an RMW). Each earlier read r of its
   // location outside w's po ∪ rf prefix may read w instead, keeping the
   // events added up to r and w's prefix, if r and every event deleted were
@@ -842,13 +878,17 @@ class engine final : public runtime {
     auto acc = g.acc.of(we.loc);
     if (std::none_of(acc.begin(), acc.end(), [&](eid r) { return r.t != w.t && g.at(r).reads(); }))
       return;
-    std::array<std::int32_t, kMaxThreads> plen{};  // w's po ∪ rf prefix, per thread
+    prefix_len plen{};  // w's po ∪ rf prefix, per thread
     prefix(g, w, plen);
     for (eid rid : acc) {  // by thread, then po
       const event& r = g.at(rid);
       if (!r.reads() || rid == w) continue;
+      if (r.stamp > we.stamp) continue;  // added after w (revisited in place by it)
       if (rid.i < plen[rid.t]) continue;  // in w's prefix
       if (!maximal(g, rid, w, plen)) continue;
+      // Revisited in place where w is co-after what it read (ipr_target()).
+      eid old_rf = r.rf;
+      bool paired = opt_.ipr && Policy::in_place != 2 && ipr_target(g, rid.t, w, plen) == rid;
       std::array<std::int32_t, kMaxThreads> keep{};
       for (int u = 0; u < nt_; u++) {
         std::int32_t n = 0;
@@ -864,6 +904,7 @@ class engine final : public runtime {
       settle(rr, we.wval);
       st_.revisits++;
       if (we.kind == ek::rmw) {
+        if (paired && h.co_index(we.loc, w) > h.co_index(we.loc, old_rf)) continue;
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
         if (!checker_.consistent(h, opt_.m)) continue;
         if (!race_free(h, rid, kids.size())) return;
@@ -882,7 +923,8 @@ class engine final : public runtime {
           break;
         }
         hb_known = true;
-        bool ok = checker_.consistent(h, opt_.m, {}, we.loc);
+        bool ok = !(paired && h.co_index(we.loc, w) > h.co_index(we.loc, old_rf)) &&
+                  checker_.consistent(h, opt_.m, {}, we.loc);
         if (ok && !race_free(h, rid, kids.size())) return;
         if (ok) whole_child(kids, graph(h), rid.t);
         if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
@@ -900,7 +942,7 @@ class engine final : public runtime {
   }
 
   // The po ∪ rf prefix of w (w included), as a length per thread.
-  void prefix(const graph& g, eid w, std::array<std::int32_t, kMaxThreads>& len) {
+  void prefix(const graph& g, eid w, prefix_len& len) {
     len.fill(0);
     auto& todo = todo_;  // reused: no allocation once warm
     todo.assign(1, w);
@@ -919,39 +961,199 @@ class engine final : public runtime {
   // TruSt's maximality: r, and each event added after r that the revisit
   // deletes, reads (or, a store, is placed) co-last among the events added
   // before it and w's prefix, w excluded.
-  bool maximal(const graph& g, eid r, eid w,
-               const std::array<std::int32_t, kMaxThreads>& plen) const {
+  bool maximal(const graph& g, eid r, eid w, const prefix_len& plen) const {
     std::uint32_t rs = g.at(r).stamp;
-    auto check_one = [&](eid e) {
-      const event& x = g.at(e);
-      if (x.kind == ek::fence) return true;
-      auto prev = [&](eid y) {
-        return !(y == w) && !(y == e) && (g.at(y).stamp <= x.stamp || y.i < plen[y.t]);
-      };
-      const auto& ws = g.writes(x.loc);
-      if (x.reads()) {
-        eid last{};
-        for (std::size_t k = ws.size(); k-- > 0;)
-          if (prev(ws[k])) {
-            last = ws[k];
-            break;
-          }
-        if (!(x.rf == last)) return false;
-      }
-      if (x.kind == ek::write) {
-        auto it = std::find(ws.begin(), ws.end(), e);
-        for (++it; it != ws.end(); ++it)
-          if (prev(*it)) return false;
-      }
-      return true;
-    };
-    if (!check_one(r)) return false;
+    if (!added_max(g, r, w, plen)) return false;
     for (int t = 0; t < nt_; t++)
       for (std::int32_t i = plen[t]; i < static_cast<std::int32_t>(g.th[t].size()); i++) {
         eid e{static_cast<std::int16_t>(t), i};
-        if (g.th[t][i].stamp > rs && !check_one(e)) return false;
+        if (g.th[t][i].stamp > rs && !added_max(g, e, w, plen)) return false;
       }
     return true;
+  }
+  // e was added maximally, as TruSt's revisit by w (prefix plen) judges it.
+  bool added_max(const graph& g, eid e, eid w, const prefix_len& plen) const {
+    const event& x = g.at(e);
+    if (x.kind == ek::fence) return true;
+    auto prev = [&](eid y) {
+      return !(y == w) && !(y == e) && (g.at(y).stamp <= x.stamp || y.i < plen[y.t]);
+    };
+    const auto& ws = g.writes(x.loc);
+    if (x.reads()) {
+      eid last{};
+      for (std::size_t k = ws.size(); k-- > 0;)
+        if (prev(ws[k])) {
+          last = ws[k];
+          break;
+        }
+      if (!(x.rf == last)) return false;
+    }
+    if (x.kind == ek::write) {
+      auto it = std::find(ws.begin(), ws.end(), e);
+      for (++it; it != ws.end(); ++it)
+        if (prev(*it)) return false;
+    }
+    return true;
+  }
+
+  // --- await in-place revisits (after Kokologiannakis, Marmanis, Vafeiadis,
+  // "Unblocking dynamic partial order reduction", CAV 2023: Awamoche) ---
+  //
+  // A blocked thread's last iteration wrote nothing, so no event depends
+  // on it, and a fair schedule re-runs it later. When a new write w makes
+  // a read of it stale, TruSt makes two children: w added with the thread
+  // still blocked on its stale read (a subtree whose executions end
+  // blocked there, unless a later revisit deletes the read), and the
+  // backward revisit of the read by w (the events added since deleted,
+  // then added again). Here the child that adds w has the read read w in
+  // place instead, as if the iteration ran again after w: the events added
+  // since stay, the iteration's later reads go, the thread goes on; and
+  // that backward revisit is not made where w is co-after the read's old
+  // write (its graphs are the in-place child's subtree's). A read so
+  // revisited is restamped after w (the iteration added anew).
+  // A failed lock() that w (an unlock) releases, where it is the lock's one
+  // waiter, is revisited in place too: it takes the lock, keeping its
+  // stamp as a read revisited by w does; the plain forward child stays (a
+  // thread not waiting may take the lock first). Several waiters: the
+  // plain revisits (a child per taker, the others reading its lock, met
+  // some graphs twice). Equality with plain TruSt is tested: the complete
+  // graphs of both are the same sets, none met twice (--crosscheck,
+  // explore_await, whose teeth break these revisits three ways).
+
+  // Did a thread that blocked since the last look block on a read that
+  // was stale when it was added (a write co-after the one it read was
+  // added before it)? Such a read is never revisited nor deleted (TruSt's
+  // maximality), so every execution below this prefix ends with the thread
+  // blocked there: none is complete, none waits for good.
+  bool stale_block() {
+    unsigned m = std::exchange(blocked_now_, 0u);
+    if (!opt_.ipr || !Policy::revisits || opt_.naive) return false;
+    for (int t = 0; t < nt_; t++) {
+      if ((m >> t & 1u) == 0 || ths_[t].state != ts::blocked) continue;
+      for (std::size_t i = ths_[t].iter; i < ths_[t].pos; i++) {
+        const event& x = g_.th[t][i];
+        if (!x.reads()) continue;
+        auto ws = g_.writes(x.loc);
+        for (auto k = static_cast<std::size_t>(g_.co_index(x.loc, x.rf)); k < ws.size(); k++)
+          if (g_.at(ws[k]).stamp < x.stamp) return true;
+      }
+    }
+    return false;
+  }
+
+  // Does a blocked thread other than t read loc in its last iteration?
+  bool awaits(int t, std::uint32_t loc) const {
+    if (!opt_.ipr || !Policy::revisits || opt_.naive) return false;
+    for (int u = 0; u < nt_; u++) {
+      const th& b = ths_[u];
+      if (u == t || b.state != ts::blocked) continue;
+      for (std::size_t i = b.iter; i < b.pos; i++)
+        if (g_.th[u][i].reads() && g_.th[u][i].loc == loc) return true;
+    }
+    return false;
+  }
+  // The read of blocked thread u that write w (of g, prefix plen) revisits
+  // in place, or none: the first read of w's location in u's last
+  // iteration, if it reads a write co-before w, was added maximally, and
+  // stays a read with w's value or is a lock() w unlocks with no other
+  // waiter (a CAS it would win is left to the plain revisits); the
+  // iteration's other reads read co-last (u waits for good but for w's
+  // location).
+  eid ipr_target(const graph& g, int u, eid w, const prefix_len& plen) const {
+    const th& b = ths_[u];
+    if (u == w.t || b.state != ts::blocked || g.th[u].size() != b.pos) return {};
+    const event& we = g.at(w);
+    eid r{};
+    for (std::size_t i = b.iter; i < b.pos; i++) {
+      const event& x = g.th[u][i];
+      if (!x.reads()) continue;
+      auto ws = g.writes(x.loc);
+      if (x.loc != we.loc) {  // the rest of the iteration waits for good
+        if (!(x.rf == (ws.empty() ? eid{} : ws.back()))) return {};
+        continue;
+      }
+      if (!r.init()) continue;
+      r = {static_cast<std::int16_t>(u), static_cast<std::int32_t>(i)};
+      event y = x;
+      settle(y, we.wval);
+      if (x.kind != ek::read) return {};
+      // A lock it would take: only a store's (an unlock).
+      if (y.kind != ek::read && (x.what != op::lock || we.kind != ek::write ||
+                                 lock_waiters(g, we.loc) > 1))
+        return {};
+      if (g.co_index(we.loc, x.rf) >= g.co_index(we.loc, w)) return {};
+      if (!added_max(g, r, w, plen)) return {};
+    }
+    return r;
+  }
+  // The blocked threads whose last iteration failed a lock() of loc.
+  int lock_waiters(const graph& g, std::uint32_t loc) const {
+    int n = 0;
+    for (int u = 0; u < nt_; u++) {
+      const th& b = ths_[u];
+      if (b.state != ts::blocked) continue;
+      for (std::size_t i = b.iter; i < b.pos && i < g.th[u].size(); i++)
+        if (g.th[u][i].what == op::lock && g.th[u][i].loc == loc) {
+          n++;
+          break;
+        }
+    }
+    return n;
+  }
+  // g_ holds new write w (placed in co, not in acc). Appends the children
+  // that revisit blocked threads' reads in place (none that is
+  // inconsistent). False: the plain forward child is still to be made (no
+  // read revisited in place, or a lock's waiter that may also take it
+  // later: another thread may take it first).
+  bool ipr_child(std::vector<child>& kids, eid w, eid rmw) {
+    prefix_len plen{};
+    prefix(g_, w, plen);
+    std::array<eid, kMaxThreads> hit{};
+    int n = 0;
+    eid taker{};  // a lock's one waiter
+    for (int u = 0; u < nt_; u++) {
+      eid r = ipr_target(g_, u, w, plen);
+      if (r.init()) continue;
+      event y = g_.at(r);
+      settle(y, g_.at(w).wval);
+      if (y.kind == ek::read)
+        hit[n++] = r;
+      else
+        taker = r;
+    }
+    if (n == 0 && taker.init()) return false;
+    if (Policy::in_place == 1) return true;  // broken on purpose (teeth)
+    for (int k = taker.init() ? 1 : 0; k < 2; k++) {  // k 0: the waiter takes the lock
+      if (k == 1 && n == 0) return false;             // the plain forward child
+      graph h = g_;
+      h.add_access(h.at(w).loc, w);
+      for (int i = 0; i < n; i++) revisit_in_place(h, hit[i], w);
+      if (k == 0) revisit_in_place(h, taker, w);
+      if (!checker_.consistent(h, opt_.m)) continue;
+      for (int i = 0; i < n; i++)
+        if (!race_free(h, hit[i], kids.size())) return true;
+      st_.in_place++;
+      whole_child(kids, std::move(h), w.t, rmw);
+    }
+    return true;
+  }
+  // Read r of h reads w; its thread's later events go. A read stays one
+  // and its iteration is restamped after every event of h; a lock()
+  // taken is placed co-next to w.
+  void revisit_in_place(graph& h, eid r, eid w) const {
+    auto& tv = h.th[r.t];
+    for (auto i = static_cast<std::size_t>(r.i) + 1; i < tv.size(); i++)
+      if (tv[i].kind != ek::fence)
+        h.acc.erase(tv[i].loc, eid{r.t, static_cast<std::int32_t>(i)});
+    tv.resize(static_cast<std::size_t>(r.i) + 1);
+    settle(tv.back(), h.at(w).wval);
+    tv.back().rf = w;
+    if (tv.back().kind == ek::rmw) {
+      h.co.insert_after(tv.back().loc, w, r);
+      return;
+    }
+    if (Policy::in_place == 3) return;  // broken on purpose (teeth)
+    for (std::size_t i = ths_[r.t].iter; i < tv.size(); i++) tv[i].stamp = h.next_stamp++;
   }
 
   // g cut to the first keep[t] events of each thread; an empty graph if a
@@ -1048,6 +1250,7 @@ class engine final : public runtime {
   std::vector<item> work_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> path_, replay_;
   std::uint32_t step_ = 0;
+  unsigned blocked_now_ = 0;  // threads blocked since stale_block() last looked
   std::vector<child> kids_, rmw_kids_;  // step()'s and rmw_node()'s children
   std::vector<eid> cands_;              // add()'s writes a read may read
   std::vector<eid> todo_;               // prefix()'s work list
