@@ -80,13 +80,58 @@ class checker {
       clock_of(g, fresh);
     }
     if (!atomicity(fresh.init() ? nullptr : &g.at(fresh))) return false;
-    if (m == model::sc) return fresh.init() ? sc_acyclic() : !sc_reaches_itself(fresh);
+    if (m == model::sc) {
+      if (fresh.init()) return sc_acyclic();
+      if (prep_ == &g && g.size() == prep_n_ + 1) return !sc_cycle_prepared(fresh);
+      return !sc_reaches_itself(fresh);
+    }
     if (Policy::coherence && !(fresh.init() ? coherence(hb_of) : coherence_of(fresh)))
       return false;
     if (!has_sc_) return true;
     if (!fresh.init() && !adds_psc(fresh)) return true;  // psc as it was: acyclic
     return psc_acyclic();
   }
+
+  // SC: g's reachability (po ∪ rf ∪ co ∪ fr, g consistent), for the
+  // consistent() calls on g plus one new event (the candidates of the
+  // engine's next event), until unprepare(). g less the new event is g as
+  // prepared (co and fr taken whole: a write placed between two keeps them
+  // ordered), so a cycle is a path from a successor of the new event to a
+  // predecessor of it: one lookup per pair, not a walk per candidate.
+  void prepare_sc(const graph& g) {
+    g_ = &g;
+    sc_edges();
+    flat n = off_.back();
+    // Kahn's order; each event's clock: per thread, the last po index
+    // that reaches it (itself included).
+    auto& indeg = fill_;
+    indeg.assign(static_cast<std::size_t>(n), 0);
+    for (flat c : adj_) indeg[c]++;
+    for (flat v = 0; v < n; v++)
+      if (rfrom_[v] >= 0) indeg[v]++;
+    reach_.resize(static_cast<std::size_t>(n));
+    auto& order = scs_;
+    order.clear();
+    for (flat v = 0; v < n; v++) {
+      reach_[v].fill(-1);
+      reach_[v][ids_[v].t] = ids_[v].i;
+      if (indeg[v] == 0) order.push_back(v);
+    }
+    std::size_t nt = g.th.size();
+    for (std::size_t k = 0; k < order.size(); k++) {
+      flat v = order[k];
+      auto push = [&](flat c) {
+        join(reach_[c], reach_[v], nt);
+        if (--indeg[c] == 0) order.push_back(c);
+      };
+      for (flat j = head_[v]; j < head_[v + 1]; j++) push(adj_[j]);
+      for (flat j = rhead_[v]; j < rhead_[v + 1]; j++) push(radj_[j]);
+    }
+    prep_off_ = off_;
+    prep_ = &g;
+    prep_n_ = static_cast<std::size_t>(n);
+  }
+  void unprepare() { prep_ = nullptr; }
 
   // Sets g's clocks (for a consistent() with hb_of); false: po ∪ rf has a
   // cycle, so g is inconsistent whatever its co.
@@ -332,44 +377,50 @@ class checker {
   }
   flat fl(eid e) const { return off_[e.t] + e.i; }
 
-  // The co successor of a write (init: the co-first write), or -1.
-  flat co_next(std::uint32_t loc, eid w) const {
-    const auto& ws = g_->writes(loc);
-    if (w.init()) return ws.empty() ? -1 : fl(ws[0]);
-    auto it = std::find(ws.begin(), ws.end(), w);
-    return it + 1 == ws.end() ? -1 : fl(*(it + 1));
-  }
-
-  // The po, co and fr successors of v (immediate ones: co is a chain).
-  template <class F>
-  void po_co_fr(flat v, F&& out) const {
+  // flatten(), then the po, co and fr successors of every event (immediate
+  // ones: co is a chain) as head_/adj_, and its rf successors as
+  // rhead_/radj_ (readers()). Each write's co successor comes from one pass
+  // over co, not a search per event.
+  void sc_edges() {
     const graph& g = *g_;
-    eid id = ids_[v];
-    const event& e = g.at(id);
-    if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) out(v + 1);
-    if (e.writes()) {
-      if (flat c = co_next(e.loc, id); c >= 0) out(c);
+    flatten();
+    flat n = off_.back();
+    auto& conext = lastdiff_;
+    conext.assign(static_cast<std::size_t>(n), -1);
+    auto& cofirst = lw_;  // per location: its co-first write, or -1
+    cofirst.assign(g.co.size_hint(), -1);
+    g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
+      if (!ws.empty()) cofirst[loc] = fl(ws[0]);
+      for (std::size_t k = 0; k + 1 < ws.size(); k++) conext[fl(ws[k])] = fl(ws[k + 1]);
+    });
+    auto co_after = [&](std::uint32_t loc, eid w) -> flat {  // init: the co-first
+      if (w.init()) return loc < cofirst.size() ? cofirst[loc] : -1;
+      return conext[fl(w)];
+    };
+    head_.assign(static_cast<std::size_t>(n) + 1, 0);
+    adj_.clear();
+    for (flat v = 0; v < n; v++) {
+      head_[v] = static_cast<flat>(adj_.size());
+      eid id = ids_[v];
+      const event& e = g.at(id);
+      if (static_cast<std::size_t>(id.i) + 1 < g.th[id.t].size()) adj_.push_back(v + 1);
+      if (e.kind == ek::fence) continue;
+      if (e.writes() && conext[v] >= 0) adj_.push_back(conext[v]);
+      if (e.reads()) {
+        flat c = co_after(e.loc, e.rf);
+        if (c == v) c = conext[v];  // an RMW's fr skips itself
+        if (c >= 0) adj_.push_back(c);
+      }
     }
-    if (e.reads()) {
-      flat c = co_next(e.loc, e.rf);
-      if (c == v) c = co_next(e.loc, id);  // an RMW's fr skips itself
-      if (c >= 0) out(c);
-    }
+    head_[n] = static_cast<flat>(adj_.size());
+    readers();
   }
 
   // po ∪ rf ∪ co ∪ fr acyclic, by depth-first search (successors kept
   // in one array per check, the buffers reused: no allocation once warm).
   bool sc_acyclic() {
-    flatten();
+    sc_edges();
     flat n = off_.back();
-    head_.assign(static_cast<std::size_t>(n) + 1, 0);
-    adj_.clear();
-    for (flat v = 0; v < n; v++) {
-      head_[v] = static_cast<flat>(adj_.size());
-      po_co_fr(v, [&](flat c) { adj_.push_back(c); });
-    }
-    head_[n] = static_cast<flat>(adj_.size());
-    readers();  // rf edges, w -> r
     auto deg = [&](flat v) { return head_[v + 1] - head_[v] + rhead_[v + 1] - rhead_[v]; };
     auto nth = [&](flat v, flat k) {
       flat a = head_[v + 1] - head_[v];
@@ -443,6 +494,46 @@ class checker {
       if (v.i >= from[v.t]) continue;
       for (std::int32_t i = v.i; i < from[v.t]; i++) successors({v.t, i});
       from[v.t] = v.i;
+    }
+    return false;
+  }
+
+  // Does e (new, the last of its thread, read by none) close a cycle of
+  // po ∪ rf ∪ co ∪ fr, by prepare_sc()'s clocks? Its successors: the
+  // write co-next to it, and (a read) the write co-next to the one it
+  // reads. Its predecessors: po, rf, the write co-before it and that
+  // write's readers (fr); earlier ones reach these along co.
+  bool sc_cycle_prepared(eid e) const {
+    const graph& g = *g_;
+    const event& x = g.at(e);
+    if (x.kind == ek::fence) return false;
+    auto ws = g.writes(x.loc);
+    auto after = [&](eid w) -> std::size_t {  // the index in ws after w (init: 0)
+      if (w.init()) return 0;
+      return static_cast<std::size_t>(std::find(ws.begin(), ws.end(), w) - ws.begin()) + 1;
+    };
+    std::array<eid, 2> succ;
+    int ns = 0;
+    std::size_t at = x.writes() ? after(e) - 1 : 0;  // e's index in ws
+    if (x.writes() && at + 1 < ws.size()) succ[ns++] = ws[at + 1];
+    if (x.reads()) {
+      std::size_t k = after(x.rf);
+      if (k < ws.size() && !(ws[k] == e)) succ[ns++] = ws[k];
+    }
+    if (ns == 0) return false;
+    auto reaches = [&](eid p) {  // a successor reaches p (in g less e)
+      const clock& c = reach_[prep_off_[p.t] + p.i];
+      for (int k = 0; k < ns; k++)
+        if (c[succ[k].t] >= succ[k].i) return true;
+      return false;
+    };
+    if (e.i > 0 && reaches({e.t, e.i - 1})) return true;
+    if (x.reads() && !x.rf.init() && reaches(x.rf)) return true;
+    if (x.writes()) {
+      eid prev = at > 0 ? ws[at - 1] : eid{};
+      if (!prev.init() && reaches(prev)) return true;
+      for (eid r : g.acc.of(x.loc))
+        if (!(r == e) && g.at(r).reads() && g.at(r).rf == prev && reaches(r)) return true;
     }
     return false;
   }
@@ -671,6 +762,11 @@ class checker {
   }
 
   const graph* g_ = nullptr;
+  // prepare_sc()'s graph (its size, its threads' offsets) and clocks.
+  const graph* prep_ = nullptr;
+  std::size_t prep_n_ = 0;
+  std::vector<flat> prep_off_;
+  std::vector<clock> reach_;
   bool has_sc_ = false;
   std::vector<int> cw_, cr_, coidx_;
   std::vector<flat> off_;

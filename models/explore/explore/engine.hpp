@@ -437,6 +437,9 @@ class engine final : public runtime {
   }
 
   static constexpr std::size_t kStack = 256 * 1024;
+  // SC: from this many writes at the new event's location its candidates
+  // are judged by prepare_sc()'s clocks, not a walk each (docs/explore.md).
+  static constexpr std::size_t kPrepareSc = 8;
 
   // A thread's first code: runs the program's thread, then hands back for
   // good (its context is never resumed again).
@@ -674,7 +677,15 @@ class engine final : public runtime {
       if (at >= 0) g_.co.erase(e.loc, id);
     };
     // The candidates' checks need the event in g_.acc only where a
-    // revisit cuts the graph (restrict()).
+    // revisit cuts the graph (restrict()). Under SC, with many writes to
+    // choose among, they look up what reaches what in g_ as it is now.
+    if (opt_.m == model::sc && q.what != op::fence &&
+        g_.writes(used(q.loc)).size() >= kPrepareSc)
+      checker_.prepare_sc(g_);
+    struct unprep {
+      checker<Policy>& c;
+      ~unprep() { c.unprepare(); }
+    } done{checker_};
     if (q.what == op::fence) {
       e.kind = ek::fence;
       place(e, -1);

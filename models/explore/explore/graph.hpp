@@ -133,6 +133,8 @@ class loc_lists {
     }
     ws_.resize(n);
   }
+  // The number of locations named (each() visits them).
+  std::size_t size_hint() const { return off_.empty() ? 0 : off_.size() - 1; }
   // f(loc, list) for each location (empty lists too), in order.
   template <class F>
   void each(F&& f) const {
