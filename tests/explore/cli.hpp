@@ -44,9 +44,12 @@ inline bool selected(const std::string& name) {
 }
 
 inline std::string fmt(std::uint64_t n) {
-  std::string s = std::to_string(n);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
+  // Built by appending: GCC 12 warns (-Wrestrict) on string::insert here.
+  std::string d = std::to_string(n), s;
+  for (std::size_t i = 0; i < d.size(); i++) {
+    if (i > 0 && (d.size() - i) % 3 == 0) s += ',';
+    s += d[i];
+  }
   return s;
 }
 

@@ -104,13 +104,13 @@ class checker {
     flat n = off_.back();
     // Kahn's order; each event's clock: per thread, the last po index
     // that reaches it (itself included).
-    auto& indeg = fill_;
+    auto& indeg = indeg_;
     indeg.assign(static_cast<std::size_t>(n), 0);
     for (flat c : adj_) indeg[c]++;
     for (flat v = 0; v < n; v++)
       if (rfrom_[v] >= 0) indeg[v]++;
     reach_.resize(static_cast<std::size_t>(n));
-    auto& order = scs_;
+    auto& order = order_;
     order.clear();
     for (flat v = 0; v < n; v++) {
       reach_[v].fill(-1);
@@ -385,9 +385,9 @@ class checker {
     const graph& g = *g_;
     flatten();
     flat n = off_.back();
-    auto& conext = lastdiff_;
+    auto& conext = conext_;
     conext.assign(static_cast<std::size_t>(n), -1);
-    auto& cofirst = lw_;  // per location: its co-first write, or -1
+    auto& cofirst = cofirst_;
     cofirst.assign(g.co.size_hint(), -1);
     g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
       if (!ws.empty()) cofirst[loc] = fl(ws[0]);
@@ -767,6 +767,9 @@ class checker {
   std::size_t prep_n_ = 0;
   std::vector<flat> prep_off_;
   std::vector<clock> reach_;
+  // sc_edges()' per event co successor and per location co-first write
+  // (-1: none); prepare_sc()'s in-degrees and Kahn's order.
+  std::vector<flat> conext_, cofirst_, indeg_, order_;
   bool has_sc_ = false;
   std::vector<int> cw_, cr_, coidx_;
   std::vector<flat> off_;

@@ -719,6 +719,7 @@ class engine final : public runtime {
       std::vector<graph> late;  // RMWs whose write has no consistent place
       // A lock() that fails on a stale write blocks stale (stale_block()).
       bool skip_stale_locks = q.what == op::lock && opt_.ipr && rev;
+      bool awaited = awaits(t, e.loc);
       for (eid w : cands) {
         event x = e;
         x.rf = w;
@@ -733,7 +734,7 @@ class engine final : public runtime {
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
         eid rmw = x.kind == ek::rmw && rev ? id : eid{};
-        if (ok && !(x.kind == ek::rmw && awaits(t, e.loc) && ipr_child(kids, id, rmw)))
+        if (ok && !(x.kind == ek::rmw && awaited && ipr_child(kids, id, rmw)))
           fwd_child(kids, g_.at(id), at, rmw, t);
         if (st_.failed) return false;
         // TruSt adds an RMW's read, then its write: a write with no
@@ -897,9 +898,13 @@ class engine final : public runtime {
       if (r.stamp > we.stamp) continue;  // added after w (revisited in place by it)
       if (rid.i < plen[rid.t]) continue;  // in w's prefix
       if (!maximal(g, rid, w, plen)) continue;
-      // Revisited in place where w is co-after what it read (ipr_target()).
-      eid old_rf = r.rf;
+      // Revisited in place where w is co-after what it read (ipr_target()):
+      // an RMW's place is fixed, a store's is each one tried below.
       bool paired = opt_.ipr && Policy::in_place != 2 && ipr_target(g, rid.t, w, plen) == rid;
+      auto in_place_covers = [&, old_rf = r.rf](const graph& x) {
+        return paired && x.co_index(we.loc, w) > x.co_index(we.loc, old_rf);
+      };
+      if (we.kind == ek::rmw && in_place_covers(g)) continue;
       std::array<std::int32_t, kMaxThreads> keep{};
       for (int u = 0; u < nt_; u++) {
         std::int32_t n = 0;
@@ -915,7 +920,6 @@ class engine final : public runtime {
       settle(rr, we.wval);
       st_.revisits++;
       if (we.kind == ek::rmw) {
-        if (paired && h.co_index(we.loc, w) > h.co_index(we.loc, old_rf)) continue;
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
         if (!checker_.consistent(h, opt_.m)) continue;
         if (!race_free(h, rid, kids.size())) return;
@@ -934,8 +938,7 @@ class engine final : public runtime {
           break;
         }
         hb_known = true;
-        bool ok = !(paired && h.co_index(we.loc, w) > h.co_index(we.loc, old_rf)) &&
-                  checker_.consistent(h, opt_.m, {}, we.loc);
+        bool ok = !in_place_covers(h) && checker_.consistent(h, opt_.m, {}, we.loc);
         if (ok && !race_free(h, rid, kids.size())) return;
         if (ok) whole_child(kids, graph(h), rid.t);
         if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
