@@ -229,3 +229,16 @@ if(NOT CMAKE_CROSSCOMPILING)
       LABELS "nightly;explore;port" TIMEOUT 10800)
   endforeach()
 endif()
+
+# Every small queue program (models/generate), each explored exhaustively
+# under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the
+# verdict's `generated` column, within the gate's bounds (docs/generated.md);
+# nightly: generated_deep/<subject>, k = 3.
+if(NOT TARGET runqcheck_generate)
+  add_library(runqcheck_generate INTERFACE)
+  target_include_directories(runqcheck_generate INTERFACE "${RUNQCHECK_ROOT}/models/generate"
+    "${RUNQCHECK_ROOT}/models/reference" "${RUNQCHECK_ROOT}/models/lincheck")
+endif()
+runqcheck_add_checker(NAME generated SOURCES "${RUNQCHECK_ROOT}/tests/explore/generated.cpp"
+  LIBS runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic}
+  LABELS gate explore ARGS both TIMEOUT 900)
