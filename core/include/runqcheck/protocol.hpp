@@ -215,7 +215,7 @@ struct protocol {
   }
 
   // Go: mput / mget. sched.lock must be held.
-  // (Go's mput also runs checkdead: the harness's watchdogs do that here.)
+  // (Go's mput also runs checkdead: the stress scheduler's stopm does, after mput.)
   static void mput(locked&, M* mp) {
     auto& w = Env::ws();
     w.midle.push(mp);
