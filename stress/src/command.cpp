@@ -85,8 +85,8 @@ int run(const options& o) {
   protocol_info pi = protocol_under_test_info();
   const char* why = nullptr;
   if ((w->syscalls || o.sysmon) && !pi.syscalls)
-    why = "its Gs enter syscalls (or --sysmon retakes): needs has_protocol_syscalls and"
-          " the syscall thief (setBlockOnExitSyscall)";
+    why = "its Gs enter syscalls (or --sysmon retakes): needs has_protocol_syscall_thief"
+          " (the syscall hooks and setBlockOnExitSyscall)";
   else if (w->procresize && !pi.procresize)
     why = "it changes GOMAXPROCS: needs has_protocol_procresize";
   if (why != nullptr) {

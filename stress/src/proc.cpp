@@ -97,19 +97,16 @@ using proto = protocol<env>;  // the bundled protocol (core/include/runqcheck/pr
 #endif
 typename proto::state* the_state = nullptr;  // between runtime_start and runtime_stop
 auto& env::ws() { return *the_state; }
+static_assert(protocol_env<env>);
 static_assert(protocol_subject<proto>);
 
 // The optional hooks (protocol_subject.hpp). The syscall paths need the
-// syscall hooks and the thief's scan-bit lock (setBlockOnExitSyscall, which
-// stopTheWorld and retake use too); gomaxprocs needs the procresize hooks.
-// Without them those paths are not run: command.cpp prints `not applied`.
+// syscall hooks and the thief's scan-bit lock (has_protocol_syscall_thief:
+// setBlockOnExitSyscall, which stopTheWorld and retake use too); gomaxprocs
+// needs the procresize hooks. Without them those paths are not run:
+// command.cpp prints `not applied`.
 template <class PS>
-concept stress_syscalls = has_protocol_syscalls<PS> &&
-    requires(P* pp, typename PS::syscallingThread& t) {
-      { PS::setBlockOnExitSyscall(pp, t) } -> std::same_as<bool>;
-      t.releaseP(pstatus::gcstop);
-      t.resume();
-    };
+concept stress_syscalls = has_protocol_syscall_thief<PS>;
 constexpr bool with_syscalls = stress_syscalls<proto>;
 constexpr bool with_procresize = has_protocol_procresize<proto>;
 
