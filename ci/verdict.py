@@ -61,6 +61,9 @@ REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berr
 CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
 # A line that reports a check passed (its text may quote a fatal error it expected).
 PASSED = re.compile(r": passed\b")
+# An exploring checker's statistics line that failed (tests/explore/cli.hpp's report):
+# its reason is the line after it that names the same scenario and model.
+EXPLORE_STATS = re.compile(r"^(explore\w*) (\S+) (\S+) +(\S+) +[\d,]+ complete, .*\bFAILED$")
 GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
@@ -111,6 +114,10 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                         break
                     more.append(x.strip())
                 text = (f"{run[-1]}: " if run else "") + " ".join([text] + more)
+            if m := EXPLORE_STATS.match(text):
+                # the failing invariant, not the engine's counts
+                pre = " ".join(m.groups()) + ": "
+                text = next((x.strip() for x in lines[i + 1:] if x.startswith(pre)), text)
             if text.startswith("FAIL") or text.endswith("FAILED"):
                 # its C++:/Go: lines (diff_go), or the fatal error that failed it
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
