@@ -319,9 +319,10 @@ std::string self_dir_file(const std::string& name, std::string& err) {
 // catalog runners take (explore_scenarios --scenario FILE), and prints the
 // replay: and picture: lines of its failing execution. Always returns false.
 bool report_failure(const char* argv0, model::scenario sc, ex::model m, const explored& first,
-                    std::uint64_t budget) {
+                    std::uint64_t budget, const std::string& where = "") {
   const char* mn = ex::model_name(m);
-  std::printf("generated %s: FAILED under %s: %s\n", subject_name, mn, first.s.failure.c_str());
+  std::printf("generated %s: FAILED under %s: %s%s\n", subject_name, mn, first.s.failure.c_str(),
+              where.c_str());
   std::printf("  the program (as generated):\n");
   describe(sc);
   auto t0 = std::chrono::steady_clock::now();
@@ -641,12 +642,12 @@ int main(int argc, char** argv) {
   std::string name;
   if (!ok) {  // the least failing program, explored again here, shrunk and shown
     model::scenario sc = program_at(st.b, failed_at, name);
-    std::printf("generated %s: program %s of %s fails (every smaller one passed)\n",
-                subject_name, fmt(failed_at).c_str(), fmt(n).c_str());
+    std::string where = " (program " + fmt(failed_at) + " of " + fmt(n) +
+                        "; every smaller one passed)";
     for (ex::model m : st.models) {
       explored r = explore_one(sc, m, st.budget);
       if (r.s.failed) {
-        report_failure(argv[0], sc, m, r, st.budget);
+        report_failure(argv[0], sc, m, r, st.budget, where);
         break;
       }
     }
