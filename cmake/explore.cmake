@@ -111,6 +111,12 @@ if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
     set_tests_properties(explore_crosscheck/locked_runq PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 300
       ENVIRONMENT "RUNQCHECK_CASE=${_rq_small},owner_vs_thief,owner_vs_two_thieves")
+    # A queue under a lock has no counters to find: the wrap scenario is not
+    # applied, with why (models/scenarios/counters.hpp), never a silent pass.
+    add_test(NAME explore_wrap/locked_runq COMMAND $<TARGET_FILE:explore__locked_runq> both)
+    set_tests_properties(explore_wrap/locked_runq PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=wrap_2_32" PASS_REGULAR_EXPRESSION
+      "runqcheck: not applied: scenario wrap_2_32: [^\n]*not found: no atomic of an unsigned")
     # The flag a user A/Bs with: plain TruSt, its blocked executions counted.
     add_test(NAME explore_no_ipr COMMAND $<TARGET_FILE:explore__locked_runq> both --no-ipr
       --hash)
@@ -236,6 +242,40 @@ if(NOT CMAKE_CROSSCOMPILING)
       TIMEOUT 900)
     set_tests_properties(explore_protocol_deep/${_rq_ps} PROPERTIES
       LABELS "nightly;explore;port" TIMEOUT 10800)
+  endforeach()
+endif()
+
+# The wrap without hooks (issue 41): the exhaustive column on ports of
+# examples/acme_runq that lack S::set_runq_counters, built like a registered
+# subject but registered nowhere else (as stall_teeth/narrow_index). Their
+# counters are found by behaviour (models/scenarios/counters.hpp) and started
+# near the wrap at the port's width: explore_wrap/<port> must run wrap_2_32
+# (no "not applied") and pass it for the correct ports (bare_workq: 32-bit,
+# widebare: 64-bit) and fail it, with a replay: that fails again, for the
+# wrap bugs (wrapbare_bug: `last < first + Cap`; widebare_wrap_bug: `>=`).
+set(_rq_acme_inc "${RUNQCHECK_ROOT}/examples/acme_runq/include")
+if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING
+   AND EXISTS "${_rq_acme_inc}/acme/variants.hpp")
+  foreach(_rq_wv IN ITEMS bare_workq:pass widebare:pass wrapbare_bug:fail
+                          widebare_wrap_bug:fail)
+    string(REPLACE ":" ";" _rq_wv "${_rq_wv}")
+    list(GET _rq_wv 0 _rq_w)
+    list(GET _rq_wv 1 _rq_want)
+    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_acme_${_rq_w}_HEADER acme/variants.hpp)
+    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_acme_${_rq_w}_TYPE acme::${_rq_w})
+    runqcheck_subject_header(acme_${_rq_w} _rq_wgen)
+    add_executable(explore_wrap__acme_${_rq_w} "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp")
+    target_include_directories(explore_wrap__acme_${_rq_w} BEFORE PRIVATE "${_rq_wgen}"
+      "${_rq_acme_inc}")
+    target_link_libraries(explore_wrap__acme_${_rq_w} PRIVATE runqcheck::core runqcheck_explore
+      runqcheck_models)
+    set_target_properties(explore_wrap__acme_${_rq_w} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME explore_wrap/acme_${_rq_w} COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/wrap_teeth.sh" $<TARGET_FILE:explore_wrap__acme_${_rq_w}>
+      ${_rq_want} wrap_2_32)
+    set_tests_properties(explore_wrap/acme_${_rq_w} PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 120)
   endforeach()
 endif()
 

@@ -41,6 +41,7 @@
 #include "runqcheck/gqueue.hpp"
 #include "invariant.hpp"
 #include "runqcheck/subject.hpp"
+#include "counters.hpp"
 #include "hooks.hpp"
 #include "scenario.hpp"
 
@@ -94,9 +95,13 @@ class world {
   void init() {
     running_ = false;
     if (sc_.start_counter != 0) {
-      // Runners skip such scenarios (with a "not applied" line) without the hook.
+      // The hook where the port has one, else the counters found by behaviour
+      // (counters.hpp) where B can; runners skip such scenarios otherwise
+      // (runs_as_written: a "not applied" line).
       if constexpr (has_set_runq_counters<S>) {
         for (int i = 0; i < sc_.nprocs; i++) S::set_runq_counters(*ps_[i], start_counter<S>(sc_));
+      } else if constexpr (finds_counters<B>) {
+        for (int i = 0; i < sc_.nprocs; i++) start_found(*ps_[i]);
       }
     }
     for (std::size_t i = 0; i < sc_.initial.size(); i++) {
@@ -182,6 +187,20 @@ class world {
   // takes between threads (tail publication, runnext CAS, the global queue's
   // lock, a steal's republication) is a reported data race.
   void hand_off(G* gp) { status_[gp->goid].store(std::uint32_t(gstatus::runnable)); }
+
+  // Counters found by behaviour on the fresh P pp, started as the scenario
+  // says. The runner found them before it ran the scenario (counters_found):
+  // not finding them now is the harness's failure.
+  void start_found(P& pp) {
+    if (!probe_) probe_.emplace(kProbeGoid);
+    found_counters f = find_counters<S, B>(pp, *probe_);
+    if (!f.why.empty())
+      B::fatal(fatal_info{"invariant: the port's counters, found by behaviour before, not now",
+                          f.why, std::source_location::current(), fatal_kind::harness});
+    std::uint64_t v = start_at_width(sc_.start_counter, f.bytes);
+    B::set_setup_value(f.head, f.bytes, v);
+    B::set_setup_value(f.tail, f.bytes, v);
+  }
 
   void put(int p, int gid, bool next) {
     introduced_[gid]++;
@@ -448,6 +467,9 @@ class world {
 
   const scenario& sc_;
   typename S::schedt sched_;
+  // The G that finds the counters (start_found), left in a slot: it outlives the Ps.
+  static constexpr std::uint64_t kProbeGoid = 1000;
+  std::optional<G> probe_;
   std::optional<typename S::p> ps_[kMaxP];
   G gs_[MaxG];
   // Each G's plain state, owned by whoever holds the G: a race-checked

@@ -19,10 +19,13 @@ inline void not_applied(const std::string& check, const char* why, const char* s
   std::fflush(stdout);
 }
 
-// A scenario that starts the counters near the wrap needs S::set_runq_counters.
+// A scenario that starts the counters near the wrap needs S::set_runq_counters,
+// or a runner whose backend found the counters by behaviour (counters.hpp):
+// `unfound` is then "" (found) or why not; nullptr: the runner has no finder.
 template <class S>
-bool runs_as_written(const scenario& sc) {
-  return sc.start_counter == 0 || has_set_runq_counters<S>;
+bool runs_as_written(const scenario& sc, const std::string* unfound = nullptr) {
+  return sc.start_counter == 0 || has_set_runq_counters<S> ||
+         (unfound != nullptr && unfound->empty());
 }
 
 // The value `below` short of the wrap of S's counters: 2^W - below, W the
@@ -42,13 +45,18 @@ runq_counter_t<S> start_counter(const scenario& sc) {
 
 // Prints a line for every scenario of `cat` that S cannot run as written and,
 // when the runner checks it, for the steal-size invariant. Returns how many.
+// `unfound` as for runs_as_written.
 template <class S>
-int report_not_applied(const char* subject, const std::vector<scenario>& cat, bool steal_size) {
+int report_not_applied(const char* subject, const std::vector<scenario>& cat, bool steal_size,
+                       const std::string* unfound = nullptr) {
   int n = 0;
+  std::string why = "needs S::set_runq_counters (counters near the wrap)";
+  if (unfound != nullptr)
+    why = "needs S::set_runq_counters or counters found by behaviour (counters near the wrap), "
+          "not found: " + *unfound;
   for (const scenario& sc : cat) {
-    if (runs_as_written<S>(sc)) continue;
-    not_applied("scenario " + std::string(sc.name),
-                "needs S::set_runq_counters (counters near the wrap)", subject);
+    if (runs_as_written<S>(sc, unfound)) continue;
+    not_applied("scenario " + std::string(sc.name), why.c_str(), subject);
     n++;
   }
   if (steal_size && !has_runq_counters<S>) {

@@ -86,6 +86,41 @@ struct prog final : ex::program {
   void teardown() override { w.reset(); }
 };
 
+// For a port without S::set_runq_counters: whether the harness finds its
+// counters by behaviour (models/scenarios/counters.hpp), tried once on a
+// fresh P in the set-up of a one-execution program: "" found, else why not.
+// The wrap scenarios run where it finds them (hooks.hpp's runs_as_written).
+template <std::uint32_t Cap = 4>
+std::string counters_unfound() {
+  using S = subject_under_test<B, Cap>;
+  if constexpr (runqcheck::has_set_runq_counters<S>) {
+    return "";
+  } else {
+    struct finder final : ex::program {
+      std::string why = "the set-up did not run";
+      std::optional<typename S::schedt> sched;
+      std::optional<runqcheck::g<B>> probe;
+      std::optional<typename S::p> pp;
+      int threads() const override { return 1; }
+      void setup() override {
+        sched.emplace(1);
+        probe.emplace(1000);
+        pp.emplace(*sched, 0);
+        why = model::find_counters<S, B>(*pp, *probe).why;
+      }
+      void run(int) override {}
+      void finish() override {}
+      void teardown() override { pp.reset(), probe.reset(), sched.reset(); }
+    } p;
+    ex::options o;
+    o.budget = 1;
+    ex::engine<> e(p, o);
+    ex::stats st = e.run();
+    if (st.failed) return "the port failed on a fresh P: " + st.failure;
+    return p.why;
+  }
+}
+
 #ifdef RUNQCHECK_PICTURES
 // Re-runs the failing execution at path alone, recording it, and writes its
 // page (named after checker and sc.name; the ring built at the one of Caps

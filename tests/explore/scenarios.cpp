@@ -60,6 +60,7 @@ using cli::args;
 using cli::fmt;
 namespace model = runqcheck::model;
 using runqcheck::explore::scenario_run::B;
+using runqcheck::explore::scenario_run::counters_unfound;
 using runqcheck::explore::scenario_run::obs;
 using runqcheck::explore::scenario_run::prog;
 using runqcheck::explore::scenario_run::take_picture;
@@ -199,7 +200,8 @@ int main(int argc, char** argv) {
   if (int rc = cli::parse(argc, argv, a, only_name, true); rc >= 0) return rc;
   const char* only = only_name.empty() ? nullptr : only_name.c_str();
   model::observer = &obs;
-  model::report_not_applied<subject_under_test<B, 4>>(subject_name, catalog, true);
+  const std::string unfound = counters_unfound();  // the wrap without the hook
+  model::report_not_applied<subject_under_test<B, 4>>(subject_name, catalog, true, &unfound);
   bool ok = true;
   int ran = 0;
   // RUNQCHECK_STOP_ON_FAIL (a kill cell, as relacy): rounds over the
@@ -212,7 +214,7 @@ int main(int argc, char** argv) {
     std::string name(sc.name);
     if (only != nullptr ? name != only : !cli::selected(name)) continue;
     ran++;
-    if (!model::runs_as_written<subject_under_test<B, 4>>(sc)) continue;  // reported above
+    if (!model::runs_as_written<subject_under_test<B, 4>>(sc, &unfound)) continue;  // above
     for (ex::model m : a.models) open.emplace_back(&sc, m);
   }
   bool rounds = stop_on_fail && a.replay.empty() && !a.crosscheck;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <runqcheck/backend.hpp>
 
@@ -182,6 +183,80 @@ struct explore_backend {
     }
     void join() {}
   };
+
+  // --- the set-up's recording seam (models/scenarios/counters.hpp) ----------
+  // One access of the sequential set-up (before the threads start), as a
+  // finder of the port's counters sees it: which location, whether its type
+  // is an unsigned integer, its value before and after.
+  struct setup_access {
+    std::uint32_t loc = 0;
+    std::uint8_t bytes = 0;
+    bool counter_type = false;  // an atomic of an unsigned integer type (no plain write)
+    bool writes = false;
+    std::uint64_t before = 0, after = 0;
+  };
+  // While alive (during the set-up only: each access it adds reads the
+  // location first), every access is also appended to `out`. It stands
+  // between the backend and the engine's runtime (explore::current): the
+  // engine is not told, and the set-up's accesses are not events.
+  class setup_recorder final : explore::runtime {
+   public:
+    explicit setup_recorder(std::vector<setup_access>& out) : out_(out), inner_(explore::current) {
+      explore::current = this;
+    }
+    ~setup_recorder() override { explore::current = inner_; }
+    setup_recorder(const setup_recorder&) = delete;
+    setup_recorder& operator=(const setup_recorder&) = delete;
+    std::uint32_t new_loc(std::uint64_t init) override { return inner_->new_loc(init); }
+    std::uint64_t access(const explore::request& q) override {
+      if (q.what == explore::op::fence) return inner_->access(q);
+      explore::request r = q;
+      r.what = explore::op::load;
+      setup_access a;
+      a.loc = q.loc;
+      a.bytes = q.bytes;
+      a.before = inner_->access(r);
+      std::uint64_t v = inner_->access(q);
+      std::uint64_t mask = q.bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * q.bytes) - 1;
+      switch (q.what) {
+        case explore::op::store: a.writes = true, a.after = q.a1; break;
+        case explore::op::cas: a.writes = v == q.a1, a.after = a.writes ? q.a2 : v; break;
+        case explore::op::fadd: a.writes = true, a.after = (v + q.a1) & mask; break;
+        case explore::op::xchg: a.writes = true, a.after = q.a1; break;
+        default: a.after = a.before; break;  // a load; a lock (no counter)
+      }
+      a.counter_type = counter_show(q.show) && q.what != explore::op::lock &&
+                       !(q.plain && a.writes) && q.obj != nullptr;
+      out_.push_back(a);
+      return v;
+    }
+    void spin() override { inner_->spin(); }
+    void op_boundary() override { inner_->op_boundary(); }
+    [[noreturn]] void fail(const std::string& what) override {
+      inner_->fail(what);
+      std::abort();  // fail() does not return
+    }
+
+   private:
+    std::vector<setup_access>& out_;
+    explore::runtime* inner_;
+  };
+  // Sets a location's value during the set-up (as a store of the set-up
+  // does: the threads start from it).
+  static void set_setup_value(std::uint32_t key, std::uint8_t bytes, std::uint64_t v) {
+    explore::request q;
+    q.what = explore::op::store;
+    q.mo = static_cast<std::uint8_t>(std::memory_order::relaxed);
+    q.loc = key;
+    q.bytes = bytes;
+    q.a1 = v;
+    rt().access(q);
+  }
+  // Whether an access's value type is an unsigned integer (by its printer).
+  static bool counter_show(void (*f)(std::uint64_t, char*, std::size_t)) {
+    return f == &show<unsigned char> || f == &show<unsigned short> || f == &show<unsigned> ||
+           f == &show<unsigned long> || f == &show<unsigned long long>;
+  }
 
   static void fence(std::memory_order mo, loc l = loc::current()) {
     rt().access(req(explore::op::fence, mo, 0, 0, l));

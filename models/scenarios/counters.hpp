@@ -1,0 +1,119 @@
+// models/scenarios/counters.hpp — a port's ring counters found by what the
+// port does with them, for the wrap scenarios of a port without the optional
+// hook S::set_runq_counters (subject.hpp), on a backend that records the
+// set-up's accesses (explore: B::setup_recorder, B::set_setup_value).
+//
+// As the weak-memory column tells roles apart (proofs/weak/port_orders.py),
+// never by a member name: on a fresh P, one runqput of a G with next=false,
+// then one runqget that must return it. The tail is the one location of an
+// unsigned integer type that the runqput advances by one (its value after
+// the operation is one more than before) and the head the one that the
+// runqget advances by one, from the tail's value before the put (equal
+// values: a fresh P is empty), both of the same width W (their sizeof). Any
+// other shape (no such location, two of them, other widths: a queue under a
+// lock, counters kept elsewhere, a size field) is "not found", with why. The
+// harness then sets both to the scenario's start at W bits (2^W - k for a
+// scenario written 2^32 - k), as set_runq_counters would; the G used to find
+// them stays behind in a slot the ring treats as free.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runqcheck/g.hpp"
+
+namespace runqcheck::model {
+
+// A backend that can record the set-up's accesses and set a location then.
+template <class B>
+concept finds_counters = requires(std::vector<typename B::setup_access>& v, std::uint32_t k) {
+  typename B::setup_recorder;
+  B::set_setup_value(k, std::uint8_t{4}, std::uint64_t{0});
+};
+
+struct found_counters {
+  std::uint32_t head = 0, tail = 0;  // the backend's location keys
+  std::uint8_t bytes = 0;            // W / 8
+  std::string why;                   // empty: found
+};
+
+namespace detail {
+// The locations an operation advanced by one: each location's first value
+// (before its first access) and last (after its last), of counter type.
+template <class A>
+std::vector<A> advanced(const std::vector<A>& acc) {
+  std::vector<A> net;
+  for (const A& a : acc) {
+    A* n = nullptr;
+    for (A& x : net)
+      if (x.loc == a.loc) n = &x;
+    if (n == nullptr) {
+      net.push_back(a);
+      continue;
+    }
+    n->after = a.after;
+    n->writes |= a.writes;
+    n->counter_type &= a.counter_type;
+  }
+  std::vector<A> out;
+  for (const A& a : net) {
+    std::uint64_t mask = a.bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * a.bytes) - 1;
+    if (a.writes && a.counter_type && ((a.before + 1) & mask) == a.after) out.push_back(a);
+  }
+  return out;
+}
+}  // namespace detail
+
+// Finds head and tail of pp, which must be fresh (no G ever put); leaves
+// it empty, its counters one past where they were. `probe` must outlive pp.
+template <class S, class B>
+found_counters find_counters(typename S::p& pp, g<B>& probe) {
+  using A = typename B::setup_access;
+  found_counters f;
+  std::vector<A> put, got;
+  {
+    typename B::setup_recorder r(put);
+    S::runqput(pp, &probe, false);
+  }
+  g<B>* gp = nullptr;
+  {
+    typename B::setup_recorder r(got);
+    gp = S::runqget(pp).gp;
+  }
+  if (gp != &probe) {
+    f.why = "runqget on a fresh P after one runqput did not return that G";
+    return f;
+  }
+  std::vector<A> t = detail::advanced(put), h = detail::advanced(got);
+  if (t.empty() && h.empty()) {
+    f.why = "no atomic of an unsigned integer type that runqput or runqget advances by one on a "
+            "fresh P (a queue under a lock, or counters outside the backend's atomics)";
+    return f;
+  }
+  if (t.size() != 1 || h.size() != 1) {
+    f.why = std::to_string(t.size()) +
+            " atomic unsigned locations advanced by one by runqput and " +
+            std::to_string(h.size()) +
+            " by runqget on a fresh P (the ring's tail and head: one each)";
+    return f;
+  }
+  if (t[0].loc == h[0].loc || t[0].bytes != h[0].bytes || t[0].before != h[0].before) {
+    f.why = "the locations runqput and runqget advance by one are not two counters of one width "
+            "starting equal";
+    return f;
+  }
+  f.tail = t[0].loc;
+  f.head = h[0].loc;
+  f.bytes = t[0].bytes;
+  return f;
+}
+
+// 2^W - k for a scenario's start_counter written 2^32 - k (W = 8 * bytes).
+inline std::uint64_t start_at_width(std::uint32_t start_counter, std::uint8_t bytes) {
+  std::uint64_t k = std::uint64_t{0x100000000ull} - start_counter;
+  std::uint64_t mask = bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * bytes) - 1;
+  return (std::uint64_t{0} - k) & mask;
+}
+
+}  // namespace runqcheck::model
