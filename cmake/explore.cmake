@@ -297,3 +297,31 @@ runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore 
   ARGS both --jobs 2)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep_k3 LABELS nightly explore TIMEOUT 10800
   ARGS both --threads 2 --ops 3 --jobs 2)
+
+# The wrap without hooks through the generated programs (--wrap: each starts
+# its counters at 2^32 - 2): generated_wrap/acme_<port> for the hook-less
+# ports above, on the programs of at most 2 operations: bare_workq passes
+# every one, and wrapbare_bug fails one, printed with its `counter=` (the
+# program line of a failure); neither may say "not applied".
+if(TARGET explore_wrap__acme_bare_workq)
+  foreach(_rq_wv IN ITEMS bare_workq:passed wrapbare_bug:FAILED)
+    string(REPLACE ":" ";" _rq_wv "${_rq_wv}")
+    list(GET _rq_wv 0 _rq_w)
+    list(GET _rq_wv 1 _rq_want)
+    add_executable(generated_wrap__acme_${_rq_w} "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
+    target_include_directories(generated_wrap__acme_${_rq_w} BEFORE PRIVATE
+      "${CMAKE_BINARY_DIR}/runqcheck_subjects/acme_${_rq_w}" "${_rq_acme_inc}")
+    target_link_libraries(generated_wrap__acme_${_rq_w} PRIVATE runqcheck::core
+      runqcheck_explore runqcheck_models runqcheck_generate)
+    set_target_properties(generated_wrap__acme_${_rq_w} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME generated_wrap/acme_${_rq_w} COMMAND generated_wrap__acme_${_rq_w} both
+      --total 2 --wrap)
+    if(_rq_want STREQUAL "FAILED")
+      set_tests_properties(generated_wrap/acme_${_rq_w} PROPERTIES
+        PASS_REGULAR_EXPRESSION "\n  program: [^\n]* counter=4294967294 ")
+    endif()
+    set_tests_properties(generated_wrap/acme_${_rq_w} PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 300 FAIL_REGULAR_EXPRESSION "not applied: --wrap")
+  endforeach()
+endif()

@@ -21,7 +21,10 @@
 //   --jobs J: J worker processes (default 1); the failure reported is the
 //   least failing program's whatever J (the workers agree on it, see work());
 //   --keep-going: every program, not only up to the first failure;
-//   --count: print the programs of each shape and stop.
+//   --count: print the programs of each shape and stop;
+//   --wrap: every program starts its ring counters at 2^32 - 2 (2^W - 2 at
+//   the port's width; `counter=` in its SPEC), so each runs across the wrap
+//   (the hook S::set_runq_counters, else the counters found by behaviour).
 //   SPEC: a scenario as one line (models/scenarios/text.hpp), FILE a file
 //   holding one (lines starting '#' are comments): what a failure saves.
 //   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first).
@@ -63,6 +66,7 @@ using cli::fmt;
 
 constexpr std::uint64_t kDefaultBudget = 1'000'000;
 constexpr unsigned kMaxJobs = 16;
+std::uint32_t wrap_start = 0;  // --wrap: 2^32 - 2
 
 struct settings {
   std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
@@ -420,6 +424,14 @@ int parse(int argc, char** argv, settings& st) {
     if (cli::parse_model(argv[i], st.models)) continue;
     if (std::strcmp(argv[i], "--keep-going") == 0 && !st.run) {
       st.keep_going = true;
+    } else if (std::strcmp(argv[i], "--wrap") == 0 && !st.run) {
+      wrap_start = 0xFFFFFFFEu;
+      if (std::string why = runqcheck::explore::scenario_run::counters_unfound(); !why.empty()) {
+        model::not_applied("--wrap (every program across the wrap)",
+                           ("needs S::set_runq_counters or counters found by behaviour, not "
+                            "found: " + why).c_str(), subject_name);
+        return 0;
+      }
     } else if (std::strcmp(argv[i], "--count") == 0 && !st.run) {
       st.count = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
@@ -541,6 +553,7 @@ void work(const settings& st, unsigned w, unsigned jobs, shared_state& sh) {
       return;
     }
     model::scenario sc = gen::to_scenario(p);
+    sc.start_counter = wrap_start;
     const std::string name = "gen" + std::to_string(n);  // sc.name views it
     sc.name = name;
     t.done++;
@@ -567,6 +580,7 @@ model::scenario program_at(const gen::bounds& b, std::uint64_t n, std::string& n
   gen::enumerate(b, [&](const gen::program& p) {
     if (++k == n) sc = gen::to_scenario(p);
   });
+  sc.start_counter = wrap_start;
   name = "gen" + std::to_string(n);
   sc.name = name;
   return sc;
