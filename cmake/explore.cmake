@@ -298,6 +298,37 @@ runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore 
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep_k3 LABELS nightly explore TIMEOUT 10800
   ARGS both --threads 2 --ops 3 --jobs 2)
 
+# The finder against the hooks (tests/explore/counters.cpp): on ports that
+# have S::runq_counters (Go's, acme's 32- and 64-bit, the C port), the
+# counters found by behaviour are the ones the hook reads, at its width.
+if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go125
+   AND EXISTS "${_rq_acme_inc}/acme/variants.hpp")
+  set(_rq_lwq_inc "${RUNQCHECK_ROOT}/examples/lwq_c/include")
+  foreach(_rq_cs IN ITEMS "go125|runqcheck/go125.hpp|runqcheck::go125|"
+                          "acme_workq|acme/workq.hpp|acme::workq|${_rq_acme_inc}"
+                          "acme_wide|acme/variants.hpp|acme::wide|${_rq_acme_inc}"
+                          "lwq_c|lwq/subject.hpp|lwq_c::runq|${_rq_lwq_inc}")
+    string(REPLACE "|" ";" _rq_cs "${_rq_cs}")
+    list(GET _rq_cs 0 _rq_n)
+    list(GET _rq_cs 1 _rq_h)
+    list(GET _rq_cs 2 _rq_t)
+    list(GET _rq_cs 3 _rq_i)
+    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_n}_HEADER ${_rq_h})
+    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_n}_TYPE ${_rq_t})
+    runqcheck_subject_header(${_rq_n} _rq_cgen)
+    add_executable(explore_counters__${_rq_n} "${RUNQCHECK_ROOT}/tests/explore/counters.cpp")
+    target_include_directories(explore_counters__${_rq_n} BEFORE PRIVATE "${_rq_cgen}" ${_rq_i}
+      "${RUNQCHECK_ROOT}/tests/explore")
+    target_link_libraries(explore_counters__${_rq_n} PRIVATE runqcheck::core runqcheck_explore
+      runqcheck_models)
+    set_target_properties(explore_counters__${_rq_n} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME explore_counters/${_rq_n} COMMAND explore_counters__${_rq_n})
+    set_tests_properties(explore_counters/${_rq_n} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 60)
+  endforeach()
+endif()
+
 # The wrap without hooks through the generated programs (--wrap: each starts
 # its counters at 2^32 - 2): generated_wrap/acme_<port> for the hook-less
 # ports above, on the programs of at most 2 operations: bare_workq passes
