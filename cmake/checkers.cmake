@@ -195,6 +195,14 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_replay/mutants_bound3_livelock PROPERTIES
       ENVIRONMENT "RUNQCHECK_CASE=overflow_vs_grab" LABELS "gate;relacy;selftest" TIMEOUT 300)
   endif()
+  # The wrap without hooks under Relacy (issue 41): relacy_scenarios on
+  # acme's hook-less ports, their counters found by behaviour in before():
+  # bare_workq passes wrap_2_32 (10,000 random executions), wrapbare_bug
+  # fails it with a replay: that fails again (cmake/wrap_teeth.cmake).
+  include("${CMAKE_CURRENT_LIST_DIR}/wrap_teeth.cmake")
+  runqcheck_wrap_teeth(PREFIX relacy_wrap SOURCE "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
+    LIB runqcheck_relacy LABEL relacy ENV "WRAP_ARGS=random 10000"
+    PORTS bare_workq:pass wrapbare_bug:fail)
   # --shard i/N (tests/relacy/shard.hpp): shards' counts sum to the unsharded
   # search's (bound 2, full, random; N = 2, 3), a mutant's failure is found
   # by the shard whose part holds it; ci/deep-search and ci/shard_merge.py. ~6 s.

@@ -246,38 +246,16 @@ if(NOT CMAKE_CROSSCOMPILING)
 endif()
 
 # The wrap without hooks (issue 41): the exhaustive column on ports of
-# examples/acme_runq that lack S::set_runq_counters, built like a registered
-# subject but registered nowhere else (as stall_teeth/narrow_index). Their
-# counters are found by behaviour (models/scenarios/counters.hpp) and started
-# near the wrap at the port's width: explore_wrap/<port> must run wrap_2_32
-# (no "not applied") and pass it for the correct ports (bare_workq: 32-bit,
-# widebare: 64-bit) and fail it, with a replay: that fails again, for the
-# wrap bugs (wrapbare_bug: `last < first + Cap`; widebare_wrap_bug: `>=`).
+# examples/acme_runq that lack S::set_runq_counters (cmake/wrap_teeth.cmake):
+# explore_wrap/acme_<port> must run wrap_2_32 (no "not applied") and pass it
+# for the correct ports (bare_workq: 32-bit, widebare: 64-bit) and fail it,
+# with a replay: that fails again, for the wrap bugs (wrapbare_bug: `last <
+# first + Cap`; widebare_wrap_bug: `>=`).
+include("${CMAKE_CURRENT_LIST_DIR}/wrap_teeth.cmake")
+runqcheck_wrap_teeth(PREFIX explore_wrap SOURCE "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
+  LIB runqcheck_explore LABEL explore
+  PORTS bare_workq:pass widebare:pass wrapbare_bug:fail widebare_wrap_bug:fail)
 set(_rq_acme_inc "${RUNQCHECK_ROOT}/examples/acme_runq/include")
-if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING
-   AND EXISTS "${_rq_acme_inc}/acme/variants.hpp")
-  foreach(_rq_wv IN ITEMS bare_workq:pass widebare:pass wrapbare_bug:fail
-                          widebare_wrap_bug:fail)
-    string(REPLACE ":" ";" _rq_wv "${_rq_wv}")
-    list(GET _rq_wv 0 _rq_w)
-    list(GET _rq_wv 1 _rq_want)
-    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_acme_${_rq_w}_HEADER acme/variants.hpp)
-    set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_acme_${_rq_w}_TYPE acme::${_rq_w})
-    runqcheck_subject_header(acme_${_rq_w} _rq_wgen)
-    add_executable(explore_wrap__acme_${_rq_w} "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp")
-    target_include_directories(explore_wrap__acme_${_rq_w} BEFORE PRIVATE "${_rq_wgen}"
-      "${_rq_acme_inc}")
-    target_link_libraries(explore_wrap__acme_${_rq_w} PRIVATE runqcheck::core runqcheck_explore
-      runqcheck_models)
-    set_target_properties(explore_wrap__acme_${_rq_w} PROPERTIES
-      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-    add_test(NAME explore_wrap/acme_${_rq_w} COMMAND sh
-      "${RUNQCHECK_ROOT}/tests/explore/wrap_teeth.sh" $<TARGET_FILE:explore_wrap__acme_${_rq_w}>
-      ${_rq_want} wrap_2_32)
-    set_tests_properties(explore_wrap/acme_${_rq_w} PROPERTIES
-      LABELS "gate;explore;selftest" TIMEOUT 120)
-  endforeach()
-endif()
 
 # Every small queue program (models/generate), each explored exhaustively
 # under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the

@@ -1,7 +1,8 @@
 // models/scenarios/counters.hpp — a port's ring counters found by what the
 // port does with them, for the wrap scenarios of a port without the optional
 // hook S::set_runq_counters (subject.hpp), on a backend that records the
-// set-up's accesses (explore: B::setup_recorder, B::set_setup_value).
+// set-up's accesses (explore and relacy: B::setup_recorder,
+// B::set_setup_value).
 //
 // As the weak-memory column tells roles apart (proofs/weak/port_orders.py),
 // never by a member name: on a fresh P, one runqput of a G with next=false,
@@ -25,17 +26,21 @@
 
 namespace runqcheck::model {
 
-// A backend that can record the set-up's accesses and set a location then.
+// A backend that can record the set-up's accesses (each a B::setup_access:
+// key, the location's identity; bytes; counter_type; writes; before, after)
+// and set a location then.
 template <class B>
-concept finds_counters = requires(std::vector<typename B::setup_access>& v, std::uint32_t k) {
+concept finds_counters = requires(const typename B::setup_access& a) {
   typename B::setup_recorder;
-  B::set_setup_value(k, std::uint8_t{4}, std::uint64_t{0});
+  a.key;
+  B::set_setup_value(a, std::uint64_t{0});
 };
 
+template <class B>
 struct found_counters {
-  std::uint32_t head = 0, tail = 0;  // the backend's location keys
-  std::uint8_t bytes = 0;            // W / 8
-  std::string why;                   // empty: found
+  typename B::setup_access head, tail;  // their last accesses
+  std::uint8_t bytes = 0;               // W / 8
+  std::string why;                      // empty: found
 };
 
 namespace detail {
@@ -47,7 +52,7 @@ std::vector<A> advanced(const std::vector<A>& acc) {
   for (const A& a : acc) {
     A* n = nullptr;
     for (A& x : net)
-      if (x.loc == a.loc) n = &x;
+      if (x.key == a.key) n = &x;
     if (n == nullptr) {
       net.push_back(a);
       continue;
@@ -68,9 +73,9 @@ std::vector<A> advanced(const std::vector<A>& acc) {
 // Finds head and tail of pp, which must be fresh (no G ever put); leaves
 // it empty, its counters one past where they were. `probe` must outlive pp.
 template <class S, class B>
-found_counters find_counters(typename S::p& pp, g<B>& probe) {
+found_counters<B> find_counters(typename S::p& pp, g<B>& probe) {
   using A = typename B::setup_access;
-  found_counters f;
+  found_counters<B> f;
   std::vector<A> put, got;
   {
     typename B::setup_recorder r(put);
@@ -98,13 +103,13 @@ found_counters find_counters(typename S::p& pp, g<B>& probe) {
             " by runqget on a fresh P (the ring's tail and head: one each)";
     return f;
   }
-  if (t[0].loc == h[0].loc || t[0].bytes != h[0].bytes || t[0].before != h[0].before) {
+  if (t[0].key == h[0].key || t[0].bytes != h[0].bytes || t[0].before != h[0].before) {
     f.why = "the locations runqput and runqget advance by one are not two counters of one width "
             "starting equal";
     return f;
   }
-  f.tail = t[0].loc;
-  f.head = h[0].loc;
+  f.tail = t[0];
+  f.head = h[0];
   f.bytes = t[0].bytes;
   return f;
 }

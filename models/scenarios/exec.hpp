@@ -193,13 +193,13 @@ class world {
   // not finding them now is the harness's failure.
   void start_found(P& pp) {
     if (!probe_) probe_.emplace(kProbeGoid);
-    found_counters f = find_counters<S, B>(pp, *probe_);
+    found_counters<B> f = find_counters<S, B>(pp, *probe_);
     if (!f.why.empty())
       B::fatal(fatal_info{"invariant: the port's counters, found by behaviour before, not now",
                           f.why, std::source_location::current(), fatal_kind::harness});
     std::uint64_t v = start_at_width(sc_.start_counter, f.bytes);
-    B::set_setup_value(f.head, f.bytes, v);
-    B::set_setup_value(f.tail, f.bytes, v);
+    B::set_setup_value(f.head, v);
+    B::set_setup_value(f.tail, v);
   }
 
   void put(int p, int gid, bool next) {

@@ -32,7 +32,7 @@ struct finder final : ex::program {
     sched.emplace(1);
     for (std::uint32_t i = 0; i <= Cap; i++) gs[i].emplace(i);
     pp.emplace(*sched, 0);
-    model::found_counters f = model::find_counters<S, B>(*pp, *gs[Cap]);
+    model::found_counters<B> f = model::find_counters<S, B>(*pp, *gs[Cap]);
     if (!f.why.empty()) {
       bad = "not found: " + f.why;
       return;
@@ -43,8 +43,8 @@ struct finder final : ex::program {
       return;
     }
     const C v = static_cast<C>(model::start_at_width(0xFFFFFFFEu, f.bytes));
-    B::set_setup_value(f.head, f.bytes, v);
-    B::set_setup_value(f.tail, f.bytes, v);
+    B::set_setup_value(f.head, v);
+    B::set_setup_value(f.tail, v);
     auto c = S::runq_counters(*pp);
     if (c.head != v || c.tail != v) {
       bad = "set head and tail to " + std::to_string(v) + ", the hook reads head " +

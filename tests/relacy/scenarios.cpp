@@ -11,6 +11,7 @@
 //        (picture.hpp) and prints `picture: <page>`.
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "caps.hpp"
@@ -50,6 +51,46 @@ struct suite : rl::test_suite<suite<N, Cap>, N> {
   void after() { w.check(); }
 #endif
 };
+
+// For a port without S::set_runq_counters: whether its counters are found
+// by behaviour (models/scenarios/counters.hpp), tried once on a fresh P in
+// before() of a one-execution simulation: "" found, else why
+// not. The wrap scenarios run where it finds them (hooks.hpp).
+// (Relacy's heap checks every free of a simulation: no std::string made
+// outside it may be reassigned inside.)
+using S4 = subject_under_test<B, 4>;
+char finder_why[512];
+struct finder : rl::test_suite<finder, 2> {  // (Relacy warns of 1 thread)
+  std::optional<typename S4::schedt> sched;
+  std::optional<runqcheck::g<B>> probe;
+  std::optional<typename S4::p> pp;
+  void before() {
+    sched.emplace(1);
+    probe.emplace(1000);
+    pp.emplace(*sched, 0);
+    std::snprintf(finder_why, sizeof finder_why, "%s",
+                  model::find_counters<S4, B>(*pp, *probe).why.c_str());
+  }
+  void thread(unsigned) {}
+};
+std::string counters_unfound() {
+  if constexpr (runqcheck::has_set_runq_counters<S4>) {
+    return "";
+  } else {
+    std::snprintf(finder_why, sizeof finder_why, "the set-up did not run");
+    rl::test_params p;
+    p.iteration_count = 1;
+    static rqtest::fixed_buffer buf;
+    static std::ostream quiet(&buf);
+    buf.reset();
+    p.output_stream = p.progress_stream = &quiet;
+    if (rl::simulate<finder>(p)) return finder_why;
+    std::string report(buf.view());  // its first line that says something
+    std::size_t b = report.find_first_not_of("\n ");
+    b = b == std::string::npos ? report.size() : b;
+    return "the port failed on a fresh P: " + report.substr(b, report.find('\n', b) - b);
+  }
+}
 
 template <std::uint32_t Cap>
 bool run_cap(const char* prog, const model::scenario& sc, rqtest::search& s) {
@@ -100,10 +141,11 @@ int main(int argc, char** argv) {
   if (!skip_names_known(argv[0])) return 2;
   bool ok = true;
   int ran = 0;
-  model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);
+  const std::string unfound = counters_unfound();  // the wrap without the hook
+  model::report_not_applied<S4>(subject_name, model::catalog, true, &unfound);
   for (const auto& sc : model::catalog) {
     if (!rqtest::selected(std::string(sc.name).c_str())) continue;
-    if (!model::runs_as_written<subject_under_test<B, 4>>(sc)) {
+    if (!model::runs_as_written<S4>(sc, &unfound)) {
       if (search.mode == "explain") {
         std::fprintf(stderr, "%s: explain: scenario %s does not apply to subject %s (see above)\n",
                      argv[0], std::string(sc.name).c_str(), subject_name);

@@ -189,7 +189,7 @@ struct explore_backend {
   // finder of the port's counters sees it: which location, whether its type
   // is an unsigned integer, its value before and after.
   struct setup_access {
-    std::uint32_t loc = 0;
+    std::uint32_t key = 0;  // the location
     std::uint8_t bytes = 0;
     bool counter_type = false;  // an atomic of an unsigned integer type (no plain write)
     bool writes = false;
@@ -213,7 +213,7 @@ struct explore_backend {
       explore::request r = q;
       r.what = explore::op::load;
       setup_access a;
-      a.loc = q.loc;
+      a.key = q.loc;
       a.bytes = q.bytes;
       a.before = inner_->access(r);
       std::uint64_t v = inner_->access(q);
@@ -243,12 +243,12 @@ struct explore_backend {
   };
   // Sets a location's value during the set-up (as a store of the set-up
   // does: the threads start from it).
-  static void set_setup_value(std::uint32_t key, std::uint8_t bytes, std::uint64_t v) {
+  static void set_setup_value(const setup_access& a, std::uint64_t v) {
     explore::request q;
     q.what = explore::op::store;
     q.mo = static_cast<std::uint8_t>(std::memory_order::relaxed);
-    q.loc = key;
-    q.bytes = bytes;
+    q.loc = a.key;
+    q.bytes = a.bytes;
     q.a1 = v;
     rt().access(q);
   }

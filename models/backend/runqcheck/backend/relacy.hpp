@@ -17,6 +17,7 @@
 #include <functional>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <relacy/relacy.hpp>
 
@@ -156,60 +157,81 @@ struct relacy {
     rl::timestamp_t write_[kMax] = {};
   };
 
+  // --- the set-up's recording seam (models/scenarios/counters.hpp) ----------
+  // One atomic access of the sequential set-up (before()), as a finder of
+  // the port's counters sees it: the location, whether its type is an
+  // unsigned integer, its value before and after, and how to set it.
+  struct setup_access {
+    std::uintptr_t key = 0;  // the atomic's address
+    const void* obj = nullptr;
+    void (*set)(const void* obj, std::uint64_t v) = nullptr;  // a relaxed store, at its type
+    std::uint8_t bytes = 0;
+    bool counter_type = false;
+    bool writes = false;
+    std::uint64_t before = 0, after = 0;
+  };
+  // Null but while a setup_recorder lives: one predictable branch per access.
+  static inline std::vector<setup_access>* recording = nullptr;
+  // While alive (in before() only: each access it sees also reads the
+  // location first), every atomic access is also appended to `out`.
+  class setup_recorder {
+   public:
+    explicit setup_recorder(std::vector<setup_access>& out) : prev_(recording) {
+      recording = &out;
+    }
+    ~setup_recorder() { recording = prev_; }
+    setup_recorder(const setup_recorder&) = delete;
+    setup_recorder& operator=(const setup_recorder&) = delete;
+
+   private:
+    std::vector<setup_access>* prev_;
+  };
+  // Sets a location's value during the set-up (a relaxed store of before()).
+  static void set_setup_value(const setup_access& a, std::uint64_t v) { a.set(a.obj, v); }
+
   template <class T>
   class atomic {
+    static constexpr bool counter_type = std::is_unsigned_v<T> && !std::is_same_v<T, bool>;
+
    public:
     atomic() : a_(T{}) {}
     explicit atomic(T v) : a_(v) {}
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
     T load(std::memory_order mo, loc l = loc::current()) const {
-      if (observer == nullptr) return a_.load(to_rl(mo), info(l));
-      observer->before_load(this);
-      T v = a_.load(to_rl(mo), info(l));
-      note<T>(access_observer::kind::load, this, v, nullptr, mo, l);
+      T v = load_(mo, l);
+      if (recording != nullptr) [[unlikely]] record(v, v, false);
       return v;
     }
     void store(T v, std::memory_order mo, loc l = loc::current()) {
-      plain_.writing(l, true);
-      if (observer == nullptr) return a_.store(v, to_rl(mo), info(l));
-      a_.store(v, to_rl(mo), info(l));
-      note<T>(access_observer::kind::store, this, v, nullptr, mo, l);
+      if (recording != nullptr) [[unlikely]] {
+        T old = a_.load(rl::mo_relaxed, info(l));
+        store_(v, mo, l);
+        return record(old, v, true);
+      }
+      store_(v, mo, l);
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                  std::memory_order failure, loc l = loc::current()) {
-      auto ts = plain_.writing(l, false);
-      if (observer == nullptr) {
-        bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l),
-                                             to_rl(failure), info(l));
-        if (ok) plain_.wrote(l, ts);
-        return ok;
-      }
       T want = expected;
-      bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
-      if (ok) plain_.wrote(l, ts);
-      if (ok) note<T>(access_observer::kind::rmw, this, desired, &want, success, l);
-      else note<T>(access_observer::kind::cas_fail, this, expected, &want, failure, l);
+      bool ok = cas_(expected, desired, success, failure, l);
+      if (recording != nullptr) [[unlikely]]
+        record(ok ? want : expected, ok ? desired : expected, ok);
       return ok;
     }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
-      plain_.writing(l, true);
-      T old = a_.fetch_add(d, to_rl(mo), info(l));
-      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, static_cast<T>(old + d), &old, mo, l);
+      T old = fetch_add_(d, mo, l);
+      if (recording != nullptr) [[unlikely]] record(old, static_cast<T>(old + d), true);
       return old;
     }
-    // rl::atomic's fetch_sub and exchange: RMWs with the order given.
     T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
-      plain_.writing(l, true);
-      T old = a_.fetch_sub(d, to_rl(mo), info(l));
-      if (observer != nullptr)
-        note<T>(access_observer::kind::rmw, this, static_cast<T>(old - d), &old, mo, l);
+      T old = fetch_sub_(d, mo, l);
+      if (recording != nullptr) [[unlikely]] record(old, static_cast<T>(old - d), true);
       return old;
     }
     T exchange(T v, std::memory_order mo, loc l = loc::current()) {
-      plain_.writing(l, true);
-      T old = a_.exchange(v, to_rl(mo), info(l));
-      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, v, &old, mo, l);
+      T old = exchange_(v, mo, l);
+      if (recording != nullptr) [[unlikely]] record(old, v, true);
       return old;
     }
     // A plain (non-atomic) read of a location written atomically elsewhere,
@@ -224,6 +246,75 @@ struct relacy {
     }
 
    private:
+    void record(T before, T after, bool writes) const {
+      setup_access a;
+      a.key = reinterpret_cast<std::uintptr_t>(this);
+      a.obj = this;
+      a.set = &set_at;
+      a.bytes = sizeof(T);
+      a.writes = writes;
+      if constexpr (counter_type) {
+        a.counter_type = true;
+        a.before = before;
+        a.after = after;
+      }
+      recording->push_back(a);
+    }
+    static void set_at(const void* obj, std::uint64_t v) {
+      if constexpr (counter_type)
+        const_cast<atomic*>(static_cast<const atomic*>(obj))
+            ->store(static_cast<T>(v), std::memory_order::relaxed);
+    }
+    T load_(std::memory_order mo, loc l) const {
+      if (observer == nullptr) return a_.load(to_rl(mo), info(l));
+      observer->before_load(this);
+      T v = a_.load(to_rl(mo), info(l));
+      note<T>(access_observer::kind::load, this, v, nullptr, mo, l);
+      return v;
+    }
+    void store_(T v, std::memory_order mo, loc l) {
+      plain_.writing(l, true);
+      if (observer == nullptr) return a_.store(v, to_rl(mo), info(l));
+      a_.store(v, to_rl(mo), info(l));
+      note<T>(access_observer::kind::store, this, v, nullptr, mo, l);
+    }
+    bool cas_(T& expected, T desired, std::memory_order success, std::memory_order failure,
+              loc l) {
+      auto ts = plain_.writing(l, false);
+      if (observer == nullptr) {
+        bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l),
+                                             to_rl(failure), info(l));
+        if (ok) plain_.wrote(l, ts);
+        return ok;
+      }
+      T want = expected;
+      bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+      if (ok) plain_.wrote(l, ts);
+      if (ok) note<T>(access_observer::kind::rmw, this, desired, &want, success, l);
+      else note<T>(access_observer::kind::cas_fail, this, expected, &want, failure, l);
+      return ok;
+    }
+    T fetch_add_(T d, std::memory_order mo, loc l) {
+      plain_.writing(l, true);
+      T old = a_.fetch_add(d, to_rl(mo), info(l));
+      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, static_cast<T>(old + d), &old, mo, l);
+      return old;
+    }
+    // rl::atomic's fetch_sub and exchange: RMWs with the order given.
+    T fetch_sub_(T d, std::memory_order mo, loc l) {
+      plain_.writing(l, true);
+      T old = a_.fetch_sub(d, to_rl(mo), info(l));
+      if (observer != nullptr)
+        note<T>(access_observer::kind::rmw, this, static_cast<T>(old - d), &old, mo, l);
+      return old;
+    }
+    T exchange_(T v, std::memory_order mo, loc l) {
+      plain_.writing(l, true);
+      T old = a_.exchange(v, to_rl(mo), info(l));
+      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, v, &old, mo, l);
+      return old;
+    }
+
     mutable rl::atomic<T> a_;
     mutable plain_access plain_;
   };
