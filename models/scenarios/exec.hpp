@@ -189,13 +189,15 @@ class world {
   void hand_off(G* gp) { status_[gp->goid].store(std::uint32_t(gstatus::runnable)); }
 
   // Counters found by behaviour on the fresh P pp, started as the scenario
-  // says. The runner found them before it ran the scenario (counters_found):
-  // not finding them now is the harness's failure.
+  // says. A runner tries the finder before it runs a wrap scenario (it says
+  // "not applied" where it finds nothing): not finding them here (a SPEC
+  // with counter= run as it is) fails the run, saying why.
   void start_found(P& pp) {
     if (!probe_) probe_.emplace(kProbeGoid);
     found_counters<B> f = find_counters<S, B>(pp, *probe_);
     if (!f.why.empty())
-      B::fatal(fatal_info{"invariant: the port's counters, found by behaviour before, not now",
+      B::fatal(fatal_info{"invariant: counters near the wrap need S::set_runq_counters or "
+                          "counters found by behaviour, not found:",
                           f.why, std::source_location::current(), fatal_kind::harness});
     std::uint64_t v = start_at_width(sc_.start_counter, f.bytes);
     B::set_setup_value(f.head, v);
