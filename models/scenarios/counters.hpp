@@ -18,6 +18,7 @@
 // them stays behind in a slot the ring treats as free.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,12 +29,14 @@ namespace runqcheck::model {
 
 // A backend that can record the set-up's accesses (each a B::setup_access:
 // key, the location's identity; bytes; counter_type; writes; before, after)
-// and set a location then.
+// and set a location then; B::setup_finds_counters: whether the scenario
+// world (exec.hpp) uses it.
 template <class B>
 concept finds_counters = requires(const typename B::setup_access& a) {
   typename B::setup_recorder;
   a.key;
   B::set_setup_value(a, std::uint64_t{0});
+  { B::setup_finds_counters } -> std::convertible_to<bool>;
 };
 
 template <class B>

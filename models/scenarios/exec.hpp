@@ -96,12 +96,14 @@ class world {
     running_ = false;
     if (sc_.start_counter != 0) {
       // The hook where the port has one, else the counters found by behaviour
-      // (counters.hpp) where B can; runners skip such scenarios otherwise
-      // (runs_as_written: a "not applied" line).
+      // (counters.hpp) where B can and its runner wants (B::setup_finds_counters);
+      // runners skip such scenarios otherwise (runs_as_written: "not applied";
+      // the fuzzer runs them from 0 and says so).
       if constexpr (has_set_runq_counters<S>) {
         for (int i = 0; i < sc_.nprocs; i++) S::set_runq_counters(*ps_[i], start_counter<S>(sc_));
       } else if constexpr (finds_counters<B>) {
-        for (int i = 0; i < sc_.nprocs; i++) start_found(*ps_[i]);
+        if (B::setup_finds_counters)
+          for (int i = 0; i < sc_.nprocs; i++) start_found(*ps_[i]);
       }
     }
     for (std::size_t i = 0; i < sc_.initial.size(); i++) {

@@ -252,6 +252,9 @@ struct explore_backend {
     q.a1 = v;
     rt().access(q);
   }
+  // The scenario world finds a hook-less port's counters for a wrap scenario
+  // (exec.hpp; every runner on this backend tries the finder first).
+  static constexpr bool setup_finds_counters = true;
   // Whether an access's value type is an unsigned integer (by its printer).
   static bool counter_show(void (*f)(std::uint64_t, char*, std::size_t)) {
     return f == &show<unsigned char> || f == &show<unsigned short> || f == &show<unsigned> ||

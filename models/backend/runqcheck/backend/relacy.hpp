@@ -188,6 +188,11 @@ struct relacy {
   };
   // Sets a location's value during the set-up (a relaxed store of before()).
   static void set_setup_value(const setup_access& a, std::uint64_t v) { a.set(a.obj, v); }
+  // Whether the scenario world finds a hook-less port's counters for a wrap
+  // scenario (exec.hpp): set by a runner that tried the finder first and
+  // says "not applied" where it found nothing (relacy_scenarios). Off, the
+  // world runs such a scenario from 0, as the fuzzer does and says.
+  static inline bool setup_finds_counters = false;
 
   template <class T>
   class atomic {
