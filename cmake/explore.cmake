@@ -257,3 +257,37 @@ runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore 
   ARGS both --jobs 2)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep_k3 LABELS nightly explore TIMEOUT 10800
   ARGS both --threads 2 --ops 3 --jobs 2)
+# Teeth of the generated column (tests/explore/generated_teeth.py): each mutant
+# fails, shrunk to a program no larger than the catalog scenario that kills it
+# (the last argument), saved, with replay: and picture: lines, and the replay
+# fails again the same way. runqputslow_takes_all passes every catalog scenario.
+if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
+  foreach(_rq_mc runqputslow_takes_all:6 order:runqsteal_tail_store:9
+                 runqdrain_link_before_cas:7 destroy_runnext_last:4 order:runqempty_head_load:4)
+    string(REPLACE ":" ";" _rq_mc "${_rq_mc}")
+    list(LENGTH _rq_mc _rq_n)
+    math(EXPR _rq_last "${_rq_n} - 1")
+    list(GET _rq_mc ${_rq_last} _rq_max)
+    list(REMOVE_AT _rq_mc ${_rq_last})
+    string(REPLACE ";" ":" _rq_m "${_rq_mc}")
+    add_test(NAME generated_teeth/${_rq_m} COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/explore/generated_teeth.py" $<TARGET_FILE:generated__mutants>
+      ${_rq_m} ${_rq_max})
+    set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  endforeach()
+  # The passing side: runqputslow_takes_all passes every catalog scenario.
+  add_test(NAME generated_teeth/catalog_misses_runqputslow_takes_all
+    COMMAND $<TARGET_FILE:explore__mutants> both)
+  set_tests_properties(generated_teeth/catalog_misses_runqputslow_takes_all PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 300
+    ENVIRONMENT "RUNQCHECK_MUTANT=runqputslow_takes_all")
+endif()
+# The program space's pruning (models/generate: twins, unread global starts,
+# threads that share nothing) drops only programs a kept one covers, over
+# three threads with k = 2; and the same check finds the hole when one kept
+# program is left out (its teeth, in the same run).
+if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
+  add_test(NAME generated_pruning COMMAND $<TARGET_FILE:generated__go125> --check-pruning)
+  set_tests_properties(generated_pruning PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+endif()

@@ -69,7 +69,7 @@ struct settings {
   gen::bounds b;
   std::uint64_t budget = kDefaultBudget;
   double seconds = 0;
-  bool keep_going = false, count = false;
+  bool keep_going = false, count = false, check_pruning = false;
   unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
@@ -422,6 +422,8 @@ int parse(int argc, char** argv, settings& st) {
       st.keep_going = true;
     } else if (std::strcmp(argv[i], "--count") == 0 && !st.run) {
       st.count = true;
+    } else if (std::strcmp(argv[i], "--check-pruning") == 0 && !st.run) {
+      st.check_pruning = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
       if (!parse_u64(argv[++i], v, 1, 4)) {
         std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
@@ -505,6 +507,36 @@ int run_spec(const char* argv0, const settings& st) {
   return ok ? 0 : 1;
 }
 
+// --check-pruning: every program the unpruned enumeration makes is kept or
+// covered by a kept one (generate::uncovered), and, the check's own teeth,
+// the same check finds a hole when one kept program is left out.
+int check_pruning(const gen::bounds& b) {
+  std::unordered_set<std::string> kept;
+  std::string victim;
+  std::uint64_t n = gen::enumerate(b, [&](const gen::program& p) {
+    std::string t = model::spec_text(gen::to_scenario(p));
+    if (victim.empty() && p.threads.size() == 3) victim = t;  // the teeth's hole
+    kept.insert(t);
+  });
+  gen::bounds all = b;
+  all.prune = false;
+  std::uint64_t total = gen::enumerate(all, [](const gen::program&) {});
+  gen::program bad;
+  auto in = [&](const gen::program& p) { return kept.count(model::spec_text(gen::to_scenario(p))) > 0; };
+  const char* why = gen::uncovered(b, in, bad);
+  std::printf("generated: pruning: %s of %s programs kept; %s\n", fmt(n).c_str(),
+              fmt(total).c_str(), why == nullptr ? "every other one covered" : why);
+  if (why != nullptr) {
+    std::printf("  uncovered: %s\n", model::spec_text(gen::to_scenario(bad)).c_str());
+    return 1;
+  }
+  kept.erase(victim);
+  why = gen::uncovered(b, in, bad);
+  std::printf("generated: pruning's teeth: without '%s' %s\n", victim.c_str(),
+              why != nullptr ? "a hole is found" : "NO hole is found");
+  return why != nullptr ? 0 : 1;
+}
+
 // What the workers share (anonymous shared memory, so that forked workers
 // write it): the least failing program's index, each worker's counts.
 struct tally {
@@ -579,6 +611,7 @@ int main(int argc, char** argv) {
   if (int rc = parse(argc, argv, st); rc >= 0) return rc;
   model::observer = &obs;
   if (!st.spec.empty()) return run_spec(argv[0], st);
+  if (st.check_pruning) return check_pruning(st.b);
   if (st.count) {
     for (int th = 2; th <= st.b.threads; th++) {
       gen::bounds b = st.b;
