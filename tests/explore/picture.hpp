@@ -77,6 +77,8 @@ class picture final : public rqm::op_observer {
     const char* f = std::strrchr(q.where.file_name(), '/');
     r.loc = std::string(f != nullptr ? f + 1 : q.where.file_name()) + ":" +
             std::to_string(q.where.line());
+    r.file = q.where.file_name();
+    r.line = q.where.line();
     r.obj = q.obj == nullptr ? "" : object(q.obj, kind_name(r.kind), r.func);
     po_[static_cast<std::size_t>(t)].push_back(static_cast<int>(rows_.size()));
     rows_.push_back(std::move(r));
@@ -124,6 +126,52 @@ class picture final : public rqm::op_observer {
     rows_.push_back(std::move(r));
   }
 
+  // The cause of the engine's data race ("data race: thread A event I (read, ...) and
+  // thread B event J (write, ...)") in the port's terms: both accesses with their lines
+  // and, when A read what B wrote, the hand-over that should have ordered them: the
+  // first of A's earlier reads that read a write B made after its racing one, naming
+  // that store when it is no release, else that load (no acquire). at gets each named
+  // access's FILE:LINE, the hand-over last. "" if what is no data race.
+  std::string race_cause(const std::string& what, std::vector<std::string>& at) const {
+    int ta = -1, ia = -1, tb = -1, ib = -1;
+    char ka[16] = {};
+    if (std::sscanf(what.c_str(), "data race: thread %d event %d (%15[a-z]", &ta, &ia, ka) != 3)
+      return "";
+    std::size_t and_at = what.find(" and thread ");
+    if (and_at == std::string::npos ||
+        std::sscanf(what.c_str() + and_at, " and thread %d event %d", &tb, &ib) != 2)
+      return "";
+    auto row_of = [&](int th, int i) {
+      if (th < 0 || th >= static_cast<int>(po_.size()) || i < 0) return -1;
+      const auto& rs = po_[static_cast<std::size_t>(th)];
+      return i < static_cast<int>(rs.size()) ? rs[static_cast<std::size_t>(i)] : -1;
+    };
+    int ra = row_of(ta, ia), rb = row_of(tb, ib);
+    std::string obj = ra >= 0 ? rows_[static_cast<std::size_t>(ra)].obj
+                      : rb >= 0 ? rows_[static_cast<std::size_t>(rb)].obj : "";
+    std::string text = "data race" + (obj.empty() ? "" : " on " + obj) + ": ";
+    text += ra >= 0 ? said(rows_[static_cast<std::size_t>(ra)], &at)
+                    : "a " + std::string(ka) + " by thread " + std::to_string(ta);
+    text += " and ";
+    text += rb >= 0 ? said(rows_[static_cast<std::size_t>(rb)], &at)
+                    : "an access by thread " + std::to_string(tb);
+    text += ", unordered by happens-before";
+    if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
+    for (int k : po_[static_cast<std::size_t>(ta)]) {
+      const row& r = rows_[static_cast<std::size_t>(k)];
+      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb) continue;
+      const row& w = rows_[static_cast<std::size_t>(r.rf)];
+      if (releases(w.mo) && w.ordered && acquires(r.mo) && r.ordered) continue;
+      bool store = !releases(w.mo) || !w.ordered;
+      const row& x = store ? w : r;
+      std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
+      text += "; thread " + std::to_string(ta) + " took it over through " + w.obj + ": the " +
+              said(x, &at) + " is " + mo + ", not " + (store ? "a release" : "an acquire");
+      break;
+    }
+    return text;
+  }
+
   // The thread of the last access recorded (the one running at a failure).
   int last_thread() const {
     for (auto it = rows_.rbegin(); it != rows_.rend(); ++it)
@@ -163,7 +211,17 @@ class picture final : public rqm::op_observer {
     int rf = -1;
     char value[24] = {}, old[24] = {};
     std::string func, obj, loc, text;
+    const char* file = "";  // the access's source line (loc is its file name's)
+    unsigned line = 0;
   };
+  // "read of G5.status at exec.hpp:185 (deliver)"; at (optional) gets "FILE:LINE".
+  std::string said(const row& r, std::vector<std::string>* at) const {
+    if (at != nullptr && r.line > 0) at->push_back(std::string(r.file) + ":" +
+                                                   std::to_string(r.line));
+    return std::string(r.kind) + " of " + r.obj + " at " + r.loc + " (" + r.func + ")";
+  }
+  static bool releases(std::uint8_t mo) { return mo >= 3; }  // release, acq_rel, seq_cst
+  static bool acquires(std::uint8_t mo) { return mo >= 1 && mo != 3; }
 
   static const char* kind_of(const event& e, bool mutex) {
     switch (e.what) {

@@ -104,9 +104,11 @@ struct prog final : ex::program {
 
 #ifdef RUNQCHECK_PICTURES
 // Re-runs the failing execution at path alone, recording it, and writes its
-// page. Returns the page's path, or "" with err set.
+// page. Returns the page's path, or "" with err set; cause: a data race in the
+// port's terms (picture::race_cause), at: the FILE:LINE of each access it names.
 std::string take_picture(const model::scenario& sc, ex::model m, const std::string& path,
-                         const std::string& replay_line, std::string& err) {
+                         const std::string& replay_line, std::string& err, std::string& cause,
+                         std::vector<std::string>& at) {
   std::string base = cli::page_base("explore", subject_name, sc.name, m, err);
   if (base.empty()) return "";
   ex::picture pic;
@@ -125,6 +127,7 @@ std::string take_picture(const model::scenario& sc, ex::model m, const std::stri
     return st;
   });
   obs.pic = nullptr;
+  cause = pic.race_cause(r.failure, at);
   runqcheck::fuzz::trace_info info;
   info.sc = &sc;
   info.subject = subject_name;
@@ -134,7 +137,8 @@ std::string take_picture(const model::scenario& sc, ex::model m, const std::stri
 }
 #else
 std::string take_picture(const model::scenario&, ex::model, const std::string&,
-                         const std::string&, std::string& err) {
+                         const std::string&, std::string& err, std::string&,
+                         std::vector<std::string>&) {
   err = "built without the page template (fuzz/explain)";
   return "";
 }
@@ -173,6 +177,14 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     return true;
   }
   double est = !s.failed && !s.exhausted && a.replay.empty() ? estimate() : 0;
+  // A failure's picture first: its data race, said in the port's terms, is the failure's line.
+  std::string line, html, err, cause;
+  std::vector<std::string> at;
+  if (s.failed && sc.expect_fatal.empty()) {
+    line = cli::replay_line(argv0, name, m, s.path);
+    html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err, cause, at);
+    if (!cause.empty()) s.failure = cause;
+  }
   cli::result r{argv0, "explore", subject_name, name, m, s, est};
   bool ok = cli::report(r, a, sc.expect_fatal.empty() ? nullptr : "stopped (see below)");
   bool fatal_seen = s.failed && s.failure.rfind("fatal error: ", 0) == 0 &&
@@ -186,12 +198,9 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     return fatal_seen;
   }
   if (s.failed) {
-    std::string line = cli::replay_line(argv0, name, m, s.path);
+    for (const std::string& x : at) std::printf("at: %s\n", x.c_str());
     std::printf("replay: %s\n", line.c_str());
-    std::fflush(stdout);
-    std::string err;  // the page names the binary by its absolute path
-    std::string html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err);
-    cli::print_picture(html, err);
+    cli::print_picture(html, err);  // the page names the binary by its absolute path
     std::fflush(stdout);
   }
   if (a.crosscheck && ok) {
