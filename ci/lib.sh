@@ -10,7 +10,7 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$RQ_ROOT}" CCACHE_NOHASHDIR="${CCACHE_N
 # Debian packages the project needs (Debian 12). See docs/ARCHITECTURE.md.
 RQ_PACKAGES=(
   chromium
-  build-essential cmake ninja-build ccache git python3 python3-z3
+  build-essential cmake ninja-build ccache git python3 python3-z3 python3-jsonschema
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev relacy-dev
   clang-16 libfuzzer-16-dev libclang-rt-16-dev
   g++-aarch64-linux-gnu qemu-user-static

@@ -65,12 +65,20 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_reasons COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/reasons_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_reasons")
-  # --junit / --sarif on a real failing run (examples/weak_port under Relacy,
-  # captured): each failure there, SARIF's location a line of weak_port.hpp.
+  # --junit / --sarif on real failing runs, captured (tests/verdict/fixtures): weak_port
+  # under Relacy, and under the weak memory and exhaustive columns; a port that does not
+  # compile. Each failure there, SARIF's location the port's line, the file valid under
+  # the SARIF 2.1.0 schema and GitHub's rules.
   add_test(NAME verdict_files COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_files" "${RUNQCHECK_ROOT}/tests/verdict/fixtures/weak_relacy"
     "${RUNQCHECK_ROOT}")
+  foreach(_rq_fx weak_native nocompile)
+    add_test(NAME verdict_files_${_rq_fx} COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
+      "${CMAKE_BINARY_DIR}/verdict_files_${_rq_fx}"
+      "${RUNQCHECK_ROOT}/tests/verdict/fixtures/${_rq_fx}" "${RUNQCHECK_ROOT}")
+  endforeach()
   # ci/gate's test-result cache (ci/test_cache.py): only unchanged passing checks reused.
   add_test(NAME verdict_cache COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/cache_test.py" "${RUNQCHECK_ROOT}/ci/test_cache.py"
@@ -120,7 +128,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
-  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
+    verdict_files_weak_native verdict_files_nocompile action_script
     verdict_kinds verdict_columns docs_columns gate_flags verdict_cache
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()

@@ -82,6 +82,15 @@ CASES = [
      "held a G throughout the call p=0 at_least=2\n"
      "replay: /b/bin/explore__acme_x replay wrap_2_32 sc -\n", "",
      ["wrap_2_32", "runqget found nothing"]),
+    # a data race: the cause (its accesses, the hand-over), not the statistics line
+    ("explore_race", "exhaustive",
+     "explore acme_x owner_vs_thief                   SC   20 complete, 0 blocked, 0.001 s, "
+     "25553 executions/s, FAILED\n"
+     "explore acme_x owner_vs_thief SC: data race on G1.status: a read by thread 1 and write of "
+     "G1.status at exec.hpp:169 (hand_off), unordered by happens-before; thread 1 took it over "
+     "through P0.runqtail: the store of P0.runqtail at acme.hpp:45 (runqput) is relaxed, not a "
+     "release\nat: /s/acme.hpp:45\nreplay: /b/bin/explore__acme_x replay owner_vs_thief sc 1:2\n",
+     "", ["data race on G1.status", "acme.hpp:45 (runqput) is relaxed"]),
     ("unit_wrap_native", "unit",
      "[ RUN      ] WrapNative.Rounds\n\nrunqcheck: watchdog: FAILED: fatal error: acme: queue "
      "full n=3 at acme.hpp:9 (it ended thread 1's globrunqput; then no subject operation "
