@@ -26,7 +26,8 @@ Each BUILD_DIR holds junit.xml (ctest --output-junit) and runqcheck_columns.json
 columns' one declaration) or, when its configure or build failed, a file
 `stage-failed`: "<stage> <log path>".
 Exit status: 0 all passed, 1 a cell FAILED (or, with --strict, a check did
-not apply), 2 bad usage.
+not apply), 2 bad usage or a set-up error (a configure that failed, a spec's TYPE
+that does not compile: one `error:` line on stderr after the verdict).
 """
 import json
 import re
@@ -204,6 +205,7 @@ def first_error(log: Path) -> str:
             if line.startswith("CMake Error"):
                 rest = text[m.end():].strip().split("\n\n")[0].split()
                 line += " " + " ".join(rest)
+                line = line.split(" Call Stack (most recent call first):")[0]
             return line[:300]
     return "(no error line in the log)"
 
@@ -445,7 +447,28 @@ def main(argv) -> int:
           + (" (--strict: not applied fails)" if strict and (n_na or notes) else ""))
     bad = n_fail + ((n_na + len(notes)) if strict else 0)
     print(f"gate: {n_pass} passed, {bad} failed")
+    err = setup_error(setup)
+    if err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return 1 if bad else 0
+
+
+def setup_error(setup) -> str:
+    """The one-line reason of a set-up error (exit 2, not a port's failure): a configure
+    that failed (a subject spec whose header, type or dirs CMake rejects, a missing tool), or
+    a build whose first error is in the subject header ci/gate generates from the spec (its
+    TYPE names no template of the port). "" when every stage failure is the port's."""
+    errs = []
+    for preset, what, why, log, _ in setup:
+        if what == "configure":
+            errs.append(f"preset {preset}: configure failed (the set-up or a subject spec, "
+                        f"not the port): {why} (log: {log})")
+        elif what == "build" and "/runqcheck_subjects/" in why.split(" error:")[0]:
+            errs.append(f"preset {preset}: the subject spec's TYPE or HEADER does not "
+                        f"compile as a subject: {why} (log: {log})")
+    more = f" (and {len(errs) - 1} more presets)" if len(errs) > 1 else ""
+    return errs[0] + more if errs else ""
 
 
 if __name__ == "__main__":

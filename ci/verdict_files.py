@@ -183,6 +183,7 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
     suites.set("errors", "0")
     suites.set("skipped", str(n_skip))
     ET.indent(suites)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n")
 
 

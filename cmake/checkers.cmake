@@ -128,6 +128,11 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
+  # Set-up errors found later (a spec CMake rejects, a TYPE that does not compile, no
+  # --subject from an install): exit 2, one error line; a port that does not compile: 1.
+  add_test(NAME gate_setup COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_setup.sh"
+    "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/gate_setup" "${CMAKE_COMMAND}" "${CMAKE_BINARY_DIR}")
+  set_tests_properties(gate_setup PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
     verdict_files_weak_native verdict_files_nocompile action_script
     verdict_kinds verdict_columns docs_columns gate_flags verdict_cache

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ci/gate's flags that stop before any build: a bad --columns (an unknown
-# column, or none that the given presets run) and an unknown flag are one
-# line and exit 2. (--columns on real subjects: ci/test's acme variants.)
+# column, or none that the given presets run), an unknown flag and a --junit or
+# --sarif file that cannot be written are one line and exit 2. (--columns on real subjects: ci/test's acme variants.)
 # Usage: gate_flags.sh <runqcheck source>
 src=${1:?usage: gate_flags.sh <runqcheck source>}
 status=0
@@ -23,4 +23,6 @@ expect2 "unknown column 'nope'" --columns nope
 expect2 "no preset runs them" --columns relacy_random --presets native
 expect2 "needs a value" --columns
 expect2 "unknown flag '--frobnicate'" --frobnicate
+expect2 "cannot write there" --junit /proc/no-such-dir/verdict.xml
+expect2 "cannot write there" --sarif /
 exit "$status"
