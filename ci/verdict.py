@@ -63,6 +63,9 @@ REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berr
                     r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
                     r"runtime error:|no progress|watchdog|\bdata race\b")
 CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
+# A checker's own statement of the cause (Relacy's driver: a data race's accesses and
+# hand-over, from its traced re-run): the reason when present.
+CAUSE = re.compile(r"^runqcheck: cause: (.*)$")
 # A line that reports a check passed (its text may quote a fatal error it expected).
 PASSED = re.compile(r": passed\b")
 # The exploring engine's statistics line of a failing scenario: a reason only when the
@@ -139,6 +142,9 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
             first = text
             break
     first = first or stats
+    cause = next((m.group(1) for m in map(CAUSE.match, lines) if m), "")
+    if cause:
+        first = cause
     prop = rapidcheck_reason(lines)
     if prop:
         first = prop

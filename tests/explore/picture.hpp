@@ -19,6 +19,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -128,10 +129,9 @@ class picture final : public rqm::op_observer {
 
   // The cause of the engine's data race ("data race: thread A event I (read, ...) and
   // thread B event J (write, ...)") in the port's terms: both accesses with their lines
-  // and, when A read what B wrote, the hand-over that should have ordered them: the
-  // first of A's earlier reads that read a write B made after its racing one, naming
-  // that store when it is no release, else that load (no acquire). at gets each named
-  // access's FILE:LINE, the hand-over last. "" if what is no data race.
+  // and, when A read what B wrote, the hand-over that should have ordered them (below).
+  // at gets each named access's FILE:LINE, the hand-over last. "" if what is no data
+  // race.
   std::string race_cause(const std::string& what, std::vector<std::string>& at) const {
     int ta = -1, ia = -1, tb = -1, ib = -1;
     char ka[16] = {};
@@ -157,17 +157,36 @@ class picture final : public rqm::op_observer {
                     : "an access by thread " + std::to_string(tb);
     text += ", unordered by happens-before";
     if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
+    // The hand-over, as fuzz::recorder::hand_over picks it: among A's reads of stores B
+    // made after its racing write, first an acquire of a store without release, else any
+    // read of a store without release (the store), else a release read by no acquire on
+    // that object (the load).
+    std::vector<int> reads;
     for (int k : po_[static_cast<std::size_t>(ta)]) {
       const row& r = rows_[static_cast<std::size_t>(k)];
-      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb) continue;
-      const row& w = rows_[static_cast<std::size_t>(r.rf)];
-      if (releases(w.mo) && w.ordered && acquires(r.mo) && r.ordered) continue;
-      bool store = !releases(w.mo) || !w.ordered;
-      const row& x = store ? w : r;
+      if (r.reads && r.rf > rb && rows_[static_cast<std::size_t>(r.rf)].thread == tb)
+        reads.push_back(k);
+    }
+    auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
+    auto rel = [&](const row& w) { return w.ordered && releases(w.mo); };
+    auto acq = [&](const row& r) { return r.ordered && acquires(r.mo); };
+    auto say = [&](int k, bool store) {
+      const row& x = store ? of(of(k).rf) : of(k);
       std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
-      text += "; thread " + std::to_string(ta) + " took it over through " + w.obj + ": the " +
-              said(x, &at) + " is " + mo + ", not " + (store ? "a release" : "an acquire");
-      break;
+      text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
+              ": the " + said(x, &at) + " is " + mo + ", not " +
+              (store ? "a release" : "an acquire");
+      return text;
+    };
+    for (int k : reads)
+      if (acq(of(k)) && !rel(of(of(k).rf))) return say(k, true);
+    for (int k : reads)
+      if (!rel(of(of(k).rf))) return say(k, true);
+    for (std::size_t i = 0; i < reads.size(); i++) {
+      bool later = false;
+      for (std::size_t j = i + 1; j < reads.size(); j++)
+        later |= of(reads[j]).obj == of(reads[i]).obj && acq(of(reads[j]));
+      if (!acq(of(reads[i])) && !later) return say(reads[i], false);
     }
     return text;
   }
@@ -267,7 +286,7 @@ class picture final : public rqm::op_observer {
       name(&pp->runqhead, p + ".runqhead");
       name(&pp->runqtail, p + ".runqtail");
       name(&pp->runnext, p + ".runnext");
-      for (std::size_t k = 0; k < pp->runq.size(); k++)
+      for (std::size_t k = 0; k < std::size(pp->runq); k++)  // a std::array or a C array
         name(&pp->runq[k], p + ".runq[" + std::to_string(k) + "]");
     }
   }

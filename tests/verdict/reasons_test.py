@@ -82,6 +82,18 @@ CASES = [
      "held a G throughout the call p=0 at_least=2\n"
      "replay: /b/bin/explore__acme_x replay wrap_2_32 sc -\n", "",
      ["wrap_2_32", "runqget found nothing"]),
+    # Relacy's data race: the driver's cause line, not Relacy's "DATA RACE (data race
+    # detected)"
+    ("relacy_scenarios", "relacy random",
+     "/b/bin/relacy_scenarios__acme_x: owner_vs_thief [x], mode random\n"
+     "DATA RACE (data race detected)\niteration: 5\n"
+     "/b/bin/relacy_scenarios__acme_x: owner_vs_thief: FAILED after 5 executions, 0.01s\n"
+     "replay: RUNQCHECK_CASE=owner_vs_thief /b/bin/relacy_scenarios__acme_x replay random '5 '\n"
+     "picture: /b/failures/relacy_scenarios__acme_x__owner_vs_thief.html\n"
+     "runqcheck: cause: owner_vs_thief: relacy: DATA RACE: read of G1.status in deliver "
+     "(exec.hpp:170) races with the write #12 by T0 (no happens-before edge); T1 took it over "
+     "through P0.runqtail: the store in runqput (acme.hpp:45) is relaxed, not a release\n", "",
+     ["owner_vs_thief: relacy: DATA RACE: read of G1.status", "acme.hpp:45"]),
     # a data race: the cause (its accesses, the hand-over), not the statistics line
     ("explore_race", "exhaustive",
      "explore acme_x owner_vs_thief                   SC   20 complete, 0 blocked, 0.001 s, "
