@@ -52,6 +52,7 @@ class picture final : public rqm::op_observer {
   // protocol world's name_objects, through name and owner below).
   void begin(int nthreads) {
     rows_.clear();
+    culprit_ = -1;
     names_.clear();
     mutexes_.clear();
     owners_.clear();
@@ -132,7 +133,7 @@ class picture final : public rqm::op_observer {
   // and, when A read what B wrote, the hand-over that should have ordered them (below).
   // at gets each named access's FILE:LINE, the hand-over last. "" if what is no data
   // race.
-  std::string race_cause(const std::string& what, std::vector<std::string>& at) const {
+  std::string race_cause(const std::string& what, std::vector<std::string>& at) {
     int ta = -1, ia = -1, tb = -1, ib = -1;
     char ka[16] = {};
     if (std::sscanf(what.c_str(), "data race: thread %d event %d (%15[a-z]", &ta, &ia, ka) != 3)
@@ -172,6 +173,7 @@ class picture final : public rqm::op_observer {
     auto acq = [&](const row& r) { return r.ordered && acquires(r.mo); };
     auto say = [&](int k, bool store) {
       const row& x = store ? of(of(k).rf) : of(k);
+      culprit_ = store ? of(k).rf : k;
       std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
       text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
               ": the " + said(x, &at) + " is " + mo + ", not " +
@@ -198,7 +200,8 @@ class picture final : public rqm::op_observer {
     return -1;
   }
 
-  std::string json(const fuzz::trace_info& in) const {
+  std::string json(fuzz::trace_info in) const {
+    if (in.culprit < 0) in.culprit = culprit_;  // the page opens at it
     std::string j = fuzz::trace_head(in, in.failed ? static_cast<int>(rows_.size()) - 1 : -1);
     for (std::size_t i = 0; i < rows_.size(); i++) {
       const row& r = rows_[i];
@@ -327,6 +330,7 @@ class picture final : public rqm::op_observer {
   }
 
   std::vector<row> rows_;
+  int culprit_ = -1;                  // race_cause's hand-over row
   std::vector<std::vector<int>> po_;  // per thread: po index -> row
   std::vector<int> cur_op_;
   std::vector<const void*> mutexes_;

@@ -71,6 +71,7 @@ class recorder final : public access_observer, public model::op_observer {
   // Before an execution: forget everything.
   void reset() {
     nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = 0;
+    culprit_ = -1;
     truncated_ = false;
     pending_.obj = nullptr;
     phase_ = phase::setup;
@@ -259,7 +260,7 @@ class recorder final : public access_observer, public model::op_observer {
   // the culprit), else any read of a store without release (the store), else a release
   // read by no acquire on that object (the load): "; T1 took it over through
   // P0.runqtail: the store in runqput (weak_port.hpp:45) is relaxed, not a release".
-  void hand_over(char* b, std::size_t n, int thread, int w) const {
+  void hand_over(char* b, std::size_t n, int thread, int w) {
     using mo = std::memory_order;
     auto rel = [](const event& e) {
       return e.ordered && (e.mo == mo::release || e.mo == mo::acq_rel || e.mo == mo::seq_cst);
@@ -277,6 +278,7 @@ class recorder final : public access_observer, public model::op_observer {
     auto said = [&](int i, bool store) {
       const event& r = events_[i];
       const event& x = store ? events_[r.rf] : r;
+      culprit_ = store ? r.rf : i;
       std::size_t at = std::strlen(b);
       std::snprintf(b + at, n - at,
                     "; T%d took it over through %s: the %s in %s (%s:%u) is %s, not %s", thread,
@@ -309,6 +311,8 @@ class recorder final : public access_observer, public model::op_observer {
     }
     return -1;
   }
+  // The event a data race's hand-over names (hand_over), or -1: the page opens there.
+  int culprit() const { return culprit_; }
   // The failure line as recorded (with the racing access named).
   const char* failure_text() const {
     return nevents_ > 0 && events_[nevents_ - 1].kind == ev::check ? text(events_[nevents_ - 1].text) : "";
@@ -434,6 +438,7 @@ class recorder final : public access_observer, public model::op_observer {
   };
   owner_t owners_[kMaxOwners];
   int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0, nowners_ = 0;
+  int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
   phase phase_ = phase::setup;
   struct {
