@@ -122,6 +122,16 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     add_test(NAME lwq_c_as_c COMMAND sh "${RUNQCHECK_ROOT}/examples/lwq_c/check_c.sh"
       "${CMAKE_BINARY_DIR}/lwq_c_as_c")
     set_tests_properties(lwq_c_as_c PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    # lwq/inspect.h's C idioms (a same-name typedef, a prototype, a parameter receiving
+    # a marked array, a "mutex held" query, a second fatal macro) inside the adapter.
+    add_executable(lwq_c_inspect_test "${RUNQCHECK_ROOT}/examples/lwq_c/inspect_test.cpp")
+    target_include_directories(lwq_c_inspect_test PRIVATE
+      "${RUNQCHECK_ROOT}/examples/lwq_c/include")
+    target_link_libraries(lwq_c_inspect_test PRIVATE runqcheck::core Threads::Threads)
+    set_target_properties(lwq_c_inspect_test PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME lwq_c_inspect COMMAND lwq_c_inspect_test)
+    set_tests_properties(lwq_c_inspect PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
   endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
