@@ -68,9 +68,9 @@ CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
 CAUSE = re.compile(r"^runqcheck: cause: (.*)$")
 # A line that reports a check passed (its text may quote a fatal error it expected).
 PASSED = re.compile(r": passed\b")
-# The exploring engine's statistics line of a failing scenario: a reason only when the
-# output says nothing more (the failure's own line follows it).
-STATS = re.compile(r"\d[\d,]* complete, [\d,]+ blocked, .*\bFAILED\b")
+# An exploring checker's statistics line that failed (tests/explore/cli.hpp's report):
+# its reason is the line after it that names the same scenario and model.
+EXPLORE_STATS = re.compile(r"^(explore\w*) (\S+) (\S+) +(\S+) +[\d,]+ complete, .*\bFAILED$")
 GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
@@ -116,12 +116,9 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
     what failed (a `FAIL:` line with its `C++:`/`Go:` lines), then ctest's."""
     lines = out.splitlines()
     crashes = [m.group(1) for m in map(CRASH.search, lines) if m]
-    first = stats = ""
+    first = ""
     for i, line in enumerate(lines):
         if CRASH.search(line) or line.startswith("[  FAILED  ] ") or PASSED.search(line):
-            continue
-        if STATS.search(line):
-            stats = stats or line.strip()
             continue
         if REASON.search(line.strip()) or "invariant:" in line:
             text = line.strip()
@@ -134,6 +131,10 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                         break
                     more.append(x.strip())
                 text = (f"{run[-1]}: " if run else "") + " ".join([text] + more)
+            if m := EXPLORE_STATS.match(text):
+                # the failing invariant, not the engine's counts
+                pre = " ".join(m.groups()) + ": "
+                text = next((x.strip() for x in lines[i + 1:] if x.startswith(pre)), text)
             if text.startswith("FAIL") or text.endswith("FAILED"):
                 # its C++:/Go: lines (diff_go), or the fatal error that failed it
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
@@ -141,7 +142,6 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                                 or "fatal error" in x)
             first = text
             break
-    first = first or stats
     cause = next((m.group(1) for m in map(CAUSE.match, lines) if m), "")
     if cause:
         first = cause

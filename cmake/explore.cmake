@@ -130,6 +130,9 @@ if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
       PASS_REGULAR_EXPRESSION
       "owner_vs_two_thieves +RC11 +30 complete, 114 blocked, [^\n]*exhausted, 0 graphs met twice")
   endif()
+  add_test(NAME explore_replay_model COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/replay_model.sh"
+    $<TARGET_FILE:explore__go125> owner_vs_thief)
+  set_tests_properties(explore_replay_model PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 60)
   add_test(NAME explore_shards COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/shards.sh"
     $<TARGET_FILE:explore__go125> 3 "owner_vs_thief,chained_steal,overflow_vs_global,slot_reuse")
   set_tests_properties(explore_shards PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
@@ -214,6 +217,12 @@ if(NOT CMAKE_CROSSCOMPILING)
       TIMEOUT 900)
     set_tests_properties(explore_protocol_bundled_deep PROPERTIES
       LABELS "nightly;explore;selftest" TIMEOUT 10800)
+    # A replay path under the other model: one line, exit 2 (tests/explore/cli.hpp).
+    add_test(NAME explore_protocol_replay_model COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/replay_model.sh" $<TARGET_FILE:explore_protocol>
+      submit_vs_spinner_drop)
+    set_tests_properties(explore_protocol_replay_model PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 60)
     # Await in-place revisits on the protocol: the complete graphs of the
     # scenarios that exhaust in seconds are those of plain TruSt (--no-ipr).
     add_test(NAME explore_protocol_crosscheck COMMAND explore_protocol both --crosscheck)
@@ -240,3 +249,16 @@ if(NOT CMAKE_CROSSCOMPILING)
       LABELS "nightly;explore;port" TIMEOUT 10800)
   endforeach()
 endif()
+
+# Every small queue program (models/generate), each explored exhaustively
+# under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the
+# verdict's `generated` column, within the gate's bounds (docs/generated.md);
+# nightly: generated_deep/<subject>, k = 3.
+if(NOT TARGET runqcheck_generate)
+  add_library(runqcheck_generate INTERFACE)
+  target_include_directories(runqcheck_generate INTERFACE "${RUNQCHECK_ROOT}/models/generate"
+    "${RUNQCHECK_ROOT}/models/reference" "${RUNQCHECK_ROOT}/models/lincheck")
+endif()
+runqcheck_add_checker(NAME generated SOURCES "${RUNQCHECK_ROOT}/tests/explore/generated.cpp"
+  LIBS runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic}
+  LABELS gate explore ARGS both TIMEOUT 900)

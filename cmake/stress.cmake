@@ -56,14 +56,9 @@ endfunction()
 # protocol (proc.cpp, the only source that sees it) and the column's runs.
 # The other sources are built once, unless the subject's include dirs
 # replace core headers (a runqcheck/ folder, as the mutant schemata's): then
-# every source is built on them.
-get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
-foreach(_rq_ps IN LISTS _rq_psubs)
-  set(_rq_t runqcheck_stress__${_rq_ps})
-  if(TARGET ${_rq_t})
-    continue()
-  endif()
-  get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
+# every source is built on them. _rq_stress_protocol_exe: the binary _rq_t
+# on the include dirs _rq_pinc (the generated header's folder first).
+macro(_rq_stress_protocol_exe)
   set(_rq_own_core OFF)
   foreach(_rq_d IN LISTS _rq_pinc)
     if(IS_DIRECTORY "${_rq_d}/runqcheck")
@@ -99,6 +94,15 @@ foreach(_rq_ps IN LISTS _rq_psubs)
     target_compile_options(${_rq_t} PRIVATE -Wno-tsan)
   endif()
   set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+endmacro()
+get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
+foreach(_rq_ps IN LISTS _rq_psubs)
+  set(_rq_t runqcheck_stress__${_rq_ps})
+  if(TARGET ${_rq_t})
+    continue()
+  endif()
+  get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
+  _rq_stress_protocol_exe()
   set(_rq_small)
   if(RUNQCHECK_TEST_SCALE)
     set(_rq_small small)
@@ -140,7 +144,8 @@ set(_rq_stress_gate
   "skynet|1000000|5000"
   "GoroutineParallelism2|10|3"
   "chaos|20000|1000"
-  "WakeupFromIdle|200|50")
+  "WakeupFromIdle|200|50"
+  "SubmitVsSpinnerDrop|50|20")
 set(_rq_stress_bin $<TARGET_FILE:runqcheck_stress>)
 # The watchdog deadline in tests: a hang detector, generous on purpose.
 set(_rq_stress_common --procs 4 --watchdog-ms 30000)
@@ -198,6 +203,39 @@ add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c "\"$0\" stress --work
 set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand stress/cli_subcommand_bad_flag
                      stress/cli_min_procs stress/cli_protocol_column_bad_size
                      PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 60)
+# The end-state checks' teeth (stress/teeth.sh), each protocol entering as a
+# user's does (the generated protocol_under_test header): wren's searcher
+# that gives up without its recheck (examples/wren_sched's
+# wren_drop_no_recheck, which the column's other workloads pass in most
+# runs) on SubmitVsSpinnerDrop, where the window is made: quiescent_others
+# fails it every run, naming where the G waits; and wren keeping a
+# searcher's count (stress/tests/wren_keeps_count.hpp) on a run that ends:
+# judge_round_end fails it. Exit 1 and `reproduce:` with the full path; wren
+# itself passes the first run.
+set(_rq_wren "${RUNQCHECK_ROOT}/examples/wren_sched/include")
+foreach(_rq_wv "wren|wren/sched.hpp|wren::sched"
+               "wren_drop_no_recheck|wren/variants.hpp|wren::drop_no_recheck_bug"
+               "wren_keeps_count|wren_keeps_count.hpp|stress_teeth::keeps_count_bug")
+  string(REPLACE "|" ";" _rq_wv "${_rq_wv}")
+  list(GET _rq_wv 0 _rq_wn)
+  list(GET _rq_wv 1 _rq_wh)
+  list(GET _rq_wv 2 _rq_wt)
+  set(_rq_t runqcheck_stress_teeth__${_rq_wn})
+  _runqcheck_protocol_header(stress_teeth__${_rq_wn} ${_rq_wh} ${_rq_wt}
+    "${_rq_wren};${_rq_stress_dir}/tests" _rq_pinc)
+  _rq_stress_protocol_exe()
+endforeach()
+set(_rq_drop --workload SubmitVsSpinnerDrop --procs 2 --rounds 1 --size 20 --watchdog-ms 30000)
+add_test(NAME stress_teeth/wren_drop_no_recheck COMMAND sh "${_rq_stress_dir}/teeth.sh"
+         "g[0-9]+ in P[0-9]+'s" $<TARGET_FILE:runqcheck_stress_teeth__wren_drop_no_recheck>
+         ${_rq_drop})
+add_test(NAME stress_teeth/wren_keeps_count COMMAND sh "${_rq_stress_dir}/teeth.sh"
+         "counts a spinning M" $<TARGET_FILE:runqcheck_stress_teeth__wren_keeps_count>
+         --workload CreateGoroutines --procs 2 --rounds 1 --size 1000 --watchdog-ms 30000)
+add_test(NAME stress_teeth/wren COMMAND $<TARGET_FILE:runqcheck_stress_teeth__wren> ${_rq_drop})
+set_tests_properties(stress_teeth/wren_drop_no_recheck stress_teeth/wren_keeps_count
+                     stress_teeth/wren PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 120)
+
 # nightly: chaos over many seeds, each a minute, with and without sysmon.
 foreach(_rq_seed RANGE 10 19)
   add_test(NAME stress_deep/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --seconds 60

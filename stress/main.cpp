@@ -1,7 +1,7 @@
 // stress/main.cpp — runqcheck_stress: the stress command as its own program
 // (the project's main CLI exposes the same command as `runqcheck stress`).
 #include <cstdio>
-#include <string_view>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -11,10 +11,10 @@
 int main(int argc, char** argv) {
   CLI::App app{"runqcheck_stress: Go's run queues in an M:N scheduler on real threads; see stress/README.md"};
   runqcheck::stress::options o;
-  if (argc > 0) {  // the reproducer names this program (runqcheck_stress, runqcheck_stress__<name>)
-    std::string_view a = argv[0];
-    o.argv0 = a.substr(a.find_last_of('/') + 1);
-  }
+  // The reproducer names this program by its full path (runqcheck_stress,
+  // runqcheck_stress__<name>, wherever it was run from).
+  if (std::string self = runqcheck::stress::self_path(); !self.empty()) o.argv0 = self;
+  else if (argc > 0) o.argv0 = argv[0];
   runqcheck::stress::add_options(app, o);
   try {
     app.parse(argc, argv);

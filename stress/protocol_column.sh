@@ -6,7 +6,9 @@
 # watchdog; each prints the scheduler's state and a `reproduce:` line). A
 # workload that needs an optional hook the protocol lacks prints
 # `runqcheck: not applied: ...` and exits 0. `small`: the TSan sizes.
-#   WakeupFromIdle         submit with every other M idle: a lost wakeup hangs
+#   WakeupFromIdle         submit with every other M idle: a lost wakeup fails
+#   SubmitVsSpinnerDrop    submit while a searcher is held after its failed
+#                          steal: a drop without the recheck fails
 #   GoroutineParallelism2  Go's lost-wakeup detector (spinning Gs, no yields)
 #   WakeupParallelSpinning two Gs hand a token back and forth: park/ready
 #   CreateGoroutinesParallel, ChanProdCons, skynet  submit/steal/global traffic
@@ -25,6 +27,7 @@ run() {  # run NATIVE_K SMALL_K ARGS...
   "$bin" --watchdog-ms 10000 --rounds 1 "$@" --size "$k" || exit $?
 }
 run 200 50 --workload WakeupFromIdle --procs 2
+run 50 20 --workload SubmitVsSpinnerDrop --procs 2
 run 10 3 --workload GoroutineParallelism2 --procs 4
 run 20000 1000 --workload WakeupParallelSpinning --procs 4
 run 200000 20000 --workload CreateGoroutinesParallel --procs 4

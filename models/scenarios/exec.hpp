@@ -17,7 +17,13 @@
 //  - a nil from runqget means the P was empty at some moment of the call:
 //    a lower bound of what the P held (the owner's own puts and gets, less
 //    what the steals begun on it could have taken) must not be positive;
-//  - runqempty is never spuriously true (expect_nonempty ops);
+//  - runqempty is never spuriously true: expect_nonempty ops; and any
+//    runqempty(p) answering true while p held, throughout the call, a G put
+//    before the threads started (a lower bound that no thread can miss: the
+//    set-up happens before every thread; see judge_empty);
+//  - reput / reput_next (generated programs) put again the G the thread
+//    received last: a G that ran is reused, so stale pointers to it may be
+//    in flight (ABA); histories record them as put / put_next of that G;
 //  - a G handed from one thread to another carries its plain state with it
 //    (its status, written by the putter, read by the receiver: a data race
 //    under Relacy if the hand-off lacks a happens-before edge);
@@ -87,6 +93,7 @@ class world {
 
   // Sequential set-up (Relacy: before()).
   void init() {
+    running_ = false;
     if (sc_.start_counter != 0) {
       // Runners skip such scenarios (with a "not applied" line) without the hook.
       if constexpr (has_set_runq_counters<S>) {
@@ -103,12 +110,20 @@ class world {
       hand_off(&gs_[gid]);
       S::globrunqput(sched_, &gs_[gid]);
     }
+    running_ = true;
   }
 
   // Thread t's script (Relacy: thread(t)).
   void run(int t) {
     int index = 0;
-    for (const op& o : sc_.threads[static_cast<std::size_t>(t)]) {
+    for (const op& o0 : sc_.threads[static_cast<std::size_t>(t)]) {
+      op o = o0;
+      if (o.kind == op_kind::reput || o.kind == op_kind::reput_next) {
+        if (last_got_[t] < 0) continue;  // received nothing: nothing to put again
+        o = {o.kind == op_kind::reput ? op_kind::put : op_kind::put_next, o.p, 0,
+             static_cast<std::int16_t>(last_got_[t])};
+        last_got_[t] = -1;  // handed on
+      }
       nstep_[t] = 0;
       inherit_[t] = empty_[t] = false;
       if (observer != nullptr) observer->op_begin(t, index, o);
@@ -173,6 +188,7 @@ class world {
     hand_off(&gs_[gid]);
     fifo_put(p, gid, next);
     held_put(p, gid, next);
+    watch_lower(p);
     S::runqput(*ps_[p], &gs_[gid], next);
   }
 
@@ -181,6 +197,7 @@ class world {
     RQ_INVARIANT(B, gp->goid < static_cast<std::uint64_t>(MaxG), "invariant: delivered a G that was never put", "goid",
              gp->goid);
     delivered_[t][gp->goid]++;
+    last_got_[t] = static_cast<int>(gp->goid);
     if (nstep_[t] < MaxG) step_gs_[t][nstep_[t]++] = gp->goid;
     RQ_INVARIANT(B, status_[gp->goid].load() == std::uint32_t(gstatus::runnable),
              "invariant: delivered G is not runnable", "goid", gp->goid);
@@ -195,6 +212,8 @@ class world {
       case op_kind::put: put(o.p, o.g, false); break;
       case op_kind::put_next: put(o.p, o.g, true); break;
       case op_kind::get: {
+        if (held_[o.p].init_lower > 0) held_[o.p].init_lower--;  // it may take one
+        watch_lower(o.p);
         auto r = S::runqget(pp);
         inherit_[t] = r.inheritTime;
         deliver(t, r.gp);
@@ -220,6 +239,8 @@ class world {
         break;
       }
       case op_kind::drain: {
+        held_[o.p].init_lower = 0;
+        watch_lower(o.p);
         gQueue<B> q = S::runqdrain(pp);
         emptied(o.p);
         for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);
@@ -249,10 +270,17 @@ class world {
         while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
         break;
       case op_kind::destroy:
+        held_[o.p].init_lower = 0;
+        watch_lower(o.p);
         S::destroy(pp);
         emptied(o.p);
         break;
-      case op_kind::empty: empty_[t] = S::runqempty(*ps_[o.victim]); break;  // the bare query
+      case op_kind::empty: {  // the bare query, judged by what no thread can miss
+        watch_[t] = {o.victim, held_[o.victim].init_lower};
+        empty_[t] = S::runqempty(*ps_[o.victim]);
+        judge_empty(t, o.victim, empty_[t]);
+        break;
+      }
       default: break;  // scheduler events: not in a scenario
     }
   }
@@ -295,7 +323,11 @@ class world {
   //    so it takes at most max(1, ceil(ring_max/2)).
   //  - steals_begun/ended: the steals with victim p; base: steals_ended when
   //    p was last known empty (steals ended before then took nothing since).
+  //  - init_lower: a lower bound of the Gs put before the threads started
+  //    that are still on p (every thread sees those: set-up happens before
+  //    it); own_puts: p's owner's puts since then (what a spill may keep).
   struct held_p {
+    int init_lower = 0, own_puts = 0;
     int next = -1;
     bool next_sure = false;
     int lower = 0;
@@ -313,6 +345,13 @@ class world {
     // A full ring spills Cap/2 Gs to the global queue (runqputslow), leaving Cap/2.
     const bool spill = in == 1 && h.ring >= cap;
     h.lower = spill ? std::min(h.lower + 1, cap / 2) : h.lower + 1;
+    if (!running_) {
+      h.init_lower++;
+    } else {
+      // A spill keeps the newest Cap/2 of the ring: the owner's own puts may be among them.
+      if (spill) h.init_lower = std::max(0, std::min(h.init_lower, cap / 2 - h.own_puts));
+      h.own_puts++;
+    }
     h.ring = std::min(h.ring + in, cap);
     h.ring_max = std::max(h.ring_max, h.ring);
     if (next) {
@@ -340,9 +379,40 @@ class world {
   // p is empty now (drained, destroyed, or a runqget found nothing).
   void emptied(int p) {
     held_p& h = held_[p];
+    h.init_lower = h.own_puts = 0;
     h.next = -1;
     h.lower = h.ring = h.ring_max = 0;
     h.base = h.steals_ended;
+    watch_lower(p);
+  }
+
+  // The least init_lower of p seen by each runqempty(p) in progress (one at
+  // a time per thread; threads run one at a time in every checker that runs
+  // generated programs, and this is no access of the explored program).
+  struct watch {
+    int p = -1;
+    int least = 0;
+  };
+  void watch_lower(int p) {
+    for (watch& w : watch_) {
+      if (w.p == p) w.least = std::min(w.least, held_[p].init_lower);
+    }
+  }
+
+  // runqempty(p) answered `empty` to thread t: false is always allowed;
+  // true only if p may have lost every G it held from the set-up: those
+  // still there throughout the call, less what the steals begun on p since
+  // it was last known empty may have taken, must not be positive.
+  void judge_empty(int t, int p, bool empty) {
+    watch_lower(p);
+    const held_p& h = held_[p];
+    int steals = h.steals_begun - h.base;
+    int left = watch_[t].least - steals * std::max(1, (h.ring_max + 1) / 2);
+    watch_[t] = {};
+    if (!empty) return;
+    RQ_INVARIANT(B, left <= 0,
+                 "invariant: runqempty true though its P held a G throughout the call", "p", p,
+                 "at_least", left);
   }
 
   // runqget(p) answered {gp, inheritTime}: judged by what the harness knows.
@@ -364,6 +434,7 @@ class world {
       RQ_INVARIANT(B, inheritTime, "invariant: runqget's inheritTime false for the G in runnext", "p", p, "g", gid);
     }
     if (h.lower > 0) h.lower--;
+    watch_lower(p);
     if (gid == h.next && (inheritTime || h.next_sure)) {
       h.next = -1;
     } else if (h.ring > 0) {
@@ -427,6 +498,9 @@ class world {
   int nstep_[kMaxThreads] = {};
   bool inherit_[kMaxThreads] = {};
   bool empty_[kMaxThreads] = {};
+  int last_got_[kMaxThreads] = {-1, -1, -1, -1};  // the G each thread received last
+  watch watch_[kMaxThreads];
+  bool running_ = false;  // the threads have started (init() is done)
 };
 
 }  // namespace runqcheck::model

@@ -47,6 +47,11 @@ enum class op_kind : std::uint8_t {
   exitsyscall,   // a G leaves its syscall: old P, any free P, or the global queue
   procresize,    // a new gomaxprocs
   inject,        // injectglist: runqputbatch, leftovers global
+  // A G that ran is put again (generated programs, models/generate): the
+  // G this thread received last, put on its P; nothing if it received none.
+  // The world runs it as put / put_next of that G (what a history records).
+  reput,
+  reput_next,
 };
 
 enum class op_level : std::uint8_t { queue, control, sched };
@@ -93,6 +98,8 @@ inline constexpr op_name op_names[] = {
     {op_kind::exitsyscall, "exitsyscall", "exitsyscall", op_level::sched},
     {op_kind::procresize, "procresize", "procresize", op_level::sched},
     {op_kind::inject, "inject", "injectglist", op_level::sched},
+    {op_kind::reput, "reput", "runqput", op_level::queue},
+    {op_kind::reput_next, "reput_next", "runqput", op_level::queue},
 };
 static_assert([] {
   for (std::size_t i = 0; i < std::size(op_names); i++)
@@ -143,6 +150,11 @@ inline void describe_op(const op& o, char* b, std::size_t n) {
     case op_kind::expect_nonempty: std::snprintf(b, n, "runqempty(P%d) must be false", v); break;
     case op_kind::wait_done: std::snprintf(b, n, "wait until T%d is done", v); break;
     case op_kind::destroy: std::snprintf(b, n, "destroy(P%d)", p); break;
+    case op_kind::reput:
+    case op_kind::reput_next:
+      std::snprintf(b, n, "runqput(P%d, the G it got last, next=%s)", p,
+                    o.kind == op_kind::reput_next ? "true" : "false");
+      break;
     default: std::snprintf(b, n, "%s(P%d)", info(o.kind).go.data(), p); break;  // sched events
   }
 }

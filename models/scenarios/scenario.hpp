@@ -27,6 +27,9 @@ constexpr op glob_get() { return {op_kind::glob_get}; }
 constexpr op expect_nonempty(int victim) { return {op_kind::expect_nonempty, 0, std::uint8_t(victim)}; }
 constexpr op wait_done(int thread) { return {op_kind::wait_done, 0, std::uint8_t(thread)}; }
 constexpr op destroy(int p) { return {op_kind::destroy, std::uint8_t(p)}; }
+constexpr op empty(int victim) { return {op_kind::empty, 0, std::uint8_t(victim)}; }
+constexpr op reput(int p) { return {op_kind::reput, std::uint8_t(p)}; }
+constexpr op reput_next(int p) { return {op_kind::reput_next, std::uint8_t(p)}; }
 
 // Initial contents of one P (put by its owner before the threads start).
 struct initial_p {

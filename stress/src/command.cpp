@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -84,8 +85,8 @@ int run(const options& o) {
   protocol_info pi = protocol_under_test_info();
   const char* why = nullptr;
   if ((w->syscalls || o.sysmon) && !pi.syscalls)
-    why = "its Gs enter syscalls (or --sysmon retakes): needs has_protocol_syscalls and"
-          " the syscall thief (setBlockOnExitSyscall)";
+    why = "its Gs enter syscalls (or --sysmon retakes): needs has_protocol_syscall_thief"
+          " (the syscall hooks and setBlockOnExitSyscall)";
   else if (w->procresize && !pi.procresize)
     why = "it changes GOMAXPROCS: needs has_protocol_procresize";
   if (why != nullptr) {
@@ -115,6 +116,7 @@ int run(const options& o) {
     run_main([&] { own = w->round(ctx); });
     std::int64_t d = own > 0 ? own : std::chrono::duration_cast<std::chrono::nanoseconds>(clk::now() - t0).count();
     if (r > 0 || o.seconds > 0) ns.push_back(d);  // round 0 of --rounds is the warm-up
+    judge_round_end();  // every G done: every M parks, the end state holds (untimed)
     if (o.seconds > 0 && clk::now() - t_progress >= std::chrono::seconds(1)) {
       t_progress = clk::now();
       double el = std::chrono::duration<double>(t_progress - t_start).count();
@@ -138,9 +140,16 @@ int run(const options& o) {
   return 0;
 }
 
+std::string self_path() {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : p.string();
+}
+
 CLI::App* add_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<options>();
-  o->argv0 = "runqcheck stress";
+  std::string self = self_path();
+  o->argv0 = (self.empty() ? std::string("runqcheck") : self) + " stress";
   CLI::App* sub = app.add_subcommand("stress", "run the queues in an M:N scheduler on real threads (stress/README.md)");
   add_options(*sub, *o);
   sub->callback([o, &exit_code] { exit_code = run(*o); });

@@ -97,19 +97,16 @@ using proto = protocol<env>;  // the bundled protocol (core/include/runqcheck/pr
 #endif
 typename proto::state* the_state = nullptr;  // between runtime_start and runtime_stop
 auto& env::ws() { return *the_state; }
+static_assert(protocol_env<env>);
 static_assert(protocol_subject<proto>);
 
 // The optional hooks (protocol_subject.hpp). The syscall paths need the
-// syscall hooks and the thief's scan-bit lock (setBlockOnExitSyscall, which
-// stopTheWorld and retake use too); gomaxprocs needs the procresize hooks.
-// Without them those paths are not run: command.cpp prints `not applied`.
+// syscall hooks and the thief's scan-bit lock (has_protocol_syscall_thief:
+// setBlockOnExitSyscall, which stopTheWorld and retake use too); gomaxprocs
+// needs the procresize hooks. Without them those paths are not run:
+// command.cpp prints `not applied`.
 template <class PS>
-concept stress_syscalls = has_protocol_syscalls<PS> &&
-    requires(P* pp, typename PS::syscallingThread& t) {
-      { PS::setBlockOnExitSyscall(pp, t) } -> std::same_as<bool>;
-      t.releaseP(pstatus::gcstop);
-      t.resume();
-    };
+concept stress_syscalls = has_protocol_syscall_thief<PS>;
 constexpr bool with_syscalls = stress_syscalls<proto>;
 constexpr bool with_procresize = has_protocol_procresize<proto>;
 
@@ -209,6 +206,32 @@ void mPark(M* mp) {
 
 void mstart(M* mp);
 
+// Go: checkdead, which Go's mput runs. sched.lock held. With every M idle
+// (none runs, none is in a syscall) nothing but the driver's next round can
+// run a G: a queued G is stranded (Go: "checkdead: runnable g"), and Gs
+// alive with none queued wait for good (Go: "all goroutines are asleep -
+// deadlock!"). Skipped while the driver injects a round's main G (not an
+// M: its wakeup follows) and at shutdown. Returns why the run fails ("" if
+// it does not): each G and where it sits; the caller fails it at once (exit
+// 1), no watchdog wait.
+std::string checkdead(locked& l) {
+  auto& s = *the_sched;
+  if (s.injecting || s.shutdown.load(relaxed)) return "";  // relaxed: set under this lock
+  protocol_counts c = proto::observe();
+  std::int32_t run = s.mcount.load(relaxed) - c.idle_ms;  // Go: mcount() - sched.nmidle - ...
+  if (run > 0) return "";
+  if (run < 0)
+    return "checkdead: inconsistent counts: " + std::to_string(c.idle_ms) + " idle Ms of " +
+           std::to_string(s.mcount.load(relaxed));
+  if (std::string at = where_gs(&l); !at.empty())
+    return "checkdead: runnable g: every M is idle (" + std::to_string(c.idle_ps) +
+           " Ps idle, " + std::to_string(c.spinning) + " spinning) while " + at;
+  if (std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(acquire); alive != 0)
+    return "all goroutines are asleep - deadlock! (" + std::to_string(alive) +
+           " Gs alive, none queued, every M idle)";
+  return "";
+}
+
 
 // Go: newm. Any thread: a new M that will run pp (spinning if the caller
 // incremented nmspinning for it; Go: mspinning).
@@ -230,11 +253,14 @@ void env::newm(P* pp, bool spinning) {
 bool stopm(M* mp) {
   RQ_CHECK(B, mp->p.load(relaxed) == nullptr, "stopm holding p", "m", mp->id);
   RQ_CHECK(B, !mp->spinning.load(relaxed), "stopm spinning", "m", mp->id);
+  std::string dead;
   {
     auto l = lock_sched();
     if (the_sched->shutdown.load(relaxed)) return false;  // relaxed: set under this lock
     mput(l, mp);
+    dead = checkdead(l);
   }
+  if (!dead.empty()) fail_run(dead);  // the dump takes sched.lock
   the_sched->nstopm.fetch_add(1, relaxed);
   mPark(mp);
   P* pp = mp->nextp.exchange(nullptr, relaxed);  // relaxed: published by the note's release/acquire
@@ -306,6 +332,17 @@ void dropP_for_exit(M* mp) {
   if (mp->spinning.load(relaxed)) dropspinning_stopping(mp);
 }
 
+// A workload's hold (hold_next_searcher): the spinning M whose steal just
+// found nothing waits here, before it gives up, while the workload submits.
+void hold_searcher() {
+  auto& h = the_sched->hold;
+  int armed = 1;
+  // acq_rel: the hold's claim; the wait's acquire pairs with release_searcher
+  if (h.load(relaxed) != 1 || !h.compare_exchange_strong(armed, 2, std::memory_order_acq_rel))
+    return;
+  while (h.load(acquire) == 2) std::this_thread::yield();
+}
+
 // Go: findRunnable (queues only: no timers, netpoll, GC). The M itself,
 // holding a P. Blocks (stopm) until there is work; {nullptr} only at shutdown.
 next_g findRunnable(M* mp) {
@@ -345,6 +382,7 @@ top:
       s.nsteal.fetch_add(1, relaxed);
       return {asG(f.gp), false};
     }
+    hold_searcher();  // a workload's hold (hold_next_searcher), else nothing
   }
   // We have nothing to do: return P and block.
   std::int32_t n = snapshotAllp(snap);
@@ -883,7 +921,13 @@ void run_main(std::function<void()> fn) {
   // for an idle P (or needspinning, if none is idle).
   runqcheck::gQueue<B> q;
   q.pushBack(gp);
+  auto injecting = [&s](bool on) {  // checkdead waits meanwhile: this thread is not an M
+    auto l = lock_sched();
+    s.injecting = on;
+  };
+  injecting(true);
   proto::injectglist(nullptr, q);
+  injecting(false);
   while (done.load(acquire) == 0) done.wait(0, acquire);
   // The stragglers (a G that sent its last message) finish on their own.
   while (s.ngdone.load(acquire) != s.ngcreated.load(relaxed)) std::this_thread::sleep_for(std::chrono::microseconds(50));
@@ -974,6 +1018,92 @@ bool others_idle() {
   auto l = lock_sched();
   protocol_counts c = proto::observe();  // under sched.lock, as the contract asks
   return c.spinning == 0 && c.idle_ms == the_sched->mcount.load(relaxed) - 1;
+}
+
+std::string where_gs(locked* l) {
+  auto& s = *the_sched;
+  std::string out;
+  auto add = [&out](const core_g* g, const std::string& at) {
+    out += (out.empty() ? "g" : ", g") + std::to_string(g->goid) + " in " + at;
+  };
+  for (std::int32_t i = 0, n = s.gomaxprocs.load(acquire); i < n; i++) {
+    P* pp = s.allp[i].load(acquire);  // acquire: snapshotAllp's
+    bool idle = pp->owner() == nullptr && pp->status.load(relaxed) == st(pstatus::idle);
+    std::string p = "P" + std::to_string(i) + (idle ? " (idle)" : "");
+    if (core_g* g = pp->runnext.load(relaxed)) add(g, p + "'s runnext");
+    std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
+    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
+      add(pp->runq[k % runq_cap].load(relaxed), p + "'s ring");
+  }
+  if (l == nullptr) return out;
+  int k = 0;
+  for (core_g* g = l->runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
+    add(g, "the global queue");
+  for (M* mp : s.allm) {
+    G* g = mp->curG();
+    if (g != nullptr && (g->atomicstatus.load(relaxed) & ~runqcheck::gscan) == st(gstatus::syscall))
+      add(g, "a syscall on M" + std::to_string(mp->id));
+  }
+  return out;
+}
+
+bool quiescent_others() {
+  auto& s = *the_sched;
+  std::string why;
+  {
+    auto l = lock_sched();
+    protocol_counts c = proto::observe();  // under sched.lock, as the contract asks
+    if (c.spinning != 0 || c.idle_ms != s.mcount.load(relaxed) - 1 || c.idle_ps == 0) return false;
+    std::string at = where_gs(&l);
+    if (at.empty()) return true;
+    why = "quiescence: every other M is idle, none spins and " + std::to_string(c.idle_ps) +
+          " Ps are idle while " + at + " (a lost wakeup: only this G's M could run it)";
+  }
+  fail_run(why);
+}
+
+void hold_next_searcher() { the_sched->hold.store(1, release); }  // release: the workload's state
+bool searcher_held() { return the_sched->hold.load(acquire) == 2; }  // acquire: the claim
+void release_searcher() { the_sched->hold.store(0, release); }  // release: the submission
+void cancel_hold() { the_sched->hold.store(0, release); }  // a held one is let go too
+
+void judge_round_end() {
+  auto& s = *the_sched;
+  std::string why;
+  watchdog_round(true);  // an M that never parks: the watchdog
+  for (;;) {
+    {
+      auto l = lock_sched();
+      protocol_counts c = proto::observe();
+      std::int32_t ms = s.mcount.load(relaxed);
+      if (c.idle_ms == ms) {  // every M on the idle list: nothing runs or is woken
+        std::int32_t n = s.gomaxprocs.load(relaxed);
+        std::uint64_t created = s.ngcreated.load(relaxed), done = s.ngdone.load(acquire);
+        std::int32_t held = 0;  // Ps an M holds (the world's view)
+        for (std::int32_t i = 0; i < n; i++)
+          if (s.allp[i].load(relaxed)->owner() != nullptr) held++;
+        auto counts = [&] {
+          return " (spinning=" + std::to_string(c.spinning) + " idle_ps=" +
+                 std::to_string(c.idle_ps) + " idle_ms=" + std::to_string(c.idle_ms) +
+                 " gomaxprocs=" + std::to_string(n) + " Ms=" + std::to_string(ms) + ")";
+        };
+        if (std::string at = where_gs(&l); !at.empty())
+          why = "quiescence: the round is over and every M idle, yet " + at;
+        else if (c.spinning != 0)
+          why = "quiescence: the protocol counts a spinning M with every M idle" + counts();
+        else if (c.idle_ps != n || held != 0)
+          why = "quiescence: not every P is idle with every M idle" + counts() + ", " +
+                std::to_string(held) + " Ps held by an M";
+        else if (created != done)
+          why = "quiescence: Gs created vs finished: " + std::to_string(created) + " vs " +
+                std::to_string(done);
+        break;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));  // the Ms park; the watchdog
+  }
+  if (!why.empty()) fail_run(why);
+  watchdog_round(false);
 }
 
 std::string stats_line() {

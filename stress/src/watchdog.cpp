@@ -78,6 +78,21 @@ void stress_fatal(const runqcheck::fatal_info& f) {
   die(exit_invariant);
 }
 
+}  // namespace
+
+void fail_run(const std::string& what) {
+  if (dying.exchange(true)) {
+    std::this_thread::sleep_for(std::chrono::seconds(10));  // the first reporter exits the process
+    std::_Exit(exit_invariant);
+  }
+  std::fprintf(stderr, "fatal error: %s\n", what.c_str());
+  arm_alarm(exit_invariant);
+  dump_sched("end state");
+  die(exit_invariant);
+}
+
+namespace {
+
 // Progress: a G created, readied or finished. Executes alone are not
 // progress: a G that polls with Gosched (chaos's main G, a hog) is executed
 // forever while the G it waits for is lost.
@@ -110,10 +125,17 @@ void watchdog_loop(int ms) {
     auto idle_ms = std::chrono::duration_cast<std::chrono::milliseconds>(idle).count();
     if (idle_ms < ms) continue;
     if (dying.exchange(true)) return;
-    std::fprintf(stderr,
-                 "fatal error: watchdog: no G was created, readied or finished for %lld ms while %" PRIu64
-                 " Gs are alive (work not conserved: a lost wakeup, a lost G, or a deadlock)\n",
-                 static_cast<long long>(idle_ms), alive);
+    if (alive == 0)  // judge_round_end waits for every M to park
+      std::fprintf(stderr,
+                   "fatal error: watchdog: the round's Gs are done but for %lld ms not every M"
+                   " parked (an M spinning or stuck: quiescence never reached)\n",
+                   static_cast<long long>(idle_ms));
+    else
+      std::fprintf(stderr,
+                   "fatal error: watchdog: no G was created, readied or finished for %lld ms"
+                   " while %" PRIu64 " Gs are alive (work not conserved: a lost wakeup, a lost"
+                   " G, or a deadlock)\n",
+                   static_cast<long long>(idle_ms), alive);
     arm_alarm(exit_watchdog);
     dump_sched("watchdog");
     die(exit_watchdog);
@@ -184,6 +206,11 @@ void dump_sched(const char* why) {
     int k = 0;
     for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++) print_g(g);
     std::fprintf(stderr, "%s ]\n", l.runq().size() > 64 ? " ..." : "");
+    // Where the alive Gs that can be found sit (the others wait: parked).
+    std::string at = where_gs(&l);
+    std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(relaxed);
+    std::fprintf(stderr, "stranded: %s (%" PRIu64 " Gs alive)\n",
+                 at.empty() ? "no G queued or in a syscall" : at.c_str(), alive);
   }
   std::fprintf(stderr, "%s\n", stats_line().c_str());
   std::fflush(stderr);

@@ -14,6 +14,7 @@
 
 #include "runqcheck/stress/chan.hpp"
 #include "runqcheck/stress/proc.hpp"
+#include "runqcheck/stress/watchdog.hpp"
 
 namespace runqcheck::stress {
 namespace {
@@ -278,18 +279,58 @@ void goroutine_parallelism2(int P, std::int64_t k) {
   }
 }
 
+// The main G spins, never yielding, until ran reaches want; every 1024
+// looks it asks whether every other M sits idle meanwhile
+// (quiescent_others: a G queued then fails the run at once, naming it; none
+// queued and ran still short: the G is lost). A count, not a time.
+void spin_until_ran(const std::atomic<int>& ran, int want) {
+  for (std::uint32_t i = 1; ran.load(std::memory_order_acquire) < want; i++) {  // acquire: the G's
+    if (i % 1024 == 0 && quiescent_others() && ran.load(std::memory_order_acquire) < want)
+      fail_run("quiescence: every other M is idle and no G is queued, yet a G spawned here"
+               " never ran (a lost G)");
+  }
+}
+
 // WakeupFromIdle (no Go peer): k times, the main G waits until every other
 // M is on the protocol's idle list and none spins (others_idle), spawns one
 // G and spins, never yielding, until that G has run. Only the submission's
-// wakeup can start an M then, so a protocol that loses it hangs for certain
-// (the watchdog), and a correct one always gets the G stolen. Needs 2 Ps.
+// wakeup can start an M then, so a protocol that loses it leaves the G
+// queued with every other M idle: the run fails at once (quiescent_others),
+// and a correct one always has the G stolen. Needs 2 Ps.
 void wakeup_from_idle(std::int64_t k) {
   for (std::int64_t t = 0; t < k; t++) {
     while (!others_idle()) spin_for_ns(20000);  // the other Ms finish and park
-    std::atomic<bool> ran{false};  // release store by the G, acquire load here
-    newproc([&ran] { ran.store(true, std::memory_order_release); });
-    while (!ran.load(std::memory_order_acquire)) {
-    }
+    std::atomic<int> ran{0};  // release store by the G, acquire load here
+    newproc([&ran] { ran.store(1, std::memory_order_release); });
+    spin_until_ran(ran, 1);
+  }
+}
+
+// SubmitVsSpinnerDrop (no Go peer): k times, with every other M idle, the
+// main G spawns a G (the first submission wakes a searcher), holds the next
+// searcher whose steal finds nothing (hold_next_searcher: it has looked at
+// every queue and not yet given up), spawns a second G while it is held
+// (the submitter sees a searcher and wakes nobody: Go's step 3), lets it
+// go, and spins until both ran. The searcher must recheck after dropping
+// its count (the Delicate dance); one that gives up without it parks with
+// the G queued and a P idle, and quiescent_others fails the run at once.
+// The window is made, not waited for: the same every run. Needs 2 Ps.
+void submit_vs_spinner_drop(std::int64_t k) {
+  for (std::int64_t t = 0; t < k; t++) {
+    while (!others_idle()) spin_for_ns(20000);  // the other Ms finish and park
+    std::atomic<int> ran{0};  // release increments by the Gs, acquire loads here
+    auto g = [&ran] { ran.fetch_add(1, std::memory_order_release); };
+    hold_next_searcher();
+    newproc(g);
+    // A searcher reaches the hold, or every other M goes idle again (the
+    // first G ran and no M searched after it: nothing held this time).
+    for (std::uint32_t i = 1; !searcher_held(); i++)
+      if (i % 1024 == 0 && quiescent_others()) break;
+    bool held = searcher_held();
+    if (!held) cancel_hold();
+    newproc(g);
+    if (held) release_searcher();
+    spin_until_ran(ran, 2);
   }
 }
 
@@ -396,6 +437,10 @@ const workload table[] = {
     {"WakeupFromIdle", 100,
      false, [](const round_ctx& c) -> std::int64_t { wakeup_from_idle(c.size); return 0; },
      "K times: with every other M idle, spawn a G and spin until it runs (a lost wakeup hangs)",
+     false, false, 2},
+    {"SubmitVsSpinnerDrop", 100,
+     false, [](const round_ctx& c) -> std::int64_t { submit_vs_spinner_drop(c.size); return 0; },
+     "K times: submit while a searcher, its steal failed, is held; it must recheck as it drops",
      false, false, 2},
 };
 

@@ -68,8 +68,9 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
 // argv into a: [sc|rc11|both] [--budget N] [--seconds S] [--hash]
 // [--crosscheck] [--no-ipr], and with search_flags [--shard I/N]
 // [--estimate]; or
-// `replay SCENARIO sc|rc11 PATH` (only: the scenario). -1 to go on, else
-// the exit code (a one-line message on stderr).
+// `replay SCENARIO sc|rc11 PATH` (only: the scenario; PATH as replay_line
+// writes it, `<model>/<path>`: under another model, one line and exit 2).
+// -1 to go on, else the exit code (a one-line message on stderr).
 inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags) {
   std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|both] [--budget N] " +
                       "[--seconds S] [--hash] [--crosscheck] [--no-ipr]" +
@@ -84,6 +85,18 @@ inline int parse(int argc, char** argv, args& a, std::string& only, bool search_
     only = argv[2];
     a.replay = argv[4];
     i = argc;
+    // The path's model (replay_line's prefix): its choices are that model's.
+    for (model m : {model::sc, model::rc11}) {
+      std::string pre = std::string(arg_of(m)) + "/";
+      if (a.replay.rfind(pre, 0) != 0) continue;
+      if (a.models[0] != m) {
+        std::fprintf(stderr, "%s: replay: this path was found under %s, not %s: run it as "
+                     "`replay %s %s %s`\n", argv[0], model_name(m), model_name(a.models[0]),
+                     argv[2], arg_of(m), argv[4]);
+        return 2;
+      }
+      a.replay.erase(0, pre.size());
+    }
   }
   for (; i < argc; i++) {
     if (parse_model(argv[i], a.models)) continue;
@@ -231,12 +244,13 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
 }
 
 // The command that re-runs exactly the execution at path (with the mutant
-// selected, if any).
+// selected, if any); the path carries its model (`rc11/<path>`), which parse
+// checks.
 inline std::string replay_line(const char* argv0, const std::string& scenario, model m,
                                const std::string& path) {
   const char* mut = std::getenv("RUNQCHECK_MUTANT");
   std::string env = mut != nullptr ? std::string("RUNQCHECK_MUTANT=") + mut + " " : "";
-  return env + argv0 + " replay " + scenario + " " + arg_of(m) + " " + path;
+  return env + argv0 + " replay " + scenario + " " + arg_of(m) + " " + arg_of(m) + "/" + path;
 }
 
 // line with argv0 replaced by the binary's absolute path (the page's).

@@ -47,102 +47,19 @@
 #include "hooks.hpp"
 #include "runqcheck_subject.hpp"
 #include "cli.hpp"
+#include "scenario_prog.hpp"
 
 namespace {
 
-using B = runqcheck::explore_backend;
 namespace ex = runqcheck::explore;
 namespace cli = runqcheck::explore::cli;
 using cli::args;
 using cli::fmt;
 namespace model = runqcheck::model;
-
-// Tells the engine where each operation begins (its spin windows reset),
-// and the picture being taken, if any, where each begins and ends.
-#ifdef RUNQCHECK_PICTURES
-using picture = ex::picture;
-#else
-using picture = model::op_observer;  // built without fuzz/explain: no pictures
-#endif
-struct boundaries final : model::op_observer {
-  picture* pic = nullptr;
-  void op_begin(int t, int i, const model::op& o) override {
-    if (ex::current != nullptr) ex::current->op_boundary();
-    if (pic != nullptr) pic->op_begin(t, i, o);
-  }
-  void op_end(int t, int i, const model::op& o, const std::uint64_t* gs, int n, bool inherit,
-              bool empty) override {
-    if (pic != nullptr) pic->op_end(t, i, o, gs, n, inherit, empty);
-  }
-};
-boundaries obs;
-
-template <std::uint32_t Cap>
-struct prog final : ex::program {
-  using W = model::world<subject_under_test<B, Cap>, B>;
-  const model::scenario& sc;
-  std::optional<W> w;
-  picture* pic = nullptr;  // the picture being taken (each run starts it afresh)
-  bool finishing = false;  // in the final check (a failure there is no thread's)
-  explicit prog(const model::scenario& s) : sc(s) {}
-  int threads() const override { return static_cast<int>(sc.threads.size()); }
-  void setup() override {
-    w.emplace(sc);
-#ifdef RUNQCHECK_PICTURES
-    if (pic != nullptr) pic->reset(*w, sc.nprocs, sc.ngs, threads());
-#endif
-    finishing = false;
-    w->init();
-  }
-  void run(int t) override { w->run(t); }
-  void finish() override {
-    finishing = true;
-    w->check();
-  }
-  void teardown() override { w.reset(); }
-};
-
-#ifdef RUNQCHECK_PICTURES
-// Re-runs the failing execution at path alone, recording it, and writes its
-// page. Returns the page's path, or "" with err set; cause: a data race in the
-// port's terms (picture::race_cause), at: the FILE:LINE of each access it names.
-std::string take_picture(const model::scenario& sc, ex::model m, const std::string& path,
-                         const std::string& replay_line, std::string& err, std::string& cause,
-                         std::vector<std::string>& at) {
-  std::string base = cli::page_base("explore", subject_name, sc.name, m, err);
-  if (base.empty()) return "";
-  ex::picture pic;
-  ex::options o;
-  o.m = m;
-  o.replay = path;
-  o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
-  bool finishing = false;
-  obs.pic = &pic;
-  ex::stats r = model::with_cap<8, 4>(sc.cap, [&](auto c) {
-    prog<decltype(c)::value> p(sc);
-    p.pic = &pic;
-    ex::engine<> e(p, o);
-    ex::stats st = e.run();
-    finishing = p.finishing;
-    return st;
-  });
-  obs.pic = nullptr;
-  cause = pic.race_cause(r.failure, at);
-  runqcheck::fuzz::trace_info info;
-  info.sc = &sc;
-  info.subject = subject_name;
-  info.checker = "explore";
-  info.scenario = std::string(sc.name);
-  return cli::write_failure_page(pic, r, finishing, info, m, path, replay_line, base, err);
-}
-#else
-std::string take_picture(const model::scenario&, ex::model, const std::string&,
-                         const std::string&, std::string& err, std::string&,
-                         std::vector<std::string>&) {
-  err = "built without the page template (fuzz/explain)";
-  return "";
-}
-#endif
+using runqcheck::explore::scenario_run::B;
+using runqcheck::explore::scenario_run::obs;
+using runqcheck::explore::scenario_run::prog;
+using runqcheck::explore::scenario_run::take_picture;
 
 // Runs one scenario under one model; prints its line. True if it passed.
 // probe > 0: at most that many executions first; a run the probe neither
@@ -182,7 +99,7 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   std::vector<std::string> at;
   if (s.failed && sc.expect_fatal.empty()) {
     line = cli::replay_line(argv0, name, m, s.path);
-    html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err, cause, at);
+    html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err, &cause, &at);
     if (!cause.empty()) s.failure = cause;
   }
   cli::result r{argv0, "explore", subject_name, name, m, s, est};

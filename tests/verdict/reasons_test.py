@@ -11,6 +11,7 @@ error they expected) and checks that the verdict FAILS each
 cell with a reason, never "without a message", with the crash's signal,
 test and reproducer. Exit 0 if so, 1 naming what is missing.
 """
+import importlib.util
 import json
 import subprocess
 import sys
@@ -112,6 +113,26 @@ CASES = [
 ]
 
 
+# A protocol failure's reason (a protocol subject's row): the failing invariant, not the
+# engine's statistics line before it.
+PROTOCOL_OUT = (
+    "explore_protocol wren_x submit_vs_spinner_drop     RC11 3 complete, 1 blocked, 0.002 s, "
+    "1500 executions/s, FAILED\n"
+    "explore_protocol wren_x submit_vs_spinner_drop RC11: invariant: a runnable G while a P is "
+    "idle at quiescence g=1\n"
+    "replay: /b/bin/explore_protocol__wren_x replay submit_vs_spinner_drop rc11 rc11/3:1\n")
+PROTOCOL_REASON = ("explore_protocol wren_x submit_vs_spinner_drop RC11: invariant: a runnable "
+                   "G while a P is idle at quiescence g=1")
+
+
+def protocol_reason(verdict):
+    sys.path.insert(0, str(Path(verdict).parent))  # its verdict_files
+    spec = importlib.util.spec_from_file_location("verdict", verdict)
+    v = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(v)
+    return v.reason_of(PROTOCOL_OUT, "")
+
+
 def junit(cases):
     xs = []
     for test, _, out, _, _ in cases:
@@ -152,6 +173,8 @@ def main(argv):
         i = lines.index(head)
         reason = lines[i + 1] if i + 1 < len(lines) else ""
         bad += [f"{test}: reason lacks '{w}' ({reason.strip()})" for w in words if w not in reason]
+    if (got := protocol_reason(verdict)) != PROTOCOL_REASON:
+        bad.append(f"explore_protocol: reason is '{got}', not the failing invariant")
     if "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal" not in out:
         bad.append("the crash's reproducer is not listed")
     for b in bad:

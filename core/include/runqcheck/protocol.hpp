@@ -46,7 +46,8 @@
 // yielding spin under Relacy, which is what Go's note is on futex OSes);
 // mutant branches in this file (they are patches: models/mutants/protocol).
 //
-// Env, the world the protocol runs in, supplies (all static):
+// Env, the world the protocol runs in (protocol_subject.hpp's protocol_env:
+// what a protocol may use of it), supplies (all static):
 //   types B (backend), S (subject: runqput, runqempty), P (derives S::p;
 //   link, idle, oldm, syscalltick: an atomic, sysmontick: sysmon's), M
 //   (derives m<B>; spinning, nextp, idleNode: idle_node<M>, id, p: an
@@ -215,7 +216,7 @@ struct protocol {
   }
 
   // Go: mput / mget. sched.lock must be held.
-  // (Go's mput also runs checkdead: the harness's watchdogs do that here.)
+  // (Go's mput also runs checkdead: the stress scheduler's stopm does, after mput.)
   static void mput(locked&, M* mp) {
     auto& w = Env::ws();
     w.midle.push(mp);

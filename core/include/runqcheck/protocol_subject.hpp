@@ -35,9 +35,14 @@
 //   PS::resetspinning(M*)               func resetspinning()
 //        a spinning M found work: stop spinning, wake another if needed
 //   PS::stop_or_spin(M*, P*, globrunq_batch<B>&, stopping) -> idle_step
-//        findRunnable's "We have nothing to do" block, under sched.lock:
-//        a global batch, or spin for a waiting wakeup, or release the P
-//        (idle_step: released, again, global)
+//        findRunnable's "We have nothing to do" block, under sched.lock;
+//        PS::idle_step is an enum with (at least) these three values:
+//          released  the P is released (pidleput): the world drops the
+//                    M's spinning (dropspinning) and parks it (stopm)
+//          again     look again from findRunnable's top (stopping() held,
+//                    or the M became spinning for a waiting wakeup)
+//          global    a global batch is taken: run the batch's gp, the
+//                    rest already on the P's ring
 //   PS::dropspinning(M*, span<S::p* const> allp) -> {G* gp, P* pp}
 //        findRunnable's spinning -> non-spinning transition ("Delicate
 //        dance"): drop the count, #StoreLoad, recheck every queue; a P
@@ -52,6 +57,20 @@
 //   PS::injectglist(P*, gQueue<B>&)     func injectglist(glist *gList)
 //   PS::gosched_globrunqput(G*)         goschedImpl: globrunqput + wakep
 //
+// The world (Env, protocol_env<Env> below) gives a protocol these and only
+// these: Env's functions (ws, core, newm, notewakeup, acquirep, releasep,
+// owner, count_wakep, handoff_gcstop, g_m; protocol.hpp's top comment says
+// what each does) and these fields of its Ps and Ms (every world has them;
+// the rest of a world's P or M is its own):
+//   P: the queue's p (S::p: id, status, m, the ring), link (P*: an idle
+//      list's link; sched.lock), idle (atomic bool: Go's idlepMask bit, a
+//      hint stealers read), oldm (atomic M*: the M that last ran it),
+//      syscalltick (atomic uint32), sysmontick (uint32: retake's own)
+//   M: m<B> (curg), id, spinning (atomic bool), nextp (atomic P*: startm's
+//      hand-over, published by notewakeup), p (atomic P*: the M's P,
+//      read by syscall thieves), idleNode (prev, next: an idle list's
+//      links; sched.lock)
+//
 // What the checkers hold it to: every G runs at most once and none is lost;
 // at quiescence (every M parked or done) no runnable G while a P is idle
 // and no M spins (work conservation: no M parked forever while work
@@ -65,6 +84,15 @@
 //     PS::exitsyscallTryGetP(P* oldp) -> P*  func exitsyscallTryGetP(oldp *p) *p
 //     PS::exitsyscallNoP_pidle(G*) -> P*     func exitsyscallNoP(gp *g) (its pidleget part)
 //     PS::retake_syscall(P*) -> bool         func retake(now int64) uint32 (one P's syscall part)
+//   has_protocol_syscall_thief<PS>: the stress scheduler's syscall paths
+//     (entersyscall/exitsyscall, sysmon's retake, stopTheWorld's Ps in
+//     syscalls; without it those workloads print `not applied`), beside
+//     has_protocol_syscalls:
+//     PS::syscallingThread                   type syscallingThread struct (go1.26)
+//     PS::setBlockOnExitSyscall(P*, syscallingThread&) -> bool
+//                                            func setBlockOnExitSyscall(pp *p) syscallingThread
+//     t.releaseP(pstatus), t.resume()        func (s syscallingThread) releaseP(state
+//                                                uint32) *p; func (s syscallingThread) resume()
 //   has_protocol_procresize<PS>: the P hand-out after a resize
 //     PS::destroy_runq(locked&, P*)          func (pp *p) destroy() (its queues)
 //     PS::procresize_runnable(locked&, span<P* const>, P* own) -> P*
@@ -87,9 +115,11 @@
 // locked Ms (LockOSThread).
 #pragma once
 
+#include <atomic>
 #include <concepts>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "g.hpp"
 #include "globrunq.hpp"
@@ -103,6 +133,36 @@ struct protocol_counts {
   std::int32_t spinning = 0;  // Ms spinning, or reserved to spin by a wakeup
   std::int32_t idle_ps = 0;   // Ps on the protocol's idle list
   std::int32_t idle_ms = 0;   // Ms on the protocol's idle list
+};
+
+// The world a protocol runs in: Env's functions and the P and M fields
+// above. Each world static_asserts it (stress/src/proc.cpp).
+template <class Env>
+concept protocol_env = requires(typename Env::P* pp, typename Env::M* mp,
+                                g<typename Env::B>* gp, locked_sched<typename Env::B>& l) {
+  requires std::derived_from<typename Env::P, typename Env::S::p>;
+  requires std::derived_from<typename Env::M, m<typename Env::B>>;
+  { pp->link } -> std::convertible_to<typename Env::P*>;
+  { pp->idle.load(std::memory_order::relaxed) } -> std::convertible_to<bool>;
+  { pp->oldm.load(std::memory_order::relaxed) } -> std::convertible_to<typename Env::M*>;
+  { pp->syscalltick.load(std::memory_order::relaxed) } -> std::convertible_to<std::uint32_t>;
+  { pp->sysmontick } -> std::convertible_to<std::uint32_t>;
+  mp->id;
+  { mp->spinning.load(std::memory_order::relaxed) } -> std::convertible_to<bool>;
+  { mp->nextp.load(std::memory_order::relaxed) } -> std::convertible_to<typename Env::P*>;
+  { mp->p.load(std::memory_order::relaxed) } -> std::convertible_to<typename Env::P*>;
+  { mp->idleNode.prev } -> std::convertible_to<typename Env::M*>;
+  { mp->idleNode.next } -> std::convertible_to<typename Env::M*>;
+  Env::ws();
+  { Env::core() } -> std::same_as<schedt<typename Env::B>&>;
+  Env::newm(pp, true);
+  Env::notewakeup(mp);
+  Env::acquirep(mp, pp);
+  { Env::releasep(mp) } -> std::convertible_to<typename Env::P*>;
+  { Env::owner(pp) } -> std::convertible_to<typename Env::S::p&>;
+  Env::count_wakep();
+  { Env::handoff_gcstop(l, pp) } -> std::same_as<bool>;
+  { Env::g_m(gp) } -> std::convertible_to<typename Env::M*>;
 };
 
 namespace protocol_detail {
@@ -128,6 +188,10 @@ concept protocol_subject = requires(typename PS::P* pp, typename PS::M* mp, type
   PS::resetspinning(mp);
   { PS::stop_or_spin(mp, pp, r, protocol_detail::never{}) } -> std::same_as<
       typename PS::idle_step>;
+  requires std::is_enum_v<typename PS::idle_step>;
+  PS::idle_step::released;  // the values the world acts on (above)
+  PS::idle_step::again;
+  PS::idle_step::global;
   { PS::dropspinning(mp, allp).gp } -> std::convertible_to<typename PS::G*>;
   { PS::dropspinning(mp, allp).pp } -> std::convertible_to<typename PS::P*>;
   PS::pidleput(l, pp);
@@ -147,6 +211,14 @@ concept has_protocol_syscalls = requires(typename PS::P* pp, typename PS::G* gp,
   { PS::exitsyscallNoP_pidle(gp) } -> std::convertible_to<typename PS::P*>;
   { PS::retake_syscall(pp) } -> std::same_as<bool>;
 };
+template <class PS>
+concept has_protocol_syscall_thief =
+    has_protocol_syscalls<PS> &&
+    requires(typename PS::P* pp, typename PS::syscallingThread& t) {
+      { PS::setBlockOnExitSyscall(pp, t) } -> std::same_as<bool>;
+      t.releaseP(pstatus::gcstop);
+      t.resume();
+    };
 template <class PS>
 concept has_protocol_procresize = requires(typename PS::P* pp, locked_sched<typename PS::B>& l,
                                            std::span<typename PS::P* const> allp) {

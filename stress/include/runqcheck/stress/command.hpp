@@ -29,8 +29,11 @@ struct options {
   std::uint64_t seed = 1;
   int watchdog_ms = 10000;
   bool sysmon = false;
-  std::string argv0 = "runqcheck_stress";  // for the reproducer line
+  std::string argv0 = "runqcheck_stress";  // the reproducer's command: the binary's full path
 };
+
+// The running binary's absolute path (/proc/self/exe), "" if unknown.
+std::string self_path();
 
 // Adds the options above to app (as flags of app itself).
 void add_options(CLI::App& app, options& o);

@@ -97,6 +97,29 @@ protocol_info protocol_under_test_info();
 // spins (observe(), under sched.lock). Then only the caller runs until it
 // wakes an M: nothing else can start one (no sysmon, no other M).
 bool others_idle();
+// From a G that will not yield or submit until it has looked: as
+// others_idle(), and then a P idle too; a G queued (a ring, a runnext, the
+// global queue) is then stranded, and the run fails at once (exit 1: which
+// G, where, the dump, `reproduce:`). True when quiescent with nothing queued.
+bool quiescent_others();
+// From a G: hold the next spinning M whose steal finds nothing, there
+// (findRunnable, before it gives up), until release_searcher(); the
+// window between a searcher's last look and its drop. searcher_held():
+// one is held now. cancel_hold(): disarm an unused hold. One hold at a time.
+void hold_next_searcher();
+bool searcher_held();
+void release_searcher();
+void cancel_hold();
+// Driver, after a round (every G done): wait until every M is on the
+// protocol's idle list, then judge the end state: no M spinning, every P
+// idle, no G queued, the counts consistent. A violation fails the run
+// (exit 1, dump, `reproduce:`); an M that never parks is the watchdog's.
+void judge_round_end();
+// Where each queued G and each G in a syscall sits ("g7 in P0's runnext,
+// g9 in the global queue, g5 in a syscall on M2"), "" if none; l: sched.lock
+// held (the global queue is read), or null (not read). Racy reads unless
+// every M is idle: for reports.
+std::string where_gs(runqcheck::locked_sched<B>* l);
 
 // Stats printed at the end of a run.
 std::string stats_line();

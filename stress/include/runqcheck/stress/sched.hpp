@@ -154,6 +154,7 @@ struct schedt {
   // guarded by core.lock
   std::int32_t stopwait = 0;
   std::vector<M*> allm;
+  bool injecting = false;  // the driver injects a round's main G: checkdead waits
   std::atomic<bool> gcwaiting{false};           // Go: sched.gcwaiting (stop the world)
   std::atomic<std::uint32_t> stopnote{0};       // generation, bumped when stopwait reaches 0
   std::atomic<std::int32_t> gomaxprocs{0};      // copy of core.gomaxprocs for lock-free reads (Go reads it racily)
@@ -161,6 +162,9 @@ struct schedt {
   runqcheck::randomOrder stealOrder;            // reset under stop-the-world only
   std::atomic<bool> shutdown{false};            // driver -> Ms, sysmon: set under sched.lock with release; read acquire
   std::atomic<std::uint32_t> round_done{0};     // run_main's main G sets it (release) and notifies the driver
+  // A workload's hold of a searcher (hold_next_searcher): 0 none, 1 armed, 2 held.
+  // acquire/release: the holder's window against the workload's submission.
+  std::atomic<int> hold{0};
   // Go: sched.gFree, under its own lock.
   std::mutex gfree_lock;
   std::vector<G*> gfree;

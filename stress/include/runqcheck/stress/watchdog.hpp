@@ -28,6 +28,9 @@ void set_reproducer(std::string cmd);
 const std::string& reproducer();
 // Installs the fatal handler for RQ_CHECK failures (dump + reproducer).
 void install_fatal_handler();
+// A failed end-state check: "fatal error: <what>", the dump, the
+// reproducer, exit 1 (the first failure wins). sched.lock not held.
+[[noreturn]] void fail_run(const std::string& what);
 // Driver: start/stop the watchdog thread; mark a round in flight.
 void watchdog_start(int ms);
 void watchdog_round(bool active);

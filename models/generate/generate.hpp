@@ -1,0 +1,342 @@
+// models/generate/generate.hpp — every small queue program, from the subject
+// contract alone (runqcheck/subject.hpp: who may call what), and the
+// smaller programs a failing one shrinks to. The small-scope hypothesis
+// (Jackson, Software Abstractions): most concurrency bugs show in small
+// programs, so enumerate all of them up to a bound, as Korat does for
+// structures (Boyapati, Khurshid, Marinov, ISSTA 2002), and let the
+// exploring engine run each exhaustively. docs/generated.md.
+//
+// A program: thread 0 owns P0 (its ring starts with `fill` Gs, runnext set
+// or not, the global queue with `global` Gs); threads 1 and 2 own P1, P2,
+// which start empty. Roles and their operations (as the contract allows):
+//   owner   runqput(P0) next false/true, runqget, runqdrain, a reput of the G
+//           it got last (next false/true), and findRunnable's global batch as
+//           its first operation on an empty P0;
+//   thief   runqsteal(own, P0) with and without runnext, runqempty(P0), and
+//           after a steal runqget(own) and a reput of what it received;
+//   global  globrunqput of a new G, globrunqget, findRunnable's global batch
+//           into its own P as its first operation, then runqget(own) and a
+//           reput of what it received.
+// A program holds the owner (0..k operations) and one or two other threads
+// (1..k each): a thief, a global user, two thieves or one of each.
+// Non-redundancy: an operation that can do nothing where it stands (a get of
+// a P nobody filled, a reput with nothing received) is never generated;
+// two thieves are interchangeable (each touches only P0, the global queue
+// and its own P), so of (owner, a, b) and (owner, b, a) one is kept; the
+// global queue starts non-empty only where a program reads it; a program of
+// three threads where one shares nothing with the others (a global user
+// while the owner can neither spill nor batch) is the two smaller programs
+// side by side, each of which is generated: it is left out.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "scenario.hpp"
+
+namespace runqcheck::generate {
+
+using model::op;
+using model::op_kind;
+
+enum class role : std::uint8_t { owner, thief, global };
+
+inline const char* role_name(role r) {
+  return r == role::owner ? "owner" : r == role::thief ? "thief" : "global";
+}
+
+struct bounds {
+  int ops = 2;                        // k: operations per thread
+  int threads = 3;                    // 2 or 3 (the owner and 1..2 others)
+  std::vector<std::uint32_t> caps = {4};
+  std::vector<int> global_sizes = {0, 2};  // the global queue's starts (where read)
+};
+
+// One program before its Gs are numbered: per thread, its role and its
+// operations (P indices final, put / glob_put Gs -1 until numbered).
+struct program {
+  std::uint32_t cap = 4;
+  int fill = 0;       // P0's ring at the start
+  bool next = false;  // P0's runnext set at the start
+  int global = 0;     // the global queue's Gs at the start
+  std::vector<role> roles;
+  std::vector<std::vector<op>> threads;
+
+  int size() const {
+    int n = fill + (next ? 1 : 0) + global;
+    for (const auto& t : threads) n += static_cast<int>(t.size());
+    return n;
+  }
+};
+
+namespace detail {
+
+constexpr bool receives(op_kind k) {
+  return k == op_kind::get || k == op_kind::drain || k == op_kind::steal ||
+         k == op_kind::steal_next || k == op_kind::glob_get || k == op_kind::glob_batch;
+}
+constexpr bool fills_own(op_kind k) {  // leaves Gs on the thread's own P
+  return k == op_kind::steal || k == op_kind::steal_next || k == op_kind::glob_batch;
+}
+
+// Operation i of a sequence of role r on P p, given what came before.
+inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<op>& out) {
+  out.clear();
+  bool got = false, own = false;
+  for (const op& o : before) {
+    if (receives(o.kind)) got = true;
+    if (o.kind == op_kind::reput || o.kind == op_kind::reput_next) got = false;
+    if (fills_own(o.kind)) own = true;
+  }
+  switch (r) {
+    case role::owner:
+      out = {model::put(0, -1), model::put_next(0, -1), model::get(0), model::drain(0)};
+      if (got) {
+        out.push_back(model::reput(0));
+        out.push_back(model::reput_next(0));
+      }
+      if (before.empty()) out.push_back(model::glob_batch(0));  // kept where P0 starts empty
+      break;
+    case role::thief:
+      out = {model::steal(p, 0), model::steal_next(p, 0), model::empty(0)};
+      if (own) out.push_back(model::get(p));
+      if (got) out.push_back(model::reput(p));
+      break;
+    case role::global:
+      out = {model::glob_put(-1), model::glob_get()};
+      if (before.empty()) out.push_back(model::glob_batch(p));
+      if (own) out.push_back(model::get(p));
+      if (got) out.push_back(model::reput(p));
+      break;
+  }
+}
+
+// Every sequence of role r on P p of length lo..hi, shortest first.
+inline std::vector<std::vector<op>> sequences(role r, int p, int lo, int hi) {
+  std::vector<std::vector<op>> all, level{{}};
+  if (lo == 0) all.push_back({});
+  std::vector<op> nx;
+  for (int len = 1; len <= hi; len++) {
+    std::vector<std::vector<op>> grown;
+    for (const auto& s : level) {
+      next_ops(r, p, s, nx);
+      for (const op& o : nx) {
+        auto t = s;
+        t.push_back(o);
+        grown.push_back(std::move(t));
+      }
+    }
+    level = std::move(grown);
+    if (len >= lo) all.insert(all.end(), level.begin(), level.end());
+  }
+  return all;
+}
+
+inline bool has(const std::vector<std::vector<op>>& ts, op_kind k) {
+  for (const auto& t : ts)
+    for (const op& o : t)
+      if (o.kind == k) return true;
+  return false;
+}
+
+enum : unsigned { p0 = 1, global_q = 2 };
+
+// What a thread touches besides its own P: P0, the global queue (the owner
+// through a spill of a full ring or its global batch).
+inline unsigned touches(role r, const std::vector<op>& seq, int fill, std::uint32_t cap) {
+  if (r == role::thief) return p0;
+  if (r == role::global) return global_q;
+  int puts = 0;
+  bool batch = false;
+  for (const op& o : seq) {
+    batch |= o.kind == op_kind::glob_batch;
+    puts += o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::reput ||
+            o.kind == op_kind::reput_next;
+  }
+  bool spill = fill + puts > static_cast<int>(cap);
+  return p0 | (batch || spill ? global_q : 0u);
+}
+
+// Three threads, none sharing nothing with the other two.
+inline bool connected(const program& p) {
+  if (p.threads.size() < 3) return true;
+  std::vector<unsigned> t;
+  for (std::size_t i = 0; i < p.threads.size(); i++)
+    t.push_back(touches(p.roles[i], p.threads[i], p.fill, p.cap));
+  for (std::size_t i = 0; i < t.size(); i++) {
+    unsigned others = 0;
+    for (std::size_t j = 0; j < t.size(); j++)
+      if (j != i) others |= t[j];
+    if ((t[i] & others) == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// Calls f(program) for every program within b, smallest first (by size: the
+// operations plus the Gs at the start), each once. Returns how many.
+inline std::uint64_t enumerate(const bounds& b, const std::function<void(const program&)>& f) {
+  using detail::sequences;
+  std::vector<program> all;
+  auto owners = sequences(role::owner, 0, 0, b.ops);
+  // The other threads' shapes: their roles, in canonical order.
+  std::vector<std::vector<role>> shapes = {{role::thief}, {role::global}};
+  if (b.threads >= 3) {
+    shapes.push_back({role::thief, role::thief});
+    shapes.push_back({role::thief, role::global});
+  }
+  for (std::uint32_t cap : b.caps) {
+    for (const auto& shape : shapes) {
+      std::vector<std::vector<std::vector<op>>> others;
+      for (std::size_t i = 0; i < shape.size(); i++)
+        others.push_back(sequences(shape[i], static_cast<int>(i) + 1, 1, b.ops));
+      const bool twins = shape.size() == 2 && shape[0] == shape[1];
+      std::vector<std::size_t> ix(shape.size(), 0);
+      for (;;) {
+        bool canonical = !twins || ix[0] <= ix[1];
+        for (const auto& own : owners) {
+          if (!canonical) break;
+          program pr;
+          pr.cap = cap;
+          pr.roles = {role::owner};
+          pr.threads = {own};
+          for (std::size_t i = 0; i < shape.size(); i++) {
+            pr.roles.push_back(shape[i]);
+            pr.threads.push_back(others[i][ix[i]]);
+          }
+          bool batch0 = !own.empty() && own[0].kind == op_kind::glob_batch;
+          bool reads_global =
+              detail::has(pr.threads, op_kind::glob_get) || detail::has(pr.threads, op_kind::glob_batch);
+          for (int fill = 0; fill <= static_cast<int>(cap); fill++) {
+            for (int nx = 0; nx < 2; nx++) {
+              if (batch0 && (fill > 0 || nx > 0)) continue;  // the batch needs an empty P0
+              for (int gs : b.global_sizes) {
+                if (gs > 0 && !reads_global) continue;
+                program q = pr;
+                q.fill = fill;
+                q.next = nx == 1;
+                q.global = gs;
+                if (detail::connected(q)) all.push_back(std::move(q));
+              }
+            }
+          }
+        }
+        std::size_t d = 0;
+        while (d < ix.size() && ++ix[d] == others[d].size()) ix[d++] = 0;
+        if (d == ix.size()) break;
+      }
+    }
+  }
+  std::stable_sort(all.begin(), all.end(), [](const program& x, const program& y) {
+    if (x.threads.size() != y.threads.size()) return x.threads.size() < y.threads.size();
+    return x.size() < y.size();
+  });
+  for (const program& p : all) f(p);
+  return all.size();
+}
+
+// The program as a scenario: Gs numbered (the start's first, then each put
+// and glob_put in thread order), one P per thread (at least 2).
+inline model::scenario to_scenario(const program& p) {
+  model::scenario sc;
+  sc.cap = p.cap;
+  sc.nprocs = std::max<int>(2, static_cast<int>(p.threads.size()));
+  int g = 0;
+  sc.initial.resize(1);
+  for (int i = 0; i < p.fill; i++) sc.initial[0].ring.push_back(g++);
+  if (p.next) sc.initial[0].runnext = g++;
+  for (int i = 0; i < p.global; i++) sc.global.push_back(g++);
+  if (sc.initial[0].ring.empty() && sc.initial[0].runnext < 0) sc.initial.clear();
+  sc.threads = p.threads;
+  for (auto& t : sc.threads) {
+    for (op& o : t) {
+      if (o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::glob_put)
+        o.g = static_cast<std::int16_t>(g++);
+    }
+  }
+  sc.ngs = g;
+  return sc;
+}
+
+// The scenarios one step smaller than sc (for shrinking a failure: the
+// runner keeps the first that still fails and starts again): a thread
+// dropped, an operation dropped, a G of the start dropped (the last of a
+// ring, a runnext, the head of the global queue), the capacity halved down
+// to min_cap. Gs are renumbered; the owner (thread 0) stays thread 0.
+inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint32_t min_cap) {
+  std::vector<model::scenario> out;
+  auto renumber = [](model::scenario s) {
+    std::vector<int> map(static_cast<std::size_t>(std::max(s.ngs, 1)), -1);
+    int g = 0;
+    auto m = [&](int old) {
+      if (map[static_cast<std::size_t>(old)] < 0) map[static_cast<std::size_t>(old)] = g++;
+      return map[static_cast<std::size_t>(old)];
+    };
+    for (auto& ip : s.initial) {
+      for (int& x : ip.ring) x = m(x);
+      if (ip.runnext >= 0) ip.runnext = m(ip.runnext);
+    }
+    for (int& x : s.global) x = m(x);
+    for (auto& t : s.threads)
+      for (op& o : t)
+        if (o.g >= 0) o.g = static_cast<std::int16_t>(m(o.g));
+    while (!s.initial.empty() && s.initial.back().ring.empty() && s.initial.back().runnext < 0)
+      s.initial.pop_back();
+    s.ngs = g;
+    return s;
+  };
+  for (std::size_t t = 1; t < sc.threads.size(); t++) {
+    if (sc.threads.size() <= 2) break;  // keep two threads: a race needs them
+    model::scenario s = sc;
+    s.threads.erase(s.threads.begin() + static_cast<long>(t));
+    // P indices above t shift down with their owner.
+    for (auto& th : s.threads)
+      for (op& o : th) {
+        if (o.p > t) o.p--;
+        if (o.victim > t && o.kind != op_kind::wait_done) o.victim--;
+      }
+    s.nprocs = std::max(2, s.nprocs - 1);
+    out.push_back(renumber(s));
+  }
+  for (std::size_t t = 0; t < sc.threads.size(); t++) {
+    for (std::size_t i = 0; i < sc.threads[t].size(); i++) {
+      if (t > 0 && sc.threads[t].size() == 1) continue;  // dropping the thread is above
+      model::scenario s = sc;
+      s.threads[t].erase(s.threads[t].begin() + static_cast<long>(i));
+      out.push_back(renumber(s));
+    }
+  }
+  for (std::size_t p = 0; p < sc.initial.size(); p++) {
+    if (!sc.initial[p].ring.empty()) {
+      model::scenario s = sc;
+      s.initial[p].ring.pop_back();
+      out.push_back(renumber(s));
+    }
+    if (sc.initial[p].runnext >= 0) {
+      model::scenario s = sc;
+      s.initial[p].runnext = -1;
+      out.push_back(renumber(s));
+    }
+  }
+  if (!sc.global.empty()) {
+    model::scenario s = sc;
+    s.global.erase(s.global.begin());
+    out.push_back(renumber(s));
+  }
+  if (sc.cap / 2 >= min_cap) {
+    bool fits = true;
+    for (const auto& ip : sc.initial) fits &= ip.ring.size() <= sc.cap / 2;
+    if (fits) {
+      model::scenario s = sc;
+      s.cap = sc.cap / 2;
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace runqcheck::generate

@@ -1,0 +1,555 @@
+// Every small queue program (models/generate), each explored exhaustively
+// under SC and RC11 for the subject under test: the invariants of exec.hpp
+// after every complete execution, data races and the port's checks during
+// it, and every complete execution whose reads all read the latest write
+// (an interleaving) checked linearizable against the reference model
+// (models/lincheck). The first failing program is shrunk to the smallest
+// that still fails the same way and printed as a scenario to read, replay
+// and keep (docs/generated.md).
+//
+// Usage: generated [sc|rc11|both] [--ops K] [--threads N] [--caps C,...]
+//                  [--budget N] [--seconds S] [--keep-going] [--count]
+//        generated run 'SPEC'|FILE [sc|rc11|both] [--budget N]
+//        generated replay 'SPEC'|FILE sc|rc11 PATH
+//   --ops K: operations per thread (default 2); --threads N: 2 or 3 (3);
+//   --caps: ring capacities (default 4; 2 only for ports that take it);
+//   --budget N: executions per program and model (default 1,000,000): a
+//   program cut by it is named, with what it covered (never a silent pass);
+//   --seconds S: stop starting programs after S seconds and say how many of
+//   how many were explored (smallest first);
+//   --keep-going: every program, not only up to the first failure;
+//   --count: print the programs of each shape and stop.
+//   SPEC: a scenario as one line (models/scenarios/text.hpp), FILE a file
+//   holding one (lines starting '#' are comments): what a failure saves.
+//   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "runqcheck_subject.hpp"
+#include "scenario_prog.hpp"
+
+#include "generate.hpp"
+#include "runqcheck_lincheck/lincheck.hpp"
+#include "text.hpp"
+
+namespace {
+
+namespace ex = runqcheck::explore;
+namespace cli = runqcheck::explore::cli;
+namespace model = runqcheck::model;
+namespace gen = runqcheck::generate;
+namespace lin = runqcheck::lincheck;
+using runqcheck::explore::scenario_run::B;
+using runqcheck::explore::scenario_run::obs;
+using runqcheck::explore::scenario_run::prog;
+using cli::fmt;
+
+constexpr std::uint64_t kDefaultBudget = 1'000'000;
+
+struct settings {
+  std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
+  gen::bounds b;
+  std::uint64_t budget = kDefaultBudget;
+  double seconds = 0;
+  bool keep_going = false, count = false;
+  std::string spec, replay;  // run / replay modes
+  bool run = false;
+};
+
+// What one execution's operations did, for lincheck: each operation with
+// its call and return on one clock (the order the threads ran them), and
+// whether every read read the latest write in that order (else the order
+// is not an interleaving, and a history is not judged: exec.hpp's
+// invariants judge it). Values, not writes, are compared: a read of an
+// older write of the same value is the same interleaving's read.
+struct history final : model::op_observer {
+  struct rec {
+    int thread = 0;
+    model::op o{};
+    std::vector<std::uint64_t> gs;
+    bool inherit = false, empty = false;
+    std::uint64_t call = 0, ret = lin::pending;
+  };
+  std::vector<rec> ops;
+  std::uint64_t clock = 0;
+  bool stale = false;
+  std::vector<std::uint64_t> last;  // per location: 1 + the value last written (0: none)
+
+  void reset() {
+    ops.clear();
+    clock = 0;
+    stale = false;
+    last.clear();
+  }
+  void access(const ex::event& e) {
+    if (e.loc >= last.size()) last.resize(e.loc + 1, 0);
+    if (e.reads()) {
+      std::uint64_t l = last[e.loc];
+      if (e.rf.init() ? l != 0 : (l == 0 || l - 1 != e.rval)) stale = true;
+    }
+    if (e.writes()) last[e.loc] = e.wval + 1;
+  }
+  void op_begin(int t, int, const model::op& o) override {
+    rec r;
+    r.thread = t;
+    r.o = o;
+    r.call = clock++;
+    ops.push_back(std::move(r));
+  }
+  void op_end(int t, int, const model::op&, const std::uint64_t* gs, int n, bool inherit,
+              bool empty) override {
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+      if (it->thread != t || it->ret != lin::pending) continue;
+      it->gs.assign(gs, gs + n);
+      it->inherit = inherit;
+      it->empty = empty;
+      it->ret = clock++;
+      return;
+    }
+  }
+  // The history's text: the memo's key (one per distinct history).
+  std::string key() const {
+    std::string k;
+    for (const rec& r : ops) {
+      k += std::to_string(r.thread) + model::op_text(r.o) + ":" + std::to_string(r.call) + "-" +
+           std::to_string(r.ret) + (r.inherit ? "i" : "") + (r.empty ? "e" : "");
+      for (std::uint64_t g : r.gs) k += "," + std::to_string(g);
+      k += ';';
+    }
+    return k;
+  }
+  // "" if linearizable w.r.t. the reference model from sc's start.
+  std::string judge(const model::scenario& sc) const {
+    runqcheck::ref::queues q(sc.cap, sc.nprocs);
+    for (std::size_t i = 0; i < sc.initial.size(); i++) {
+      for (int g : sc.initial[i].ring) q.runqput(static_cast<int>(i), g, false);
+      if (sc.initial[i].runnext >= 0) q.runqput(static_cast<int>(i), sc.initial[i].runnext, true);
+    }
+    for (int g : sc.global) q.globrunqput(g);
+    lin::history h{std::move(q), {}};
+    for (const rec& r : ops) {
+      lin::operation x;
+      x.thread = r.thread < 0 ? static_cast<int>(sc.threads.size()) : r.thread;
+      x.kind = model::recorded_as(r.o.kind);
+      x.p = r.o.p;
+      x.victim = r.o.victim;
+      x.g = r.o.g;
+      if (r.o.kind == model::op_kind::drain) {
+        for (std::uint64_t g : r.gs) x.list.push_back(static_cast<runqcheck::ref::gid>(g));
+      } else {
+        x.res = r.gs.empty() ? runqcheck::ref::nil : static_cast<runqcheck::ref::gid>(r.gs[0]);
+      }
+      x.inheritTime = r.inherit;
+      x.flag = r.empty;
+      x.call = r.call;
+      x.ret = r.ret;
+      h.ops.push_back(std::move(x));
+    }
+    lin::result res = lin::check(h);
+    return res.linearizable ? std::string() : res.report;
+  }
+};
+
+// One program under one model: the engine's stats, and the linearizability
+// counts. A non-linearizable history fails the execution (through the
+// backend's fatal, so it has a replay path like any failure).
+struct explored {
+  ex::stats s;
+  std::uint64_t judged = 0;  // executions whose history lincheck judged
+};
+
+struct lincheck_state {
+  history h;
+  std::unordered_set<std::string> ok;  // histories judged linearizable (this program)
+  std::uint64_t judged = 0;
+  std::string report;  // the last non-linearizable history's report
+};
+
+template <std::uint32_t Cap>
+explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
+  lincheck_state L;
+  prog<Cap> p(sc);
+  if (lincheck) {
+    obs.history = &L.h;
+    auto prev = o.on_access;
+    o.on_access = [&L, prev](int t, const ex::event& e, const ex::request& q) {
+      L.h.access(e);
+      if (prev) prev(t, e, q);
+    };
+    p.also_setup = [&L] { L.h.reset(); };
+    p.also_finish = [&L, &sc] {
+      if (L.h.stale) return;
+      L.judged++;
+      std::string k = L.h.key();
+      if (L.ok.count(k) != 0) return;
+      std::string e = L.h.judge(sc);
+      if (e.empty()) {
+        L.ok.insert(std::move(k));
+        return;
+      }
+      L.report = e;
+      runqcheck::fatal_info f;
+      f.msg = "history not linearizable w.r.t. the reference model (see its report above)";
+      std::printf("%s\n", e.c_str());
+      B::fatal(f);
+    };
+  }
+  ex::engine<> e(p, o);
+  explored r{e.run(), L.judged};
+  obs.history = nullptr;
+  return r;
+}
+
+template <std::uint32_t... Caps>
+explored explore_caps(const model::scenario& sc, const ex::options& o, bool lincheck) {
+  return model::with_cap<Caps...>(sc.cap, [&](auto c) {
+    return explore_at<decltype(c)::value>(sc, o, lincheck);
+  });
+}
+
+explored explore_one(const model::scenario& sc, ex::model m, std::uint64_t budget,
+                     const std::string& replay = "") {
+  ex::options o;
+  o.m = m;
+  o.budget = replay.empty() ? budget : 0;
+  o.replay = replay;
+  // Capacities: 4 (the contract's least) and 2, 8 for the ports that take them.
+  static const bool lincheck = std::getenv("RUNQCHECK_NO_LINCHECK") == nullptr;
+  return explore_caps<4, 2, 8>(sc, o, lincheck);
+}
+
+// A failure's kind: its text up to the first digit (values vary, the broken
+// rule does not). Shrinking keeps a smaller program only if it fails so.
+std::string kind_of(const std::string& failure) {
+  std::size_t d = failure.find_first_of("0123456789");
+  return failure.substr(0, d == std::string::npos ? failure.size() : d);
+}
+
+bool valid_cap(std::uint32_t c) { return c == 2 || c == 4 || c == 8; }
+
+// The program as Go calls, one line a thread, for the reader.
+void describe(const model::scenario& sc) {
+  for (std::size_t i = 0; i < sc.initial.size(); i++) {
+    const auto& ip = sc.initial[i];
+    if (ip.ring.empty() && ip.runnext < 0) continue;
+    std::printf("    P%zu starts with ring [", i);
+    for (std::size_t k = 0; k < ip.ring.size(); k++) std::printf("%sG%d", k ? " " : "", ip.ring[k]);
+    std::printf("]");
+    if (ip.runnext >= 0) std::printf(", runnext G%d", ip.runnext);
+    std::printf("\n");
+  }
+  if (!sc.global.empty()) {
+    std::printf("    the global queue starts with [");
+    for (std::size_t k = 0; k < sc.global.size(); k++)
+      std::printf("%sG%d", k ? " " : "", sc.global[k]);
+    std::printf("]\n");
+  }
+  char b[160];
+  for (std::size_t t = 0; t < sc.threads.size(); t++) {
+    std::printf("    T%zu:", t);
+    for (const model::op& o : sc.threads[t]) {
+      model::describe_op(o, b, sizeof b);
+      std::printf("  %s;", b);
+    }
+    std::printf("\n");
+  }
+}
+
+// Shrinks a failing scenario: the first smaller one (generate::smaller)
+// that fails the same way under m replaces it, until none does.
+model::scenario shrink(model::scenario sc, ex::model m, const std::string& kind,
+                       std::uint64_t budget, explored& last, int& steps, std::uint64_t& tried) {
+  std::uint32_t min_cap = sc.cap < 4 ? sc.cap : 4;  // never below the program's own floor
+  for (bool smaller_found = true; smaller_found;) {
+    smaller_found = false;
+    for (model::scenario& c : runqcheck::generate::smaller(sc, min_cap)) {
+      c.name = sc.name;
+      tried++;
+      explored r = explore_one(c, m, budget);
+      if (r.s.failed && kind_of(r.s.failure) == kind) {
+        sc = std::move(c);
+        last = r;
+        steps++;
+        smaller_found = true;
+        break;
+      }
+    }
+  }
+  return sc;
+}
+
+std::string self_dir_file(const std::string& name, std::string& err) {
+#ifdef RUNQCHECK_PICTURES
+  std::string dir = runqcheck::fuzz::failure_dir(err);
+  if (dir.empty()) return "";
+  return dir + "/" + name;
+#else
+  err.clear();
+  return name;
+#endif
+}
+
+// Reports a failing program: shrinks it, prints it, saves it as a file the
+// catalog runners take (explore_scenarios --scenario FILE), and prints the
+// replay: and picture: lines of its failing execution. Always returns false.
+bool report_failure(const char* argv0, model::scenario sc, ex::model m, const explored& first,
+                    std::uint64_t budget) {
+  const char* mn = ex::model_name(m);
+  std::printf("generated %s: FAILED under %s: %s\n", subject_name, mn, first.s.failure.c_str());
+  std::printf("  the program (as generated):\n");
+  describe(sc);
+  auto t0 = std::chrono::steady_clock::now();
+  explored last = first;
+  int steps = 0;
+  std::uint64_t tried = 0;
+  sc = shrink(sc, m, kind_of(first.s.failure), budget, last, steps, tried);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string spec = model::spec_text(sc);
+  std::printf("  shrunk in %d steps (%s smaller programs tried, %.2f s) to:\n", steps,
+              fmt(tried).c_str(), secs);
+  describe(sc);
+  std::printf("  program: %s\n", spec.c_str());
+  std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
+  std::string err;
+  std::string file = self_dir_file("generated__" + std::string(subject_name) + "__" +
+                                       std::string(sc.name) + "__" + cli::arg_of(m) + ".scn",
+                                   err);
+  if (!file.empty()) {
+    std::ofstream out(file);
+    out << "# a program the generated column found failing (" << subject_name << ", " << mn
+        << "): " << last.s.failure << "\n# run it: explore_scenarios --scenario FILE, "
+        << "or generated run FILE\n"
+        << spec << "\n";
+    if (!out) err = "cannot write " + file;
+  }
+  if (err.empty())
+    std::printf("  saved: %s\n", file.c_str());
+  else
+    std::printf("  saved: none (%s)\n", err.c_str());
+  std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
+  std::printf("replay: %s\n", line.c_str());
+  std::fflush(stdout);
+  std::string perr;
+  std::string html = runqcheck::explore::scenario_run::take_picture_at<4, 2, 8>(
+      "generated", sc, m, last.s.path, cli::absolute(line, argv0), perr);
+  cli::print_picture(html, perr);
+  std::fflush(stdout);
+  return false;
+}
+
+int usage(const char* argv0) {
+  std::fprintf(stderr,
+               "usage: %s [sc|rc11|both] [--ops K] [--threads 2|3] [--caps C,...] [--budget N]"
+               " [--seconds S] [--keep-going] [--count]\n"
+               "       %s run 'SPEC'|FILE [sc|rc11|both] [--budget N]\n"
+               "       %s replay 'SPEC'|FILE sc|rc11 PATH\n",
+               argv0, argv0, argv0);
+  return 2;
+}
+
+bool parse_u64(const char* s, std::uint64_t& v, std::uint64_t lo, std::uint64_t hi) {
+  char* end = nullptr;
+  if (*s < '0' || *s > '9') return false;
+  v = std::strtoull(s, &end, 10);
+  return *end == '\0' && v >= lo && v <= hi;
+}
+
+// SPEC or FILE (a file holding a SPEC line) into sc; false with err set.
+bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
+  std::string line = arg;
+  if (arg.find('|') == std::string::npos) {
+    std::ifstream in(arg);
+    if (!in) {
+      err = "'" + arg + "' is neither a program (no '|') nor a readable file";
+      return false;
+    }
+    line.clear();
+    for (std::string l; std::getline(in, l);) {
+      if (!l.empty() && l[0] != '#') {
+        line = l;
+        break;
+      }
+    }
+  }
+  if (!model::parse_spec(line, sc, err, model::kMaxP, model::kMaxThreads, model::kMaxG))
+    return false;
+  if (!valid_cap(sc.cap)) {
+    err = "cap " + std::to_string(sc.cap) + ": this runner builds 2, 4 and 8";
+    return false;
+  }
+  return true;
+}
+
+int parse(int argc, char** argv, settings& st) {
+  int i = 1;
+  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "replay") == 0)) {
+    bool rep = argv[1][2] == 'p';
+    if (argc < 3) return usage(argv[0]);
+    st.spec = argv[2];
+    st.run = !rep;
+    i = 3;
+    if (rep) {
+      if (argc != 5 || !cli::parse_model(argv[3], st.models) || st.models.size() != 1)
+        return usage(argv[0]);
+      st.replay = argv[4];
+      return -1;
+    }
+  }
+  for (; i < argc; i++) {
+    bool more = i + 1 < argc;
+    std::uint64_t v = 0;
+    if (cli::parse_model(argv[i], st.models)) continue;
+    if (std::strcmp(argv[i], "--keep-going") == 0 && !st.run) {
+      st.keep_going = true;
+    } else if (std::strcmp(argv[i], "--count") == 0 && !st.run) {
+      st.count = true;
+    } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
+      if (!parse_u64(argv[++i], v, 1, 4)) {
+        std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
+        return 2;
+      }
+      st.b.ops = static_cast<int>(v);
+    } else if (std::strcmp(argv[i], "--threads") == 0 && more && !st.run) {
+      if (!parse_u64(argv[++i], v, 2, 3)) {
+        std::fprintf(stderr, "%s: --threads: '%s' is not 2 or 3\n", argv[0], argv[i]);
+        return 2;
+      }
+      st.b.threads = static_cast<int>(v);
+    } else if (std::strcmp(argv[i], "--caps") == 0 && more && !st.run) {
+      st.b.caps.clear();
+      std::stringstream ss(argv[++i]);
+      for (std::string c; std::getline(ss, c, ',');) {
+        if (!parse_u64(c.c_str(), v, 2, 8) || !valid_cap(static_cast<std::uint32_t>(v))) {
+          std::fprintf(stderr, "%s: --caps: '%s' is not a list of 2, 4, 8\n", argv[0], argv[i]);
+          return 2;
+        }
+        st.b.caps.push_back(static_cast<std::uint32_t>(v));
+      }
+    } else if (std::strcmp(argv[i], "--budget") == 0 && more) {
+      if (!parse_u64(argv[++i], st.budget, 1, ~0ull)) {
+        std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else if (std::strcmp(argv[i], "--seconds") == 0 && more && !st.run) {
+      char* end = nullptr;
+      st.seconds = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(st.seconds > 0)) {
+        std::fprintf(stderr, "%s: --seconds: '%s' is not a positive number\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else {
+      return usage(argv[0]);
+    }
+  }
+  return -1;
+}
+
+// run / replay: one program given as text.
+int run_spec(const char* argv0, const settings& st) {
+  model::scenario sc;
+  std::string err;
+  if (!load_spec(st.spec, sc, err)) {
+    std::fprintf(stderr, "%s: %s\n", argv0, err.c_str());
+    return 2;
+  }
+  sc.name = "program";
+  bool ok = true;
+  for (ex::model m : st.models) {
+    explored r = explore_one(sc, m, st.budget, st.replay);
+    const char* mn = ex::model_name(m);
+    if (!st.replay.empty()) {
+      std::printf("generated %s replay %s: %s%s\n", subject_name, mn,
+                  r.s.failed ? "FAILED: " : "passed", r.s.failure.c_str());
+      ok &= !r.s.failed;
+      continue;
+    }
+    std::printf("generated %s program %s: %s complete, %s blocked, %s judged linearizable, %s\n",
+                subject_name, mn, fmt(r.s.complete).c_str(), fmt(r.s.blocked).c_str(),
+                fmt(r.judged).c_str(),
+                r.s.failed ? "FAILED" : r.s.exhausted ? "exhausted" : "NOT exhausted (budget)");
+    if (r.s.failed) ok = report_failure(argv0, sc, m, r, st.budget);
+    ok &= r.s.exhausted || r.s.failed;
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  settings st;
+  if (int rc = parse(argc, argv, st); rc >= 0) return rc;
+  model::observer = &obs;
+  if (!st.spec.empty()) return run_spec(argv[0], st);
+  if (st.count) {
+    for (int th = 2; th <= st.b.threads; th++) {
+      gen::bounds b = st.b;
+      b.threads = th;
+      std::uint64_t n = gen::enumerate(b, [](const gen::program&) {});
+      std::printf("generated: up to %d threads, k=%d: %s programs\n", th, b.ops, fmt(n).c_str());
+    }
+    return 0;
+  }
+  model::report_not_applied<subject_under_test<B, 4>>(subject_name, {}, true);
+  auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t n = 0, done = 0, open = 0, execs[2] = {}, judged = 0;
+  bool ok = true, stopped = false;
+  const bool stop_on_fail = !st.keep_going || std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
+  std::string first_open;
+  gen::enumerate(st.b, [&](const gen::program& p) {
+    n++;
+    if (stopped) return;
+    if (st.seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
+            st.seconds) {
+      stopped = true;
+      return;
+    }
+    model::scenario sc = gen::to_scenario(p);
+    sc.name = "gen" + std::to_string(n);
+    done++;
+    for (ex::model m : st.models) {
+      explored r = explore_one(sc, m, st.budget);
+      execs[m == ex::model::sc ? 0 : 1] += r.s.executions();
+      judged += r.judged;
+      if (r.s.failed) {
+        ok = report_failure(argv[0], sc, m, r, st.budget);
+        if (stop_on_fail) stopped = true;
+        return;
+      }
+      if (!r.s.exhausted) {
+        if (open++ == 0) first_open = model::spec_text(sc) + " (" + ex::model_name(m) + ")";
+      }
+    }
+  });
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string caps;
+  for (std::uint32_t c : st.b.caps) caps += (caps.empty() ? "" : ",") + std::to_string(c);
+  std::printf("generated %s: %s of %s programs (owner + 1..%d others, k=%d, cap %s), "
+              "%s SC + %s RC11 executions, %s judged linearizable, %.1f s, %.0f programs/s\n",
+              subject_name, fmt(done).c_str(), fmt(n).c_str(), st.b.threads - 1, st.b.ops,
+              caps.c_str(), fmt(execs[0]).c_str(), fmt(execs[1]).c_str(), fmt(judged).c_str(),
+              secs, secs > 0 ? static_cast<double>(done) / secs : 0.0);
+  if (done < n && ok) {
+    std::printf("generated %s: budget of %g s reached: %s of %s programs explored (the smallest "
+                "first); the rest not covered\n",
+                subject_name, st.seconds, fmt(done).c_str(), fmt(n).c_str());
+  }
+  if (open > 0) {
+    std::printf("generated %s: %s program runs cut by the budget of %s executions (not "
+                "exhausted), the first: %s\n",
+                subject_name, fmt(open).c_str(), fmt(st.budget).c_str(), first_open.c_str());
+  }
+  std::printf("%s: %s\n", argv[0],
+              !ok ? "FAILED" : done < n || open > 0 ? "passed where explored (see above)"
+                                                    : "all passed");
+  return ok ? 0 : 1;
+}
