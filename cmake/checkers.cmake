@@ -86,6 +86,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # action.yml's script: the gate command it builds, its bad inputs.
   add_test(NAME action_script COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/action_test.sh"
     "${RUNQCHECK_ROOT}")
+  # ci/install.sh --presets: only those presets' Debian packages (--dry-run).
+  add_test(NAME install_presets COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/install_test.sh"
+    "${RUNQCHECK_ROOT}")
   # Queue and protocol subjects each judged in their own columns (`judges`).
   add_test(NAME verdict_kinds COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/kinds_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
@@ -144,7 +147,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/gate_setup" "${CMAKE_COMMAND}" "${CMAKE_BINARY_DIR}")
   set_tests_properties(gate_setup PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
-    verdict_files_weak_native verdict_files_nocompile action_script
+    verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_columns docs_columns gate_flags verdict_cache
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
