@@ -144,7 +144,8 @@ def check(trace, dom):
         raise Failed(f"failure message shown {dom.text['failbox'][:80]!r}, want {msg[:80]!r}")
 
     return (f"{n} rows, {len(got_cols) - 1} thread columns + set-up, {len(got_rf)} rf arrows "
-            f"({len(got_stale)} stale), " + (f"failure row #{want_fail[0]}" if want_fail else "no failure row")
+            f"({len(got_stale)} stale), "
+            + (f"failure row #{want_fail[0]}" if want_fail else "no failure row")
             + (f", cause row #{want_cu[0]}" if want_cu else ""))
 
 

@@ -159,14 +159,17 @@ class picture final : public rqm::op_observer {
     text += ", unordered by happens-before";
     if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
     // The hand-over, as fuzz::recorder::hand_over picks it: among A's reads of stores B
-    // made after its racing write, first an acquire of a store without release, else any
-    // read of a store without release (the store), else a release read by no acquire on
-    // that object (the load).
+    // made after its racing write, first an acquire of a store without release (the
+    // store), else the last release read by no acquire on that object (the load), else
+    // any read of a store without release (the store).
+    // Candidates end at the read that took the raced G's pointer ("G5" of "G5.status").
+    std::string g = obj.substr(0, obj.find('.'));
     std::vector<int> reads;
     for (int k : po_[static_cast<std::size_t>(ta)]) {
       const row& r = rows_[static_cast<std::size_t>(k)];
-      if (r.reads && r.rf > rb && rows_[static_cast<std::size_t>(r.rf)].thread == tb)
-        reads.push_back(k);
+      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb) continue;
+      reads.push_back(k);
+      if (!g.empty() && g[0] == 'G' && g == r.value) break;
     }
     auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
     auto rel = [&](const row& w) { return w.ordered && releases(w.mo); };
@@ -182,14 +185,14 @@ class picture final : public rqm::op_observer {
     };
     for (int k : reads)
       if (acq(of(k)) && !rel(of(of(k).rf))) return say(k, true);
-    for (int k : reads)
-      if (!rel(of(of(k).rf))) return say(k, true);
-    for (std::size_t i = 0; i < reads.size(); i++) {
+    for (std::size_t i = reads.size(); i-- > 0;) {  // the last: the read closest to the race
       bool later = false;
       for (std::size_t j = i + 1; j < reads.size(); j++)
         later |= of(reads[j]).obj == of(reads[i]).obj && acq(of(reads[j]));
-      if (!acq(of(reads[i])) && !later) return say(reads[i], false);
+      if (rel(of(of(reads[i]).rf)) && !acq(of(reads[i])) && !later) return say(reads[i], false);
     }
+    for (int k : reads)
+      if (!rel(of(of(k).rf))) return say(k, true);
     return text;
   }
 

@@ -35,9 +35,9 @@ expect 2 "configure failed (the set-up or a subject spec" "$g" --subject "$work/
 expect 2 "TYPE or HEADER does not compile" "$g" \
   --subject "notype|weak_port/weak_port.hpp|weak::nope|$src/examples/weak_port/include" \
   --presets native --columns unit --build-dir "$work/notype"
-expect 1 "broken_port.hpp:17" "$g" \
-  --subject "broken|broken/broken_port.hpp|broken::broken_port|$src/tests/verdict/broken_port/include" \
-  --presets native --columns unit --build-dir "$work/broken"
+bp="broken|broken/broken_port.hpp|broken::broken_port|$src/tests/verdict/broken_port/include"
+expect 1 "broken_port.hpp:17" "$g" --subject "$bp" --presets native --columns unit \
+  --build-dir "$work/broken"
 "$cmake" --install "$build" --prefix "$work/prefix" >/dev/null || exit 1
 expect 2 "no --subject: an installed runqcheck checks your port" "$work/prefix/bin/runqcheck" \
   gate --presets native

@@ -246,7 +246,7 @@ class recorder final : public access_observer, public model::op_observer {
       std::snprintf(b, sizeof b, "%s: %s of %s in %s (%s:%u) races with %s (no happens-before edge)", text,
                     pending_.kind == access_observer::kind::write ? "write" : "read", ob.name,
                     relacy::short_name(pending_.func), base_name(pending_.file), pending_.line, w);
-      if (!pw && last >= 0) hand_over(b, sizeof b, thread, last);
+      if (!pw && last >= 0) hand_over(b, sizeof b, thread, last, ob.name);
     }
     event& e = push(ev::check, thread, thread >= 0 && thread < static_cast<int>(kMaxThreads) ? cur_op_[thread] : -1);
     if (&e != &spare_) {
@@ -257,10 +257,10 @@ class recorder final : public access_observer, public model::op_observer {
   // A racing read by `thread` of what write #w wrote: appends the hand-over that should
   // have ordered them. Among the reader's later reads of stores the writer's thread
   // made after #w: first an acquire that read a store without release (that store is
-  // the culprit), else any read of a store without release (the store), else a release
-  // read by no acquire on that object (the load): "; T1 took it over through
+  // the culprit), else the last release read by no acquire on that object (the load),
+  // else any read of a store without release (the store): "; T1 took it over through
   // P0.runqtail: the store in runqput (weak_port.hpp:45) is relaxed, not a release".
-  void hand_over(char* b, std::size_t n, int thread, int w) {
+  void hand_over(char* b, std::size_t n, int thread, int w, const char* raced) {
     using mo = std::memory_order;
     auto rel = [](const event& e) {
       return e.ordered && (e.mo == mo::release || e.mo == mo::acq_rel || e.mo == mo::seq_cst);
@@ -268,12 +268,19 @@ class recorder final : public access_observer, public model::op_observer {
     auto acq = [](const event& e) {
       return e.ordered && e.mo != mo::relaxed && e.mo != mo::release;
     };
+    // The raced object's G ("G5" of "G5.status"): candidates end at the read that took
+    // its pointer (a slot, runnext), as the ones after it cannot have handed it over.
+    char g[24] = {};
+    std::snprintf(g, sizeof g, "%s", raced);
+    if (char* dot = std::strchr(g, '.')) *dot = '\0';
     int reads[64], nr = 0;  // the candidates, in execution order (no allocation here)
     for (int i = w + 1; i < nevents_ && nr < 64; i++) {
       const event& r = events_[i];
       bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
-      if (r.thread == thread && rd && r.rf > w && events_[r.rf].thread == events_[w].thread)
-        reads[nr++] = i;
+      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread)
+        continue;
+      reads[nr++] = i;
+      if (g[0] == 'G' && std::strcmp(r.value, g) == 0) break;
     }
     auto said = [&](int i, bool store) {
       const event& r = events_[i];
@@ -288,15 +295,15 @@ class recorder final : public access_observer, public model::op_observer {
     auto from = [&](int k) -> const event& { return events_[events_[reads[k]].rf]; };
     for (int k = 0; k < nr; k++)
       if (acq(events_[reads[k]]) && !rel(from(k))) return said(reads[k], true);
-    for (int k = 0; k < nr; k++)
-      if (!rel(from(k))) return said(reads[k], true);
-    for (int k = 0; k < nr; k++) {
+    for (int k = nr - 1; k >= 0; k--) {  // the last: the read closest to the race
       const event& r = events_[reads[k]];
       bool later = false;
       for (int j = k + 1; j < nr; j++)
         later |= events_[reads[j]].obj == r.obj && acq(events_[reads[j]]);
-      if (!acq(r) && !later) return said(reads[k], false);
+      if (rel(from(k)) && !acq(r) && !later) return said(reads[k], false);
     }
+    for (int k = 0; k < nr; k++)
+      if (!rel(from(k))) return said(reads[k], true);
   }
   // The access a racing one conflicts with: the latest access to object o
   // by another thread (or the set-up) that a write conflicts with (any), or
