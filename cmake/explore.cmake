@@ -252,8 +252,10 @@ endif()
 
 # Every small queue program (models/generate), each explored exhaustively
 # under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the
-# verdict's `generated` column, within the gate's bounds (docs/generated.md);
-# nightly: generated_deep/<subject>, k = 3.
+# verdict's `generated` column: the gate's bound, every program of at most 4
+# operations (two threads with k = 2 each, three with 4 in all; 32,976
+# programs); nightly: generated_deep/<subject>, three threads with k = 2 each
+# and two with k = 3 (docs/generated.md).
 if(NOT TARGET runqcheck_generate)
   add_library(runqcheck_generate INTERFACE)
   target_include_directories(runqcheck_generate INTERFACE "${RUNQCHECK_ROOT}/models/generate"
@@ -261,4 +263,8 @@ if(NOT TARGET runqcheck_generate)
 endif()
 runqcheck_add_checker(NAME generated SOURCES "${RUNQCHECK_ROOT}/tests/explore/generated.cpp"
   LIBS runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic}
-  LABELS gate explore ARGS both TIMEOUT 900)
+  LABELS gate explore ARGS both --total 4 TIMEOUT 1200)
+runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore TIMEOUT 10800
+  ARGS both --jobs 2)
+runqcheck_add_checker_run(CHECKER generated SUFFIX _deep_k3 LABELS nightly explore TIMEOUT 10800
+  ARGS both --threads 2 --ops 3 --jobs 2)

@@ -10,10 +10,13 @@
 // or not, the global queue with `global` Gs); threads 1 and 2 own P1, P2,
 // which start empty. Roles and their operations (as the contract allows):
 //   owner   runqput(P0) next false/true, runqget, runqdrain, a reput of the G
-//           it got last (next false/true), and findRunnable's global batch as
-//           its first operation on an empty P0;
+//           it got last (next false/true), findRunnable's global batch as its
+//           first operation on an empty P0, and procresize's destroy(P0) as
+//           its last, once the others are done (the world stopped);
 //   thief   runqsteal(own, P0) with and without runnext, runqempty(P0), and
-//           after a steal runqget(own) and a reput of what it received;
+//           after a steal runqget(own), runqdrain(own) and a reput of what it
+//           received; the second of two thieves also steals from the first
+//           (a chained steal: P1's Gs published by P1's own steal);
 //   global  globrunqput of a new G, globrunqget, findRunnable's global batch
 //           into its own P as its first operation, then runqget(own) and a
 //           reput of what it received.
@@ -21,8 +24,9 @@
 // (1..k each): a thief, a global user, two thieves or one of each.
 // Non-redundancy: an operation that can do nothing where it stands (a get of
 // a P nobody filled, a reput with nothing received) is never generated;
-// two thieves are interchangeable (each touches only P0, the global queue
-// and its own P), so of (owner, a, b) and (owner, b, a) one is kept; the
+// two thieves that do not steal from each other are interchangeable (each
+// touches only P0 and its own P), so of (owner, a, b) and (owner, b, a) one
+// is kept; the
 // global queue starts non-empty only where a program reads it; a program of
 // three threads where one shares nothing with the others (a global user
 // while the owner can neither spill nor batch) is the two smaller programs
@@ -51,6 +55,7 @@ inline const char* role_name(role r) {
 struct bounds {
   int ops = 2;                        // k: operations per thread
   int threads = 3;                    // 2 or 3 (the owner and 1..2 others)
+  int total = 0;                      // operations in all threads at most (0: ops * threads)
   std::vector<std::uint32_t> caps = {4};
   std::vector<int> global_sizes = {0, 2};  // the global queue's starts (where read)
 };
@@ -82,8 +87,10 @@ constexpr bool fills_own(op_kind k) {  // leaves Gs on the thread's own P
   return k == op_kind::steal || k == op_kind::steal_next || k == op_kind::glob_batch;
 }
 
-// Operation i of a sequence of role r on P p, given what came before.
-inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<op>& out) {
+// Operation i of a sequence of role r on P p, given what came before
+// (chain: a thief that may also steal from P1).
+inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<op>& out,
+                     bool chain) {
   out.clear();
   bool got = false, own = false;
   for (const op& o : before) {
@@ -99,10 +106,18 @@ inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<o
         out.push_back(model::reput_next(0));
       }
       if (before.empty()) out.push_back(model::glob_batch(0));  // kept where P0 starts empty
+      out.push_back(model::destroy(0));  // the last: see with_destroy()
       break;
     case role::thief:
       out = {model::steal(p, 0), model::steal_next(p, 0), model::empty(0)};
-      if (own) out.push_back(model::get(p));
+      if (chain) {
+        out.push_back(model::steal(p, 1));
+        out.push_back(model::steal_next(p, 1));
+      }
+      if (own) {
+        out.push_back(model::get(p));
+        out.push_back(model::drain(p));
+      }
       if (got) out.push_back(model::reput(p));
       break;
     case role::global:
@@ -114,15 +129,24 @@ inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<o
   }
 }
 
-// Every sequence of role r on P p of length lo..hi, shortest first.
-inline std::vector<std::vector<op>> sequences(role r, int p, int lo, int hi) {
-  std::vector<std::vector<op>> all, level{{}};
+inline bool chained(const std::vector<op>& seq) {
+  for (const op& o : seq)
+    if ((o.kind == op_kind::steal || o.kind == op_kind::steal_next) && o.victim == 1) return true;
+  return false;
+}
+
+// Every sequence of role r on P p of length lo..hi, shortest first; with
+// chain, those with a chained steal after all the others (so that a twin's
+// list begins with its sibling's, P renamed). A destroy ends a sequence.
+inline std::vector<std::vector<op>> sequences(role r, int p, int lo, int hi, bool chain = false) {
+  std::vector<std::vector<op>> all, level{{}}, tail;
   if (lo == 0) all.push_back({});
   std::vector<op> nx;
   for (int len = 1; len <= hi; len++) {
     std::vector<std::vector<op>> grown;
     for (const auto& s : level) {
-      next_ops(r, p, s, nx);
+      if (!s.empty() && s.back().kind == op_kind::destroy) continue;
+      next_ops(r, p, s, nx, chain);
       for (const op& o : nx) {
         auto t = s;
         t.push_back(o);
@@ -130,8 +154,10 @@ inline std::vector<std::vector<op>> sequences(role r, int p, int lo, int hi) {
       }
     }
     level = std::move(grown);
-    if (len >= lo) all.insert(all.end(), level.begin(), level.end());
+    if (len < lo) continue;
+    for (const auto& s : level) (chain && chained(s) ? tail : all).push_back(s);
   }
+  all.insert(all.end(), tail.begin(), tail.end());
   return all;
 }
 
@@ -152,7 +178,7 @@ inline unsigned touches(role r, const std::vector<op>& seq, int fill, std::uint3
   int puts = 0;
   bool batch = false;
   for (const op& o : seq) {
-    batch |= o.kind == op_kind::glob_batch;
+    batch |= o.kind == op_kind::glob_batch || o.kind == op_kind::destroy;
     puts += o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::reput ||
             o.kind == op_kind::reput_next;
   }
@@ -191,15 +217,19 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
   }
   for (std::uint32_t cap : b.caps) {
     for (const auto& shape : shapes) {
+      const bool twins = shape.size() == 2 && shape[0] == shape[1];
       std::vector<std::vector<std::vector<op>>> others;
       for (std::size_t i = 0; i < shape.size(); i++)
-        others.push_back(sequences(shape[i], static_cast<int>(i) + 1, 1, b.ops));
-      const bool twins = shape.size() == 2 && shape[0] == shape[1];
+        others.push_back(sequences(shape[i], static_cast<int>(i) + 1, 1, b.ops, twins && i == 1));
       std::vector<std::size_t> ix(shape.size(), 0);
       for (;;) {
-        bool canonical = !twins || ix[0] <= ix[1];
+        // Twins: the second's list is the first's, then those with a chained steal.
+        bool canonical = !twins || ix[1] >= others[0].size() || ix[0] <= ix[1];
+        std::size_t others_ops = 0;
+        for (std::size_t i = 0; i < shape.size(); i++) others_ops += others[i][ix[i]].size();
         for (const auto& own : owners) {
           if (!canonical) break;
+          if (b.total > 0 && own.size() + others_ops > static_cast<std::size_t>(b.total)) continue;
           program pr;
           pr.cap = cap;
           pr.roles = {role::owner};
@@ -240,7 +270,8 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
 }
 
 // The program as a scenario: Gs numbered (the start's first, then each put
-// and glob_put in thread order), one P per thread (at least 2).
+// and glob_put in thread order), one P per thread (at least 2); a destroy
+// waits for every other thread first (procresize stops the world).
 inline model::scenario to_scenario(const program& p) {
   model::scenario sc;
   sc.cap = p.cap;
@@ -252,6 +283,13 @@ inline model::scenario to_scenario(const program& p) {
   for (int i = 0; i < p.global; i++) sc.global.push_back(g++);
   if (sc.initial[0].ring.empty() && sc.initial[0].runnext < 0) sc.initial.clear();
   sc.threads = p.threads;
+  auto& own = sc.threads[0];
+  if (!own.empty() && own.back().kind == op_kind::destroy) {
+    own.pop_back();
+    for (std::size_t t = 1; t < sc.threads.size(); t++)
+      own.push_back(model::wait_done(static_cast<int>(t)));
+    own.push_back(model::destroy(0));
+  }
   for (auto& t : sc.threads) {
     for (op& o : t) {
       if (o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::glob_put)
@@ -293,18 +331,24 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
     if (sc.threads.size() <= 2) break;  // keep two threads: a race needs them
     model::scenario s = sc;
     s.threads.erase(s.threads.begin() + static_cast<long>(t));
-    // P indices above t shift down with their owner.
-    for (auto& th : s.threads)
+    // P and thread indices above t shift down with their owner; a wait for t goes.
+    bool steals_from_t = false;
+    for (auto& th : s.threads) {
+      std::erase_if(th, [&](const op& o) { return o.kind == op_kind::wait_done && o.victim == t; });
       for (op& o : th) {
+        steals_from_t |= o.kind != op_kind::wait_done && o.victim == t && o.kind != op_kind::empty;
         if (o.p > t) o.p--;
-        if (o.victim > t && o.kind != op_kind::wait_done) o.victim--;
+        if (o.victim > t) o.victim--;
       }
+    }
+    if (steals_from_t) continue;  // its P would go with it
     s.nprocs = std::max(2, s.nprocs - 1);
     out.push_back(renumber(s));
   }
   for (std::size_t t = 0; t < sc.threads.size(); t++) {
     for (std::size_t i = 0; i < sc.threads[t].size(); i++) {
       if (t > 0 && sc.threads[t].size() == 1) continue;  // dropping the thread is above
+      if (sc.threads[t][i].kind == op_kind::wait_done) continue;  // a destroy needs it
       model::scenario s = sc;
       s.threads[t].erase(s.threads[t].begin() + static_cast<long>(i));
       out.push_back(renumber(s));

@@ -18,9 +18,8 @@
 //    a lower bound of what the P held (the owner's own puts and gets, less
 //    what the steals begun on it could have taken) must not be positive;
 //  - runqempty is never spuriously true: expect_nonempty ops; and any
-//    runqempty(p) answering true while p held, throughout the call, a G put
-//    before the threads started (a lower bound that no thread can miss: the
-//    set-up happens before every thread; see judge_empty);
+//    runqempty(p) answering true though p's owner never left p empty since
+//    the threads started and no steal could have emptied it (judge_empty);
 //  - reput / reput_next (generated programs) put again the G the thread
 //    received last: a G that ran is reused, so stale pointers to it may be
 //    in flight (ABA); histories record them as put / put_next of that G;
@@ -111,6 +110,7 @@ class world {
       S::globrunqput(sched_, &gs_[gid]);
     }
     running_ = true;
+    for (held_p& h : held_) h.least = h.lower;
   }
 
   // Thread t's script (Relacy: thread(t)).
@@ -188,7 +188,6 @@ class world {
     hand_off(&gs_[gid]);
     fifo_put(p, gid, next);
     held_put(p, gid, next);
-    watch_lower(p);
     S::runqput(*ps_[p], &gs_[gid], next);
   }
 
@@ -212,8 +211,7 @@ class world {
       case op_kind::put: put(o.p, o.g, false); break;
       case op_kind::put_next: put(o.p, o.g, true); break;
       case op_kind::get: {
-        if (held_[o.p].init_lower > 0) held_[o.p].init_lower--;  // it may take one
-        watch_lower(o.p);
+        lowest(o.p, held_[o.p].lower - 1);  // while it takes one
         auto r = S::runqget(pp);
         inherit_[t] = r.inheritTime;
         deliver(t, r.gp);
@@ -239,8 +237,7 @@ class world {
         break;
       }
       case op_kind::drain: {
-        held_[o.p].init_lower = 0;
-        watch_lower(o.p);
+        lowest(o.p, 0);
         gQueue<B> q = S::runqdrain(pp);
         emptied(o.p);
         for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);
@@ -270,17 +267,14 @@ class world {
         while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
         break;
       case op_kind::destroy:
-        held_[o.p].init_lower = 0;
-        watch_lower(o.p);
+        lowest(o.p, 0);
         S::destroy(pp);
         emptied(o.p);
         break;
-      case op_kind::empty: {  // the bare query, judged by what no thread can miss
-        watch_[t] = {o.victim, held_[o.victim].init_lower};
+      case op_kind::empty:
         empty_[t] = S::runqempty(*ps_[o.victim]);
-        judge_empty(t, o.victim, empty_[t]);
+        judge_empty(o.victim, empty_[t]);
         break;
-      }
       default: break;  // scheduler events: not in a scenario
     }
   }
@@ -323,11 +317,10 @@ class world {
   //    so it takes at most max(1, ceil(ring_max/2)).
   //  - steals_begun/ended: the steals with victim p; base: steals_ended when
   //    p was last known empty (steals ended before then took nothing since).
-  //  - init_lower: a lower bound of the Gs put before the threads started
-  //    that are still on p (every thread sees those: set-up happens before
-  //    it); own_puts: p's owner's puts since then (what a spill may keep).
+  //  - least: the least `lower` since the threads started, the owner's ops
+  //    in flight included (a get while it takes a G, a drain).
   struct held_p {
-    int init_lower = 0, own_puts = 0;
+    int least = 1 << 30;
     int next = -1;
     bool next_sure = false;
     int lower = 0;
@@ -345,13 +338,7 @@ class world {
     // A full ring spills Cap/2 Gs to the global queue (runqputslow), leaving Cap/2.
     const bool spill = in == 1 && h.ring >= cap;
     h.lower = spill ? std::min(h.lower + 1, cap / 2) : h.lower + 1;
-    if (!running_) {
-      h.init_lower++;
-    } else {
-      // A spill keeps the newest Cap/2 of the ring: the owner's own puts may be among them.
-      if (spill) h.init_lower = std::max(0, std::min(h.init_lower, cap / 2 - h.own_puts));
-      h.own_puts++;
-    }
+    if (running_) h.least = std::min(h.least, h.lower);  // a spill's Cap/2 stay throughout
     h.ring = std::min(h.ring + in, cap);
     h.ring_max = std::max(h.ring_max, h.ring);
     if (next) {
@@ -379,40 +366,30 @@ class world {
   // p is empty now (drained, destroyed, or a runqget found nothing).
   void emptied(int p) {
     held_p& h = held_[p];
-    h.init_lower = h.own_puts = 0;
     h.next = -1;
     h.lower = h.ring = h.ring_max = 0;
     h.base = h.steals_ended;
-    watch_lower(p);
+    h.least = 0;
   }
 
-  // The least init_lower of p seen by each runqempty(p) in progress (one at
-  // a time per thread; threads run one at a time in every checker that runs
-  // generated programs, and this is no access of the explored program).
-  struct watch {
-    int p = -1;
-    int least = 0;
-  };
-  void watch_lower(int p) {
-    for (watch& w : watch_) {
-      if (w.p == p) w.least = std::min(w.least, held_[p].init_lower);
-    }
+  void lowest(int p, int v) {
+    if (running_) held_[p].least = std::min(held_[p].least, std::max(v, 0));
   }
 
-  // runqempty(p) answered `empty` to thread t: false is always allowed;
-  // true only if p may have lost every G it held from the set-up: those
-  // still there throughout the call, less what the steals begun on p since
-  // it was last known empty may have taken, must not be positive.
-  void judge_empty(int t, int p, bool empty) {
-    watch_lower(p);
+  // runqempty(p) answered `empty`: true is allowed only if p may have been
+  // empty at a state of p's owner that the caller can see. The owner's ops
+  // run in order, so p's content goes through one state after another; a
+  // port's runqempty reads a consistent snapshot of one of them (Go's
+  // re-read of runqtail), under any memory model one no later than the
+  // call's end. If every state since the threads started held `least` Gs
+  // or more and the steals begun on p could not have taken them all, true
+  // is spurious.
+  void judge_empty(int p, bool empty) {
     const held_p& h = held_[p];
-    int steals = h.steals_begun - h.base;
-    int left = watch_[t].least - steals * std::max(1, (h.ring_max + 1) / 2);
-    watch_[t] = {};
-    if (!empty) return;
-    RQ_INVARIANT(B, left <= 0,
-                 "invariant: runqempty true though its P held a G throughout the call", "p", p,
-                 "at_least", left);
+    int left = h.least - h.steals_begun * std::max(1, (h.ring_max + 1) / 2);
+    RQ_INVARIANT(B, !empty || left <= 0,
+                 "invariant: runqempty true though its P held a G at every state since the "
+                 "threads started", "p", p, "at_least", left);
   }
 
   // runqget(p) answered {gp, inheritTime}: judged by what the harness knows.
@@ -434,7 +411,6 @@ class world {
       RQ_INVARIANT(B, inheritTime, "invariant: runqget's inheritTime false for the G in runnext", "p", p, "g", gid);
     }
     if (h.lower > 0) h.lower--;
-    watch_lower(p);
     if (gid == h.next && (inheritTime || h.next_sure)) {
       h.next = -1;
     } else if (h.ring > 0) {
@@ -499,7 +475,6 @@ class world {
   bool inherit_[kMaxThreads] = {};
   bool empty_[kMaxThreads] = {};
   int last_got_[kMaxThreads] = {-1, -1, -1, -1};  // the G each thread received last
-  watch watch_[kMaxThreads];
   bool running_ = false;  // the threads have started (init() is done)
 };
 

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -240,6 +241,24 @@ inline bool parse_spec(std::string_view line, scenario& sc, std::string& err, in
   }
   sc.ngs = maxg + 1;
   return true;
+}
+
+// The program line of a file a failure saved (lines starting '#' are
+// comments); false with err set if there is none.
+inline bool read_spec_file(const std::string& path, std::string& line, std::string& err) {
+  std::ifstream in(path);
+  if (!in) {
+    err = "cannot read '" + path + "'";
+    return false;
+  }
+  for (std::string l; std::getline(in, l);) {
+    if (!l.empty() && l[0] != '#') {
+      line = l;
+      return true;
+    }
+  }
+  err = "'" + path + "' holds no program line";
+  return false;
 }
 
 }  // namespace runqcheck::model

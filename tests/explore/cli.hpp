@@ -65,6 +65,26 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
   return true;
 }
 
+// A replay PATH as replay_line writes it (`<model>/<path>`) into the bare
+// path. -1 to go on; 2, with one line on stderr, if it was found under
+// another model than m (its choices are that model's).
+inline int strip_path_model(const char* argv0, const std::string& scenario, model m,
+                            std::string& path) {
+  const std::string given = path;
+  for (model pm : {model::sc, model::rc11}) {
+    std::string pre = std::string(arg_of(pm)) + "/";
+    if (path.rfind(pre, 0) != 0) continue;
+    if (m != pm) {
+      std::fprintf(stderr, "%s: replay: this path was found under %s, not %s: run it as "
+                   "`replay %s %s %s`\n", argv0, model_name(pm), model_name(m),
+                   scenario.c_str(), arg_of(pm), given.c_str());
+      return 2;
+    }
+    path.erase(0, pre.size());
+  }
+  return -1;
+}
+
 // argv into a: [sc|rc11|both] [--budget N] [--seconds S] [--hash]
 // [--crosscheck] [--no-ipr], and with search_flags [--shard I/N]
 // [--estimate]; or
@@ -85,18 +105,7 @@ inline int parse(int argc, char** argv, args& a, std::string& only, bool search_
     only = argv[2];
     a.replay = argv[4];
     i = argc;
-    // The path's model (replay_line's prefix): its choices are that model's.
-    for (model m : {model::sc, model::rc11}) {
-      std::string pre = std::string(arg_of(m)) + "/";
-      if (a.replay.rfind(pre, 0) != 0) continue;
-      if (a.models[0] != m) {
-        std::fprintf(stderr, "%s: replay: this path was found under %s, not %s: run it as "
-                     "`replay %s %s %s`\n", argv[0], model_name(m), model_name(a.models[0]),
-                     argv[2], arg_of(m), argv[4]);
-        return 2;
-      }
-      a.replay.erase(0, pre.size());
-    }
+    if (int rc = strip_path_model(argv[0], argv[2], a.models[0], a.replay); rc >= 0) return rc;
   }
   for (; i < argc; i++) {
     if (parse_model(argv[i], a.models)) continue;

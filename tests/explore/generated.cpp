@@ -7,22 +7,30 @@
 // that still fails the same way and printed as a scenario to read, replay
 // and keep (docs/generated.md).
 //
-// Usage: generated [sc|rc11|both] [--ops K] [--threads N] [--caps C,...]
-//                  [--budget N] [--seconds S] [--keep-going] [--count]
+// Usage: generated [sc|rc11|both] [--ops K] [--threads N] [--total T] [--caps C,...]
+//                  [--budget N] [--seconds S] [--jobs J] [--keep-going] [--count]
 //        generated run 'SPEC'|FILE [sc|rc11|both] [--budget N]
 //        generated replay 'SPEC'|FILE sc|rc11 PATH
 //   --ops K: operations per thread (default 2); --threads N: 2 or 3 (3);
+//   --total T: operations in all threads at most (default: no bound but K's);
 //   --caps: ring capacities (default 4; 2 only for ports that take it);
 //   --budget N: executions per program and model (default 1,000,000): a
 //   program cut by it is named, with what it covered (never a silent pass);
 //   --seconds S: stop starting programs after S seconds and say how many of
 //   how many were explored (smallest first);
+//   --jobs J: J worker processes (default 1); the failure reported is the
+//   least failing program's whatever J (the workers agree on it, see work());
 //   --keep-going: every program, not only up to the first failure;
 //   --count: print the programs of each shape and stop.
 //   SPEC: a scenario as one line (models/scenarios/text.hpp), FILE a file
 //   holding one (lines starting '#' are comments): what a failure saves.
 //   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first).
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +62,7 @@ using runqcheck::explore::scenario_run::prog;
 using cli::fmt;
 
 constexpr std::uint64_t kDefaultBudget = 1'000'000;
+constexpr unsigned kMaxJobs = 16;
 
 struct settings {
   std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
@@ -61,6 +70,7 @@ struct settings {
   std::uint64_t budget = kDefaultBudget;
   double seconds = 0;
   bool keep_going = false, count = false;
+  unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
 };
@@ -137,6 +147,7 @@ struct history final : model::op_observer {
     for (int g : sc.global) q.globrunqput(g);
     lin::history h{std::move(q), {}};
     for (const rec& r : ops) {
+      if (r.o.kind == model::op_kind::wait_done) continue;  // a control: no queue operation
       lin::operation x;
       x.thread = r.thread < 0 ? static_cast<int>(sc.threads.size()) : r.thread;
       x.kind = model::recorded_as(r.o.kind);
@@ -165,6 +176,7 @@ struct history final : model::op_observer {
 struct explored {
   ex::stats s;
   std::uint64_t judged = 0;  // executions whose history lincheck judged
+  std::string report;        // lincheck's, of the failing history (if that failed)
 };
 
 struct lincheck_state {
@@ -174,37 +186,42 @@ struct lincheck_state {
   std::string report;  // the last non-linearizable history's report
 };
 
+// The lincheck of every interleaving, as steps around each execution.
+runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
+                                                         const model::scenario& sc) {
+  runqcheck::explore::scenario_run::extras x;
+  x.setup = [&L] { L.h.reset(); };
+  x.access = [&L](const ex::event& e) { L.h.access(e); };
+  x.finish = [&L, &sc] {
+    if (L.h.stale) return;
+    L.judged++;
+    std::string k = L.h.key();
+    if (L.ok.count(k) != 0) return;
+    std::string e = L.h.judge(sc);
+    if (e.empty()) {
+      L.ok.insert(std::move(k));
+      return;
+    }
+    L.report = e;
+    runqcheck::fatal_info f;
+    f.msg = "history not linearizable w.r.t. the reference model (its report below)";
+    B::fatal(f);
+  };
+  return x;
+}
+
 template <std::uint32_t Cap>
 explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
   lincheck_state L;
+  auto x = lincheck_steps(L, sc);
   prog<Cap> p(sc);
   if (lincheck) {
     obs.history = &L.h;
-    auto prev = o.on_access;
-    o.on_access = [&L, prev](int t, const ex::event& e, const ex::request& q) {
-      L.h.access(e);
-      if (prev) prev(t, e, q);
-    };
-    p.also_setup = [&L] { L.h.reset(); };
-    p.also_finish = [&L, &sc] {
-      if (L.h.stale) return;
-      L.judged++;
-      std::string k = L.h.key();
-      if (L.ok.count(k) != 0) return;
-      std::string e = L.h.judge(sc);
-      if (e.empty()) {
-        L.ok.insert(std::move(k));
-        return;
-      }
-      L.report = e;
-      runqcheck::fatal_info f;
-      f.msg = "history not linearizable w.r.t. the reference model (see its report above)";
-      std::printf("%s\n", e.c_str());
-      B::fatal(f);
-    };
+    p.ext = &x;
+    o.on_access = [&x](int, const ex::event& e, const ex::request&) { x.access(e); };
   }
   ex::engine<> e(p, o);
-  explored r{e.run(), L.judged};
+  explored r{e.run(), L.judged, L.report};
   obs.history = nullptr;
   return r;
 }
@@ -302,9 +319,10 @@ std::string self_dir_file(const std::string& name, std::string& err) {
 // catalog runners take (explore_scenarios --scenario FILE), and prints the
 // replay: and picture: lines of its failing execution. Always returns false.
 bool report_failure(const char* argv0, model::scenario sc, ex::model m, const explored& first,
-                    std::uint64_t budget) {
+                    std::uint64_t budget, const std::string& where = "") {
   const char* mn = ex::model_name(m);
-  std::printf("generated %s: FAILED under %s: %s\n", subject_name, mn, first.s.failure.c_str());
+  std::printf("generated %s: FAILED under %s: %s%s\n", subject_name, mn, first.s.failure.c_str(),
+              where.c_str());
   std::printf("  the program (as generated):\n");
   describe(sc);
   auto t0 = std::chrono::steady_clock::now();
@@ -319,6 +337,7 @@ bool report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   describe(sc);
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
+  if (!last.report.empty()) std::printf("%s\n", last.report.c_str());
   std::string err;
   std::string file = self_dir_file("generated__" + std::string(subject_name) + "__" +
                                        std::string(sc.name) + "__" + cli::arg_of(m) + ".scn",
@@ -339,8 +358,12 @@ bool report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("replay: %s\n", line.c_str());
   std::fflush(stdout);
   std::string perr;
+  lincheck_state L;
+  auto x = lincheck_steps(L, sc);
+  obs.history = &L.h;
   std::string html = runqcheck::explore::scenario_run::take_picture_at<4, 2, 8>(
-      "generated", sc, m, last.s.path, cli::absolute(line, argv0), perr);
+      "generated", sc, m, last.s.path, cli::absolute(line, argv0), perr, &x);
+  obs.history = nullptr;
   cli::print_picture(html, perr);
   std::fflush(stdout);
   return false;
@@ -348,8 +371,8 @@ bool report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
 
 int usage(const char* argv0) {
   std::fprintf(stderr,
-               "usage: %s [sc|rc11|both] [--ops K] [--threads 2|3] [--caps C,...] [--budget N]"
-               " [--seconds S] [--keep-going] [--count]\n"
+               "usage: %s [sc|rc11|both] [--ops K] [--threads 2|3] [--total T] [--caps C,...] [--budget N]"
+               " [--seconds S] [--jobs J] [--keep-going] [--count]\n"
                "       %s run 'SPEC'|FILE [sc|rc11|both] [--budget N]\n"
                "       %s replay 'SPEC'|FILE sc|rc11 PATH\n",
                argv0, argv0, argv0);
@@ -366,20 +389,7 @@ bool parse_u64(const char* s, std::uint64_t& v, std::uint64_t lo, std::uint64_t 
 // SPEC or FILE (a file holding a SPEC line) into sc; false with err set.
 bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
   std::string line = arg;
-  if (arg.find('|') == std::string::npos) {
-    std::ifstream in(arg);
-    if (!in) {
-      err = "'" + arg + "' is neither a program (no '|') nor a readable file";
-      return false;
-    }
-    line.clear();
-    for (std::string l; std::getline(in, l);) {
-      if (!l.empty() && l[0] != '#') {
-        line = l;
-        break;
-      }
-    }
-  }
+  if (arg.find('|') == std::string::npos && !model::read_spec_file(arg, line, err)) return false;
   if (!model::parse_spec(line, sc, err, model::kMaxP, model::kMaxThreads, model::kMaxG))
     return false;
   if (!valid_cap(sc.cap)) {
@@ -401,7 +411,7 @@ int parse(int argc, char** argv, settings& st) {
       if (argc != 5 || !cli::parse_model(argv[3], st.models) || st.models.size() != 1)
         return usage(argv[0]);
       st.replay = argv[4];
-      return -1;
+      return cli::strip_path_model(argv[0], "'" + st.spec + "'", st.models[0], st.replay);
     }
   }
   for (; i < argc; i++) {
@@ -418,6 +428,18 @@ int parse(int argc, char** argv, settings& st) {
         return 2;
       }
       st.b.ops = static_cast<int>(v);
+    } else if (std::strcmp(argv[i], "--jobs") == 0 && more && !st.run) {
+      if (!parse_u64(argv[++i], v, 1, kMaxJobs)) {
+        std::fprintf(stderr, "%s: --jobs: '%s' is not 1..%u\n", argv[0], argv[i], kMaxJobs);
+        return 2;
+      }
+      st.jobs = static_cast<unsigned>(v);
+    } else if (std::strcmp(argv[i], "--total") == 0 && more && !st.run) {
+      if (!parse_u64(argv[++i], v, 1, 12)) {
+        std::fprintf(stderr, "%s: --total: '%s' is not 1..12\n", argv[0], argv[i]);
+        return 2;
+      }
+      st.b.total = static_cast<int>(v);
     } else if (std::strcmp(argv[i], "--threads") == 0 && more && !st.run) {
       if (!parse_u64(argv[++i], v, 2, 3)) {
         std::fprintf(stderr, "%s: --threads: '%s' is not 2 or 3\n", argv[0], argv[i]);
@@ -450,6 +472,7 @@ int parse(int argc, char** argv, settings& st) {
       return usage(argv[0]);
     }
   }
+  if (std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) st.keep_going = false;
   return -1;
 }
 
@@ -482,6 +505,73 @@ int run_spec(const char* argv0, const settings& st) {
   return ok ? 0 : 1;
 }
 
+// What the workers share (anonymous shared memory, so that forked workers
+// write it): the least failing program's index, each worker's counts.
+struct tally {
+  std::uint64_t done = 0, open = 0, judged = 0, execs[2] = {};
+  std::uint64_t first_open = 0;  // the first program a budget cut (its index; 0: none)
+  bool timed_out = false;
+};
+struct shared_state {
+  std::atomic<std::uint64_t> min_fail{~0ull};
+  tally w[kMaxJobs];
+};
+
+// Worker w of jobs: explores programs w, w + jobs, ... (numbered from 1 in
+// enumeration order, smallest first) until one fails, or, for the others,
+// until their next index passes the least failing one: every program below
+// that one is then explored by someone and passed, so the failure reported
+// is the same whatever the timing.
+void work(const settings& st, unsigned w, unsigned jobs, shared_state& sh) {
+  tally& t = sh.w[w];
+  auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t n = 0;
+  bool stop = false;
+  gen::enumerate(st.b, [&](const gen::program& p) {
+    n++;
+    if (stop || (n - 1) % jobs != w) return;
+    if (n > sh.min_fail.load()) {
+      stop = true;
+      return;
+    }
+    if (st.seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
+            st.seconds) {
+      t.timed_out = stop = true;
+      return;
+    }
+    model::scenario sc = gen::to_scenario(p);
+    const std::string name = "gen" + std::to_string(n);  // sc.name views it
+    sc.name = name;
+    t.done++;
+    for (ex::model m : st.models) {
+      explored r = explore_one(sc, m, st.budget);
+      t.execs[m == ex::model::sc ? 0 : 1] += r.s.executions();
+      t.judged += r.judged;
+      if (r.s.failed) {
+        for (std::uint64_t v = sh.min_fail.load(); n < v && !sh.min_fail.compare_exchange_weak(v, n);) {
+        }
+        stop = !st.keep_going;
+        return;
+      }
+      if (!r.s.exhausted && t.open++ == 0) t.first_open = n;
+    }
+  });
+}
+
+// Program number n of the enumeration, as a scenario named "gen<n>" (its
+// name views `name`).
+model::scenario program_at(const gen::bounds& b, std::uint64_t n, std::string& name) {
+  model::scenario sc;
+  std::uint64_t k = 0;
+  gen::enumerate(b, [&](const gen::program& p) {
+    if (++k == n) sc = gen::to_scenario(p);
+  });
+  name = "gen" + std::to_string(n);
+  sc.name = name;
+  return sc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -500,56 +590,91 @@ int main(int argc, char** argv) {
   }
   model::report_not_applied<subject_under_test<B, 4>>(subject_name, {}, true);
   auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t n = 0, done = 0, open = 0, execs[2] = {}, judged = 0;
-  bool ok = true, stopped = false;
-  const bool stop_on_fail = !st.keep_going || std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
-  std::string first_open;
-  gen::enumerate(st.b, [&](const gen::program& p) {
-    n++;
-    if (stopped) return;
-    if (st.seconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
-            st.seconds) {
-      stopped = true;
-      return;
+  void* mem = ::mmap(nullptr, sizeof(shared_state), PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    std::fprintf(stderr, "%s: mmap failed\n", argv[0]);
+    return 2;
+  }
+  auto& sh = *new (mem) shared_state;
+  std::fflush(stdout);
+  if (st.jobs == 1) {
+    work(st, 0, 1, sh);
+  } else {
+    std::vector<pid_t> kids;
+    for (unsigned w = 0; w < st.jobs; w++) {
+      pid_t pid = ::fork();
+      if (pid == 0) {
+        work(st, w, st.jobs, sh);
+        std::fflush(stdout);
+        ::_exit(0);
+      }
+      if (pid < 0) {
+        std::fprintf(stderr, "%s: fork failed\n", argv[0]);
+        return 2;
+      }
+      kids.push_back(pid);
     }
-    model::scenario sc = gen::to_scenario(p);
-    sc.name = "gen" + std::to_string(n);
-    done++;
+    for (pid_t k : kids) {
+      int ws = 0;
+      if (::waitpid(k, &ws, 0) != k || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        std::fprintf(stderr, "%s: a worker died (status %d)\n", argv[0], ws);
+        return 2;
+      }
+    }
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  tally all;
+  for (unsigned w = 0; w < st.jobs; w++) {
+    const tally& t = sh.w[w];
+    all.done += t.done;
+    all.open += t.open;
+    all.judged += t.judged;
+    all.execs[0] += t.execs[0];
+    all.execs[1] += t.execs[1];
+    all.timed_out |= t.timed_out;
+    if (t.first_open != 0 && (all.first_open == 0 || t.first_open < all.first_open))
+      all.first_open = t.first_open;
+  }
+  const std::uint64_t n = gen::enumerate(st.b, [](const gen::program&) {});
+  const std::uint64_t failed_at = sh.min_fail.load();
+  bool ok = failed_at == ~0ull;
+  std::string name;
+  if (!ok) {  // the least failing program, explored again here, shrunk and shown
+    model::scenario sc = program_at(st.b, failed_at, name);
+    std::string where = " (program " + fmt(failed_at) + " of " + fmt(n) +
+                        "; every smaller one passed)";
     for (ex::model m : st.models) {
       explored r = explore_one(sc, m, st.budget);
-      execs[m == ex::model::sc ? 0 : 1] += r.s.executions();
-      judged += r.judged;
       if (r.s.failed) {
-        ok = report_failure(argv[0], sc, m, r, st.budget);
-        if (stop_on_fail) stopped = true;
-        return;
-      }
-      if (!r.s.exhausted) {
-        if (open++ == 0) first_open = model::spec_text(sc) + " (" + ex::model_name(m) + ")";
+        report_failure(argv[0], sc, m, r, st.budget, where);
+        break;
       }
     }
-  });
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   std::string caps;
   for (std::uint32_t c : st.b.caps) caps += (caps.empty() ? "" : ",") + std::to_string(c);
   std::printf("generated %s: %s of %s programs (owner + 1..%d others, k=%d, cap %s), "
-              "%s SC + %s RC11 executions, %s judged linearizable, %.1f s, %.0f programs/s\n",
-              subject_name, fmt(done).c_str(), fmt(n).c_str(), st.b.threads - 1, st.b.ops,
-              caps.c_str(), fmt(execs[0]).c_str(), fmt(execs[1]).c_str(), fmt(judged).c_str(),
-              secs, secs > 0 ? static_cast<double>(done) / secs : 0.0);
-  if (done < n && ok) {
+              "%s SC + %s RC11 executions, %s judged linearizable, %.1f s, %.0f programs/s, "
+              "%u job%s\n",
+              subject_name, fmt(all.done).c_str(), fmt(n).c_str(), st.b.threads - 1, st.b.ops,
+              caps.c_str(), fmt(all.execs[0]).c_str(), fmt(all.execs[1]).c_str(),
+              fmt(all.judged).c_str(), secs,
+              secs > 0 ? static_cast<double>(all.done) / secs : 0.0, st.jobs,
+              st.jobs == 1 ? "" : "s");
+  if (all.timed_out && ok) {
     std::printf("generated %s: budget of %g s reached: %s of %s programs explored (the smallest "
                 "first); the rest not covered\n",
-                subject_name, st.seconds, fmt(done).c_str(), fmt(n).c_str());
+                subject_name, st.seconds, fmt(all.done).c_str(), fmt(n).c_str());
   }
-  if (open > 0) {
+  if (all.open > 0) {
     std::printf("generated %s: %s program runs cut by the budget of %s executions (not "
                 "exhausted), the first: %s\n",
-                subject_name, fmt(open).c_str(), fmt(st.budget).c_str(), first_open.c_str());
+                subject_name, fmt(all.open).c_str(), fmt(st.budget).c_str(),
+                model::spec_text(program_at(st.b, all.first_open, name)).c_str());
   }
   std::printf("%s: %s\n", argv[0],
-              !ok ? "FAILED" : done < n || open > 0 ? "passed where explored (see above)"
-                                                    : "all passed");
+              !ok ? "FAILED" : all.timed_out || all.open > 0 ? "passed where explored (see above)"
+                                                              : "all passed");
   return ok ? 0 : 1;
 }

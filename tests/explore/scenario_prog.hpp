@@ -52,6 +52,13 @@ struct boundaries final : model::op_observer {
 };
 inline boundaries obs;
 
+// A runner's own steps around each execution (generated.cpp's lincheck):
+// after the set-up, at each access a thread makes, after the final check.
+struct extras {
+  std::function<void()> setup, finish;
+  std::function<void(const ex::event&)> access;
+};
+
 template <std::uint32_t Cap>
 struct prog final : ex::program {
   using W = model::world<subject_under_test<B, Cap>, B>;
@@ -59,8 +66,7 @@ struct prog final : ex::program {
   std::optional<W> w;
   picture* pic = nullptr;  // the picture being taken (each run starts it afresh)
   bool finishing = false;  // in the final check (a failure there is no thread's)
-  // A runner's own steps: after the set-up, after the final check.
-  std::function<void()> also_setup, also_finish;
+  const extras* ext = nullptr;
   explicit prog(const model::scenario& s) : sc(s) {}
   int threads() const override { return static_cast<int>(sc.threads.size()); }
   void setup() override {
@@ -70,13 +76,13 @@ struct prog final : ex::program {
 #endif
     finishing = false;
     w->init();
-    if (also_setup) also_setup();
+    if (ext != nullptr && ext->setup) ext->setup();
   }
   void run(int t) override { w->run(t); }
   void finish() override {
     finishing = true;
     w->check();
-    if (also_finish) also_finish();
+    if (ext != nullptr && ext->finish) ext->finish();
   }
   void teardown() override { w.reset(); }
 };
@@ -88,7 +94,8 @@ struct prog final : ex::program {
 template <std::uint32_t... Caps>
 std::string take_picture_at(const char* checker, const model::scenario& sc, ex::model m,
                             const std::string& path, const std::string& replay_line,
-                            std::string& err, std::string* cause = nullptr,
+                            std::string& err, const extras* x = nullptr,
+                            std::string* cause = nullptr,
                             std::vector<std::string>* at = nullptr) {
   std::string base = cli::page_base(checker, subject_name, sc.name, m, err);
   if (base.empty()) return "";
@@ -96,12 +103,16 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
   ex::options o;
   o.m = m;
   o.replay = path;
-  o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
+  o.on_access = [&](int t, const ex::event& e, const ex::request& q) {
+    pic.access(t, e, q);
+    if (x != nullptr && x->access) x->access(e);
+  };
   bool finishing = false;
   obs.pic = &pic;
   ex::stats r = model::with_cap<Caps...>(sc.cap, [&](auto c) {
     prog<decltype(c)::value> p(sc);
     p.pic = &pic;
+    p.ext = x;
     ex::engine<> e(p, o);
     ex::stats st = e.run();
     finishing = p.finishing;
@@ -121,8 +132,8 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
 #else
 template <std::uint32_t... Caps>
 std::string take_picture_at(const char*, const model::scenario&, ex::model, const std::string&,
-                            const std::string&, std::string& err, std::string* = nullptr,
-                            std::vector<std::string>* = nullptr) {
+                            const std::string&, std::string& err, const extras* = nullptr,
+                            std::string* = nullptr, std::vector<std::string>* = nullptr) {
   err = "built without the page template (fuzz/explain)";
   return "";
 }
@@ -134,7 +145,7 @@ inline std::string take_picture(const model::scenario& sc, ex::model m, const st
                                 const std::string& replay_line, std::string& err,
                                 std::string* cause = nullptr,
                                 std::vector<std::string>* at = nullptr) {
-  return take_picture_at<8, 4>("explore", sc, m, path, replay_line, err, cause, at);
+  return take_picture_at<8, 4>("explore", sc, m, path, replay_line, err, nullptr, cause, at);
 }
 
 }  // namespace runqcheck::explore::scenario_run

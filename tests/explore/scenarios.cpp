@@ -8,6 +8,8 @@
 //        explore_scenarios replay SCENARIO sc|rc11 PATH
 //        explore_scenarios list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only.
+//   --scenario FILE (repeatable): the scenarios of those files (a program
+//   the generated column saved), not the catalog.
 //   RUNQCHECK_STOP_ON_FAIL=1 (a kill cell) stops at the first failure; the
 //   scenarios then run in rounds of 500, then 8,000 executions, then in full.
 //   --budget N: at most N executions per scenario and model; a scenario cut
@@ -48,6 +50,7 @@
 #include "runqcheck_subject.hpp"
 #include "cli.hpp"
 #include "scenario_prog.hpp"
+#include "text.hpp"
 
 namespace {
 
@@ -144,11 +147,54 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   return ok;
 }
 
+// --scenario FILE (any number, anywhere): run the scenarios of those files
+// (a program the generated column saved, models/scenarios/text.hpp) instead
+// of the catalog; taken out of argv. Exits 2 on a file it cannot take.
+std::vector<model::scenario> files_of(int& argc, char** argv, std::string& self,
+                                      std::vector<std::string>& names) {
+  std::vector<model::scenario> out;
+  std::vector<std::string> paths;
+  int k = 1;
+  for (int i = 1; i < argc; i++) {
+    if (std::strcmp(argv[i], "--scenario") == 0 && i + 1 < argc) {
+      paths.push_back(argv[++i]);
+      continue;
+    }
+    argv[k++] = argv[i];
+  }
+  argc = k;
+  names.reserve(paths.size());  // the scenarios' names view these strings
+  for (const std::string& path : paths) {
+    model::scenario sc;
+    std::string line, err;
+    if (!model::read_spec_file(path, line, err) ||
+        !model::parse_spec(line, sc, err, model::kMaxP, model::kMaxThreads, model::kMaxG)) {
+      std::fprintf(stderr, "%s: --scenario %s: %s\n", argv[0], path.c_str(), err.c_str());
+      std::exit(2);
+    }
+    if (sc.cap != 4 && sc.cap != 8) {
+      std::fprintf(stderr, "%s: --scenario %s: cap %u: this runner builds 4 and 8\n", argv[0],
+                   path.c_str(), sc.cap);
+      std::exit(2);
+    }
+    std::string base = path.substr(path.rfind('/') + 1);
+    names.push_back(base.substr(0, base.rfind('.')));
+    sc.name = names.back();
+    out.push_back(std::move(sc));
+    self += " --scenario " + path;
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string self = argv[0];
+  std::vector<std::string> names;
+  const std::vector<model::scenario> files = files_of(argc, argv, self, names);
+  const std::vector<model::scenario>& catalog = files.empty() ? model::catalog : files;
   if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
-    for (const auto& sc : model::catalog)
+    for (const auto& sc : catalog)
       std::printf("%-32s %zu threads, cap %u\n", std::string(sc.name).c_str(), sc.threads.size(),
                   sc.cap);
     return 0;
@@ -158,7 +204,7 @@ int main(int argc, char** argv) {
   if (int rc = cli::parse(argc, argv, a, only_name, true); rc >= 0) return rc;
   const char* only = only_name.empty() ? nullptr : only_name.c_str();
   model::observer = &obs;
-  model::report_not_applied<subject_under_test<B, 4>>(subject_name, model::catalog, true);
+  model::report_not_applied<subject_under_test<B, 4>>(subject_name, catalog, true);
   bool ok = true;
   int ran = 0;
   // RUNQCHECK_STOP_ON_FAIL (a kill cell, as relacy): rounds over the
@@ -167,7 +213,7 @@ int main(int argc, char** argv) {
   // search order is fixed, so a failure within a round is the full run's.
   const bool stop_on_fail = std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
   std::vector<std::pair<const model::scenario*, ex::model>> open;
-  for (const auto& sc : model::catalog) {
+  for (const auto& sc : catalog) {
     std::string name(sc.name);
     if (only != nullptr ? name != only : !cli::selected(name)) continue;
     ran++;
@@ -180,7 +226,7 @@ int main(int argc, char** argv) {
     std::vector<std::pair<const model::scenario*, ex::model>> left;
     for (auto [sc, m] : open) {
       bool undecided = false;
-      ok &= run_one(argv[0], *sc, m, a, probe, &undecided);
+      ok &= run_one(self.c_str(), *sc, m, a, probe, &undecided);
       if (undecided) left.emplace_back(sc, m);
       if (!ok && stop_on_fail) break;
     }
