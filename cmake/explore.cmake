@@ -26,6 +26,17 @@ if(NOT TARGET runqcheck_explore)
   target_link_libraries(runqcheck_explore INTERFACE Boost::context)
 endif()
 
+# The pictures' recorders (Relacy's, this engine's) name a C port's ring: a C
+# array with Go's field names (fuzz/tests/c_array_names.cpp).
+if(TARGET runqcheck_fuzz_common AND NOT RUNQCHECK_PORT_ONLY AND NOT TARGET fuzz_c_array_names)
+  add_executable(fuzz_c_array_names "${RUNQCHECK_ROOT}/fuzz/tests/c_array_names.cpp")
+  target_include_directories(fuzz_c_array_names PRIVATE "${RUNQCHECK_ROOT}/tests/explore")
+  target_link_libraries(fuzz_c_array_names PRIVATE runqcheck_fuzz_common runqcheck_explore)
+  set_target_properties(fuzz_c_array_names PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME fuzz_c_array_names COMMAND fuzz_c_array_names)
+  set_tests_properties(fuzz_c_array_names PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 60)
+endif()
 # A failure draws its execution (tests/explore/picture.hpp) with the explain
 # page of fuzz/explain (absent from an install: no pictures).
 runqcheck_picture_lib(_rq_pic)

@@ -361,10 +361,14 @@ bool report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   lincheck_state L;
   auto x = lincheck_steps(L, sc);
   obs.history = &L.h;
+  std::string cause;  // a data race in the port's terms, its accesses' FILE:LINE (at)
+  std::vector<std::string> at;
   std::string html = runqcheck::explore::scenario_run::take_picture_at<4, 2, 8>(
-      "generated", sc, m, last.s.path, cli::absolute(line, argv0), perr, &x);
+      "generated", sc, m, last.s.path, cli::absolute(line, argv0), perr, &x, &cause, &at);
   obs.history = nullptr;
   cli::print_picture(html, perr);
+  if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
+  for (const std::string& a : at) std::printf("at: %s\n", a.c_str());
   std::fflush(stdout);
   return false;
 }
