@@ -261,7 +261,14 @@ if(NOT TARGET runqcheck_generate)
   target_include_directories(runqcheck_generate INTERFACE "${RUNQCHECK_ROOT}/models/generate"
     "${RUNQCHECK_ROOT}/models/reference" "${RUNQCHECK_ROOT}/models/lincheck")
 endif()
+option(RUNQCHECK_GENERATED_CAP2
+  "generated programs also at ring capacity 2 (every subject of the build must take Cap 2)" OFF)
+set(_rq_gen_defs)
+if(RUNQCHECK_GENERATED_CAP2)
+  set(_rq_gen_defs RUNQCHECK_GENERATED_CAP2)
+endif()
 runqcheck_add_checker(NAME generated SOURCES "${RUNQCHECK_ROOT}/tests/explore/generated.cpp"
+  DEFINITIONS ${_rq_gen_defs}
   LIBS runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic}
   LABELS gate explore ARGS both --total 4 TIMEOUT 1200)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore TIMEOUT 10800

@@ -13,7 +13,7 @@
 //        generated replay 'SPEC'|FILE sc|rc11 PATH
 //   --ops K: operations per thread (default 2); --threads N: 2 or 3 (3);
 //   --total T: operations in all threads at most (default: no bound but K's);
-//   --caps: ring capacities (default 4; 2 only for ports that take it);
+//   --caps: ring capacities (default 4; 8; 2 in a build for ports that take it);
 //   --budget N: executions per program and model (default 1,000,000): a
 //   program cut by it is named, with what it covered (never a silent pass);
 //   --seconds S: stop starting programs after S seconds and say how many of
@@ -62,6 +62,16 @@ using runqcheck::explore::scenario_run::prog;
 using cli::fmt;
 
 constexpr std::uint64_t kDefaultBudget = 1'000'000;
+// The capacities built: 4 (the contract's least) and 8; 2 too where the build
+// says the ports take it (RUNQCHECK_GENERATED_CAP2, cmake/explore.cmake: the
+// contract lets a port refuse Cap 2 at compile time).
+#ifdef RUNQCHECK_GENERATED_CAP2
+#define RQ_GEN_CAPS 4, 2, 8
+constexpr bool kCap2 = true;
+#else
+#define RQ_GEN_CAPS 4, 8
+constexpr bool kCap2 = false;
+#endif
 constexpr unsigned kMaxJobs = 16;
 
 struct settings {
@@ -239,9 +249,8 @@ explored explore_one(const model::scenario& sc, ex::model m, std::uint64_t budge
   o.m = m;
   o.budget = replay.empty() ? budget : 0;
   o.replay = replay;
-  // Capacities: 4 (the contract's least) and 2, 8 for the ports that take them.
   static const bool lincheck = std::getenv("RUNQCHECK_NO_LINCHECK") == nullptr;
-  return explore_caps<4, 2, 8>(sc, o, lincheck);
+  return explore_caps<RQ_GEN_CAPS>(sc, o, lincheck);
 }
 
 // A failure's kind: its text up to the first digit (values vary, the broken
@@ -251,7 +260,7 @@ std::string kind_of(const std::string& failure) {
   return failure.substr(0, d == std::string::npos ? failure.size() : d);
 }
 
-bool valid_cap(std::uint32_t c) { return c == 2 || c == 4 || c == 8; }
+bool valid_cap(std::uint32_t c) { return c == 4 || c == 8 || (kCap2 && c == 2); }
 
 // The program as Go calls, one line a thread, for the reader.
 void describe(const model::scenario& sc) {
@@ -363,7 +372,7 @@ bool report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   obs.history = &L.h;
   std::string cause;  // a data race in the port's terms, its accesses' FILE:LINE (at)
   std::vector<std::string> at;
-  std::string html = runqcheck::explore::scenario_run::take_picture_at<4, 2, 8>(
+  std::string html = runqcheck::explore::scenario_run::take_picture_at<RQ_GEN_CAPS>(
       "generated", sc, m, last.s.path, cli::absolute(line, argv0), perr, &x, &cause, &at);
   obs.history = nullptr;
   cli::print_picture(html, perr);
@@ -397,7 +406,8 @@ bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
   if (!model::parse_spec(line, sc, err, model::kMaxP, model::kMaxThreads, model::kMaxG))
     return false;
   if (!valid_cap(sc.cap)) {
-    err = "cap " + std::to_string(sc.cap) + ": this runner builds 2, 4 and 8";
+    err = "cap " + std::to_string(sc.cap) + ": this runner builds " +
+          (kCap2 ? "2, 4 and 8" : "4 and 8 (2: build with RUNQCHECK_GENERATED_CAP2)");
     return false;
   }
   return true;
@@ -457,7 +467,8 @@ int parse(int argc, char** argv, settings& st) {
       std::stringstream ss(argv[++i]);
       for (std::string c; std::getline(ss, c, ',');) {
         if (!parse_u64(c.c_str(), v, 2, 8) || !valid_cap(static_cast<std::uint32_t>(v))) {
-          std::fprintf(stderr, "%s: --caps: '%s' is not a list of 2, 4, 8\n", argv[0], argv[i]);
+          std::fprintf(stderr, "%s: --caps: '%s' is not a list of %s\n", argv[0], argv[i],
+                       kCap2 ? "2, 4, 8" : "4, 8 (2: build with RUNQCHECK_GENERATED_CAP2)");
           return 2;
         }
         st.b.caps.push_back(static_cast<std::uint32_t>(v));
