@@ -178,6 +178,15 @@ if(NOT CMAKE_CROSSCOMPILING)
         "${RUNQCHECK_MUTANTS_INCLUDE}")
       target_include_directories(generated_protocol_mutant BEFORE PRIVATE
         "${RUNQCHECK_MUTANTS_INCLUDE}")
+      # Teeth of generated_protocol: two protocol mutants killed at the gate's
+      # bound, the shrunk program printed, its replay: failing again (~1 s each).
+      foreach(_rq_m IN ITEMS submit_no_wakep exitsyscall_loses_g)
+        add_test(NAME generated_protocol_teeth/${_rq_m} COMMAND sh
+          "${RUNQCHECK_ROOT}/tests/explore/protocol_generated_teeth.sh"
+          $<TARGET_FILE:generated_protocol_mutant> ${_rq_m} ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
+        set_tests_properties(generated_protocol_teeth/${_rq_m} PROPERTIES
+          LABELS "gate;explore;selftest" TIMEOUT 300)
+      endforeach()
       # Teeth: each protocol mutant on the scenario it breaks fails under
       # RC11 within 20,000 executions, with a replay: line that fails again
       # the same way (tests/explore/teeth.sh; < 2 s each). wakep_no_storeload
