@@ -294,7 +294,7 @@ int main(int argc, char** argv) {
                 "has_protocol_procresize (subject %s)\n",
                 subject);
   auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t fails = 0, k = 0, done = 0, cut = 0, exh = 0, execs[2] = {}, unjudged = 0, failed_at = 0;
+  std::uint64_t k = 0, done = 0, cut = 0, exh = 0, execs[2] = {}, unjudged = 0, failed_at = 0;
   bool stop = false;
   gp::enumerate(st.b, [&](const gp::program& p) {
     k++;
@@ -313,7 +313,6 @@ int main(int argc, char** argv) {
           std::printf("generated_protocol %s: FAILED under %s: %s: %s\n", subject,
                       ex::model_name(m), gp::spec_text(p).c_str(), r.s.failure.c_str());
         }
-        fails++;
         stop = !st.keep_going;
         return;
       }
