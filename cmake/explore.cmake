@@ -152,10 +152,24 @@ endif()
 # matrix's explore_protocol column (tests/explore/protocol_column.sh).
 set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 20000 CACHE STRING
   "executions per scenario and model of explore_protocol/<protocol subject> (gate)")
+# Every small program of the wakeup protocol (models/generate/protocol.hpp),
+# each explored under SC and RC11 (tests/explore/protocol_generated.cpp):
+# generated_protocol/<protocol subject>, the verdict's `generated protocol`
+# column, labels gate and port; nightly: generated_protocol_deep/<name>.
+# Gate: Ms 2..3, Gs <= 2 (<= 1 with 3 Ms), Ps 1..3, 1,000 executions per
+# program and model (611 programs, ~50 s on one core for the bundled
+# protocol); nightly: Gs <= 2 with 3 Ms too, 20,000 (docs/generated.md).
+set(RUNQCHECK_GENERATED_PROTOCOL_ARGS both --gs 2 --gs3 1 --budget 1000)
+set(RUNQCHECK_GENERATED_PROTOCOL_DEEP_ARGS both --gs 2 --gs3 2 --budget 20000)
 function(_rq_explore_protocol target)
-  add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/protocol.cpp")
+  _rq_protocol_exe(${target} protocol ${ARGN})
+endfunction()
+# An executable of tests/explore/SOURCE.cpp on a protocol subject (ARGN: its
+# include folders): explore_protocol's, generated_protocol's.
+function(_rq_protocol_exe target source)
+  add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/${source}.cpp")
   target_include_directories(${target} PRIVATE ${ARGN} "${RUNQCHECK_ROOT}/tests/relacy"
-    "${RUNQCHECK_ROOT}/tests/explore")
+    "${RUNQCHECK_ROOT}/tests/explore" "${RUNQCHECK_ROOT}/models/generate")
   target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore runqcheck_models
     ${_rq_pic})
   target_compile_features(${target} PRIVATE cxx_std_20)
@@ -165,12 +179,25 @@ if(NOT CMAKE_CROSSCOMPILING)
   if(NOT RUNQCHECK_PORT_ONLY AND NOT TARGET explore_protocol
      AND EXISTS "${RUNQCHECK_ROOT}/core/include/runqcheck/protocol.hpp")
     _rq_explore_protocol(explore_protocol)
+    _rq_protocol_exe(generated_protocol protocol_generated)
     # On the mutant schemata (RUNQCHECK_MUTANT picks a protocol mutant), as
     # relacy_protocol_mutant: the teeth below.
     if(RUNQCHECK_MUTANTS_INCLUDE)
       _rq_explore_protocol(explore_protocol_mutant)
+      _rq_protocol_exe(generated_protocol_mutant protocol_generated)
       target_include_directories(explore_protocol_mutant BEFORE PRIVATE
         "${RUNQCHECK_MUTANTS_INCLUDE}")
+      target_include_directories(generated_protocol_mutant BEFORE PRIVATE
+        "${RUNQCHECK_MUTANTS_INCLUDE}")
+      # Teeth of generated_protocol: two protocol mutants killed at the gate's
+      # bound, the shrunk program printed, its replay: failing again (~1 s each).
+      foreach(_rq_m IN ITEMS submit_no_wakep exitsyscall_loses_g)
+        add_test(NAME generated_protocol_teeth/${_rq_m} COMMAND sh
+          "${RUNQCHECK_ROOT}/tests/explore/protocol_generated_teeth.sh"
+          $<TARGET_FILE:generated_protocol_mutant> ${_rq_m} ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
+        set_tests_properties(generated_protocol_teeth/${_rq_m} PROPERTIES
+          LABELS "gate;explore;selftest" TIMEOUT 300)
+      endforeach()
       # Teeth: each protocol mutant on the scenario it breaks fails under
       # RC11 within 20,000 executions, with a replay: line that fails again
       # the same way (tests/explore/teeth.sh; < 2 s each). wakep_no_storeload
@@ -217,6 +244,11 @@ if(NOT CMAKE_CROSSCOMPILING)
       TIMEOUT 900)
     set_tests_properties(explore_protocol_bundled_deep PROPERTIES
       LABELS "nightly;explore;selftest" TIMEOUT 10800)
+    # generated_protocol on the bundled protocol: every program passes.
+    add_test(NAME generated_protocol_bundled COMMAND generated_protocol
+      ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
+    set_tests_properties(generated_protocol_bundled PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 900)
     # A replay path under the other model: one line, exit 2 (tests/explore/cli.hpp).
     add_test(NAME explore_protocol_replay_model COMMAND sh
       "${RUNQCHECK_ROOT}/tests/explore/replay_model.sh" $<TARGET_FILE:explore_protocol>
@@ -246,6 +278,15 @@ if(NOT CMAKE_CROSSCOMPILING)
     set_tests_properties(explore_protocol/${_rq_ps} PROPERTIES LABELS "gate;explore;port"
       TIMEOUT 900)
     set_tests_properties(explore_protocol_deep/${_rq_ps} PROPERTIES
+      LABELS "nightly;explore;port" TIMEOUT 10800)
+    _rq_protocol_exe(generated_protocol__${_rq_ps} protocol_generated ${_rq_pinc})
+    add_test(NAME generated_protocol/${_rq_ps} COMMAND generated_protocol__${_rq_ps}
+      ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
+    add_test(NAME generated_protocol_deep/${_rq_ps} COMMAND generated_protocol__${_rq_ps}
+      ${RUNQCHECK_GENERATED_PROTOCOL_DEEP_ARGS})
+    set_tests_properties(generated_protocol/${_rq_ps} PROPERTIES LABELS "gate;explore;port"
+      TIMEOUT 900)
+    set_tests_properties(generated_protocol_deep/${_rq_ps} PROPERTIES
       LABELS "nightly;explore;port" TIMEOUT 10800)
   endforeach()
 endif()
