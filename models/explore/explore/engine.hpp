@@ -761,9 +761,9 @@ class engine final : public runtime {
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
-        ok = ok && sym_kept(g_);
+        bool kept = ok && sym_kept(g_);  // dropped: its subtree with it
         eid rmw = x.kind == ek::rmw && rev ? id : eid{};
-        if (ok && !(x.kind == ek::rmw && awaited && ipr_child(kids, id, rmw)))
+        if (kept && !(x.kind == ek::rmw && awaited && ipr_child(kids, id, rmw)))
           fwd_child(kids, g_.at(id), at, rmw, t);
         if (st_.failed) return false;
         // TruSt adds an RMW's read, then its write: a write with no
