@@ -91,10 +91,16 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
       TIMEOUT 120)
   endforeach()
   # The engine on the generated programs against the naive search: the same
-  # graphs, none twice (explore_random); its teeth: a read that a revisit
-  # makes an RMW not revisiting with its write (graphs missing).
+  # graphs, none twice (explore_random; with in-place revisits only where no
+  # step waits); its teeth: a read that a revisit makes an RMW not revisiting
+  # with its write (graphs missing). explore_random_ipr_waits: in-place
+  # revisits where a step waits, a known failure (4 programs lose graphs,
+  # docs/explore.md): WILL_FAIL until it is fixed.
   add_test(NAME explore_random COMMAND explore_symmetry --naive)
   set_tests_properties(explore_random PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+  add_test(NAME explore_random_ipr_waits COMMAND explore_symmetry --ipr-waits)
+  set_tests_properties(explore_random_ipr_waits PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 300 WILL_FAIL TRUE)
   _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry POLICY rmw_no_revisit)
   add_test(NAME explore_teeth/rmw_no_revisit
     COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)

@@ -1314,7 +1314,17 @@ class engine final : public runtime {
         if (!race_free(h, hit[i], kids.size())) return true;
       if (!sym_kept(h)) continue;
       st_.in_place++;
-      whole_child(kids, std::move(h), w.t, rmw);
+      whole_child(kids, std::move(h), w.t);
+    }
+    // An RMW's revisits, made here on the graph without the in-place ones,
+    // as the plain child's node makes them (rmw_node), not on h: there a
+    // read revisited in place reads w, restamped after it, and no earlier
+    // read of its thread could be revisited by w (TruSt's maximality).
+    if (!rmw.init()) {
+      std::uint32_t loc = g_.at(w).loc;
+      g_.add_access(loc, w);
+      revisits(g_, w, kids);
+      g_.acc.erase(loc, w);
     }
     return true;
   }
