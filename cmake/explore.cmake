@@ -94,8 +94,9 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # graphs, none twice (explore_random; with in-place revisits only where no
   # step waits); its teeth: a read that a revisit makes an RMW not revisiting
   # with its write (graphs missing). explore_random_ipr_waits: in-place
-  # revisits where a step waits, a known failure (4 programs lose graphs,
-  # docs/explore.md): WILL_FAIL until it is fixed.
+  # revisits where a step waits, a known failure (4 programs lose graphs:
+  # reads before a wait's loop revisited in place, docs/explore.md):
+  # WILL_FAIL until it is fixed.
   add_test(NAME explore_random COMMAND explore_symmetry --naive)
   set_tests_properties(explore_random PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   add_test(NAME explore_random_ipr_waits COMMAND explore_symmetry --ipr-waits)
