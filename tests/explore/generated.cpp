@@ -200,6 +200,7 @@ struct lincheck_state {
 runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
                                                          const model::scenario& sc) {
   runqcheck::explore::scenario_run::extras x;
+  x.ipr = false;  // as explore_one
   x.setup = [&L] { L.h.reset(); };
   x.access = [&L](const ex::event& e) { L.h.access(e); };
   x.finish = [&L, &sc] {
@@ -249,6 +250,10 @@ explored explore_one(const model::scenario& sc, ex::model m, std::uint64_t budge
   o.m = m;
   o.budget = replay.empty() ? budget : 0;
   o.replay = replay;
+  // Plain TruSt: await in-place revisits lose executions of a thread that
+  // waits before it writes (docs/explore.md, "open"); the owner's destroy
+  // waits so.
+  o.ipr = false;
   static const bool lincheck = std::getenv("RUNQCHECK_NO_LINCHECK") == nullptr;
   return explore_caps<RQ_GEN_CAPS>(sc, o, lincheck);
 }

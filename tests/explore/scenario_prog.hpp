@@ -57,6 +57,7 @@ inline boundaries obs;
 struct extras {
   std::function<void()> setup, finish;
   std::function<void(const ex::event&)> access;
+  bool ipr = true;  // the engine's options::ipr the runner explored with (a replay must match)
 };
 
 template <std::uint32_t Cap>
@@ -103,6 +104,7 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
   ex::options o;
   o.m = m;
   o.replay = path;
+  if (x != nullptr) o.ipr = x->ipr;
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) {
     pic.access(t, e, q);
     if (x != nullptr && x->access) x->access(e);
