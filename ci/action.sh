@@ -11,9 +11,12 @@
 #   RQ_BUILD_DIR the build folder (default ${RUNNER_TEMP:-/tmp}/runqcheck-build)
 #   RQ_JUNIT, RQ_SARIF  output files (default runqcheck.xml, runqcheck.sarif)
 #   RQ_PREFIX    where runqcheck is installed; installed there from this tree
-#                (ci/install.sh) when PREFIX/bin/runqcheck is missing
-#                (default ${RUNNER_TEMP:-/tmp}/runqcheck)
-#   RQ_DRY_RUN   1: print the gate command instead of running it
+#                (ci/install.sh, with the Debian packages of RQ_PRESETS only) when
+#                PREFIX/bin/runqcheck is missing (default ${RUNNER_TEMP:-/tmp}/runqcheck)
+#   RQ_ACTION_REPOSITORY  owner/name of this action: SARIF's informationUri is its
+#                page on $GITHUB_SERVER_URL
+#   RQ_DRY_RUN   1: print the install command (install: ...), the informationUri
+#                (info: ...) and the gate command instead of running them
 # Writes junit= and sarif= to $GITHUB_OUTPUT when set. Exit status: the gate's
 # (0 passed, 1 failed), 2 bad input.
 source "$(dirname "$0")/lib.sh"
@@ -35,11 +38,17 @@ columns=()
 cmd=("$prefix/bin/runqcheck" gate "${specs[@]}" --presets "${RQ_PRESETS:-native,relacy}"
      "${columns[@]}" "${strict[@]}" --build-dir "${RQ_BUILD_DIR:-$tmp/runqcheck-build}"
      --junit "$junit" --sarif "$sarif")
+install=("$RQ_ROOT/ci/install.sh" --presets "${RQ_PRESETS:-native,relacy}" "$prefix")
+if [ -n "${RQ_ACTION_REPOSITORY:-}" ]; then
+  export RUNQCHECK_INFO_URI="${GITHUB_SERVER_URL:-https://github.com}/$RQ_ACTION_REPOSITORY"
+fi
 if [ "${RQ_DRY_RUN:-0}" = 1 ]; then
+  printf 'install: '; printf '%q ' "${install[@]}"; echo
+  echo "info: ${RUNQCHECK_INFO_URI:-}"
   printf '%q ' "${cmd[@]}"; echo
   exit 0
 fi
-[ -x "$prefix/bin/runqcheck" ] || "$RQ_ROOT/ci/install.sh" "$prefix"
+[ -x "$prefix/bin/runqcheck" ] || "${install[@]}"
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   printf 'junit=%s\nsarif=%s\n' "$junit" "$sarif" >>"$GITHUB_OUTPUT"
 fi

@@ -7,24 +7,54 @@ RQ_PY=/usr/bin/python3   # Debian's python: python3-z3 is installed for it
 # tree (a CI run, a user's second worktree) reuses the compiled objects.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$RQ_ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 
-# Debian packages the project needs (Debian 12). See docs/ARCHITECTURE.md.
-RQ_PACKAGES=(
-  chromium
-  build-essential cmake ninja-build ccache git python3 python3-z3
-  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev relacy-dev
-  clang-16 libfuzzer-16-dev libclang-rt-16-dev
-  g++-aarch64-linux-gnu qemu-user-static
-  spin libboost-context-dev libcli11-dev golang-1.27-go golang-1.27-src
-)
-RQ_ARM64_PACKAGES=(libgtest-dev:arm64 librapidcheck-dev:arm64)
+# Debian packages (Debian 12), by what needs them (docs/porting.md, section 7).
+# Any gate, and the command line (replay, explain, corpus, pct, stress) ci/install.sh builds:
+RQ_PKGS_BASE=(build-essential cmake ninja-build ccache python3
+  relacy-dev libcli11-dev libboost-context-dev)
+# A gate preset's checks of a port (ci/gate --subject); the Go toolchain is the
+# diff vs Go column's, the arm64 ones come from the arm64 architecture.
+RQ_PKGS_native=(libgtest-dev libgmock-dev librapidcheck-dev golang-1.27-go golang-1.27-src)
+RQ_PKGS_relacy=()
+RQ_PKGS_asan=(libgtest-dev libgmock-dev librapidcheck-dev)
+RQ_PKGS_tsan=(libgtest-dev libgmock-dev librapidcheck-dev)
+RQ_PKGS_fuzz=(clang-16 libfuzzer-16-dev libclang-rt-16-dev)
+RQ_PKGS_arm64=(g++-aarch64-linux-gnu qemu-user-static libgtest-dev:arm64
+  librapidcheck-dev:arm64)
+RQ_PKGS_arm64_tsan=("${RQ_PKGS_arm64[@]}")
+# The harness's own builds and tests (ci/test, ci/gate without --subject, ci/mutants,
+# ci/bench): the proofs (z3, SPIN), Google Benchmark, the explain page's browser check,
+# the SARIF schema check.
+RQ_PKGS_selftest=(git python3-z3 python3-jsonschema libbenchmark-dev spin chromium)
+RQ_ALL_PRESETS=(native relacy asan tsan fuzz arm64 arm64-tsan)
 
 rq_log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 rq_die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 
-# Install what is missing (apt-get, when root); otherwise name it and stop.
+# rq_packages [PRESET... | selftest]: the packages those need, once each, in order (the
+# base set first); no argument: every preset's and the self-tests'.
+rq_packages() {
+  local want=("$@") p v seen=" " out=()
+  [ $# -gt 0 ] || want=("${RQ_ALL_PRESETS[@]}" selftest)
+  for p in base "${want[@]}"; do
+    v=RQ_PKGS_${p//-/_}
+    [[ $p == base ]] && v=RQ_PKGS_BASE
+    declare -p "$v" >/dev/null 2>&1 || rq_die "unknown preset '$p' (presets:" \
+      "${RQ_ALL_PRESETS[*]})"
+    local -n list=$v
+    for x in "${list[@]}"; do
+      case "$seen" in *" $x "*) ;; *) seen+="$x "; out+=("$x");; esac
+    done
+    unset -n list
+  done
+  printf '%s\n' "${out[@]}"
+}
+
+# rq_ensure_packages [PRESET... | selftest]: install what rq_packages names and is
+# missing (apt-get, when root); otherwise name it and stop.
 rq_ensure_packages() {
-  local missing=() p
-  for p in "${RQ_PACKAGES[@]}" "${RQ_ARM64_PACKAGES[@]}"; do
+  local missing=() p pkgs
+  pkgs=$(rq_packages "$@") || exit 2
+  for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
       || missing+=("$p")
   done
@@ -34,9 +64,10 @@ rq_ensure_packages() {
       "trixie-backports, see README): ${missing[*]}"
   fi
   rq_log "installing ${#missing[*]} Debian packages: ${missing[*]}"
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    dpkg --add-architecture arm64
-  fi
+  case " ${missing[*]} " in
+    *":arm64 "*) dpkg --print-foreign-architectures | grep -qx arm64 \
+                   || dpkg --add-architecture arm64;;
+  esac
   case " ${missing[*]} " in *" golang-1.27-"*) rq_add_backports;; esac
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null || rq_die "apt-get update failed"

@@ -13,18 +13,21 @@ that exits 77 (SKIP_RETURN_CODE) after a `runqcheck: not applied:` line makes
 its cell `not applied` with that reason.
 
 usage: verdict.py [--strict] [--subjects A,B] [--columns C,D] [--title TEXT] [--junit FILE]
-                  [--sarif FILE] [--srcroot DIR] PRESET=BUILD_DIR...
+                  [--sarif FILE] [--srcroot DIR] [--spec NAMES=SPEC]... PRESET=BUILD_DIR...
 --columns: only those columns (ids or titles of ci/checkers.json), as ci/gate --columns runs.
 (PRESET `build`: a user's own build tree, any column but the whole-preset ones)
 --junit / --sarif: the verdict also as JUnit XML / SARIF 2.1.0 (ci/verdict_files.py);
 SARIF's paths are relative to --srcroot (default: the current directory).
+--spec: a subject's spec (ci/gate's, paths absolute): where SARIF finds the port of a
+build that failed before its configure wrote runqcheck_columns.json.
 
 Each BUILD_DIR holds junit.xml (ctest --output-junit) and runqcheck_columns.json
 (each test's column, written by cmake/columns.cmake from ci/checkers.json, the
 columns' one declaration) or, when its configure or build failed, a file
 `stage-failed`: "<stage> <log path>".
 Exit status: 0 all passed, 1 a cell FAILED (or, with --strict, a check did
-not apply), 2 bad usage.
+not apply), 2 bad usage or a set-up error (a configure that failed, a spec's TYPE
+that does not compile: one `error:` line on stderr after the verdict).
 """
 import json
 import re
@@ -40,6 +43,7 @@ DECL = [c for c in json.loads((Path(__file__).resolve().parent / "checkers.json"
         ["columns"] if c.get("title")]
 COLUMNS = [c["title"] for c in DECL]
 TITLE = {c["id"]: c["title"] for c in DECL}
+CHECKS = {c["id"]: "".join(c.get("checks", [])) for c in DECL}  # SARIF's rule descriptions
 WHY_EMPTY = {c["title"]: "no test of this column for the subject"
              + (f": {c['not_applied']}" if c.get("not_applied") else "") for c in DECL}
 # Which columns a preset fills (a preset that did not build fails these);
@@ -57,8 +61,11 @@ NOT_APPLIED = re.compile(r"runqcheck: not applied: (.*)$")
 REPORT = re.compile(r"runqcheck: report: (.*)$")  # findings that do not fail a cell
 REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berror:|LIVELOCK|"
                     r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
-                    r"runtime error:|no progress|watchdog")
+                    r"runtime error:|no progress|watchdog|\bdata race\b")
 CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
+# A checker's own statement of the cause (Relacy's driver: a data race's accesses and
+# hand-over, from its traced re-run): the reason when present.
+CAUSE = re.compile(r"^runqcheck: cause: (.*)$")
 # A line that reports a check passed (its text may quote a fatal error it expected).
 PASSED = re.compile(r": passed\b")
 # An exploring checker's statistics line that failed (tests/explore/cli.hpp's report):
@@ -67,6 +74,16 @@ EXPLORE_STATS = re.compile(r"^(explore\w*) (\S+) (\S+) +(\S+) +[\d,]+ complete, 
 GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
+
+
+def spec_port(spec: str) -> dict:
+    """A subject spec (ci/gate's, paths absolute) as a port: {header, include_dirs} of
+    NAME|HEADER|TYPE|INCLUDE_DIR, {spec, include_dirs: its folder} of a .cmake file: where
+    a build that failed before runqcheck_columns.json was written finds the port."""
+    f = spec.split("|")
+    if len(f) == 4:
+        return {"header": f[1], "include_dirs": [f[3]]}
+    return {"spec": spec, "include_dirs": [str(Path(spec).parent)]}
 
 
 def ports_of(d: Path) -> dict:
@@ -125,6 +142,9 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                                 or "fatal error" in x)
             first = text
             break
+    cause = next((m.group(1) for m in map(CAUSE.match, lines) if m), "")
+    if cause:
+        first = cause
     prop = rapidcheck_reason(lines)
     if prop:
         first = prop
@@ -191,6 +211,7 @@ def first_error(log: Path) -> str:
             if line.startswith("CMake Error"):
                 rest = text[m.end():].strip().split("\n\n")[0].split()
                 line += " " + " ".join(rest)
+                line = line.split(" Call Stack (most recent call first):")[0]
             return line[:300]
     return "(no error line in the log)"
 
@@ -215,7 +236,7 @@ class Cell:
 
 
 def main(argv) -> int:
-    strict, subjects, title, runs, only = False, [], "", [], set()
+    strict, subjects, title, runs, only, specs = False, [], "", [], set(), {}
     files = {"--junit": None, "--sarif": None, "--srcroot": Path.cwd()}
     args = list(argv)
     while args:
@@ -238,6 +259,10 @@ def main(argv) -> int:
                 title = v
         elif a in files and args:
             files[a] = Path(args.pop(0))
+        elif a == "--spec" and args:
+            names, _, spec = args.pop(0).partition("=")
+            for n in names.split(","):
+                specs[n] = spec_port(spec)
         elif "=" in a and not a.startswith("-"):
             preset, d = a.split("=", 1)
             runs.append((preset, Path(d)))
@@ -254,7 +279,7 @@ def main(argv) -> int:
     cell = lambda s, c: cells.setdefault((s, c), Cell())
     setup = []  # (preset, stage, reason, log) of presets that did not build
     ran_cols = set()
-    ports = {}
+    ports = dict(specs)  # a build tree's runqcheck_columns.json, read below, knows better
     n_tests, n_cached = 0, 0  # cached: not run again (ci/test_cache.py)
     for preset, d in runs:
         cols = PRESET_COLUMNS.get(preset, ["other"])
@@ -262,6 +287,7 @@ def main(argv) -> int:
         junit = d / "junit.xml"
         if stage.exists():
             what, _, log = stage.read_text().strip().partition(" ")
+            ports.update(ports_of(d))  # written by a configure that passed
             setup.append((preset, what, first_error(Path(log)), log, cols))
             ran_cols.update(cols)
             continue
@@ -324,13 +350,18 @@ def main(argv) -> int:
                     "out": out, "build": d,
                 })
     for preset, what, why, log, cols in setup:
+        try:
+            text = Path(log).read_text(errors="replace")
+        except OSError:
+            text = ""
         for s in subjects or ["(all)"]:
             for col in cols:
                 c = cell(s, col)
                 c.tests.append((f"({preset} {what})", "failed"))
                 c.failures.append({"test": f"preset {preset}: {what} failed", "preset": preset,
                                    "reason": why, "repro": [f"log: {log}"], "pictures": [],
-                                   "witness": []})
+                                   "witness": [], "out": text, "stage": what, "log": log,
+                                   "build": Path(log).parent})
 
     rows = subjects or ["(none)"]
     protos = {s for _, d in runs for s in protocol_subjects_of(d)}
@@ -410,7 +441,7 @@ def main(argv) -> int:
             verdict_files.write_junit(files["--junit"], rows, cols, cell, why, title)
         if files["--sarif"]:
             verdict_files.write_sarif(files["--sarif"], rows, cols, cell, ports,
-                                      files["--srcroot"])
+                                      files["--srcroot"], CHECKS)
     except OSError as e:
         print(f"verdict.py: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return 2
@@ -422,7 +453,28 @@ def main(argv) -> int:
           + (" (--strict: not applied fails)" if strict and (n_na or notes) else ""))
     bad = n_fail + ((n_na + len(notes)) if strict else 0)
     print(f"gate: {n_pass} passed, {bad} failed")
+    err = setup_error(setup)
+    if err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return 1 if bad else 0
+
+
+def setup_error(setup) -> str:
+    """The one-line reason of a set-up error (exit 2, not a port's failure): a configure
+    that failed (a subject spec whose header, type or dirs CMake rejects, a missing tool), or
+    a build whose first error is in the subject header ci/gate generates from the spec (its
+    TYPE names no template of the port). "" when every stage failure is the port's."""
+    errs = []
+    for preset, what, why, log, _ in setup:
+        if what == "configure":
+            errs.append(f"preset {preset}: configure failed (the set-up or a subject spec, "
+                        f"not the port): {why} (log: {log})")
+        elif what == "build" and "/runqcheck_subjects/" in why.split(" error:")[0]:
+            errs.append(f"preset {preset}: the subject spec's TYPE or HEADER does not "
+                        f"compile as a subject: {why} (log: {log})")
+    more = f" (and {len(errs) - 1} more presets)" if len(errs) > 1 else ""
+    return errs[0] + more if errs else ""
 
 
 if __name__ == "__main__":

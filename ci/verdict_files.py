@@ -13,6 +13,7 @@ sanitizer's frame); else the port's header. The replay command and the
 picture as related data.
 """
 import json
+import os
 import re
 import socket
 import time
@@ -63,12 +64,49 @@ def history(out: str) -> str:
 WRITE = re.compile(r"\b(store|CAS|exchange|fetch_\w+|rmw)\b")
 
 
+# A compiler's error line: path:line[:col]: [fatal ]error: (GCC and clang).
+COMPILER_ERROR = re.compile(r"^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error:")
+
+
+def compiler_site(log: str, port: dict, build: Path = None):
+    """(path, line, how) of a build that failed: the compiler's first error in the port's
+    files; else the first line of them the compiler's messages name; else None."""
+    errors = [ln.strip() for ln in log.splitlines() if COMPILER_ERROR.match(ln.strip())]
+    for ln in errors:
+        at = locations(COMPILER_ERROR.match(ln).group(0), port, build)
+        if at:
+            return at[0] + ("the compiler's first error in the port",)
+    at = locations(log, port, build)
+    if at:
+        return at[0] + ("the first line of the port the compiler's messages name",)
+    return None
+
+
+def any_error_site(log: str, build: Path = None):
+    """(path, line, how): the compiler's first error in any file that exists, else None."""
+    for ln in log.splitlines():
+        m = COMPILER_ERROR.match(ln.strip())
+        if not m:
+            continue
+        p = Path(m.group(1))
+        for c in [p] if p.is_absolute() else [x / p for x in [build] if x]:
+            if c.is_file():
+                return (str(c.resolve()), int(m.group(2)), "the compiler's first error")
+    return None
+
+
 def where(f: dict, port: dict):
-    """(path, line, how) of failure f: in a Relacy history, the failing event
-    when it is the port's, else the port's last write before it (a race
-    found on the harness's data was published by it); else the last port
-    line the output names; else the port's header at line 1; else None."""
+    """(path, line, how) of failure f, always one (GitHub code scanning needs a location).
+    A build that failed: the compiler's error in the port (compiler_site). A check: in a
+    Relacy history, the failing event when it is the port's, else the port's last write
+    before it (a race found on the harness's data was published by it); else the last port
+    line the output names. Else the port's header (or its .cmake spec) at line 1; else the
+    compiler's first error in any file; else the log at line 1."""
     out, build = f.get("out", ""), f.get("build")
+    if f.get("stage"):
+        at = compiler_site(out, port, build)
+        if at:
+            return at
     hist = history(out).splitlines()
     if hist:
         last = locations(hist[-1], port, build)
@@ -78,14 +116,21 @@ def where(f: dict, port: dict):
                   for x in locations(ln, port, build)]
         if writes:
             return writes[-1] + ("the port's last write before the failure (Relacy's history)",)
-    locs = locations(out, port, build)
+    locs = [] if f.get("stage") else locations(out, port, build)
     if locs:
         return locs[-1] + ("the last line of the port the test's output names",)
     for d in port.get("include_dirs", []):
         h = Path(d) / port.get("header", "")
         if port.get("header") and h.is_file():
             return (str(h.resolve()), 1, "the port's header (the output names no line of it)")
-    return None
+    if port.get("spec") and Path(port["spec"]).is_file():
+        return (str(Path(port["spec"]).resolve()), 1,
+                "the subject's .cmake spec (the output names no line of the port)")
+    at = any_error_site(out, build) if f.get("stage") else None
+    if at:
+        return at
+    log = f.get("log") or str(Path(f.get("build") or ".") / "build.log")
+    return (str(Path(log).resolve()), 1, "the log (no file of the port is known)")
 
 
 def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
@@ -138,6 +183,7 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
     suites.set("errors", "0")
     suites.set("skipped", str(n_skip))
     ET.indent(suites)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n")
 
 
@@ -154,11 +200,48 @@ def _artifact(p: str, root: Path) -> dict:
     return {"uri": uri, **({"uriBaseId": base} if base else {})}
 
 
-def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path) -> None:
-    """One result per failing test per column; columns: (id, title)."""
+ROOT = Path(__file__).resolve().parent.parent  # this tree (a checkout or <prefix>/share/runqcheck)
+
+
+def tool_version() -> str:
+    """runqcheck's version: CMakeLists.txt's project(... VERSION x.y.z)."""
+    try:
+        m = re.search(r"project\(runqcheck VERSION ([\d.]+)", (ROOT / "CMakeLists.txt").read_text())
+    except OSError:
+        m = None
+    return m.group(1) if m else "0"
+
+
+def info_uri() -> str:
+    """Where to read about runqcheck: $RUNQCHECK_INFO_URI (the action sets its repository's
+    page), else this tree's docs/porting.md (section 7: the installed command)."""
+    return os.environ.get("RUNQCHECK_INFO_URI") or (ROOT / "docs" / "porting.md").as_uri()
+
+
+def rule(cid: str, title: str, checks: str) -> dict:
+    """A column as a SARIF rule: what it checks, and how to reproduce a result of it."""
+    name = "".join(w[:1].upper() + w[1:] for w in re.split(r"[^A-Za-z0-9]+", title) if w)
+    full = f"runqcheck's {title} column: {checks or 'a check of the port.'}"
+    help_ = (f"{full}\n\nReproduce: each result's properties.replay lists the failure's own "
+             "commands (its `replay:` or `reproduce:` line, and the ctest command); "
+             f"`runqcheck gate --subject SPEC --columns {cid}` runs the column again. "
+             "A build failure's result names the build log.")
+    return {"id": cid, "name": name + "Check",  # SARIF1001: a name unlike the id
+            "shortDescription": {"text": f"runqcheck column {title}"},
+            "fullDescription": {"text": full},
+            "help": {"text": help_},
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"tags": ["concurrency", "runqcheck"], "precision": "high",
+                           "problem.severity": "error"}}
+
+
+def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path,
+                checks: dict = None) -> None:
+    """One result per failing test per column; columns: (id, title); checks: {id: what the
+    column checks}. Every result has a location (GitHub code scanning requires one)."""
     root = root.resolve()
-    rules = [{"id": cid, "name": cid, "shortDescription": {"text": f"runqcheck column {t}"}}
-             for cid, t in columns]
+    checks = checks or {}
+    rules = [rule(cid, t, checks.get(cid, "")) for cid, t in columns]
     index = {cid: i for i, (cid, _) in enumerate(columns)}
     results = []
     for s in rows:
@@ -167,11 +250,10 @@ def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path) -> Non
                 res = {"ruleId": cid, "ruleIndex": index[cid], "level": "error",
                        "message": {"text": f"{s}: {f['reason']}"}}
                 at = where(f, ports.get(s, {}))
-                if at:
-                    res["locations"] = [{"physicalLocation": {
-                        "artifactLocation": _artifact(at[0], root),
-                        "region": {"startLine": at[1]}},
-                        "message": {"text": at[2]}}]
+                res["locations"] = [{"physicalLocation": {
+                    "artifactLocation": _artifact(at[0], root),
+                    "region": {"startLine": at[1]}},
+                    "message": {"text": at[2]}}]
                 related = [{"id": i + 1, "message": {"text": "picture of the failing execution"},
                             "physicalLocation": {"artifactLocation": _artifact(p, root)}}
                            for i, p in enumerate(f["pictures"])]
@@ -181,7 +263,10 @@ def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path) -> Non
                                      "replay": f["repro"], "pictures": f["pictures"]}
                 results.append(res)
     log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-           "runs": [{"tool": {"driver": {"name": "runqcheck", "rules": rules}},
+           "runs": [{"tool": {"driver": {"name": "runqcheck", "version": tool_version(),
+                                         "semanticVersion": tool_version(),
+                                         "informationUri": info_uri(), "rules": rules}},
                      "originalUriBaseIds": {"SRCROOT": {"uri": root.as_uri() + "/"}},
                      "results": results}]}
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(log, indent=1) + "\n")

@@ -65,18 +65,29 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_reasons COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/reasons_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_reasons")
-  # --junit / --sarif on a real failing run (examples/weak_port under Relacy,
-  # captured): each failure there, SARIF's location a line of weak_port.hpp.
+  # --junit / --sarif on real failing runs, captured (tests/verdict/fixtures): weak_port
+  # under Relacy, and under the weak memory and exhaustive columns; a port that does not
+  # compile. Each failure there, SARIF's location the port's line, the file valid under
+  # the SARIF 2.1.0 schema and GitHub's rules.
   add_test(NAME verdict_files COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_files" "${RUNQCHECK_ROOT}/tests/verdict/fixtures/weak_relacy"
     "${RUNQCHECK_ROOT}")
+  foreach(_rq_fx weak_native nocompile)
+    add_test(NAME verdict_files_${_rq_fx} COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
+      "${CMAKE_BINARY_DIR}/verdict_files_${_rq_fx}"
+      "${RUNQCHECK_ROOT}/tests/verdict/fixtures/${_rq_fx}" "${RUNQCHECK_ROOT}")
+  endforeach()
   # ci/gate's test-result cache (ci/test_cache.py): only unchanged passing checks reused.
   add_test(NAME verdict_cache COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/cache_test.py" "${RUNQCHECK_ROOT}/ci/test_cache.py"
     "${RUNQCHECK_ROOT}/ci/verdict.py" "${CMAKE_BINARY_DIR}/verdict_cache")
   # action.yml's script: the gate command it builds, its bad inputs.
   add_test(NAME action_script COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/action_test.sh"
+    "${RUNQCHECK_ROOT}")
+  # ci/install.sh --presets: only those presets' Debian packages (--dry-run).
+  add_test(NAME install_presets COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/install_test.sh"
     "${RUNQCHECK_ROOT}")
   # Queue and protocol subjects each judged in their own columns (`judges`).
   add_test(NAME verdict_kinds COMMAND /usr/bin/python3
@@ -114,13 +125,29 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     add_test(NAME lwq_c_as_c COMMAND sh "${RUNQCHECK_ROOT}/examples/lwq_c/check_c.sh"
       "${CMAKE_BINARY_DIR}/lwq_c_as_c")
     set_tests_properties(lwq_c_as_c PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    # lwq/inspect.h's C idioms (a same-name typedef, a prototype, a parameter receiving
+    # a marked array, a "mutex held" query, a second fatal macro) inside the adapter.
+    add_executable(lwq_c_inspect_test "${RUNQCHECK_ROOT}/examples/lwq_c/inspect_test.cpp")
+    target_include_directories(lwq_c_inspect_test PRIVATE
+      "${RUNQCHECK_ROOT}/examples/lwq_c/include")
+    target_link_libraries(lwq_c_inspect_test PRIVATE runqcheck::core Threads::Threads)
+    set_target_properties(lwq_c_inspect_test PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME lwq_c_inspect COMMAND lwq_c_inspect_test)
+    set_tests_properties(lwq_c_inspect PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
   endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
-  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files action_script
+  # Set-up errors found later (a spec CMake rejects, a TYPE that does not compile, no
+  # --subject from an install): exit 2, one error line; a port that does not compile: 1.
+  add_test(NAME gate_setup COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_setup.sh"
+    "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/gate_setup" "${CMAKE_COMMAND}" "${CMAKE_BINARY_DIR}")
+  set_tests_properties(gate_setup PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
+    verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_columns docs_columns gate_flags verdict_cache
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()

@@ -7,8 +7,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd) out=$1 cc=${CC:-cc}
 flags="-std=c11 -Wall -Wextra -pedantic -Werror -I$here/include"
 mkdir -p "$out" || exit 2
-for h in lwq/runq.h lwq/bugs.h; do
-  printf '#include "%s"\n' "$h" > "$out/only.c"
+for h in lwq/runq.h lwq/bugs.h lwq/inspect.h; do
+  printf '#include "lwq/runq.h"\n#include "%s"\n' "$h" > "$out/only.c"
   $cc $flags -c "$out/only.c" -o "$out/only.o" ||
     { echo "FAILED: $h does not compile as C11; reproduce: $cc $flags -c $out/only.c"; exit 1; }
 done

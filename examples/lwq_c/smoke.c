@@ -1,10 +1,12 @@
 /* lwq on its own, as a C11 program (no runqcheck): one thread's puts past a
- * full ring (the spill), a steal, gets, the shared list and a release;
- * every task must come back exactly once, and the queues end empty. */
+ * full ring (the spill), a view of the ring and the list's length
+ * (lwq/inspect.h), a steal, gets, the shared list and a release; every task
+ * must come back exactly once, and the queues end empty. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "lwq/bugs.h"
+#include "lwq/inspect.h"
 #include "lwq/runq.h"
 
 #define N 600
@@ -37,6 +39,20 @@ int main(void) {
   for (int i = 0; i < N; i++) {
     tasks[i].id = (uint64_t)i;
     lwq_put(&p0, &tasks[i], i % 7 == 0);
+  }
+  static lwq_view v; /* lwq/inspect.h: p0's ring, in order */
+  uint32_t in_ring = atomic_load(&p0.tail) - atomic_load(&p0.head);
+  if (lwq_view_take(&v, &p0) != in_ring || in_ring == 0 || v.tasks[in_ring - 1] == NULL) {
+    fprintf(stderr, "lwq smoke: a view of %u tasks, the ring holds %u\n", (unsigned)v.n,
+            (unsigned)in_ring);
+    return 1;
+  }
+  mtx_lock(&g.mu);
+  int32_t spilled = lwq_global_len_locked(&g);
+  mtx_unlock(&g.mu);
+  if (spilled <= 0) {
+    fprintf(stderr, "lwq smoke: %d tasks in the list after a spill\n", (int)spilled);
+    return 1;
   }
   see(lwq_steal(&p1, &p0, true));
   lwq_release(&p1); /* p1's stolen half to the list's head */

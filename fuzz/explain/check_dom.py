@@ -12,7 +12,8 @@ Checks that the page's script ran (body[data-render=ok]), one column head per
 thread (+ the set-up/check column, thread -1), one row per event in
 execution order with the right thread, one path.rf[data-from][data-to] per
 reads-from edge (.stale exactly where stale > 0), the failing event's row
-(and only it) marked .fail, the verdict, and the failure message shown
+(and only it) marked .fail, the failure's cause (failure.culprit, a data
+race's hand-over) and only it marked .culprit, the verdict, and the failure message shown
 verbatim (so a "</script>" in the trace came through the escaping intact).
 
 Prints one line, "ok: ..." or "FAIL: ...", and exits 0 or 1.
@@ -130,6 +131,11 @@ def check(trace, dom):
     got_fail = [int(rid) for rid, _, cls in dom.rows if "fail" in cls]
     if got_fail != want_fail:
         raise Failed(f"rows marked fail: {got_fail}, want {want_fail}")
+    cu = failure.get("culprit")
+    want_cu = [cu] if isinstance(cu, int) and 0 <= cu < n else []
+    got_cu = [int(rid) for rid, _, cls in dom.rows if "culprit" in cls]
+    if got_cu != want_cu:
+        raise Failed(f"rows marked as the cause: {got_cu}, want {want_cu}")
 
     if dom.text["verdict"].strip() != str(trace.get("verdict")):
         raise Failed(f"verdict shown {dom.text['verdict'].strip()!r}, want {trace.get('verdict')!r}")
@@ -138,7 +144,9 @@ def check(trace, dom):
         raise Failed(f"failure message shown {dom.text['failbox'][:80]!r}, want {msg[:80]!r}")
 
     return (f"{n} rows, {len(got_cols) - 1} thread columns + set-up, {len(got_rf)} rf arrows "
-            f"({len(got_stale)} stale), " + (f"failure row #{want_fail[0]}" if want_fail else "no failure row"))
+            f"({len(got_stale)} stale), "
+            + (f"failure row #{want_fail[0]}" if want_fail else "no failure row")
+            + (f", cause row #{want_cu[0]}" if want_cu else ""))
 
 
 def main(argv):

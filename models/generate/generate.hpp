@@ -58,6 +58,7 @@ struct bounds {
   int total = 0;                      // operations in all threads at most (0: ops * threads)
   std::vector<std::uint32_t> caps = {4};
   std::vector<int> global_sizes = {0, 2};  // the global queue's starts (where read)
+  bool prune = true;  // false: twins both ways, unconnected programs too (the pruning's test)
 };
 
 // One program before its Gs are numbered: per thread, its role and its
@@ -224,7 +225,7 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
       std::vector<std::size_t> ix(shape.size(), 0);
       for (;;) {
         // Twins: the second's list is the first's, then those with a chained steal.
-        bool canonical = !twins || ix[1] >= others[0].size() || ix[0] <= ix[1];
+        bool canonical = !b.prune || !twins || ix[1] >= others[0].size() || ix[0] <= ix[1];
         std::size_t others_ops = 0;
         for (std::size_t i = 0; i < shape.size(); i++) others_ops += others[i][ix[i]].size();
         for (const auto& own : owners) {
@@ -245,12 +246,12 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
             for (int nx = 0; nx < 2; nx++) {
               if (batch0 && (fill > 0 || nx > 0)) continue;  // the batch needs an empty P0
               for (int gs : b.global_sizes) {
-                if (gs > 0 && !reads_global) continue;
+                if (gs > 0 && !reads_global && b.prune) continue;
                 program q = pr;
                 q.fill = fill;
                 q.next = nx == 1;
                 q.global = gs;
-                if (detail::connected(q)) all.push_back(std::move(q));
+                if (!b.prune || detail::connected(q)) all.push_back(std::move(q));
               }
             }
           }
@@ -381,6 +382,67 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
     }
   }
   return out;
+}
+
+// The pruning's test: every program the unpruned enumeration makes is one
+// the pruned enumeration `kept` (as spec_text of to_scenario) holds, or is
+// covered by it: its twin mirror (threads 1 and 2, P1 and P2 swapped) is
+// kept; or it starts with 2 Gs on a global queue nobody reads, and the same
+// program with an empty one is kept; or one of its three threads shares
+// nothing with the others, and both parts are kept (the other two, and that
+// thread beside an owner with nothing to do). Returns the first program
+// that is neither ("" if none), with `why`.
+inline const char* uncovered(const bounds& b, const std::function<bool(const program&)>& kept,
+                             program& bad) {
+  bounds all = b;
+  all.prune = false;
+  const char* why = nullptr;
+  auto reads = [](const program& p) {
+    return detail::has(p.threads, op_kind::glob_get) || detail::has(p.threads, op_kind::glob_batch);
+  };
+  // p without its global start where nobody reads it (the pruned form).
+  auto plain = [&](program p) {
+    if (!reads(p)) p.global = 0;
+    return p;
+  };
+  // Thread t of p moved to thread `to`, its own P with it (P t -> P to).
+  auto move = [](std::vector<op> seq, int t, int to) {
+    for (op& o : seq) {
+      if (o.p == t) o.p = static_cast<std::uint8_t>(to);
+      bool steal = o.kind == op_kind::steal || o.kind == op_kind::steal_next;
+      if (steal && o.victim == t) o.victim = static_cast<std::uint8_t>(to);
+    }
+    return seq;
+  };
+  enumerate(all, [&](const program& p) {
+    if (why != nullptr || kept(plain(p))) return;
+    if (p.threads.size() == 3 && p.roles[1] == p.roles[2]) {
+      // The mirror: threads 1 and 2 swapped, and P1 and P2 (through a spare index).
+      auto swap12 = [&](const std::vector<op>& seq) { return move(move(move(seq, 1, 9), 2, 1), 9, 2); };
+      program m = p;
+      m.threads[1] = swap12(p.threads[2]);
+      m.threads[2] = swap12(p.threads[1]);
+      if (kept(plain(m))) return;
+    }
+    if (p.threads.size() == 3 && !detail::connected(p)) {
+      for (int i = 1; i < 3; i++) {
+        unsigned ti = detail::touches(p.roles[i], p.threads[i], p.fill, p.cap), rest = 0;
+        for (int j = 0; j < 3; j++)
+          if (j != i) rest |= detail::touches(p.roles[j], p.threads[j], p.fill, p.cap);
+        if ((ti & rest) != 0) continue;
+        program a = p, c = p;
+        a.roles.erase(a.roles.begin() + i);
+        a.threads.erase(a.threads.begin() + i);
+        if (i == 1) a.threads[1] = move(a.threads[1], 2, 1);
+        c.roles = {role::owner, p.roles[i]};
+        c.threads = {{}, move(p.threads[i], i, 1)};
+        if (kept(plain(a)) && kept(plain(c))) return;
+      }
+    }
+    bad = p;
+    why = "neither kept nor covered by a kept program";
+  });
+  return why;
 }
 
 }  // namespace runqcheck::generate

@@ -222,8 +222,8 @@ def listing_of(path):
 def port_table(ops, ref):
     """The port's order at every site of ref (plain read: relaxed; a missing read: relaxed;
     a missing write: NotApplied) -> (orders, notes, recorded table, the non-site accesses
-    stronger than relaxed)."""
-    got, role = port_orders.table(ops)
+    stronger than relaxed, {site: the port's file:line})."""
+    got, role, src = port_orders.table(ops)
     orders, notes = {}, [f"roles by behaviour: {port_orders.describe(role)}"]
     for s, _ in ref:
         if s in got:
@@ -242,7 +242,7 @@ def port_table(ops, ref):
                                          "the idioms' shape is not the port's")
     extra = {s: v for s, v in got.items() if s not in orders
              and port_orders.RANK[v[0]] > port_orders.RANK["relaxed"]}
-    return orders, notes, got, extra
+    return orders, notes, got, extra, src
 
 
 def port_fixed(got, orders):
@@ -306,28 +306,37 @@ def print_reports(subject, ref, orders, verdict, users, weak, extra):
               + f" (subject {subject})")
 
 
-def why_weak(s, order, ref_mo, cases, missing=frozenset()):
-    """One too-weak site for the FAILED line: its order, the models that need Go's, the idiom.
-    A site the port never reads is "not recognised": no order is advised for it."""
+def why_weak(s, order, ref_mo, cases, missing=frozenset(), src=""):
+    """One too-weak site for the FAILED line: its order, the models that need Go's, the idiom
+    and the port's line (src's file name). A site the port never reads is "not recognised":
+    no order is advised for it."""
     models = [MODEL_NAMES[m] for m in wmm.MODELS if any(c[0] == m for c in cases)]
     prog = cases[0][2]
     idiom = f"{prog.name}{': progress only' if prog.progress else ''}"
     if s in missing:
         return (f"{s}: not recognised: the witness needs a read the port never makes "
                 f"({idiom}; the port's own accesses do not show where it goes wrong)")
+    at = f"; at {Path(src).name}" if src else ""
     return (f"{s} is {order}, {', '.join(models)} need{'s' if len(models) == 1 else ''} "
-            f"{ref_mo} ({idiom})")
+            f"{ref_mo} ({idiom}{at})")
 
 
-def print_failure(subject, orders, refd, weak, bad, repro, pictures, missing=frozenset()):
-    """The FAILED line (each too-weak site, or the idioms that fail together), a witness
+def print_failure(subject, orders, refd, weak, bad, repro, pictures, missing=frozenset(),
+                  src=None):
+    """The FAILED line (each too-weak site, or the idioms that fail together), each named
+    site's `at:` line (its file:line, which ci/verdict.py's SARIF points at), a witness
     per site (`witness:` lines, which ci/verdict.py shows; with pictures, a DIR, also its
     swimlane page: a `picture:` line) and the reproducer."""
     named = [s for s in weak if weak[s]]
+    src = src or {}
     print("FAILED: weak-memory orders: " + ("; ".join(
-        why_weak(s, orders[s], refd[s], weak[s], missing) for s in named) if named else
+        why_weak(s, orders[s], refd[s], weak[s], missing, src.get(s, "")) for s in named)
+        if named else
         "the port's orders together let " + ", ".join(sorted({i for i, _ in bad}))
         + " reach a bad outcome") + f" (subject {subject})")
+    for s in named:
+        if src.get(s):
+            print(f"at: {s} {src[s]}")
     shown = set()
     for s in named or [None]:
         cases = weak[s] if s else sorted(((m, i, p, x) for (i, m), (p, x) in bad.items()),
@@ -360,7 +369,7 @@ def judge_port(path, runq, pictures=None):
         raise wmm.Error(f"{path}: {e}")
     ref = load_sites(runq)
     try:
-        orders, notes, got, extra = port_table(ops, ref)
+        orders, notes, got, extra, src = port_table(ops, ref)
     except port_orders.NotApplied as e:
         print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject})")
         return 77
@@ -377,7 +386,7 @@ def judge_port(path, runq, pictures=None):
         return 0
     print_failure(subject, orders, refd, weak, bad,
                   f"reproduce: /usr/bin/python3 {Path(__file__).resolve()} --recorded {path}",
-                  pictures, missing)
+                  pictures, missing, src)
     return 1
 
 

@@ -31,12 +31,14 @@ class NotApplied(Exception):
 
 
 class Access:
-    """One `a` line: where, offset, size, ptr, kind, order, failure order, read, written, ok."""
+    """One `a` line: where, offset, size, ptr, kind, order, failure order, read, written, ok,
+    and the port's file:line that made it (src; "" in a listing without it)."""
 
     def __init__(self, f):
         (self.where, off, size, ptr, self.kind, self.order, self.fail, self.read, self.written,
-         ok) = f
+         ok) = f[:10]
         self.off, self.size, self.ptr, self.ok = int(off), int(size), ptr == "1", ok == "1"
+        self.src = " ".join(f[10:])
 
 
 class Op:
@@ -62,7 +64,7 @@ def parse(text):
             subject = f[1]
         elif f[0] == "op" and len(f) == 5:
             ops.append(Op(*f[1:]))
-        elif f[0] == "a" and len(f) == 11 and ops:
+        elif f[0] == "a" and len(f) >= 11 and ops:
             ops[-1].acc.append(Access(f[1:]))
         else:
             raise ValueError(f"line {n}: not a recorder line: {line!r}")
@@ -194,21 +196,22 @@ def op_sites(op, role):
 
 
 def table(ops):
-    """({site: (order, where it was seen)}, roles): each site's weakest order over the
-    operations where it decides (op_sites), or over all when it never decides."""
+    """({site: (order, where it was seen)}, roles, {site: the port's file:line of that
+    access, or ""}): each site's weakest order over the operations where it decides
+    (op_sites), or over all when it never decides."""
     role = roles(ops)
     check_shape(ops, role)
     seen = {}
     for op in ops:
         for s, (a, decides) in op_sites(op, role).items():
             mo = "plain" if a.kind == "P" else a.order
-            seen.setdefault(s, []).append((decides, mo, op.label()))
-    out = {}
+            seen.setdefault(s, []).append((decides, mo, op.label(), a.src))
+    out, src = {}, {}
     for s, cands in seen.items():
         use = [c for c in cands if c[0]] or cands
-        _, mo, where = min(use, key=lambda c: RANK[c[1]])
+        _, mo, where, src[s] = min(use, key=lambda c: RANK[c[1]])
         out[s] = (mo, where)
-    return out, role
+    return out, role, src
 
 
 def describe(role):

@@ -108,7 +108,7 @@ def trace(prog, x, subject, model, site, command):
     fail = add(thread=-1, op=-1, kind="check", func="check",
                text=f"bad outcome reachable under {model}: {prog.doc}")
     return {"format": "runqcheck-trace", "version": 1, "seed": "", "command": command,
-            "subject": subject, "mutant": f"{site} (proofs/weak idiom {prog.name})",
+            "subject": subject, "site": f"{site} (proofs/weak idiom {prog.name})",
             "cap": 1, "nprocs": len(tids),
             "threads": [{"id": t, "label": thread_label(x, t), "script": [prog.name]}
                         for t in tids],

@@ -24,6 +24,7 @@
 
 #include "runqcheck/backend/explore.hpp"
 #include "explore/engine.hpp"
+#include "selftest.hpp"
 
 namespace {
 
@@ -93,9 +94,7 @@ ex::stats explore(const program_case& c, ex::model md, bool ipr) {
 }
 
 bool expect_that(bool holds, const program_case& c, ex::model md, const std::string& what) {
-  std::printf("%s %s %s: %s\n", holds ? "ok  " : "FAIL", c.name, ex::model_name(md),
-              what.c_str());
-  return holds;
+  return ex::selftest::expect(holds, std::string(c.name) + " " + ex::model_name(md) + ": " + what);
 }
 
 struct outcome {
@@ -188,15 +187,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(total.in_place),
               static_cast<unsigned long long>(total.blocked_ipr),
               static_cast<unsigned long long>(total.blocked_plain));
-  if (expect_mismatch) {
-    std::printf("explore_await: %s\n", same ? "FAILED: the broken engine went unnoticed"
-                                            : "the broken engine was caught");
-    return same ? 1 : 0;
-  }
-  bool fewer = total.in_place > 0 && total.blocked_ipr < total.blocked_plain;
-  std::printf("%s in-place revisits were made and fewer executions end blocked\n",
-              fewer ? "ok  " : "FAIL");
-  bool ok = same && fewer;
-  std::printf("explore_await: %s\n", ok ? "all as expected" : "FAILED");
-  return ok ? 0 : 1;
+  bool fewer = expect_mismatch ||
+               ex::selftest::expect(total.in_place > 0 && total.blocked_ipr < total.blocked_plain,
+                                    "in-place revisits were made and fewer executions end blocked");
+  return ex::selftest::verdict("explore_await", same, fewer, expect_mismatch);
 }

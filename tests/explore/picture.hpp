@@ -19,6 +19,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -51,6 +52,7 @@ class picture final : public rqm::op_observer {
   // protocol world's name_objects, through name and owner below).
   void begin(int nthreads) {
     rows_.clear();
+    culprit_ = -1;
     names_.clear();
     mutexes_.clear();
     owners_.clear();
@@ -77,6 +79,8 @@ class picture final : public rqm::op_observer {
     const char* f = std::strrchr(q.where.file_name(), '/');
     r.loc = std::string(f != nullptr ? f + 1 : q.where.file_name()) + ":" +
             std::to_string(q.where.line());
+    r.file = q.where.file_name();
+    r.line = q.where.line();
     r.obj = q.obj == nullptr ? "" : object(q.obj, kind_name(r.kind), r.func);
     po_[static_cast<std::size_t>(t)].push_back(static_cast<int>(rows_.size()));
     rows_.push_back(std::move(r));
@@ -124,6 +128,74 @@ class picture final : public rqm::op_observer {
     rows_.push_back(std::move(r));
   }
 
+  // The cause of the engine's data race ("data race: thread A event I (read, ...) and
+  // thread B event J (write, ...)") in the port's terms: both accesses with their lines
+  // and, when A read what B wrote, the hand-over that should have ordered them (below).
+  // at gets each named access's FILE:LINE, the hand-over last. "" if what is no data
+  // race.
+  std::string race_cause(const std::string& what, std::vector<std::string>& at) {
+    int ta = -1, ia = -1, tb = -1, ib = -1;
+    char ka[16] = {};
+    if (std::sscanf(what.c_str(), "data race: thread %d event %d (%15[a-z]", &ta, &ia, ka) != 3)
+      return "";
+    std::size_t and_at = what.find(" and thread ");
+    if (and_at == std::string::npos ||
+        std::sscanf(what.c_str() + and_at, " and thread %d event %d", &tb, &ib) != 2)
+      return "";
+    auto row_of = [&](int th, int i) {
+      if (th < 0 || th >= static_cast<int>(po_.size()) || i < 0) return -1;
+      const auto& rs = po_[static_cast<std::size_t>(th)];
+      return i < static_cast<int>(rs.size()) ? rs[static_cast<std::size_t>(i)] : -1;
+    };
+    int ra = row_of(ta, ia), rb = row_of(tb, ib);
+    std::string obj = ra >= 0 ? rows_[static_cast<std::size_t>(ra)].obj
+                      : rb >= 0 ? rows_[static_cast<std::size_t>(rb)].obj : "";
+    std::string text = "data race" + (obj.empty() ? "" : " on " + obj) + ": ";
+    text += ra >= 0 ? said(rows_[static_cast<std::size_t>(ra)], &at)
+                    : "a " + std::string(ka) + " by thread " + std::to_string(ta);
+    text += " and ";
+    text += rb >= 0 ? said(rows_[static_cast<std::size_t>(rb)], &at)
+                    : "an access by thread " + std::to_string(tb);
+    text += ", unordered by happens-before";
+    if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
+    // The hand-over, as fuzz::recorder::hand_over picks it: among A's reads of stores B
+    // made after its racing write, first an acquire of a store without release (the
+    // store), else the last release read by no acquire on that object (the load), else
+    // any read of a store without release (the store).
+    // Candidates end at the read that took the raced G's pointer ("G5" of "G5.status").
+    std::string g = obj.substr(0, obj.find('.'));
+    std::vector<int> reads;
+    for (int k : po_[static_cast<std::size_t>(ta)]) {
+      const row& r = rows_[static_cast<std::size_t>(k)];
+      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb) continue;
+      reads.push_back(k);
+      if (!g.empty() && g[0] == 'G' && g == r.value) break;
+    }
+    auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
+    auto rel = [&](const row& w) { return w.ordered && releases(w.mo); };
+    auto acq = [&](const row& r) { return r.ordered && acquires(r.mo); };
+    auto say = [&](int k, bool store) {
+      const row& x = store ? of(of(k).rf) : of(k);
+      culprit_ = store ? of(k).rf : k;
+      std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
+      text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
+              ": the " + said(x, &at) + " is " + mo + ", not " +
+              (store ? "a release" : "an acquire");
+      return text;
+    };
+    for (int k : reads)
+      if (acq(of(k)) && !rel(of(of(k).rf))) return say(k, true);
+    for (std::size_t i = reads.size(); i-- > 0;) {  // the last: the read closest to the race
+      bool later = false;
+      for (std::size_t j = i + 1; j < reads.size(); j++)
+        later |= of(reads[j]).obj == of(reads[i]).obj && acq(of(reads[j]));
+      if (rel(of(of(reads[i]).rf)) && !acq(of(reads[i])) && !later) return say(reads[i], false);
+    }
+    for (int k : reads)
+      if (!rel(of(of(k).rf))) return say(k, true);
+    return text;
+  }
+
   // The thread of the last access recorded (the one running at a failure).
   int last_thread() const {
     for (auto it = rows_.rbegin(); it != rows_.rend(); ++it)
@@ -131,7 +203,8 @@ class picture final : public rqm::op_observer {
     return -1;
   }
 
-  std::string json(const fuzz::trace_info& in) const {
+  std::string json(fuzz::trace_info in) const {
+    if (in.culprit < 0) in.culprit = culprit_;  // the page opens at it
     std::string j = fuzz::trace_head(in, in.failed ? static_cast<int>(rows_.size()) - 1 : -1);
     for (std::size_t i = 0; i < rows_.size(); i++) {
       const row& r = rows_[i];
@@ -163,7 +236,17 @@ class picture final : public rqm::op_observer {
     int rf = -1;
     char value[24] = {}, old[24] = {};
     std::string func, obj, loc, text;
+    const char* file = "";  // the access's source line (loc is its file name's)
+    unsigned line = 0;
   };
+  // "read of G5.status at exec.hpp:185 (deliver)"; at (optional) gets "FILE:LINE".
+  std::string said(const row& r, std::vector<std::string>* at) const {
+    if (at != nullptr && r.line > 0) at->push_back(std::string(r.file) + ":" +
+                                                   std::to_string(r.line));
+    return std::string(r.kind) + " of " + r.obj + " at " + r.loc + " (" + r.func + ")";
+  }
+  static bool releases(std::uint8_t mo) { return mo >= 3; }  // release, acq_rel, seq_cst
+  static bool acquires(std::uint8_t mo) { return mo >= 1 && mo != 3; }
 
   static const char* kind_of(const event& e, bool mutex) {
     switch (e.what) {
@@ -209,7 +292,7 @@ class picture final : public rqm::op_observer {
       name(&pp->runqhead, p + ".runqhead");
       name(&pp->runqtail, p + ".runqtail");
       name(&pp->runnext, p + ".runnext");
-      for (std::size_t k = 0; k < pp->runq.size(); k++)
+      for (std::size_t k = 0; k < std::size(pp->runq); k++)  // a std::array or a C array
         name(&pp->runq[k], p + ".runq[" + std::to_string(k) + "]");
     }
   }
@@ -250,6 +333,7 @@ class picture final : public rqm::op_observer {
   }
 
   std::vector<row> rows_;
+  int culprit_ = -1;                  // race_cause's hand-over row
   std::vector<std::vector<int>> po_;  // per thread: po index -> row
   std::vector<int> cur_op_;
   std::vector<const void*> mutexes_;

@@ -33,114 +33,9 @@
 #include <string>
 #include <vector>
 
-#include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
-#ifdef RUNQCHECK_PICTURES
-#include "picture.hpp"
-#endif
-
-#define RQPROTO_BACKEND runqcheck::explore_backend
-#include "protocol_world.hpp"
-#if __has_include(<runqcheck_protocol_subject.hpp>)
-#include <runqcheck_protocol_subject.hpp>  // protocol_under_test, RUNQCHECK_PROTOCOL_SUBJECT
-#else
-template <class Env>
-using protocol_under_test = runqcheck::protocol<Env>;
-#define RUNQCHECK_PROTOCOL_SUBJECT "protocol"
-#endif
-
-#include "cli.hpp"
+#include "protocol_prog.hpp"
 
 namespace {
-
-namespace ex = runqcheck::explore;
-namespace cli = runqcheck::explore::cli;
-using namespace rqproto;
-using PS = world<protocol_under_test>::proto;
-const char* const subject = RUNQCHECK_PROTOCOL_SUBJECT;
-
-#ifdef RUNQCHECK_PICTURES
-using picture = ex::picture;
-#else
-struct picture {};  // built without fuzz/explain: no pictures
-#endif
-
-// One run of a scenario: the world made afresh, an M per thread, the
-// quiescence checks after them.
-struct prog final : ex::program {
-  const proto_scenario& sc;
-  std::optional<world<protocol_under_test>> w;
-  picture* pic = nullptr;  // the picture being taken (each run starts it afresh)
-  bool finishing = false;  // in the final check (a failure there is no M's)
-  explicit prog(const proto_scenario& s) : sc(s) {}
-  int threads() const override { return static_cast<int>(sc.ms.size()); }
-  void setup() override {
-    w.emplace(sc);
-    W<protocol_under_test> = &*w;
-#ifdef RUNQCHECK_PICTURES
-    if (pic != nullptr) {
-      pic->begin(threads());
-      name_objects(*pic, *w);
-    }
-#endif
-    finishing = false;
-    w->init();
-  }
-  void run(int t) override { w->run(t); }
-  void finish() override {
-    finishing = true;
-    w->check();
-  }
-  void teardown() override {
-    w.reset();
-    W<protocol_under_test> = nullptr;
-  }
-};
-
-// The engine's options for the protocol: the repeated-read rule off, as the
-// protocol's straight-line code repeats reads (engine.hpp, options::read_spins).
-ex::options protocol_options(ex::options o) {
-  o.read_spins = false;
-  o.waits_end = true;  // parked Ms at quiescence: the run's end (protocol_world's check)
-  return o;
-}
-
-#ifdef RUNQCHECK_PICTURES
-// Re-runs the failing execution at path alone, recording it, and writes its
-// page: a lane per M. Returns the page's path, or "" with err set.
-std::string take_picture(const proto_scenario& sc, ex::model m, const std::string& path,
-                         const std::string& replay_line, std::string& err) {
-  std::string base = cli::page_base("explore_protocol", subject, sc.name, m, err);
-  if (base.empty()) return "";
-  picture pic;
-  ex::options o = protocol_options({});
-  o.m = m;
-  o.replay = path;
-  o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
-  prog p(sc);
-  p.pic = &pic;
-  ex::engine<> e(p, o);
-  ex::stats r = e.run();
-  runqcheck::model::scenario info_sc;  // the page's header: the scenario's shape
-  info_sc.name = sc.name;
-  info_sc.targets = sc.targets;
-  info_sc.cap = cap;
-  info_sc.nprocs = sc.nprocs;
-  runqcheck::fuzz::trace_info info;
-  info.sc = &info_sc;
-  info.subject = subject;
-  info.checker = "explore_protocol";
-  info.scenario = std::string(sc.name);
-  for (std::size_t i = 0; i < sc.ms.size(); i++) info.lanes.push_back(m_lane(sc, i));
-  return cli::write_failure_page(pic, r, p.finishing, info, m, path, replay_line, base, err);
-}
-#else
-std::string take_picture(const proto_scenario&, ex::model, const std::string&,
-                         const std::string&, std::string& err) {
-  err = "built without the page template (fuzz/explain)";
-  return "";
-}
-#endif
 
 // One scenario under one model; prints its lines. True if it passed.
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
@@ -180,7 +75,8 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
     std::printf("replay: %s\n", line.c_str());
     std::fflush(stdout);
     std::string err;
-    std::string html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err);
+    std::string html =
+        take_picture("explore_protocol", sc, m, s.path, cli::absolute(line, argv0), err);
     cli::print_picture(html, err);
   }
   if (a.crosscheck && !s.failed && o.ipr) {

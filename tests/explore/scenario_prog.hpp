@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runqcheck/backend/explore.hpp"
 #include "explore/engine.hpp"
@@ -56,6 +57,7 @@ inline boundaries obs;
 struct extras {
   std::function<void()> setup, finish;
   std::function<void(const ex::event&)> access;
+  bool ipr = true;  // the engine's options::ipr the runner explored with (a replay must match)
 };
 
 template <std::uint32_t Cap>
@@ -128,13 +130,16 @@ std::string counters_unfound() {
 template <std::uint32_t... Caps>
 std::string take_picture_at(const char* checker, const model::scenario& sc, ex::model m,
                             const std::string& path, const std::string& replay_line,
-                            std::string& err, const extras* x = nullptr) {
+                            std::string& err, const extras* x = nullptr,
+                            std::string* cause = nullptr,
+                            std::vector<std::string>* at = nullptr) {
   std::string base = cli::page_base(checker, subject_name, sc.name, m, err);
   if (base.empty()) return "";
   ex::picture pic;
   ex::options o;
   o.m = m;
   o.replay = path;
+  if (x != nullptr) o.ipr = x->ipr;
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) {
     pic.access(t, e, q);
     if (x != nullptr && x->access) x->access(e);
@@ -151,6 +156,9 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
     return st;
   });
   obs.pic = nullptr;
+  std::vector<std::string> named;
+  std::string said = pic.race_cause(r.failure, at != nullptr ? *at : named);
+  if (cause != nullptr) *cause = said;
   runqcheck::fuzz::trace_info info;
   info.sc = &sc;
   info.subject = subject_name;
@@ -161,15 +169,20 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
 #else
 template <std::uint32_t... Caps>
 std::string take_picture_at(const char*, const model::scenario&, ex::model, const std::string&,
-                            const std::string&, std::string& err, const extras* = nullptr) {
+                            const std::string&, std::string& err, const extras* = nullptr,
+                            std::string* = nullptr, std::vector<std::string>* = nullptr) {
   err = "built without the page template (fuzz/explain)";
   return "";
 }
 #endif
 // The catalog's (capacities 8 and 4).
+// cause: a data race in the port's terms (picture::race_cause); at: the FILE:LINE
+// of each access it names.
 inline std::string take_picture(const model::scenario& sc, ex::model m, const std::string& path,
-                                const std::string& replay_line, std::string& err) {
-  return take_picture_at<8, 4>("explore", sc, m, path, replay_line, err);
+                                const std::string& replay_line, std::string& err,
+                                std::string* cause = nullptr,
+                                std::vector<std::string>* at = nullptr) {
+  return take_picture_at<8, 4>("explore", sc, m, path, replay_line, err, nullptr, cause, at);
 }
 
 }  // namespace runqcheck::explore::scenario_run

@@ -98,6 +98,14 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     return true;
   }
   double est = !s.failed && !s.exhausted && a.replay.empty() ? estimate() : 0;
+  // A failure's picture first: its data race, said in the port's terms, is the failure's line.
+  std::string line, html, err, cause;
+  std::vector<std::string> at;
+  if (s.failed && sc.expect_fatal.empty()) {
+    line = cli::replay_line(argv0, name, m, s.path);
+    html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err, &cause, &at);
+    if (!cause.empty()) s.failure = cause;
+  }
   cli::result r{argv0, "explore", subject_name, name, m, s, est};
   bool ok = cli::report(r, a, sc.expect_fatal.empty() ? nullptr : "stopped (see below)");
   bool fatal_seen = s.failed && s.failure.rfind("fatal error: ", 0) == 0 &&
@@ -111,12 +119,9 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     return fatal_seen;
   }
   if (s.failed) {
-    std::string line = cli::replay_line(argv0, name, m, s.path);
+    for (const std::string& x : at) std::printf("at: %s\n", x.c_str());
     std::printf("replay: %s\n", line.c_str());
-    std::fflush(stdout);
-    std::string err;  // the page names the binary by its absolute path
-    std::string html = take_picture(sc, m, s.path, cli::absolute(line, argv0), err);
-    cli::print_picture(html, err);
+    cli::print_picture(html, err);  // the page names the binary by its absolute path
     std::fflush(stdout);
   }
   if (a.crosscheck && ok) {

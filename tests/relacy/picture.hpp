@@ -178,12 +178,13 @@ inline std::string checker_name(const char* prog, const rl::test_params& p) {
 }
 
 // After a failing search: the failing execution's page and replay file.
-// Returns the page's absolute path, or "" with err set.
+// Returns the page's absolute path, or "" with err set; cause: the failure as
+// the traced re-run says it (a data race's accesses and hand-over named).
 template <class T>
 std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
                          const char* subject, const std::string& mode,
                          const rl::test_params& failed, const std::string& replay_line,
-                         std::string& err) {
+                         std::string& err, std::string& cause) {
   std::string dir = failure_dir(err);
   if (dir.empty()) return "";
   const char* mut = std::getenv("RUNQCHECK_MUTANT");
@@ -212,6 +213,7 @@ std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
   rl::test_params p = failed;
   p.initial_state = state.c_str();
   traced_run t = trace_execution<T>(p, info);
+  cause = t.message;  // a data race with its accesses named (fuzz::recorder::failure)
   if (err = fz::write_page(base + ".html", t.json); !err.empty()) return "";
   // The replay file: `key value` lines (runqcheck replay|explain FILE.replay).
   std::ofstream r(base + ".replay");

@@ -122,6 +122,8 @@ struct proto_scenario {
   // Go's own window (docs/proofs.md): the port, like Go, loses a wakeup here
   // in some executions, which a replay test shows. Runs only by name.
   bool go_window = false;
+  // The global queue at the start, head first (generated programs).
+  std::vector<int> global = {};
 };
 
 // The optional hook (protocol_subject.hpp) scenario s needs that protocol
@@ -454,6 +456,7 @@ struct world {
     auto l = runqcheck::lock(core);
     for (int i = sc.nprocs - 1; i >= 0; i--)
       if (!held[static_cast<std::size_t>(i)]) proto::pidleput(l, &ps[i]);
+    for (int g : sc.global) runqcheck::globrunqput(l, &gs[g]);
     // sysmon: every P's sysmontick (0) already equals its syscalltick (0),
     // as if the last sysmon tick saw the same syscalls.
     // Every M counts as live; an idle one leave()s at its first park.
@@ -526,17 +529,18 @@ struct world {
       auto l = runqcheck::lock(core);
       while (core_g* gp = runqcheck::globrunqget(l)) queued[gp->goid] = true;
     }
-    for (const m_role& r : sc.ms) {
-      for (const submit& s : r.submits) {
-        if (runs[s.g].load(std::memory_order::relaxed) == 1) continue;
-        RQ_INVARIANT(B, queued[static_cast<std::size_t>(s.g)],
-                 "invariant: a G was lost (never run, on no queue)", "g", s.g);
-        RQ_INVARIANT(B, npidle == 0,
-                 "invariant: work conservation: a runnable G was never run while a P is idle and "
-                 "no M is spinning or being woken (lost wakeup)",
-                 "g", s.g, "npidle", npidle);
-      }
-    }
+    auto judge = [&](int g) {  // a G of the scenario: run, or queued with no P idle
+      if (runs[g].load(std::memory_order::relaxed) == 1) return;
+      RQ_INVARIANT(B, queued[static_cast<std::size_t>(g)],
+                   "invariant: a G was lost (never run, on no queue)", "g", g);
+      RQ_INVARIANT(B, npidle == 0,
+                   "invariant: work conservation: a runnable G was never run while a P is idle "
+                   "and no M is spinning or being woken (lost wakeup)",
+                   "g", g, "npidle", npidle);
+    };
+    for (const m_role& r : sc.ms)
+      for (const submit& s : r.submits) judge(s.g);
+    for (int g : sc.global) judge(g);
   }
 
  private:

@@ -12,8 +12,12 @@ check: the files of a real gate run (ci/test) against EXPECT_JSON.
 EXPECT_JSON: {"preset": P, "port_file": path under SRC_ROOT, "line": the
 line every location must name (optional), "failures": [[subject, column id],
 ...], "passed": [[subject, column id], ...], "repro": the reproducer's
-prefix (default "replay:"), "picture": false when none is drawn}.
-Both files must hold the required fields (schema_check.py); each expected
+prefix, or a list of prefixes one of which each failure has (default
+"replay:"), "picture": false when none is drawn, "specs": {subject: spec}
+(fixture: verdict.py's --spec, @SRC@ the source root)}. A fixture may hold
+build.log and stage-failed (a build that failed).
+Both files must hold the required fields (schema_check.py), the SARIF file
+pass the SARIF 2.1.0 schema and GitHub's rules (schema_check.github); each expected
 failure a JUnit <failure> with its reason, reproducer and picture, and a
 SARIF result whose location is a line of port_file, with the replay command
 and the picture as related data. Exit 0 if so, 1 naming what is wrong.
@@ -42,9 +46,12 @@ def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
     bad += [f"junit: {x}" for x in schema_check.junit(root)]
     log = json.loads(sarif.read_text())
     bad += [f"sarif: {x}" for x in schema_check.sarif(log)]
+    bad += [f"sarif: {x}" for x in schema_check.sarif_schema(log)]
+    bad += [f"sarif (GitHub): {x}" for x in schema_check.github(log)]
     cases = {(tc.get("classname"), tc.get("name")): tc for tc in root.iter("testcase")}
     port = (src / expect["port_file"]).resolve()
     repro, pic = expect.get("repro", "replay:"), expect.get("picture", True)
+    repros = repro if isinstance(repro, list) else [repro]
     n_lines = len(port.read_text().splitlines())
     run = log["runs"][0]
     base = {k: Path(unquote(urlparse(v["uri"]).path))
@@ -62,7 +69,8 @@ def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
             bad.append(f"junit: no failure for {subj} x {col}")
         for f in fails:
             text = f.text or ""
-            if not f.get("message") or repro not in text or (pic and "picture:" not in text):
+            if (not f.get("message") or not any(x in text for x in repros)
+                    or (pic and "picture:" not in text)):
                 bad.append(f"junit: {subj} x {col}: no reason, {repro} or picture: ({text[:200]})")
         res = [r for r in run["results"]
                if r["ruleId"] == col and r["properties"]["subject"] == subj]
@@ -80,7 +88,7 @@ def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
                 bad.append(f"{what}: location {at}:{line}, not a line of {port}")
             elif expect.get("line") and line != expect["line"]:
                 bad.append(f"{what}: line {line}, not {expect['line']}")
-            if not any(repro in x for x in r["properties"]["replay"]):
+            if not any(x in y for x in repros for y in r["properties"]["replay"]):
                 bad.append(f"{what}: no {repro} command")
             pics = [path_of(x["physicalLocation"]["artifactLocation"])
                     for x in r.get("relatedLocations", [])]
@@ -98,18 +106,26 @@ def check(junit: Path, sarif: Path, src: Path, expect: dict) -> list:
 def fixture(verdict: str, work: Path, fix: Path, src: Path) -> list:
     build = work / json.loads((fix / "expect.json").read_text())["preset"]
     build.mkdir(parents=True, exist_ok=True)
-    for name in ("junit.xml", "runqcheck_columns.json"):
+    for name in ("junit.xml", "runqcheck_columns.json", "build.log", "stage-failed"):
+        if not (fix / name).exists():
+            continue
         text = (fix / name).read_text()
         text = (text.replace("@BUILD@", str(build))
                 .replace("@SRCREL@", os.path.relpath(src, build)).replace("@SRC@", str(src)))
         (build / name).write_text(text)
     expect = json.loads((fix / "expect.json").read_text())
     junit, sarif = work / "verdict.xml", work / "verdict.sarif"
+    for f in (junit, sarif):
+        f.unlink(missing_ok=True)  # written afresh, or the test fails
+    specs = [x for n, s in expect.get("specs", {}).items()
+             for x in ("--spec", f"{n}={s.replace('@SRC@', str(src))}")]
+    subjects = ",".join(sorted({s for s, _ in expect["failures"]}))
     p = subprocess.run([sys.executable, verdict, "--junit", str(junit), "--sarif", str(sarif),
-                        "--srcroot", str(src), f"{expect['preset']}={build}"],
+                        "--srcroot", str(src), "--subjects", subjects, *specs,
+                        f"{expect['preset']}={build}"],
                        capture_output=True, text=True)
-    if p.returncode != 1:
-        return [f"verdict.py exit {p.returncode}, not 1: {p.stderr.strip()}"]
+    if p.returncode != 1 or "Traceback" in p.stderr or not sarif.exists():
+        return [f"verdict.py exit {p.returncode}, not 1 (or no SARIF): {p.stderr.strip()}"]
     return check(junit, sarif, src, expect)
 
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # ci/gate's flags that stop before any build: a bad --columns (an unknown
-# column, or none that the given presets run) and an unknown flag are one
-# line and exit 2. (--columns on real subjects: ci/test's acme variants.)
+# column, or none that the given presets run), an unknown flag and a --junit or
+# --sarif file that cannot be written are one line and exit 2; --help is for users.
+# (--columns on real subjects: ci/test's acme variants.)
 # Usage: gate_flags.sh <runqcheck source>
 src=${1:?usage: gate_flags.sh <runqcheck source>}
 status=0
@@ -23,4 +24,18 @@ expect2 "unknown column 'nope'" --columns nope
 expect2 "no preset runs them" --columns relacy_random --presets native
 expect2 "needs a value" --columns
 expect2 "unknown flag '--frobnicate'" --frobnicate
+expect2 "cannot write there" --junit /proc/no-such-dir/verdict.xml
+expect2 "cannot write there" --sarif /
+# --help: for users (a usage line and each flag), not the script's comments.
+help=$("$src/ci/gate" --help 2>&1)
+if [ $? -eq 0 ] && [ "$(printf '%s\n' "$help" | head -c 6)" = usage: ] \
+   && ! printf '%s\n' "$help" | grep -q '^#' \
+   && [ "$(printf '%s\n' "$help" \
+          | grep -cE '^  --(subject|presets|columns|strict|no-cache|build-dir|junit|sarif) ')" \
+        -eq 8 ]
+then
+  echo "ok   ci/gate --help: a usage line and each flag"
+else
+  echo "FAIL ci/gate --help:"; printf '%s\n' "$help" | head -5; status=1
+fi
 exit "$status"

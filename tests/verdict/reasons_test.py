@@ -83,7 +83,27 @@ CASES = [
      "held a G throughout the call p=0 at_least=2\n"
      "replay: /b/bin/explore__acme_x replay wrap_2_32 sc -\n", "",
      ["wrap_2_32", "runqget found nothing"]),
-
+    # Relacy's data race: the driver's cause line, not Relacy's "DATA RACE (data race
+    # detected)"
+    ("relacy_scenarios", "relacy random",
+     "/b/bin/relacy_scenarios__acme_x: owner_vs_thief [x], mode random\n"
+     "DATA RACE (data race detected)\niteration: 5\n"
+     "/b/bin/relacy_scenarios__acme_x: owner_vs_thief: FAILED after 5 executions, 0.01s\n"
+     "replay: RUNQCHECK_CASE=owner_vs_thief /b/bin/relacy_scenarios__acme_x replay random '5 '\n"
+     "picture: /b/failures/relacy_scenarios__acme_x__owner_vs_thief.html\n"
+     "runqcheck: cause: owner_vs_thief: relacy: DATA RACE: read of G1.status in deliver "
+     "(exec.hpp:170) races with the write #12 by T0 (no happens-before edge); T1 took it over "
+     "through P0.runqtail: the store in runqput (acme.hpp:45) is relaxed, not a release\n", "",
+     ["owner_vs_thief: relacy: DATA RACE: read of G1.status", "acme.hpp:45"]),
+    # a data race: the cause (its accesses, the hand-over), not the statistics line
+    ("explore_race", "exhaustive",
+     "explore acme_x owner_vs_thief                   SC   20 complete, 0 blocked, 0.001 s, "
+     "25553 executions/s, FAILED\n"
+     "explore acme_x owner_vs_thief SC: data race on G1.status: a read by thread 1 and write of "
+     "G1.status at exec.hpp:169 (hand_off), unordered by happens-before; thread 1 took it over "
+     "through P0.runqtail: the store of P0.runqtail at acme.hpp:45 (runqput) is relaxed, not a "
+     "release\nat: /s/acme.hpp:45\nreplay: /b/bin/explore__acme_x replay owner_vs_thief sc 1:2\n",
+     "", ["data race on G1.status", "acme.hpp:45 (runqput) is relaxed"]),
     ("unit_wrap_native", "unit",
      "[ RUN      ] WrapNative.Rounds\n\nrunqcheck: watchdog: FAILED: fatal error: acme: queue "
      "full n=3 at acme.hpp:9 (it ended thread 1's globrunqput; then no subject operation "

@@ -1,9 +1,15 @@
-"""The required fields of SARIF 2.1.0 and JUnit XML, checked by hand (no network,
-no jsonschema): what the OASIS schema sarif-schema-2.1.0.json marks `required`
-(and the enums and minimums of the fields we write), and what the Ant/Jenkins
-JUnit schema (junit.xsd) marks use="required". Each returns a list of problems.
+"""The required fields of SARIF 2.1.0 and JUnit XML. sarif(): what the OASIS schema
+marks `required` (and the enums and minimums of the fields we write), by hand;
+sarif_schema(): the whole schema, tests/verdict/sarif-schema-2.1.0.json (vendored: see
+sarif-schema-2.1.0.md), through Debian's python3-jsonschema; github(): what GitHub code
+scanning requires beyond the schema (its upload rejects a file without them); junit():
+what the Ant/Jenkins JUnit schema (junit.xsd) marks use="required". Each returns a list
+of problems.
 """
+import json
 import re
+from pathlib import Path
+from urllib.parse import urlparse
 
 URI_BASE_ID = re.compile(r"^[A-Za-z_][\w-]*$")
 
@@ -65,6 +71,81 @@ def sarif(log) -> list:
                     sl = pl.get("region", {}).get("startLine", 1)
                     if not isinstance(sl, int) or sl < 1:
                         bad.append(f"{lw}.region.startLine: {sl!r}")
+    return bad
+
+
+SCHEMA = Path(__file__).resolve().parent / "sarif-schema-2.1.0.json"
+
+
+def sarif_schema(log) -> list:
+    """Every violation of the SARIF 2.1.0 JSON schema (draft 2020-12), formats included."""
+    import jsonschema  # Debian's python3-jsonschema (ci/lib.sh installs it)
+    schema = json.loads(SCHEMA.read_text())
+    v = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    return [f"schema: {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message[:200]}"
+            for e in v.iter_errors(log)]
+
+
+def github(log) -> list:
+    """GitHub code scanning's rules for an uploaded SARIF file (its documentation's
+    required properties, and the SARIF Multitool's GH rules): a driver with name, version
+    and informationUri; rules with id, a name unlike it, shortDescription, fullDescription
+    and help; each result with a known ruleId, message text and 1 to 10 locations, each a
+    physicalLocation with a relative uri (its uriBaseId, if any, defined) or a file:// one
+    and region.startLine; at most 20 runs and 25,000 results a run."""
+    bad = []
+    text = lambda o, k: isinstance(o, dict) and isinstance(o.get(k), dict) and \
+        isinstance(o[k].get("text"), str) and o[k]["text"].strip() != ""
+    runs = log.get("runs", []) if isinstance(log, dict) else []
+    if len(runs) > 20:
+        bad.append(f"{len(runs)} runs (GitHub takes 20)")
+    for r, run in enumerate(runs):
+        w = f"runs[{r}]"
+        drv = run.get("tool", {}).get("driver", {})
+        for k in ("name", "informationUri"):
+            if not drv.get(k):
+                bad.append(f"{w}.tool.driver: no {k}")
+        if not (drv.get("version") or drv.get("semanticVersion")):
+            bad.append(f"{w}.tool.driver: no version")
+        ids = set()
+        for i, rule in enumerate(drv.get("rules", [])):
+            rw = f"{w}.tool.driver.rules[{i}]"
+            ids.add(rule.get("id"))
+            if not rule.get("id"):
+                bad.append(f"{rw}: no id")
+            if str(rule.get("name", "")).lower() == str(rule.get("id")).lower():
+                bad.append(f"{rw}: name {rule.get('name')!r} is its id")
+            for k in ("shortDescription", "fullDescription", "help"):
+                if not text(rule, k):
+                    bad.append(f"{rw}: no {k}.text")
+        bases = run.get("originalUriBaseIds", {})
+        results = run.get("results", [])
+        if len(results) > 25000:
+            bad.append(f"{w}: {len(results)} results (GitHub takes 25,000)")
+        for i, res in enumerate(results):
+            rw = f"{w}.results[{i}]"
+            if res.get("ruleId") not in ids:
+                bad.append(f"{rw}: ruleId {res.get('ruleId')!r} is no rule of the driver")
+            if not text(res, "message"):
+                bad.append(f"{rw}: no message.text")
+            locs = res.get("locations", [])
+            if not 1 <= len(locs) <= 10:
+                bad.append(f"{rw}: {len(locs)} locations (GitHub needs 1 to 10)")
+            for key, need_line in (("locations", True), ("relatedLocations", False)):
+                for j, loc in enumerate(res.get(key, [])):
+                    lw = f"{rw}.{key}[{j}]"
+                    al = loc.get("physicalLocation", {}).get("artifactLocation", {})
+                    uri = al.get("uri", "")
+                    scheme = urlparse(uri).scheme
+                    if not uri:
+                        bad.append(f"{lw}: no physicalLocation.artifactLocation.uri")
+                    elif scheme not in ("", "file"):
+                        bad.append(f"{lw}: uri {uri!r} is neither relative nor file://")
+                    elif "uriBaseId" in al and al["uriBaseId"] not in bases:
+                        bad.append(f"{lw}: uriBaseId {al['uriBaseId']!r} is not defined")
+                    sl = loc.get("physicalLocation", {}).get("region", {}).get("startLine")
+                    if need_line and (not isinstance(sl, int) or sl < 1):
+                        bad.append(f"{lw}: no region.startLine")
     return bad
 
 

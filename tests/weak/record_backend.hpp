@@ -3,8 +3,8 @@
 // Native atomics underneath (the same orders reach the hardware), and every
 // B::atomic access — its object's address and size, whether it holds a
 // pointer, load / plain load / store / CAS / RMW, the std::memory_order(s)
-// used, the value read and the value written — and every B::fence is
-// appended to one log. The driver (record_orders.cpp) runs one thread and
+// used, the value read and the value written, the port's file:line — and
+// every B::fence is appended to one log. The driver (record_orders.cpp) runs one thread and
 // marks which subject operation is running; it alone reads the log. A bound
 // on the accesses of one operation turns a spin into an error. Test
 // machinery: never included by core/.
@@ -32,6 +32,8 @@ struct access {
   std::memory_order mo, mo_fail;  // mo_fail: a CAS's failure order
   std::uint64_t read, written;   // read: a store's old value; written: CAS desired, RMW result
   bool ok;                       // a CAS that succeeded (else true)
+  const char* file;               // the port's line that made the access (its site)
+  std::uint32_t line;
 };
 
 // A spin in a sequential run (a port waiting for itself) ends the run.
@@ -78,48 +80,50 @@ struct recorder {
     using base::base;
     T load(std::memory_order mo, loc l = loc::current()) const {
       T v = base::load(mo, l);
-      note(kind::load, mo, mo, bits(v), 0, true);
+      note(kind::load, mo, mo, bits(v), 0, true, l);
       return v;
     }
     // READ of a store: the value it overwrites (one thread runs: no race).
     void store(T v, std::memory_order mo, loc l = loc::current()) {
-      note(kind::store, mo, mo, bits(base::load(std::memory_order::relaxed, l)), bits(v), true);
+      note(kind::store, mo, mo, bits(base::load(std::memory_order::relaxed, l)), bits(v), true,
+           l);
       base::store(v, mo, l);
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                  std::memory_order failure, loc l = loc::current()) {
       std::uint64_t want = bits(expected);
       bool ok = base::compare_exchange_strong(expected, desired, success, failure, l);
-      note(kind::cas, success, failure, ok ? want : bits(expected), bits(desired), ok);
+      note(kind::cas, success, failure, ok ? want : bits(expected), bits(desired), ok, l);
       return ok;
     }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
       T old = base::fetch_add(d, mo, l);
-      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old + d)), true);
+      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old + d)), true, l);
       return old;
     }
     T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
       T old = base::fetch_sub(d, mo, l);
-      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old - d)), true);
+      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old - d)), true, l);
       return old;
     }
     T exchange(T v, std::memory_order mo, loc l = loc::current()) {
       T old = base::exchange(v, mo, l);
-      note(kind::rmw, mo, mo, bits(old), bits(v), true);
+      note(kind::rmw, mo, mo, bits(old), bits(v), true, l);
       return old;
     }
     // A plain read (native's load_plain): logged as kind plain, order relaxed.
     T load_plain(loc l = loc::current()) const {
       T v = base::load_plain(l);
-      note(kind::plain, std::memory_order::relaxed, std::memory_order::relaxed, bits(v), 0, true);
+      note(kind::plain, std::memory_order::relaxed, std::memory_order::relaxed, bits(v), 0, true,
+           l);
       return v;
     }
 
    private:
     void note(kind k, std::memory_order mo, std::memory_order mf, std::uint64_t r,
-              std::uint64_t w, bool ok) const {
+              std::uint64_t w, bool ok, const loc& l) const {
       append({static_cast<const void*>(this), sizeof(T), std::is_pointer_v<T>, k, mo, mf, r, w,
-              ok});
+              ok, l.file_name(), l.line()});
     }
   };
 
@@ -130,8 +134,8 @@ struct recorder {
   using mutex = native::mutex;
   using thread = native::thread;
 
-  static void fence(std::memory_order mo, loc = loc::current()) {
-    append({nullptr, 0, false, kind::fence, mo, mo, 0, 0, true});
+  static void fence(std::memory_order mo, loc l = loc::current()) {
+    append({nullptr, 0, false, kind::fence, mo, mo, 0, 0, true, l.file_name(), l.line()});
     std::atomic_thread_fence(mo);
   }
   static void runqgrab_backoff() {}

@@ -9,9 +9,10 @@
 // Listing (stdout), one line each:
 //   subject NAME CAP P_SIZE
 //   op SCENARIO STEP OPERATION P_ROLES       P_ROLES: owner=P0, or thief=P1,victim=P0
-//   a WHERE OFFSET SIZE PTR KIND ORDER FAILURE_ORDER READ WRITTEN OK
+//   a WHERE OFFSET SIZE PTR KIND ORDER FAILURE_ORDER READ WRITTEN OK FILE:LINE
 //     WHERE: P0, P1, sched, G (a harness G), - (elsewhere); KIND: L P S C A F (load, plain
-//     load, store, CAS, RMW, fence); values of pointers: gN, nil or ?; OK: 1 or 0.
+//     load, store, CAS, RMW, fence); values of pointers: gN, nil or ?; OK: 1 or 0;
+//     FILE:LINE: the port's line that made the access (the rest of the line).
 // Exit status: 0 recorded; 1 the port failed a sequential run (fatal error or
 // a spin), with a FAILED: line.
 #include <cstdio>
@@ -85,9 +86,10 @@ void flush(const world& w) {
     const rec::access& a = rec::journal.log[i];
     std::size_t off = 0;
     std::string at = a.k == rec::kind::fence ? "-" : where(w, a.addr, off);
-    std::printf("a %s %zu %u %d %c %s %s %s %s %d\n", at.c_str(), off, a.size, a.ptr ? 1 : 0,
-                static_cast<char>(a.k), order_name(a.mo), order_name(a.mo_fail),
-                value(w, a, a.read).c_str(), value(w, a, a.written).c_str(), a.ok ? 1 : 0);
+    std::printf("a %s %zu %u %d %c %s %s %s %s %d %s:%u\n", at.c_str(), off, a.size,
+                a.ptr ? 1 : 0, static_cast<char>(a.k), order_name(a.mo), order_name(a.mo_fail),
+                value(w, a, a.read).c_str(), value(w, a, a.written).c_str(), a.ok ? 1 : 0,
+                a.file, a.line);
   }
   rec::journal.log.clear();
   rec::journal.op_start = 0;

@@ -17,7 +17,9 @@
 // call the seam with the port's order and the caller's source line,
 // `mtx_t`/`mtx_lock`/`mtx_unlock` to B::mutex, and RUNQCHECK_PLAIN(T) (a
 // plain field that threads share: ring slots read racily, fields guarded by
-// a lock) to B::var<T>; off.h removes every macro again. A weak CAS is
+// a lock) to B::var<T>, RUNQCHECK_C_ONLY(...) (a same-name typedef, a
+// prototype) to nothing and RUNQCHECK_PLAIN_PARAM(T) (a parameter receiving a
+// marked array) to auto; off.h removes every macro again. A weak CAS is
 // checked as a strong one: its spurious failures are not explored.
 #pragma once
 

@@ -21,7 +21,9 @@ inline std::string trace_json(const trace_info& in, const recorder& r) {
   int at = -1;
   for (int i = r.nevents() - 1; i >= 0 && at < 0 && in.failed; i--)
     if (r.at(i).kind == ev::check) at = i;
-  std::string j = trace_head(in, at);
+  trace_info x = in;
+  if (x.culprit < 0) x.culprit = r.culprit();
+  std::string j = trace_head(x, at);
   for (int i = 0; i < r.nevents(); i++) {
     const event& e = r.at(i);
     trace_row w;

@@ -69,6 +69,7 @@ struct trace_info {
   std::string scenario;  // "" unless the scenario has a name (the catalog's)
   bool failed = false;
   std::string message;  // the failure, if failed
+  int culprit = -1;     // the event the failure names as its cause (a race's hand-over)
   // The lanes; empty: sc's threads, "T<i> (owner of P<i>)" with their ops.
   std::vector<lane> lanes;
 };
@@ -131,6 +132,7 @@ inline std::string trace_head(const trace_info& in, int failure_event) {
   if (in.failed) {
     j += "{\"event\":" + std::to_string(failure_event) + ",\"message\":";
     json_string(j, in.message.c_str());
+    if (in.culprit >= 0) j += ",\"culprit\":" + std::to_string(in.culprit);
     j += "}";
   } else {
     j += "null";

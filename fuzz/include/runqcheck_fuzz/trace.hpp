@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "exec.hpp"
@@ -70,6 +71,7 @@ class recorder final : public access_observer, public model::op_observer {
   // Before an execution: forget everything.
   void reset() {
     nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = 0;
+    culprit_ = -1;
     truncated_ = false;
     pending_.obj = nullptr;
     phase_ = phase::setup;
@@ -100,7 +102,8 @@ class recorder final : public access_observer, public model::op_observer {
       name(&pp->runqhead, "P.runqhead", i);
       name(&pp->runqtail, "P.runqtail", i);
       name(&pp->runnext, "P.runnext", i);
-      for (std::size_t k = 0; k < pp->runq.size(); k++) name(&pp->runq[k], "runq", i, k);
+      // std::size: a std::array, or a C port's array (c11.hpp)
+      for (std::size_t k = 0; k < std::size(pp->runq); k++) name(&pp->runq[k], "runq", i, k);
     }
     if constexpr (requires { pp->status; }) name(&pp->status, "P.status", i);
   }
@@ -243,12 +246,64 @@ class recorder final : public access_observer, public model::op_observer {
       std::snprintf(b, sizeof b, "%s: %s of %s in %s (%s:%u) races with %s (no happens-before edge)", text,
                     pending_.kind == access_observer::kind::write ? "write" : "read", ob.name,
                     relacy::short_name(pending_.func), base_name(pending_.file), pending_.line, w);
+      if (!pw && last >= 0) hand_over(b, sizeof b, thread, last, ob.name);
     }
     event& e = push(ev::check, thread, thread >= 0 && thread < static_cast<int>(kMaxThreads) ? cur_op_[thread] : -1);
     if (&e != &spare_) {
       e.text = add_text(b);
       if (pending_.obj != nullptr) e.obj = object(pending_.obj, nullptr, ev::read);
     }
+  }
+  // A racing read by `thread` of what write #w wrote: appends the hand-over that should
+  // have ordered them. Among the reader's later reads of stores the writer's thread
+  // made after #w: first an acquire that read a store without release (that store is
+  // the culprit), else the last release read by no acquire on that object (the load),
+  // else any read of a store without release (the store): "; T1 took it over through
+  // P0.runqtail: the store in runqput (weak_port.hpp:45) is relaxed, not a release".
+  void hand_over(char* b, std::size_t n, int thread, int w, const char* raced) {
+    using mo = std::memory_order;
+    auto rel = [](const event& e) {
+      return e.ordered && (e.mo == mo::release || e.mo == mo::acq_rel || e.mo == mo::seq_cst);
+    };
+    auto acq = [](const event& e) {
+      return e.ordered && e.mo != mo::relaxed && e.mo != mo::release;
+    };
+    // The raced object's G ("G5" of "G5.status"): candidates end at the read that took
+    // its pointer (a slot, runnext), as the ones after it cannot have handed it over.
+    char g[24] = {};
+    std::snprintf(g, sizeof g, "%s", raced);
+    if (char* dot = std::strchr(g, '.')) *dot = '\0';
+    int reads[64], nr = 0;  // the candidates, in execution order (no allocation here)
+    for (int i = w + 1; i < nevents_ && nr < 64; i++) {
+      const event& r = events_[i];
+      bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
+      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread)
+        continue;
+      reads[nr++] = i;
+      if (g[0] == 'G' && std::strcmp(r.value, g) == 0) break;
+    }
+    auto said = [&](int i, bool store) {
+      const event& r = events_[i];
+      const event& x = store ? events_[r.rf] : r;
+      culprit_ = store ? r.rf : i;
+      std::size_t at = std::strlen(b);
+      std::snprintf(b + at, n - at,
+                    "; T%d took it over through %s: the %s in %s (%s:%u) is %s, not %s", thread,
+                    object_name(r.obj), store ? "store" : "load", x.func, x.file, x.line,
+                    x.ordered ? name_of(x.mo) : "plain", store ? "a release" : "an acquire");
+    };
+    auto from = [&](int k) -> const event& { return events_[events_[reads[k]].rf]; };
+    for (int k = 0; k < nr; k++)
+      if (acq(events_[reads[k]]) && !rel(from(k))) return said(reads[k], true);
+    for (int k = nr - 1; k >= 0; k--) {  // the last: the read closest to the race
+      const event& r = events_[reads[k]];
+      bool later = false;
+      for (int j = k + 1; j < nr; j++)
+        later |= events_[reads[j]].obj == r.obj && acq(events_[reads[j]]);
+      if (rel(from(k)) && !acq(r) && !later) return said(reads[k], false);
+    }
+    for (int k = 0; k < nr; k++)
+      if (!rel(from(k))) return said(reads[k], true);
   }
   // The access a racing one conflicts with: the latest access to object o
   // by another thread (or the set-up) that a write conflicts with (any), or
@@ -263,6 +318,8 @@ class recorder final : public access_observer, public model::op_observer {
     }
     return -1;
   }
+  // The event a data race's hand-over names (hand_over), or -1: the page opens there.
+  int culprit() const { return culprit_; }
   // The failure line as recorded (with the racing access named).
   const char* failure_text() const {
     return nevents_ > 0 && events_[nevents_ - 1].kind == ev::check ? text(events_[nevents_ - 1].text) : "";
@@ -388,6 +445,7 @@ class recorder final : public access_observer, public model::op_observer {
   };
   owner_t owners_[kMaxOwners];
   int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0, nowners_ = 0;
+  int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
   phase phase_ = phase::setup;
   struct {

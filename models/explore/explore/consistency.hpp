@@ -58,7 +58,30 @@ struct exact {
   // in-place child (the revisit it stands for still skipped), 2 that
   // revisit not skipped, 3 the read revisited in place keeps its stamp.
   static constexpr int in_place = 0;
+  // Symmetry reduction (engine.hpp): 0 as designed; broken: 1 either
+  // order of a pair dropped, 2 no prefix kept for lo, 3 the comparison
+  // going on past a pair of writes.
+  static constexpr int symmetry = 0;
+  // A read a revisit makes an RMW revisits with its write (engine.hpp).
+  static constexpr bool revisited_rmw = true;
 };
+// A policy's symmetry fault (0 for a policy that names none).
+template <class Policy>
+constexpr int symmetry_fault() {
+  if constexpr (requires { Policy::symmetry; })
+    return Policy::symmetry;
+  else
+    return 0;
+}
+// Does a read that a revisit makes an RMW revisit with its write (engine.hpp's
+// rmw_of)? False only in a policy broken on purpose (teeth).
+template <class Policy>
+constexpr bool revisited_rmw_revisits() {
+  if constexpr (requires { Policy::revisited_rmw; })
+    return Policy::revisited_rmw;
+  else
+    return true;
+}
 
 template <class Policy = exact>
 class checker {

@@ -56,6 +56,8 @@
 
 #include <boost/context/detail/fcontext.hpp>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -78,6 +80,10 @@ struct program {
   virtual void run(int t) = 0;  // thread t's code
   virtual void finish() = 0;    // sequential, after every thread completed
   virtual void teardown() = 0;  // destroy what setup made
+  // The thread t is symmetric to: a lower thread with t's code and starting
+  // state, on the same locations but those each thread creates itself
+  // (symmetry reduction, engine's sym_ok()); -1: none (the default).
+  virtual int symmetric_to(int /*t*/) const { return -1; }
   virtual ~program() = default;
 };
 
@@ -105,6 +111,13 @@ struct options {
   // Await in-place revisits (below, ipr_target()). Off: TruSt's plain
   // revisits only (the A/B oracle of the tests: the same complete graphs).
   bool ipr = true;
+  // Symmetry reduction (below, sym_ok()) where the program declares
+  // symmetric threads: each class of executions equal up to a permutation
+  // of them judged once. Off: every one (the tests' A/B oracle).
+  bool symmetry = true;
+  // hash_graphs: a graph's hash is the least over the permutations of
+  // symmetric threads (graphs equal up to one hash alike).
+  bool canonical = false;
   std::FILE* trace = nullptr;       // prints every execution's graph
   // Called with each event a thread's access replays or adds, in the order
   // the threads run (an order of po ∪ rf): the failure picture's recorder.
@@ -128,6 +141,10 @@ struct stats {
   // Prefixes dropped where a thread blocked on a read that was stale when
   // added (ipr: every execution below ends blocked there).
   std::uint64_t stale = 0;
+  // Symmetry reduction: prefixes dropped (every graph below them is no
+  // canonical member), and executions run to their end but dropped there
+  // unjudged (not counted in complete or blocked).
+  std::uint64_t symmetric = 0, sym_leaves = 0;
   std::uint64_t left = 0;  // subtrees not explored (budget reached)
   bool exhausted = false;
   bool split = false;  // sharded: the tree was split (else shard 0 counted it all)
@@ -152,6 +169,7 @@ class engine final : public runtime {
       return st_;
     }
     replay_ = parse_path(opt_.replay);
+    init_symmetry();
     item root;
     root.g.th.resize(nt_);
     work_.push_back(std::move(root));
@@ -177,6 +195,7 @@ class engine final : public runtime {
   double estimate(unsigned n, std::uint64_t seed) {
     nt_ = prog_.threads();
     if (nt_ > kMaxThreads || n == 0) return 0;
+    init_symmetry();
     rng_ = seed | 1;
     probing_ = true;
     double sum = 0;
@@ -364,21 +383,28 @@ class engine final : public runtime {
   void finish_execution() {
     bool blocked = false, cut = false;
     for (auto& x : ths_) blocked |= x.state == ts::blocked, cut |= x.state == ts::cut;
+    if (!cut && sym_on_ && !sym_ok(g_, true)) {  // not its class's canonical member
+      st_.sym_leaves += counting_;
+      return;
+    }
+    bool first = false;  // hash_graphs: the graph is met for the first time
+    std::uint64_t h = 0;
+    if (opt_.hash_graphs && !cut && counting_) {
+      h = opt_.canonical ? canon_hash(g_) : hash(g_);
+      first = seen_.insert(h).second;
+      st_.duplicates += !first;
+    }
     if (opt_.trace != nullptr) {
-      std::fprintf(opt_.trace, "execution %llu (%s), path %s\n",
+      std::fprintf(opt_.trace, "execution %llu (%s), path %s",
                    static_cast<unsigned long long>(st_.executions()),
                    cut       ? "cut"
                    : blocked ? "blocked"
                              : "complete",
                    path_text(path_).c_str());
+      if (opt_.hash_graphs)
+        std::fprintf(opt_.trace, ", hash %016llx", static_cast<unsigned long long>(h));
+      std::fprintf(opt_.trace, "\n");
       print(opt_.trace, g_);
-    }
-    bool first = false;  // hash_graphs: the graph is met for the first time
-    std::uint64_t h = 0;
-    if (opt_.hash_graphs && !cut && counting_) {
-      h = hash(g_);
-      first = seen_.insert(h).second;
-      st_.duplicates += !first;
     }
     if (cut) {
       st_.cut += counting_;
@@ -488,6 +514,7 @@ class engine final : public runtime {
   // A key for the creator's next name (once a run: kept out of new_loc's
   // fast path).
   [[gnu::noinline]] void name(int creator) {
+    key_from_.push_back({creator, static_cast<std::uint32_t>(keys_[creator].size())});
     keys_[creator].push_back(static_cast<std::uint32_t>(vals_.size()));
     vals_.emplace_back();
   }
@@ -700,6 +727,7 @@ class engine final : public runtime {
         place(e, p);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
+        ok = ok && sym_kept(g_);
         if (ok && !(awaited && ipr_child(kids, id, {}))) fwd_child(kids, g_.at(id), p, {}, t);
         if (st_.failed) return false;
         undo(p);
@@ -733,8 +761,9 @@ class engine final : public runtime {
         place(x, at);
         bool ok = checker_.consistent(g_, opt_.m, id);
         if (ok && !race_free(g_, id, kids.size())) return false;
+        bool kept = ok && sym_kept(g_);  // dropped: its subtree with it
         eid rmw = x.kind == ek::rmw && rev ? id : eid{};
-        if (ok && !(x.kind == ek::rmw && awaited && ipr_child(kids, id, rmw)))
+        if (kept && !(x.kind == ek::rmw && awaited && ipr_child(kids, id, rmw)))
           fwd_child(kids, g_.at(id), at, rmw, t);
         if (st_.failed) return false;
         // TruSt adds an RMW's read, then its write: a write with no
@@ -923,7 +952,8 @@ class engine final : public runtime {
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
         if (!checker_.consistent(h, opt_.m)) continue;
         if (!race_free(h, rid, kids.size())) return;
-        whole_child(kids, std::move(h), rid.t);
+        if (!sym_kept(h)) continue;
+        whole_child(kids, std::move(h), rid.t, rmw_of(h, rid));
         continue;
       }
       h.co.erase(we.loc, w);
@@ -940,11 +970,18 @@ class engine final : public runtime {
         hb_known = true;
         bool ok = !in_place_covers(h) && checker_.consistent(h, opt_.m, {}, we.loc);
         if (ok && !race_free(h, rid, kids.size())) return;
-        if (ok) whole_child(kids, graph(h), rid.t);
+        if (ok && sym_kept(h)) whole_child(kids, graph(h), rid.t, rmw_of(h, rid));
         if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
         h.co.erase(we.loc, w);
       }
     }
+  }
+
+  // A revisited read that now writes (a CAS that now succeeds, an RMW
+  // placed anew): its write revisits in turn when its child runs
+  // (rmw_node), as a new RMW's does; TruSt adds it as an event of its own.
+  static eid rmw_of(const graph& h, eid r) {
+    return revisited_rmw_revisits<Policy>() && h.at(r).kind == ek::rmw ? r : eid{};
   }
 
   // Does an event of h read from e? (A read added before e, revisited by it.)
@@ -970,6 +1007,135 @@ class engine final : public runtime {
       }
       len[e.t] = e.i + 1;
     }
+  }
+
+  // --- symmetry reduction ---
+  //
+  // Threads declared symmetric (program::symmetric_to: same code, same
+  // starting state; Emerson, Sistla, "Symmetry and model checking", FMSD
+  // 1996) have executions equal up to a permutation of them; each class is
+  // judged once, at its canonical member: within each class of symmetric
+  // threads, lower threads have the lesser event sequence (sym_order(): by
+  // index, each event's access, location and the co place of what it reads
+  // or writes; shorter first). Any graph has such a permutation, so none is
+  // lost; a leaf that is no such member is dropped unjudged.
+  // A prefix is dropped only where every graph below it is no canonical
+  // member: the pair's events up to where they differ are permanent (added
+  // before the first read that a later write may still revisit: TruSt's
+  // revisits delete only events added after the read they revisit, and
+  // revisit only a read added maximally, which stays so). Rejected:
+  // GenMC's rule (SPORE, Kokologiannakis, Marmanis, Vafeiadis, PLDI 2024),
+  // a prefix dropped at any pair out of order: TruSt reaches some graphs
+  // only through a prefix with hi's store co-before lo's, which a revisit
+  // then deletes lo's store from (its maximality picks that prefix), and lo
+  // adds it again in order (explore_teeth/sym_prune_any: random_5 keeps 102
+  // of its 126 classes).
+
+  void init_symmetry() {
+    sym_on_ = false;
+    classes_.clear();
+    for (int t = 0; t < nt_; t++) {
+      int s = prog_.symmetric_to(t);
+      sym_[t] = s >= 0 && s < t ? s : -1;
+      cls_[t] = sym_[t] < 0 ? t : cls_[sym_[t]];
+      if (sym_[t] < 0) continue;
+      sym_on_ = opt_.symmetry && !opt_.naive;
+      auto c = std::find_if(classes_.begin(), classes_.end(),
+                            [&](const auto& v) { return v.front() == cls_[t]; });
+      if (c == classes_.end())
+        classes_.push_back({cls_[t], t});
+      else
+        c->push_back(t);
+    }
+  }
+  // What orders event j of thread u among its symmetric threads' (the same
+  // under any permutation of them): the access, the location (one a thread
+  // of u's class made, by its rank), the co place of what it reads or
+  // writes, the kind (a failed lock or CAS against one that took).
+  struct sym_key {
+    std::uint8_t what = 0;
+    std::uint64_t loc = 0;
+    int co = 0;
+    std::uint8_t kind = 0;
+    auto operator<=>(const sym_key&) const = default;
+  };
+  sym_key key_of(const graph& g, int u, std::size_t j) const {
+    const event& e = g.th[u][j];
+    sym_key k;
+    k.what = static_cast<std::uint8_t>(e.what);
+    k.kind = static_cast<std::uint8_t>(e.kind);
+    if (e.kind == ek::fence) return k;
+    std::uint32_t key = keys_used_[e.loc];
+    auto [creator, rank] = key_from_[key];
+    k.loc = key;
+    if (creator == u + 1)
+      k.loc = (std::uint64_t{1} << 40) | rank;  // its own
+    else if (creator >= 1 && creator <= nt_ && cls_[creator - 1] == cls_[u])
+      k.loc = (std::uint64_t{2} << 40) | rank;  // a symmetric thread's
+    eid w{static_cast<std::int16_t>(u), static_cast<std::int32_t>(j)};
+    k.co = g.co_index(e.loc, e.reads() ? e.rf : w);
+    return k;
+  }
+  // The order of lo's and hi's event sequences: <0, 0, >0. Leaf: a length
+  // decides between a sequence and its prefix. Else (a prefix of the tree)
+  // only a difference at one index that no graph below it can change
+  // counts (at one location, every event up to it added before first:
+  // see above), and 0 stands for "not decided".
+  int sym_order(const graph& g, int lo, int hi, bool leaf, std::uint32_t first) const {
+    const auto& a = g.th[lo];
+    const auto& b = g.th[hi];
+    std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t j = 0; j < n; j++) {
+      if (!leaf && (a[j].stamp >= first || b[j].stamp >= first)) return 0;
+      sym_key x = key_of(g, lo, j), y = key_of(g, hi, j);
+      if (x == y) {
+        if (!leaf && a[j].kind != ek::fence && a[j].loc != b[j].loc) return 0;
+        continue;
+      }
+      if (!leaf && a[j].loc != b[j].loc && symmetry_fault<Policy>() != 1) return 0;
+      return x < y ? -1 : 1;
+    }
+    if (!leaf) return 0;
+    return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+  }
+  // The least stamp of a read that a later write may still revisit: no
+  // write added before it is co-after the one it reads (maximality, with
+  // the revisiting write's prefix added, asks that of more writes).
+  std::uint32_t first_open(const graph& g) const {
+    if (symmetry_fault<Policy>() == 1) return ~std::uint32_t{0};  // broken on purpose (teeth)
+    std::uint32_t m = ~std::uint32_t{0};
+    for (std::size_t t = 0; t < g.th.size(); t++)
+      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+        const event& e = g.th[t][i];
+        if (!e.reads() || e.stamp >= m) continue;
+        eid self{static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)};
+        auto ws = g.writes(e.loc);
+        bool open = true;
+        for (auto k = static_cast<std::size_t>(g.co_index(e.loc, e.rf)); k < ws.size(); k++)
+          if (!(ws[k] == self) && g.at(ws[k]).stamp <= e.stamp) open = false;
+        if (open) m = e.stamp;
+      }
+    return m;
+  }
+  // Is g a canonical member (leaf), or may a graph below it be one?
+  bool sym_ok(const graph& g, bool leaf) const {
+    if (!leaf && symmetry_fault<Policy>() == 2) return true;  // broken on purpose (teeth)
+    if (leaf && symmetry_fault<Policy>() == 3) return true;   // broken on purpose (teeth)
+    std::uint32_t first = leaf ? 0 : first_open(g);
+    for (int hi = 0; hi < nt_; hi++)
+      for (int lo = sym_[hi]; lo >= 0; lo = sym_[lo])
+        if (sym_order(g, lo, hi, leaf, first) > 0) return false;
+    return true;
+  }
+  // A new child's graph: kept unless symmetry reduction drops it.
+  bool sym_kept(const graph& g) {
+    if (!sym_on_ || sym_ok(g, false)) return true;
+    if (opt_.trace != nullptr) {
+      std::fprintf(opt_.trace, "dropped by symmetry:\n");
+      print(opt_.trace, g);
+    }
+    st_.symmetric++;
+    return false;
   }
 
   // TruSt's maximality: r, and each event added after r that the revisit
@@ -1146,8 +1312,19 @@ class engine final : public runtime {
       if (!checker_.consistent(h, opt_.m)) continue;
       for (int i = 0; i < n; i++)
         if (!race_free(h, hit[i], kids.size())) return true;
+      if (!sym_kept(h)) continue;
       st_.in_place++;
-      whole_child(kids, std::move(h), w.t, rmw);
+      whole_child(kids, std::move(h), w.t);
+    }
+    // An RMW's revisits, made here on the graph without the in-place ones,
+    // as the plain child's node makes them (rmw_node), not on h: there a
+    // read revisited in place reads w, restamped after it, and no earlier
+    // read of its thread could be revisited by w (TruSt's maximality).
+    if (!rmw.init()) {
+      std::uint32_t loc = g_.at(w).loc;
+      g_.add_access(loc, w);
+      revisits(g_, w, kids);
+      g_.acc.erase(loc, w);
     }
     return true;
   }
@@ -1252,6 +1429,63 @@ class engine final : public runtime {
     return h;
   }
 
+  // hash() of g as the least over the permutations of each class of
+  // symmetric threads: events and co renamed, a location a thread made
+  // named by its maker's image and rank.
+  std::uint64_t canon_hash(const graph& g) const {
+    std::array<int, kMaxThreads> to{};
+    for (int t = 0; t < nt_; t++) to[t] = t;
+    std::uint64_t best = ~std::uint64_t{0};
+    permute(g, 0, to, best);
+    return best;
+  }
+  void permute(const graph& g, std::size_t c, std::array<int, kMaxThreads>& to,
+               std::uint64_t& best) const {
+    if (c == classes_.size()) {
+      best = std::min(best, hash_as(g, to));
+      return;
+    }
+    auto img = classes_[c];  // ascending
+    do {
+      for (std::size_t k = 0; k < img.size(); k++) to[classes_[c][k]] = img[k];
+      permute(g, c + 1, to, best);
+    } while (std::next_permutation(img.begin(), img.end()));
+  }
+  std::uint64_t hash_as(const graph& g, const std::array<int, kMaxThreads>& to) const {
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&](std::uint64_t x) { h = (h ^ x) * 1099511628211ull; };
+    auto id = [&](eid x) {
+      if (x.init()) return std::uint64_t{0xFFFFFFFFFFFFull};
+      return (std::uint64_t(std::uint16_t(to[x.t])) << 32) | std::uint32_t(x.i);
+    };
+    auto name = [&](std::uint32_t loc) {
+      std::uint32_t key = keys_used_[loc];
+      auto [creator, rank] = key_from_[key];
+      if (creator < 1 || creator > nt_) return std::uint64_t{key};
+      return (std::uint64_t{1} << 40) | (std::uint64_t(to[creator - 1]) << 32) | rank;
+    };
+    std::array<int, kMaxThreads> from{};
+    for (int t = 0; t < nt_; t++) from[to[t]] = t;
+    for (int n = 0; n < nt_; n++) {
+      const auto& tv = g.th[from[n]];
+      mix(0xABCDEFull + tv.size());
+      for (const event& e : tv) {
+        mix(static_cast<std::uint64_t>(e.kind) | (name(e.loc) << 8));
+        if (e.reads()) mix(id(e.rf));
+      }
+    }
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> locs;  // name, its co's hash
+    g.co.each([&](std::uint32_t loc, std::span<const eid> ws) {
+      if (ws.empty()) return;
+      std::uint64_t c = 1469598103934665603ull;
+      for (eid x : ws) c = (c ^ id(x)) * 1099511628211ull;
+      locs.push_back({name(loc), c});
+    });
+    std::sort(locs.begin(), locs.end());
+    for (auto [n, c] : locs) mix(n), mix(c);
+    return h;
+  }
+
   program& prog_;
   options opt_;
   stats st_;
@@ -1273,6 +1507,11 @@ class engine final : public runtime {
   bool probing_ = false;  // estimate(): one random child per node
   std::uint64_t rng_ = 1;
   double weight_ = 1;  // estimate(): the product of the nodes' child counts
+  std::array<int, kMaxThreads> sym_{};  // per thread: the thread it is symmetric to, or -1
+  std::array<int, kMaxThreads> cls_{};  // per thread: the least thread of its class
+  bool sym_on_ = false;                 // symmetry reduction on (sym_ok())
+  std::vector<std::vector<int>> classes_;  // the classes of symmetric threads, ascending
+  std::vector<std::pair<int, std::uint32_t>> key_from_;  // per key: its creator and rank
   std::vector<std::uint32_t> made_;  // per creator: the locations it made in this execution
   std::vector<std::vector<std::uint32_t>> keys_;  // per creator, by rank: the key
   std::vector<locval> vals_;  // per key: its values in this execution (if made in it)

@@ -2,6 +2,8 @@
 // relacy.hpp, use these names). No include guard: on.h includes it too.
 #undef _Atomic
 #undef RUNQCHECK_PLAIN
+#undef RUNQCHECK_PLAIN_PARAM
+#undef RUNQCHECK_C_ONLY
 #undef atomic_init
 #undef atomic_load_explicit
 #undef atomic_load

@@ -11,6 +11,12 @@
   static constexpr ::runqcheck::loc RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__) = \
       ::runqcheck::loc::current();                                                      \
   runqcheck_c11_plain<T, &RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__)>
+// Lines for C only (a same-name typedef `typedef struct P P;`, a prototype): a class needs
+// none and rejects both (a typedef that changes what P means, a member declared twice).
+#define RUNQCHECK_C_ONLY(...)
+// A parameter that receives a marked array (RUNQCHECK_PLAIN(T) ring[N] passed as T *ring):
+// any marked field's type (the function becomes a template).
+#define RUNQCHECK_PLAIN_PARAM(T) auto
 #define atomic_init(obj, v) ::runqcheck::c11::store((obj), (v), memory_order_relaxed)
 #define atomic_load_explicit(obj, mo) ::runqcheck::c11::load((obj), (mo))
 #define atomic_load(obj) ::runqcheck::c11::load((obj), ::runqcheck::c11::sc)

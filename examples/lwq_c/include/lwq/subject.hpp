@@ -15,11 +15,11 @@
 
 namespace lwq_c {
 
-// lwq/runq.h on backend B at capacity Cap: its structs and functions as
-// members (static inline functions become static member functions), with
-// lwq's configuration macros (capacity, task type and link, fatal error)
-// set to runqcheck's; and the C header LWQ_C_VARIANT names, if any
-// (lwq/variants.hpp).
+// lwq/runq.h and lwq/inspect.h on backend B at capacity Cap: their structs and
+// functions as members (static inline functions become static member functions),
+// with lwq's configuration macros (capacity, task type and link, both fatal
+// macros, the "mutex held" query) set to runqcheck's; and the C header
+// LWQ_C_VARIANT names, if any (lwq/variants.hpp).
 template <class B, std::uint32_t Cap>
 struct c_port {
   RUNQCHECK_C11_PORT(B)
@@ -29,8 +29,11 @@ struct c_port {
 #define LWQ_TASK_NEXT(t) ((t)->schedlink.load())
 #define LWQ_TASK_SET_NEXT(t, n) ((t)->schedlink.store(n))
 #define LWQ_FATAL(msg) RQ_CHECK(B, false, msg)
+#define LWQ_CHECK(cond, msg) RQ_CHECK(B, cond, msg)
+#define LWQ_MTX_HELD(m) ((m)->held_by_me())  // B::mutex knows its holder
 #include <runqcheck/c11/on.h>
 #include "lwq/runq.h"
+#include "lwq/inspect.h"
 #ifdef LWQ_C_VARIANT
 #include LWQ_C_VARIANT
 #endif
@@ -40,6 +43,8 @@ struct c_port {
 #undef LWQ_TASK_NEXT
 #undef LWQ_TASK_SET_NEXT
 #undef LWQ_FATAL
+#undef LWQ_CHECK
+#undef LWQ_MTX_HELD
 };
 
 // The subject: runqcheck's operations on lwq's.

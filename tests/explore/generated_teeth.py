@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""generated_teeth.py BINARY MUTANT MAX_SIZE [ARGS...]: passes iff the generated
+column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT
+(ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
+most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
+the mutant, for comparison), prints that program, a saved file holding it, `replay:`
+and `picture:` lines, and its replay fails again with the same reason."""
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+
+def size(spec: str) -> int:
+    """Operations plus the Gs at the start of a one-line program (text.hpp)."""
+    head, _, threads = spec.partition("|")
+    gs = 0
+    for word in head.split():
+        key, _, val = word.partition("=")
+        if re.fullmatch(r"P\d|global", key):
+            gs += len([x for x in re.split(r"[,/]", val) if x])
+    ops = [w for w in threads.replace("|", " ").split() if "(" in w and not w.startswith("wait_done")]
+    return gs + len(ops)
+
+
+def main() -> int:
+    if len(sys.argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    binary, mutant, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    args = sys.argv[4:] or ["both", "--total", "4"]
+    env = dict(os.environ, RUNQCHECK_MUTANT=mutant)
+    p = subprocess.run([binary, *args], env=env, capture_output=True, text=True, timeout=600)
+    out = p.stdout + p.stderr
+    print(out[-4000:])
+    if p.returncode != 1:
+        print(f"generated_teeth: {mutant}: exit {p.returncode}, not 1 (a failure)")
+        return 1
+    why = re.search(r"^  fails under (\S+): (.*)$", out, re.M)
+    prog = re.search(r"^  program: (.*)$", out, re.M)
+    saved = re.search(r"^  saved: (/\S+)$", out, re.M)
+    replay = re.search(r"^replay: (.*)$", out, re.M)
+    picture = re.search(r"^picture: (/\S+\.html)", out, re.M)
+    for name, m in [("fails under", why), ("program", prog), ("saved", saved),
+                    ("replay", replay), ("picture", picture)]:
+        if m is None:
+            print(f"generated_teeth: {mutant}: no '{name}' line")
+            return 1
+    n = size(prog.group(1))
+    if n > limit:
+        print(f"generated_teeth: {mutant}: shrunk to size {n}, more than the catalog's {limit}")
+        return 1
+    with open(saved.group(1)) as f:
+        if prog.group(1) not in f.read():
+            print(f"generated_teeth: {mutant}: the saved file does not hold the program")
+            return 1
+    words = shlex.split(replay.group(1))
+    while words and "=" in words[0]:
+        k, _, v = words.pop(0).partition("=")
+        env[k] = v
+    again = subprocess.run(words, env=env, capture_output=True, text=True, timeout=120)
+    line = f"generated {words[0].rsplit('__', 1)[-1]} replay {why.group(1)}: FAILED: {why.group(2)}"
+    if again.returncode == 0 or line not in again.stdout:
+        print(f"generated_teeth: {mutant}: the replay did not fail again the same way:\n"
+              f"{again.stdout}{again.stderr}")
+        return 1
+    print(f"generated_teeth: {mutant} killed, shrunk to size {n} (catalog {limit}), "
+          "its replay reproduces it")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

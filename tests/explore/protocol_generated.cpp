@@ -1,0 +1,342 @@
+// Every small program of the wakeup protocol (models/generate/protocol.hpp),
+// each explored under SC and RC11 in the world of explore_protocol
+// (tests/relacy/protocol_world.hpp: its invariants at quiescence, its
+// checks during the run) for the protocol subject under test. The first
+// failing program (the least, in enumeration order: every smaller one
+// passed) is shrunk to the smallest that still fails the same way and
+// printed as a program to read and replay (docs/generated.md).
+//
+// Usage: generated_protocol [sc|rc11|both] [--ms N] [--gs G] [--gs3 G] [--procs P]
+//                           [--budget N] [--keep-going] [--count]
+//        generated_protocol run 'SPEC' [sc|rc11|both] [--budget N]
+//        generated_protocol replay 'SPEC' sc|rc11 PATH
+//   --ms N: Ms 2..N (default 3); --gs G: Gs in all (default 2); --gs3 G:
+//   Gs in all in programs of 3 Ms (default 1); --procs P: Ps 1..P (3);
+//   --budget N: executions per program and model (default 2,000): a program
+//   it cuts is named with what it covered (never a silent pass);
+//   --keep-going: every program, not only up to the first failure;
+//   --count: the number of programs, and stop.
+//   SPEC: a program as one line (protocol.hpp's spec_text).
+// A program whose roles need a hook the subject lacks is never generated:
+// the roles left out are named in a `runqcheck: not applied:` line.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol.hpp"
+#include "protocol_prog.hpp"
+
+namespace {
+
+namespace gp = runqcheck::generate::protocol;
+using cli::fmt;
+
+static_assert(static_cast<int>(gp::kind::sysmon) == static_cast<int>(m_role::sysmon) &&
+                  static_cast<int>(gp::kind::submitter) == static_cast<int>(m_role::submitter),
+              "protocol.hpp's kinds are protocol_world.hpp's m_role kinds, in order");
+
+constexpr std::uint64_t kDefaultBudget = 2'000;
+
+struct settings {
+  std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
+  gp::bounds b{3, 2, 1, 3, runqcheck::has_protocol_syscalls<PS>,
+               runqcheck::has_protocol_procresize<PS>};
+  std::uint64_t budget = kDefaultBudget;
+  bool keep_going = false, count = false;
+  std::string spec, replay;
+  bool run = false;
+};
+
+// A generated program as the world's scenario (name: its storage).
+proto_scenario to_scenario(const gp::program& p, const std::string& name) {
+  proto_scenario sc{name, "a generated program", p.nprocs, {}};
+  for (const gp::m_spec& m : p.ms) {
+    m_role r{static_cast<m_role::kind>(m.k), m.p, {}};
+    for (const gp::submit& s : m.subs) r.submits.push_back({s.g, s.next});
+    sc.ms.push_back(std::move(r));
+  }
+  sc.global = p.global;
+  return sc;
+}
+
+struct explored {
+  ex::stats s;
+  std::uint64_t unjudged = 0;  // complete executions that reached newm
+};
+
+explored explore_one(const gp::program& p, ex::model m, std::uint64_t budget,
+                     const std::string& replay = "") {
+  std::string name = "program";
+  proto_scenario sc = to_scenario(p, name);
+  ex::options o = protocol_options({});
+  o.m = m;
+  o.budget = replay.empty() ? budget : 0;
+  o.replay = replay;
+  unjudged_executions = 0;
+  prog pr(sc);
+  ex::engine<> e(pr, o);
+  explored r{e.run(), unjudged_executions};
+  return r;
+}
+
+// A failure's kind: its text up to the first digit (values vary).
+std::string kind_of(const std::string& failure) {
+  std::size_t d = failure.find_first_of("0123456789");
+  return failure.substr(0, d == std::string::npos ? failure.size() : d);
+}
+
+// The program as the reader wants it: Ps, then one line an M.
+void describe(const gp::program& p) {
+  std::printf("    %d P%s", p.nprocs, p.nprocs == 1 ? "" : "s");
+  if (!p.global.empty()) {
+    std::printf(", the global queue starts with [");
+    for (std::size_t i = 0; i < p.global.size(); i++)
+      std::printf("%sG%d", i ? " " : "", p.global[i]);
+    std::printf("]");
+  }
+  std::printf("\n");
+  for (std::size_t i = 0; i < p.ms.size(); i++) {
+    const gp::m_spec& m = p.ms[i];
+    std::printf("    M%zu: %s", i, std::string(gp::name_of(m.k)).c_str());
+    if (m.p >= 0)
+      std::printf(m.k == gp::kind::syscall ? " (old P%d)" : " on P%d", m.p);
+    for (const gp::submit& s : m.subs) std::printf("  G%d%s", s.g, s.next ? " (next)" : "");
+    std::printf("\n");
+  }
+}
+
+// Shrinks a failing program: the first smaller one (protocol.hpp's smaller)
+// that fails the same way under m replaces it, until none does.
+gp::program shrink(gp::program p, ex::model m, const std::string& kind, std::uint64_t budget,
+                   explored& last, int& steps, std::uint64_t& tried) {
+  for (bool found = true; found;) {
+    found = false;
+    for (gp::program& c : gp::smaller(p)) {
+      tried++;
+      explored r = explore_one(c, m, budget);
+      if (r.s.failed && kind_of(r.s.failure) == kind) {
+        p = std::move(c);
+        last = r;
+        steps++;
+        found = true;
+        break;
+      }
+    }
+  }
+  return p;
+}
+
+// Shrinks a failing program, prints it, its replay: and picture: lines.
+void report_failure(const char* argv0, gp::program p, ex::model m, const explored& first,
+                    std::uint64_t budget, const std::string& where) {
+  const char* mn = ex::model_name(m);
+  std::printf("generated_protocol %s: FAILED under %s: %s%s\n", subject, mn,
+              first.s.failure.c_str(), where.c_str());
+  std::printf("  the program (as generated): %s\n", gp::spec_text(p).c_str());
+  auto t0 = std::chrono::steady_clock::now();
+  explored last = first;
+  int steps = 0;
+  std::uint64_t tried = 0;
+  p = shrink(p, m, kind_of(first.s.failure), budget, last, steps, tried);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string spec = gp::spec_text(p);
+  std::printf("  shrunk in %d steps (%s smaller programs tried, %.2f s) to %d Ms, %d Gs, "
+              "%d Ps:\n",
+              steps, fmt(tried).c_str(), secs, static_cast<int>(p.ms.size()), p.gs(), p.nprocs);
+  describe(p);
+  std::printf("  program: %s\n", spec.c_str());
+  std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
+  std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
+  std::printf("replay: %s\n", line.c_str());
+  std::fflush(stdout);
+  std::string err, name = "program";
+  proto_scenario sc = to_scenario(p, name);
+  std::string html = take_picture("generated_protocol", sc, m, last.s.path,
+                                  cli::absolute(line, argv0), err);
+  cli::print_picture(html, err);
+  std::fflush(stdout);
+}
+
+int usage(const char* argv0) {
+  std::fprintf(stderr,
+               "usage: %s [sc|rc11|both] [--ms N] [--gs G] [--gs3 G] [--procs P] [--budget N] "
+               "[--keep-going] [--count]\n"
+               "       %s run 'SPEC' [sc|rc11|both] [--budget N]\n"
+               "       %s replay 'SPEC' sc|rc11 PATH\n",
+               argv0, argv0, argv0);
+  return 2;
+}
+
+bool parse_u64(const char* s, std::uint64_t& v, std::uint64_t lo, std::uint64_t hi) {
+  char* end = nullptr;
+  if (*s < '0' || *s > '9') return false;
+  v = std::strtoull(s, &end, 10);
+  return *end == '\0' && v >= lo && v <= hi;
+}
+
+int parse(int argc, char** argv, settings& st) {
+  int i = 1;
+  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "replay") == 0)) {
+    bool rep = argv[1][2] == 'p';
+    if (argc < 3) return usage(argv[0]);
+    st.spec = argv[2];
+    st.run = !rep;
+    i = 3;
+    if (rep) {
+      if (argc != 5 || !cli::parse_model(argv[3], st.models) || st.models.size() != 1)
+        return usage(argv[0]);
+      st.replay = argv[4];
+      return cli::strip_path_model(argv[0], "'" + st.spec + "'", st.models[0], st.replay);
+    }
+  }
+  struct num {
+    const char* flag;
+    int* v;
+    std::uint64_t lo, hi;
+  };
+  const num nums[] = {{"--ms", &st.b.max_ms, 2, 3},
+                      {"--gs", &st.b.max_gs, 0, max_gs},
+                      {"--gs3", &st.b.max_gs_3m, 0, max_gs},
+                      {"--procs", &st.b.max_procs, 1, 3}};
+  for (; i < argc; i++) {
+    bool more = i + 1 < argc;
+    if (cli::parse_model(argv[i], st.models)) continue;
+    const num* n = nullptr;
+    for (const num& x : nums)
+      if (std::strcmp(argv[i], x.flag) == 0 && more && !st.run) n = &x;
+    std::uint64_t v = 0;
+    if (n != nullptr) {
+      if (!parse_u64(argv[++i], v, n->lo, n->hi)) {
+        std::fprintf(stderr, "%s: %s: '%s' is not %llu..%llu\n", argv[0], n->flag, argv[i],
+                     static_cast<unsigned long long>(n->lo),
+                     static_cast<unsigned long long>(n->hi));
+        return 2;
+      }
+      *n->v = static_cast<int>(v);
+    } else if (std::strcmp(argv[i], "--budget") == 0 && more) {
+      if (!parse_u64(argv[++i], st.budget, 1, ~0ull)) {
+        std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
+        return 2;
+      }
+    } else if (std::strcmp(argv[i], "--keep-going") == 0 && !st.run) {
+      st.keep_going = true;
+    } else if (std::strcmp(argv[i], "--count") == 0 && !st.run) {
+      st.count = true;
+    } else {
+      return usage(argv[0]);
+    }
+  }
+  if (std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) st.keep_going = false;
+  return -1;
+}
+
+// run / replay: one program given as text.
+int run_spec(const char* argv0, const settings& st) {
+  gp::program p;
+  std::string err;
+  if (!gp::parse_spec(st.spec, p, err, max_ps - 1, max_ms, max_gs)) {
+    std::fprintf(stderr, "%s: %s\n", argv0, err.c_str());
+    return 2;
+  }
+  std::string name = "program";
+  if (const char* why = missing_hook<PS>(to_scenario(p, name))) {
+    std::printf("runqcheck: not applied: generated_protocol %s: %s (subject %s)\n",
+                gp::spec_text(p).c_str(), why, subject);
+    return 0;
+  }
+  bool ok = true;
+  for (ex::model m : st.models) {
+    explored r = explore_one(p, m, st.budget, st.replay);
+    const char* mn = ex::model_name(m);
+    if (!st.replay.empty()) {
+      std::printf("generated_protocol %s replay %s: %s%s\n", subject, mn,
+                  r.s.failed ? "FAILED: " : "passed", r.s.failure.c_str());
+      ok &= !r.s.failed;
+      continue;
+    }
+    std::printf("generated_protocol %s program %s: %s complete, %s blocked, %s reached newm "
+                "(not judged), %s\n",
+                subject, mn, fmt(r.s.complete).c_str(), fmt(r.s.blocked).c_str(),
+                fmt(r.unjudged).c_str(),
+                r.s.failed ? "FAILED" : r.s.exhausted ? "exhausted" : "NOT exhausted (budget)");
+    if (r.s.failed) {
+      report_failure(argv0, p, m, r, st.budget, "");
+      ok = false;
+    }
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  settings st;
+  if (int rc = parse(argc, argv, st); rc >= 0) return rc;
+  if (!st.spec.empty()) return run_spec(argv[0], st);
+  const std::uint64_t n = gp::enumerate(st.b, [](const gp::program&) {});
+  if (st.count) {
+    std::printf("generated_protocol %s: %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, Ps "
+                "1..%d)\n",
+                subject, fmt(n).c_str(), st.b.max_ms, st.b.max_gs, st.b.max_gs_3m,
+                st.b.max_procs);
+    return 0;
+  }
+  if (!st.b.syscalls)
+    std::printf("runqcheck: not applied: generated_protocol: roles syscall, syscall_keep, "
+                "sysmon: need has_protocol_syscalls (subject %s)\n",
+                subject);
+  if (!st.b.procresize)
+    std::printf("runqcheck: not applied: generated_protocol: roles resizer, handback: need "
+                "has_protocol_procresize (subject %s)\n",
+                subject);
+  auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t k = 0, done = 0, cut = 0, exh = 0, execs[2] = {}, unjudged = 0, failed_at = 0;
+  bool stop = false;
+  gp::enumerate(st.b, [&](const gp::program& p) {
+    k++;
+    if (stop) return;
+    done++;
+    for (ex::model m : st.models) {
+      explored r = explore_one(p, m, st.budget);
+      execs[m == ex::model::sc ? 0 : 1] += r.s.executions();
+      unjudged += r.unjudged;
+      if (r.s.failed) {
+        if (failed_at == 0) {
+          failed_at = k;
+          report_failure(argv[0], p, m, r, st.budget,
+                         " (program " + fmt(k) + " of " + fmt(n) + "; every smaller one passed)");
+        } else {  // --keep-going: each further failing program, one line
+          std::printf("generated_protocol %s: FAILED under %s: %s: %s\n", subject,
+                      ex::model_name(m), gp::spec_text(p).c_str(), r.s.failure.c_str());
+        }
+        stop = !st.keep_going;
+        return;
+      }
+      if (r.s.exhausted) exh++;
+      if (!r.s.exhausted) {  // named, with what it covered
+        cut++;
+        std::printf("generated_protocol %s: cut by the budget: %s %s: %s executions explored "
+                    "(%s complete), %s subtrees not explored\n",
+                    subject, ex::model_name(m), gp::spec_text(p).c_str(),
+                    fmt(r.s.executions()).c_str(), fmt(r.s.complete).c_str(),
+                    fmt(r.s.left).c_str());
+      }
+    }
+  });
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("generated_protocol %s: %s of %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, "
+              "Ps 1..%d), %s SC + %s RC11 executions, %s program runs exhausted, %s cut by the "
+              "budget of %s, %s executions reached newm (not judged), %.1f s\n",
+              subject, fmt(done).c_str(), fmt(n).c_str(), st.b.max_ms, st.b.max_gs,
+              st.b.max_gs_3m, st.b.max_procs, fmt(execs[0]).c_str(), fmt(execs[1]).c_str(),
+              fmt(exh).c_str(),
+              fmt(cut).c_str(), fmt(st.budget).c_str(), fmt(unjudged).c_str(), secs);
+  bool ok = failed_at == 0;
+  std::printf("%s: %s\n", argv[0],
+              !ok ? "FAILED" : cut > 0 ? "passed where explored (cuts above)" : "all passed");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# tests/explore/protocol_generated_teeth.sh BINARY MUTANT ARGS... — passes iff
+# generated_protocol BINARY (on the mutant schemata) with ARGS fails under
+# RUNQCHECK_MUTANT=MUTANT, prints the shrunk program and a replay: line, and
+# that line fails again.
+bin=${1:?usage: protocol_generated_teeth.sh BINARY MUTANT ARGS...}
+mut=${2:?usage: protocol_generated_teeth.sh BINARY MUTANT ARGS...}
+shift 2
+out=$(RUNQCHECK_MUTANT=$mut "$bin" "$@" 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -v '^generated_protocol [^ ]*: cut by the budget'
+[ "$rc" -eq 1 ] || { echo "teeth: $mut: exit $rc, expected 1 (a failure)"; exit 1; }
+printf '%s\n' "$out" | grep -q '^  program: ' || { echo "teeth: $mut: no shrunk program"; exit 1; }
+line=$(printf '%s\n' "$out" | sed -n 's/^replay: RUNQCHECK_MUTANT=[^ ]* //p' | head -1)
+[ -n "$line" ] || { echo "teeth: $mut: no replay: line"; exit 1; }
+again=$(eval "RUNQCHECK_MUTANT=$mut $line" 2>&1)
+printf '%s\n' "$again" | grep -q 'replay .*: FAILED' \
+  || { echo "teeth: $mut: the replay did not fail: $again"; exit 1; }
+echo "teeth: $mut: killed, replay fails again"
