@@ -470,7 +470,8 @@ def setup_error(setup) -> str:
         if what == "configure":
             errs.append(f"preset {preset}: configure failed (the set-up or a subject spec, "
                         f"not the port): {why} (log: {log})")
-        elif what == "build" and "/runqcheck_subjects/" in why.split(" error:")[0]:
+        # (the path may be relative: ccache's CCACHE_BASEDIR rewrites those under the tree)
+        elif what == "build" and re.search(r"(^|/)runqcheck_subjects/", why.split(" error:")[0]):
             errs.append(f"preset {preset}: the subject spec's TYPE or HEADER does not "
                         f"compile as a subject: {why} (log: {log})")
     more = f" (and {len(errs) - 1} more presets)" if len(errs) > 1 else ""
