@@ -411,7 +411,9 @@ bool parse_u64(const char* s, std::uint64_t& v, std::uint64_t lo, std::uint64_t 
 // SPEC or FILE (a file holding a SPEC line) into sc; false with err set.
 bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
   std::string line = arg;
-  if (arg.find('|') == std::string::npos && !model::read_spec_file(arg, line, err)) return false;
+  // A program holds '|' (its threads) or at least a setting ("cap=4"); else a file.
+  bool text = arg.find('|') != std::string::npos || arg.find('=') != std::string::npos;
+  if (!text && !model::read_spec_file(arg, line, err)) return false;
   if (!model::parse_spec(line, sc, err, model::kMaxP, model::kMaxThreads, model::kMaxG))
     return false;
   if (!valid_cap(sc.cap)) {

@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/explore/generated_cli.sh GENERATED EXPLORE WORK — the generated column's
+# commands as docs/generated.md shows them: --count, run SPEC, run FILE, a saved
+# file through the catalog's runner (explore_scenarios --scenario FILE), and bad
+# input (a garbage program, a bad flag, a missing file, a replay under the wrong
+# model): one line on stderr and exit 2, never a run.
+gen=${1:?usage: generated_cli.sh GENERATED EXPLORE WORK}
+exp=${2:?usage: generated_cli.sh GENERATED EXPLORE WORK}
+work=${3:?usage: generated_cli.sh GENERATED EXPLORE WORK}
+rm -rf "$work" && mkdir -p "$work" || exit 1
+status=0
+fail() { echo "FAIL $*"; status=1; }
+# want RC PATTERN CMD...: CMD exits RC and prints PATTERN (for 2: one stderr line).
+want() {
+  rc=$1 pat=$2
+  shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  got=$?
+  lines=$(wc -l <"$work/err")
+  if [ "$got" -ne "$rc" ] || ! grep -q -- "$pat" "$work/out" "$work/err" \
+     || { [ "$rc" -eq 2 ] && [ "$lines" -ne 1 ]; }; then
+    fail "$*: exit $got (want $rc), stderr lines $lines, want '$pat':"
+    cat "$work/out" "$work/err" | tail -5
+  else
+    echo "ok   $*: exit $got"
+  fi
+}
+spec='cap=4 P0=0,1,2,3 | put(0,4) | empty(0)'
+want 0 'up to 3 threads, k=3:' "$gen" --count --ops 3
+want 0 'program RC11: .* exhausted' "$gen" run "$spec"
+printf '# a saved program\n%s\n' "$spec" >"$work/spill.scn"
+want 0 'program SC: .* exhausted' "$gen" run "$work/spill.scn" sc
+want 0 'spill .*exhausted' "$exp" --scenario "$work/spill.scn" both
+want 2 "not an operation: 'garbage'" "$gen" run 'cap=4 | put(0,1) | garbage'
+want 2 'no thread' "$gen" run 'cap=4 P0=0'
+want 2 "cannot read" "$gen" run "$work/nothere.scn"
+want 2 "cannot read" "$exp" --scenario "$work/nothere.scn"
+want 2 "is not 1..4" "$gen" --ops 9
+want 2 "is not 2 or 3" "$gen" --threads 7
+want 2 "found under RC11, not SC" "$gen" replay "$spec" sc rc11/0:0
+exit "$status"
