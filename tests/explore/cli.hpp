@@ -85,6 +85,35 @@ inline int strip_path_model(const char* argv0, const std::string& scenario, mode
   return -1;
 }
 
+// A whole decimal number lo..hi (a flag's value).
+inline bool parse_u64(const char* s, std::uint64_t& v, std::uint64_t lo, std::uint64_t hi) {
+  char* end = nullptr;
+  if (*s < '0' || *s > '9') return false;
+  v = std::strtoull(s, &end, 10);
+  return *end == '\0' && v >= lo && v <= hi;
+}
+
+// The generated programs' runners: `run SPEC ...` and `replay SPEC sc|rc11
+// PATH` set spec, run (run mode) and, for replay, models and the bare path;
+// next: the first argument left. -1 to go on, else the exit code (usage()'s).
+inline int parse_program_mode(int argc, char** argv, std::string& spec, bool& run,
+                              std::string& replay, std::vector<model>& models, int& next,
+                              int (*usage)(const char*)) {
+  next = 1;
+  if (argc < 2 || (std::strcmp(argv[1], "run") != 0 && std::strcmp(argv[1], "replay") != 0))
+    return -1;
+  bool rep = argv[1][2] == 'p';
+  if (argc < 3) return usage(argv[0]);
+  spec = argv[2];
+  run = !rep;
+  next = 3;
+  if (!rep) return -1;
+  if (argc != 5 || !parse_model(argv[3], models) || models.size() != 1) return usage(argv[0]);
+  replay = argv[4];
+  next = argc;
+  return strip_path_model(argv[0], "'" + spec + "'", models[0], replay);
+}
+
 // argv into a: [sc|rc11|both] [--budget N] [--seconds S] [--hash]
 // [--crosscheck] [--no-ipr], and with search_flags [--shard I/N]
 // [--estimate]; or

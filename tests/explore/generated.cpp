@@ -401,13 +401,6 @@ int usage(const char* argv0) {
   return 2;
 }
 
-bool parse_u64(const char* s, std::uint64_t& v, std::uint64_t lo, std::uint64_t hi) {
-  char* end = nullptr;
-  if (*s < '0' || *s > '9') return false;
-  v = std::strtoull(s, &end, 10);
-  return *end == '\0' && v >= lo && v <= hi;
-}
-
 // SPEC or FILE (a file holding a SPEC line) into sc; false with err set.
 bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
   std::string line = arg;
@@ -426,19 +419,9 @@ bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
 
 int parse(int argc, char** argv, settings& st) {
   int i = 1;
-  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "replay") == 0)) {
-    bool rep = argv[1][2] == 'p';
-    if (argc < 3) return usage(argv[0]);
-    st.spec = argv[2];
-    st.run = !rep;
-    i = 3;
-    if (rep) {
-      if (argc != 5 || !cli::parse_model(argv[3], st.models) || st.models.size() != 1)
-        return usage(argv[0]);
-      st.replay = argv[4];
-      return cli::strip_path_model(argv[0], "'" + st.spec + "'", st.models[0], st.replay);
-    }
-  }
+  if (int rc = cli::parse_program_mode(argc, argv, st.spec, st.run, st.replay, st.models, i, usage);
+      rc >= 0 || !st.replay.empty())
+    return rc;
   for (; i < argc; i++) {
     bool more = i + 1 < argc;
     std::uint64_t v = 0;
@@ -458,25 +441,25 @@ int parse(int argc, char** argv, settings& st) {
     } else if (std::strcmp(argv[i], "--check-pruning") == 0 && !st.run) {
       st.check_pruning = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
-      if (!parse_u64(argv[++i], v, 1, 4)) {
+      if (!cli::parse_u64(argv[++i], v, 1, 4)) {
         std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
         return 2;
       }
       st.b.ops = static_cast<int>(v);
     } else if (std::strcmp(argv[i], "--jobs") == 0 && more && !st.run) {
-      if (!parse_u64(argv[++i], v, 1, kMaxJobs)) {
+      if (!cli::parse_u64(argv[++i], v, 1, kMaxJobs)) {
         std::fprintf(stderr, "%s: --jobs: '%s' is not 1..%u\n", argv[0], argv[i], kMaxJobs);
         return 2;
       }
       st.jobs = static_cast<unsigned>(v);
     } else if (std::strcmp(argv[i], "--total") == 0 && more && !st.run) {
-      if (!parse_u64(argv[++i], v, 1, 12)) {
+      if (!cli::parse_u64(argv[++i], v, 1, 12)) {
         std::fprintf(stderr, "%s: --total: '%s' is not 1..12\n", argv[0], argv[i]);
         return 2;
       }
       st.b.total = static_cast<int>(v);
     } else if (std::strcmp(argv[i], "--threads") == 0 && more && !st.run) {
-      if (!parse_u64(argv[++i], v, 2, 3)) {
+      if (!cli::parse_u64(argv[++i], v, 2, 3)) {
         std::fprintf(stderr, "%s: --threads: '%s' is not 2 or 3\n", argv[0], argv[i]);
         return 2;
       }
@@ -485,7 +468,7 @@ int parse(int argc, char** argv, settings& st) {
       st.b.caps.clear();
       std::stringstream ss(argv[++i]);
       for (std::string c; std::getline(ss, c, ',');) {
-        if (!parse_u64(c.c_str(), v, 2, 8) || !valid_cap(static_cast<std::uint32_t>(v))) {
+        if (!cli::parse_u64(c.c_str(), v, 2, 8) || !valid_cap(static_cast<std::uint32_t>(v))) {
           std::fprintf(stderr, "%s: --caps: '%s' is not a list of %s\n", argv[0], argv[i],
                        kCap2 ? "2, 4, 8" : "4, 8 (2: build with RUNQCHECK_GENERATED_CAP2)");
           return 2;
@@ -493,7 +476,7 @@ int parse(int argc, char** argv, settings& st) {
         st.b.caps.push_back(static_cast<std::uint32_t>(v));
       }
     } else if (std::strcmp(argv[i], "--budget") == 0 && more) {
-      if (!parse_u64(argv[++i], st.budget, 1, ~0ull)) {
+      if (!cli::parse_u64(argv[++i], st.budget, 1, ~0ull)) {
         std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
         return 2;
       }

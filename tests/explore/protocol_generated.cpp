@@ -171,28 +171,11 @@ int usage(const char* argv0) {
   return 2;
 }
 
-bool parse_u64(const char* s, std::uint64_t& v, std::uint64_t lo, std::uint64_t hi) {
-  char* end = nullptr;
-  if (*s < '0' || *s > '9') return false;
-  v = std::strtoull(s, &end, 10);
-  return *end == '\0' && v >= lo && v <= hi;
-}
-
 int parse(int argc, char** argv, settings& st) {
   int i = 1;
-  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "replay") == 0)) {
-    bool rep = argv[1][2] == 'p';
-    if (argc < 3) return usage(argv[0]);
-    st.spec = argv[2];
-    st.run = !rep;
-    i = 3;
-    if (rep) {
-      if (argc != 5 || !cli::parse_model(argv[3], st.models) || st.models.size() != 1)
-        return usage(argv[0]);
-      st.replay = argv[4];
-      return cli::strip_path_model(argv[0], "'" + st.spec + "'", st.models[0], st.replay);
-    }
-  }
+  if (int rc = cli::parse_program_mode(argc, argv, st.spec, st.run, st.replay, st.models, i, usage);
+      rc >= 0 || !st.replay.empty())
+    return rc;
   struct num {
     const char* flag;
     int* v;
@@ -210,7 +193,7 @@ int parse(int argc, char** argv, settings& st) {
       if (std::strcmp(argv[i], x.flag) == 0 && more && !st.run) n = &x;
     std::uint64_t v = 0;
     if (n != nullptr) {
-      if (!parse_u64(argv[++i], v, n->lo, n->hi)) {
+      if (!cli::parse_u64(argv[++i], v, n->lo, n->hi)) {
         std::fprintf(stderr, "%s: %s: '%s' is not %llu..%llu\n", argv[0], n->flag, argv[i],
                      static_cast<unsigned long long>(n->lo),
                      static_cast<unsigned long long>(n->hi));
@@ -218,7 +201,7 @@ int parse(int argc, char** argv, settings& st) {
       }
       *n->v = static_cast<int>(v);
     } else if (std::strcmp(argv[i], "--budget") == 0 && more) {
-      if (!parse_u64(argv[++i], st.budget, 1, ~0ull)) {
+      if (!cli::parse_u64(argv[++i], st.budget, 1, ~0ull)) {
         std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
         return 2;
       }
