@@ -915,17 +915,19 @@ void run_main(std::function<void()> fn) {
     done.notify_one();
   };
   gp->atomicstatus.store(st(gstatus::runnable), relaxed);
+  auto injecting = [&s](bool on) {  // checkdead waits meanwhile: this thread is not an M
+    auto l = lock_sched();
+    s.injecting = on;
+  };
+  // Before the G counts as alive: an M's checkdead between the count and the
+  // queue would see a G alive on no queue with every M idle.
+  injecting(true);
   s.ngcreated.fetch_add(1, relaxed);
   watchdog_round(true);
   // Go: injectglist without a P (protocol.hpp): the global queue, then an M
   // for an idle P (or needspinning, if none is idle).
   runqcheck::gQueue<B> q;
   q.pushBack(gp);
-  auto injecting = [&s](bool on) {  // checkdead waits meanwhile: this thread is not an M
-    auto l = lock_sched();
-    s.injecting = on;
-  };
-  injecting(true);
   proto::injectglist(nullptr, q);
   injecting(false);
   while (done.load(acquire) == 0) done.wait(0, acquire);
