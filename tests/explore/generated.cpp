@@ -27,7 +27,8 @@
 //   (the hook S::set_runq_counters, else the counters found by behaviour).
 //   SPEC: a scenario as one line (models/scenarios/text.hpp), FILE a file
 //   holding one (lines starting '#' are comments): what a failure saves.
-//   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first).
+//   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first);
+//   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs).
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -335,8 +336,8 @@ std::string self_dir_file(const std::string& name, std::string& err) {
 
 // Reports a failing program: shrinks it, prints it, saves it as a file the
 // catalog runners take (explore_scenarios --scenario FILE), and prints the
-// replay: and picture: lines of its failing execution. Always returns false.
-bool report_failure(const char* argv0, model::scenario sc, ex::model m, const explored& first,
+// replay: and picture: lines of its failing execution.
+void report_failure(const char* argv0, model::scenario sc, ex::model m, const explored& first,
                     std::uint64_t budget, const std::string& where = "") {
   const char* mn = ex::model_name(m);
   std::printf("generated %s: FAILED under %s: %s%s\n", subject_name, mn, first.s.failure.c_str(),
@@ -388,7 +389,6 @@ bool report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
   for (const std::string& a : at) std::printf("at: %s\n", a.c_str());
   std::fflush(stdout);
-  return false;
 }
 
 int usage(const char* argv0) {
@@ -518,7 +518,10 @@ int run_spec(const char* argv0, const settings& st) {
                 subject_name, mn, fmt(r.s.complete).c_str(), fmt(r.s.blocked).c_str(),
                 fmt(r.judged).c_str(),
                 r.s.failed ? "FAILED" : r.s.exhausted ? "exhausted" : "NOT exhausted (budget)");
-    if (r.s.failed) ok = report_failure(argv0, sc, m, r, st.budget);
+    if (r.s.failed) {
+      report_failure(argv0, sc, m, r, st.budget);
+      ok = false;
+    }
     ok &= r.s.exhausted || r.s.failed;
   }
   return ok ? 0 : 1;
