@@ -13,13 +13,20 @@ that exits 77 (SKIP_RETURN_CODE) after a `runqcheck: not applied:` line makes
 its cell `not applied` with that reason.
 
 usage: verdict.py [--strict] [--subjects A,B] [--columns C,D] [--title TEXT] [--junit FILE]
-                  [--sarif FILE] [--srcroot DIR] [--spec NAMES=SPEC]... PRESET=BUILD_DIR...
+                  [--sarif FILE] [--srcroot DIR] [--spec NAMES=SPEC]... [--artifacts DIR]
+                  [--shard I/N] PRESET=BUILD_DIR...
+       verdict.py --merge DIR [options]
 --columns: only those columns (ids or titles of ci/checkers.json), as ci/gate --columns runs.
 (PRESET `build`: a user's own build tree, any column but the whole-preset ones)
 --junit / --sarif: the verdict also as JUnit XML / SARIF 2.1.0 (ci/verdict_files.py);
 SARIF's paths are relative to --srcroot (default: the current directory).
 --spec: a subject's spec (ci/gate's, paths absolute): where SARIF finds the port of a
 build that failed before its configure wrote runqcheck_columns.json.
+--artifacts DIR: the build dirs' results and their failures' files (pictures, saved
+programs, outputs, logs) collected into DIR (ci/verdict_artifacts.py), the SARIF and JUnit
+naming them relative to DIR and no path of this machine. --shard I/N: the runs are shard I
+of N (recorded there). --merge DIR: the verdict of every collected folder below DIR (the
+shards' artifacts), DIR the artifact root; exit 2 if a shard is missing.
 
 Each BUILD_DIR holds junit.xml (ctest --output-junit) and runqcheck_columns.json
 (each test's column, written by cmake/columns.cmake from ci/checkers.json, the
@@ -35,6 +42,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import verdict_artifacts
 import verdict_files
 
 # The columns, from their one declaration (ci/checkers.json); a test's column is
@@ -70,7 +78,8 @@ CAUSE = re.compile(r"^runqcheck: cause: (.*)$")
 PASSED = re.compile(r": passed\b")
 # An exploring checker's statistics line that failed (tests/explore/cli.hpp's report):
 # its reason is the line after it that names the same scenario and model.
-EXPLORE_STATS = re.compile(r"^(explore\w*) (\S+) (\S+) +(\S+) +[\d,]+ complete, .*\bFAILED$")
+EXPLORE_STATS = re.compile(r"^(explore\w*) (\S+) (\S+) +(\S+) +[\d,]+ complete, .*\bFAILED"
+                           r"(?: \(shard \d+/\d+\))?$")
 GTEST_RUN = re.compile(r"\[ RUN      \] (\S+)")
 # ctest's own line for a test that died or ran out of time (its console log).
 CTEST_END = re.compile(r"Test +#\d+: (\S+) \.*\s*\*\*\*(Exception: .*?|Timeout)\s+[\d.]+ sec")
@@ -237,7 +246,9 @@ class Cell:
 
 def main(argv) -> int:
     strict, subjects, title, runs, only, specs = False, [], "", [], set(), {}
-    files = {"--junit": None, "--sarif": None, "--srcroot": Path.cwd()}
+    files = {"--junit": None, "--sarif": None, "--srcroot": Path.cwd(), "--artifacts": None,
+             "--merge": None}
+    shard, shard_of = "", {}  # this run's --shard; a merged run's (its collected.json)
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -259,6 +270,8 @@ def main(argv) -> int:
                 title = v
         elif a in files and args:
             files[a] = Path(args.pop(0))
+        elif a == "--shard" and args and re.fullmatch(r"\d+/[1-9]\d*", args[0]):
+            shard = args.pop(0)
         elif a == "--spec" and args:
             names, _, spec = args.pop(0).partition("=")
             for n in names.split(","):
@@ -271,9 +284,21 @@ def main(argv) -> int:
                   "[--junit FILE] [--sarif FILE] [--srcroot DIR] PRESET=BUILD_DIR...)",
                   file=sys.stderr)
             return 2
+    if files["--merge"]:
+        merged, ran, err = verdict_artifacts.merged_runs(files["--merge"])
+        if err:
+            print(f"error: --merge: {err}", file=sys.stderr)
+            return 2
+        runs += [(p, d) for p, d, _ in merged]
+        shard_of = {d: s for _, d, s in merged if s}
+        only |= ran or set()  # the columns the shards ran (their --columns)
+        files["--artifacts"] = files["--merge"]
     if not runs:
         print("verdict.py: no PRESET=BUILD_DIR given", file=sys.stderr)
         return 2
+    art = files["--artifacts"] and verdict_artifacts.Artifacts(
+        files["--artifacts"], files["--srcroot"], Path(__file__).resolve().parent.parent, runs,
+        shard, only)
 
     cells = {}
     cell = lambda s, c: cells.setdefault((s, c), Cell())
@@ -285,14 +310,17 @@ def main(argv) -> int:
         cols = PRESET_COLUMNS.get(preset, ["other"])
         stage = d / "stage-failed"
         junit = d / "junit.xml"
+        label = preset + (f", shard {shard_of[d]}" if d in shard_of else "")
         if stage.exists():
             what, _, log = stage.read_text().strip().partition(" ")
+            log = str(art and art.file_of(d, log) or log)  # a collected one's copy
             ports.update(ports_of(d))  # written by a configure that passed
-            setup.append((preset, what, first_error(Path(log)), log, cols))
+            setup.append((preset, what, first_error(Path(log)), log, cols, d))
             ran_cols.update(cols)
             continue
         if not junit.exists():
-            setup.append((preset, "test", "no results (ctest wrote no junit.xml)", str(d), cols))
+            setup.append((preset, "test", "no results (ctest wrote no junit.xml)", str(d), cols,
+                          d))
             ran_cols.update(cols)
             continue
         ran_cols.update(cols)
@@ -337,7 +365,7 @@ def main(argv) -> int:
             if failed:
                 lines = [ln.strip() for ln in out.splitlines()]
                 c.failures.append({
-                    "test": name, "preset": preset,
+                    "test": name, "preset": label, "subject": subj, "run": d,
                     "reason": reason_of(out, "" if fail_el is None else fail_el.get("message", ""),
                                         ends.get(name, "")),
                     "repro": [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
@@ -349,7 +377,7 @@ def main(argv) -> int:
                                 if ln.startswith("witness:")],
                     "out": out, "build": d,
                 })
-    for preset, what, why, log, cols in setup:
+    for preset, what, why, log, cols, d in setup:
         try:
             text = Path(log).read_text(errors="replace")
         except OSError:
@@ -359,10 +387,16 @@ def main(argv) -> int:
                 c = cell(s, col)
                 c.tests.append((f"({preset} {what})", "failed"))
                 c.failures.append({"test": f"preset {preset}: {what} failed", "preset": preset,
-                                   "reason": why, "repro": [f"log: {log}"], "pictures": [],
+                                   "subject": s, "run": d, "reason": why,
+                                   "repro": [f"log: {log}"], "pictures": [],
                                    "witness": [], "out": text, "stage": what, "log": log,
                                    "build": Path(log).parent})
 
+    if art:  # each run's results and failures' files into the artifact folder
+        for preset, d in runs:
+            art.collect(preset, d, [f for c in cells.values() for f in c.failures
+                                    if f["run"] == d],
+                        lambda f: verdict_files.where(f, ports.get(f["subject"], {})))
     rows = subjects or ["(none)"]
     protos = {s for _, d in runs for s in protocol_subjects_of(d)}
     # A cell of the other kind (a queue subject's protocol column, a protocol
@@ -412,10 +446,11 @@ def main(argv) -> int:
     for s in rows:
         for c in columns:
             for f in cell(s, c).failures:
-                fails.setdefault((s, f["test"]), (f, []))[1].append(c)
+                fails.setdefault((s, f["test"], f["preset"]), (f, []))[1].append(c)
     if fails:
-        print("\nfailures:")
-        for (s, _), (f, cols) in fails.items():
+        print("\nfailures:" + (f" (pictures: in the artifact folder {files['--artifacts']};"
+                               " $RUNQCHECK_BUILD: the gate's --build-dir)" if art else ""))
+        for (s, *_), (f, cols) in fails.items():
             print(f"  {s}, {' / '.join(cols)}: {f['test']} [{f['preset']}]")
             print(f"    reason: {f['reason']}")
             for r in f["repro"]:
@@ -441,7 +476,7 @@ def main(argv) -> int:
             verdict_files.write_junit(files["--junit"], rows, cols, cell, why, title)
         if files["--sarif"]:
             verdict_files.write_sarif(files["--sarif"], rows, cols, cell, ports,
-                                      files["--srcroot"], CHECKS)
+                                      files["--srcroot"], CHECKS, artifacts=bool(art))
     except OSError as e:
         print(f"verdict.py: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return 2
@@ -466,7 +501,7 @@ def setup_error(setup) -> str:
     a build whose first error is in the subject header ci/gate generates from the spec (its
     TYPE names no template of the port). "" when every stage failure is the port's."""
     errs = []
-    for preset, what, why, log, _ in setup:
+    for preset, what, why, log, *_ in setup:
         if what == "configure":
             errs.append(f"preset {preset}: configure failed (the set-up or a subject spec, "
                         f"not the port): {why} (log: {log})")

@@ -10,7 +10,9 @@ line: in a Relacy history (`file(line)` of each access) the failing access,
 or the port's last write before it when the failure is on the harness's data;
 else the last port line the output names (a fatal error's `at file:line`, a
 sanitizer's frame); else the port's header. The replay command and the
-picture as related data.
+picture as related data. With the artifact folder (ci/verdict_artifacts.py): each
+failure's location as collected, its pictures, files, output and logs named relative to the
+folder (uriBaseId RUNQCHECK_ARTIFACT), no base given a path of this machine.
 """
 import json
 import os
@@ -235,10 +237,33 @@ def rule(cid: str, title: str, checks: str) -> dict:
                            "problem.severity": "error"}}
 
 
+ARTIFACT_BASE = {
+    "SRCROOT": {"description": {"text": "The repository: the folder the gate ran in."}},
+    "RUNQCHECK_ARTIFACT": {"description": {"text": (
+        "The folder of the gate's --artifacts (the action uploads it as its artifact, input "
+        "'artifact'): each failure's pictures, output, saved programs and the logs.")}}}
+ARTIFACT_KINDS = (("pictures", "picture of the failing execution"),
+                  ("files", "a file that reproduces the failure"),
+                  ("output", "the test's output"), ("logs", "a log of the build and tests"))
+
+
+def _related(f: dict) -> list:
+    """The failure's files in the artifact folder (f["art"]), as SARIF related locations."""
+    art, out = f["art"], []
+    for kind, what in ARTIFACT_KINDS:
+        for p in [art[kind]] if isinstance(art[kind], str) else art[kind] or []:
+            out.append({"id": len(out) + 1, "message": {"text": what},
+                        "physicalLocation": {"artifactLocation": {
+                            "uri": p, "uriBaseId": "RUNQCHECK_ARTIFACT"}}})
+    return out
+
+
 def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path,
-                checks: dict = None) -> None:
+                checks: dict = None, artifacts: bool = False) -> None:
     """One result per failing test per column; columns: (id, title); checks: {id: what the
-    column checks}. Every result has a location (GitHub code scanning requires one)."""
+    column checks}. Every result has a location (GitHub code scanning requires one).
+    artifacts: the failures were collected (f["site"], f["art"]): their files relative to
+    the artifact folder, and no absolute path written."""
     root = root.resolve()
     checks = checks or {}
     rules = [rule(cid, t, checks.get(cid, "")) for cid, t in columns]
@@ -249,24 +274,36 @@ def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path,
             for f in cell(s, ctitle).failures:
                 res = {"ruleId": cid, "ruleIndex": index[cid], "level": "error",
                        "message": {"text": f"{s}: {f['reason']}"}}
-                at = where(f, ports.get(s, {}))
+                site = f.get("site") if artifacts else None
+                if site:
+                    at = (None, site["line"], site["how"])
+                    loc = {"uri": site["uri"], "uriBaseId": site["base"]}
+                else:
+                    at = where(f, ports.get(s, {}))
+                    loc = _artifact(at[0], root)
                 res["locations"] = [{"physicalLocation": {
-                    "artifactLocation": _artifact(at[0], root),
-                    "region": {"startLine": at[1]}},
+                    "artifactLocation": loc, "region": {"startLine": at[1]}},
                     "message": {"text": at[2]}}]
-                related = [{"id": i + 1, "message": {"text": "picture of the failing execution"},
-                            "physicalLocation": {"artifactLocation": _artifact(p, root)}}
-                           for i, p in enumerate(f["pictures"])]
+                if artifacts and "art" in f:
+                    related = _related(f)
+                else:
+                    related = [{"id": i + 1,
+                                "message": {"text": "picture of the failing execution"},
+                                "physicalLocation": {"artifactLocation": _artifact(p, root)}}
+                               for i, p in enumerate(f["pictures"])]
                 if related:
                     res["relatedLocations"] = related
                 res["properties"] = {"subject": s, "test": f["test"], "preset": f["preset"],
                                      "replay": f["repro"], "pictures": f["pictures"]}
+                if artifacts and "art" in f:  # paths relative to the artifact folder
+                    res["properties"]["artifact"] = f["art"]
                 results.append(res)
     log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
            "runs": [{"tool": {"driver": {"name": "runqcheck", "version": tool_version(),
                                          "semanticVersion": tool_version(),
                                          "informationUri": info_uri(), "rules": rules}},
-                     "originalUriBaseIds": {"SRCROOT": {"uri": root.as_uri() + "/"}},
+                     "originalUriBaseIds": (ARTIFACT_BASE if artifacts else
+                                            {"SRCROOT": {"uri": root.as_uri() + "/"}}),
                      "results": results}]}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(log, indent=1) + "\n")

@@ -68,7 +68,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # --junit / --sarif on real failing runs, captured (tests/verdict/fixtures): weak_port
   # under Relacy, and under the weak memory and exhaustive columns; a port that does not
   # compile. Each failure there, SARIF's location the port's line, the file valid under
-  # the SARIF 2.1.0 schema and GitHub's rules.
+  # the SARIF 2.1.0 schema and GitHub's rules; again with --artifacts: the files it names
+  # in that folder, no path of this machine in it.
   add_test(NAME verdict_files COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_files" "${RUNQCHECK_ROOT}/tests/verdict/fixtures/weak_relacy"
@@ -146,6 +147,13 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME gate_setup COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_setup.sh"
     "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/gate_setup" "${CMAKE_COMMAND}" "${CMAKE_BINARY_DIR}")
   set_tests_properties(gate_setup PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
+  # The action's shard and merge inputs (ci/action.sh): two shards of the exhaustive
+  # column on weak_port and locked_runq, merged, give the unsharded verdict; the SARIF
+  # names files of the uploaded folder only (tests/verdict/shard_test.py).
+  add_test(NAME gate_shards COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/shard_test.py" "${RUNQCHECK_ROOT}"
+    "${CMAKE_BINARY_DIR}/gate_shards")
+  set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_columns docs_columns gate_flags verdict_cache

@@ -40,8 +40,18 @@ endif()
 # A failure draws its execution (tests/explore/picture.hpp) with the explain
 # page of fuzz/explain (absent from an install: no pictures).
 runqcheck_picture_lib(_rq_pic)
+# RUNQCHECK_SHARD I/N (ci/gate --shard): explore/<subject> searches shard I of N.
+set(RUNQCHECK_SHARD "" CACHE STRING "I/N: the exhaustive column's searches, shard I of N")
+set(_rq_shard)
+if(RUNQCHECK_SHARD)
+  if(NOT RUNQCHECK_SHARD MATCHES "^([0-9]+)/([0-9]+)$" OR CMAKE_MATCH_1 GREATER_EQUAL CMAKE_MATCH_2)
+    message(FATAL_ERROR "RUNQCHECK_SHARD '${RUNQCHECK_SHARD}' is not I/N with 0 <= I < N")
+  endif()
+  set(_rq_shard --shard "${RUNQCHECK_SHARD}")
+endif()
 runqcheck_add_checker(NAME explore SOURCES "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
-  LIBS runqcheck_explore runqcheck_models ${_rq_pic} LABELS gate explore ARGS both TIMEOUT 900)
+  LIBS runqcheck_explore runqcheck_models ${_rq_pic} LABELS gate explore ARGS both ${_rq_shard}
+  TIMEOUT 900)
 
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
 # POLICY: built on a broken engine (consistency.hpp's exact, a test-only

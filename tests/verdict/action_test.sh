@@ -1,7 +1,9 @@
 #!/bin/sh
 # action.yml's script (ci/action.sh): the gate command it builds from the
-# action's inputs (RQ_DRY_RUN=1), and bad inputs refused in one line, exit 2.
-# The gate it runs is run for real by ci/test's installed-package step.
+# action's inputs (RQ_DRY_RUN=1), the artifact it names (a shard's, the merge's),
+# bad inputs refused in one line, exit 2; action.yml uploads the folder the script names.
+# The gate it runs is run for real by ci/test's installed-package step and
+# tests/verdict/shard_test.sh.
 # usage: action_test.sh ROOT
 set -u
 root=$1 fails=0
@@ -15,16 +17,46 @@ inst=$(printf '%s\n' "$out" | sed -n 's/^install: //p')
   || { say "install: '$inst'"; fails=1; }
 info=$(printf '%s\n' "$out" | sed -n 's/^info: //p')
 [ "$info" = "https://g.example/o/rq" ] || { say "info: '$info'"; fails=1; }
+art=$(printf '%s\n' "$out" | sed -n 's/^artifact: //p')
+[ "$art" = "runqcheck /t/runqcheck-artifacts" ] || { say "artifact: '$art'"; fails=1; }
 out=$(printf '%s\n' "$out" | tail -1)
 want="/t/runqcheck/bin/runqcheck gate --subject acme/subject.cmake"
 want="$want --subject weak\|w/w.hpp\|w::w\|inc"
-want="$want --presets native --columns unit --strict --build-dir /t/runqcheck-build --junit runqcheck.xml"
-want="$want --sarif runqcheck.sarif "
+want="$want --presets native --columns unit --strict --build-dir /t/runqcheck-build"
+want="$want --junit runqcheck.xml"
+want="$want --sarif runqcheck.sarif --artifacts /t/runqcheck-artifacts "
 [ "$out" = "$want" ] || { say "command: '$out', want '$want'"; fails=1; }
-for bad in "RQ_SUBJECTS=" "RQ_SUBJECTS=x RQ_STRICT=yes"; do
+# A shard: its own artifact name; the merge: nothing installed, this tree's gate --merge
+# on the folder the action downloads the shards' artifacts into.
+out=$(cd "$root" && RQ_DRY_RUN=1 RUNNER_TEMP=/t RQ_SHARD=1/3 RQ_ARTIFACT=rq RQ_SUBJECTS=a.cmake \
+  ci/action.sh)
+case "$out" in *"artifact: rq-shard-1-of-3 /t/runqcheck-artifacts"*"--shard 1/3 ") ;;
+  *) say "shard: $out"; fails=1;; esac
+out=$(cd "$root" && RQ_DRY_RUN=1 RUNNER_TEMP=/t RQ_MERGE=true ci/action.sh)
+want="$root/ci/gate --merge /t/runqcheck-shards --junit runqcheck.xml --sarif runqcheck.sarif "
+case "$out" in *"install: "*"artifact: runqcheck /t/runqcheck-shards"*"$want") ;;
+  *) say "merge: $out"; fails=1;; esac
+[ "$(printf '%s\n' "$out" | sed -n 's/^install: //p')" = "" ] || { say "merge installs"; fails=1; }
+for bad in "RQ_SUBJECTS=" "RQ_SUBJECTS=x RQ_STRICT=yes" "RQ_SUBJECTS=x RQ_SHARD=3/3" \
+           "RQ_SUBJECTS=x RQ_SHARD=1/2 RQ_MERGE=true" "RQ_MERGE=yes" \
+           "RQ_SUBJECTS=x RQ_ARTIFACT=a/b"; do
+  # shellcheck disable=SC2086 # the words are assignments
   err=$(cd "$root" && env $bad RQ_DRY_RUN=1 ci/action.sh 2>&1 >/dev/null); rc=$?
   n=$(printf '%s\n' "$err" | wc -l)
   [ "$rc" = 2 ] && [ "$n" = 1 ] || { say "$bad: exit $rc, $n lines: $err"; fails=1; }
+done
+# action.yml: the gate step's outputs name the folder and the artifact that the upload
+# step (actions/upload-artifact, run even when the gate failed) takes; a merge downloads
+# the shards' artifacts where the script reads them.
+y=$root/action.yml
+for line in "uses: actions/upload-artifact@v4" \
+    "if: always() && steps.gate.outputs.artifacts != ''" \
+    'name: ${{ steps.gate.outputs.artifact }}' 'path: ${{ steps.gate.outputs.artifacts }}' \
+    "uses: actions/download-artifact@v4" "if: inputs.merge == 'true'" \
+    'pattern: ${{ inputs.artifact }}-shard-*' 'path: ${{ runner.temp }}/runqcheck-shards' \
+    'RQ_SHARD: ${{ inputs.shard }}' 'RQ_MERGE: ${{ inputs.merge }}' \
+    'RQ_ARTIFACT: ${{ inputs.artifact }}'; do
+  grep -qF -- "$line" "$y" || { say "action.yml lacks '$line'"; fails=1; }
 done
 [ $fails = 0 ] && say passed
 exit $fails

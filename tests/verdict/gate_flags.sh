@@ -1,7 +1,9 @@
 #!/bin/sh
 # ci/gate's flags that stop before any build: a bad --columns (an unknown
-# column, or none that the given presets run), an unknown flag and a --junit or
-# --sarif file that cannot be written are one line and exit 2; --help is for users.
+# column, or none that the given presets run), an unknown flag, a --junit or
+# --sarif file that cannot be written, a bad --shard, an --artifacts folder that holds
+# other files (left as they were) and a --merge with nothing to merge are one line
+# and exit 2; --help is for users.
 # (--columns on real subjects: ci/test's acme variants.)
 # Usage: gate_flags.sh <runqcheck source>
 src=${1:?usage: gate_flags.sh <runqcheck source>}
@@ -26,13 +28,24 @@ expect2 "needs a value" --columns
 expect2 "unknown flag '--frobnicate'" --frobnicate
 expect2 "cannot write there" --junit /proc/no-such-dir/verdict.xml
 expect2 "cannot write there" --sarif /
+expect2 "is not I/N" --shard 2/2
+expect2 "holds no sharded column" --shard 1/2 --columns unit
+expect2 "takes only --junit" --merge /tmp --presets native
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+echo mine >"$tmp/keep.txt"
+expect2 "not empty" --artifacts "$tmp"
+[ -f "$tmp/keep.txt" ] || { echo "FAIL --artifacts removed a file it did not write"; status=1; }
+rm "$tmp/keep.txt"
+expect2 "no verdict below" --merge "$tmp"
 # --help: for users (a usage line and each flag), not the script's comments.
 help=$("$src/ci/gate" --help 2>&1)
 if [ $? -eq 0 ] && [ "$(printf '%s\n' "$help" | head -c 6)" = usage: ] \
    && ! printf '%s\n' "$help" | grep -q '^#' \
    && [ "$(printf '%s\n' "$help" \
           | grep -cE '^  --(subject|presets|columns|strict|no-cache|build-dir|junit|sarif) ')" \
-        -eq 8 ]
+        -eq 8 ] \
+   && [ "$(printf '%s\n' "$help" | grep -cE '^  --(artifacts|shard|merge) ')" -eq 3 ]
 then
   echo "ok   ci/gate --help: a usage line and each flag"
 else

@@ -34,8 +34,9 @@ def sarif(log) -> list:
             need(rule, ["id"], f"{w}.rules[{i}]")
             if "shortDescription" in rule:
                 need(rule["shortDescription"], ["text"], f"{w}.rules[{i}].shortDescription")
+        # (SARIF 3.14.14: a base's uri may be absent, as where a machine's path is left out)
         for k, base in run.get("originalUriBaseIds", {}).items():
-            if not URI_BASE_ID.match(k) or not str(base.get("uri", "")).endswith("/"):
+            if not URI_BASE_ID.match(k) or not str(base.get("uri", "/")).endswith("/"):
                 bad.append(f"{w}.originalUriBaseIds[{k}]: uri must end with '/'")
         for i, res in enumerate(run.get("results", [])):
             rw = f"{w}.results[{i}]"
