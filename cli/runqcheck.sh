@@ -31,6 +31,9 @@ usage or set-up. Docs: share/runqcheck/docs/porting.md, section 7.
 EOF
              exit 0;;
   "") echo "runqcheck: no subcommand (runqcheck --help)" >&2; exit 2;;
+  replay|explain|corpus|pct|stress) ;;
+  *) echo "runqcheck: unknown subcommand '$1' (gate, replay, explain, corpus, pct, stress;" \
+       "runqcheck --help)" >&2; exit 2;;
 esac
 [ -x "$cli" ] || { echo "runqcheck: '$1': this install has no command-line binary" \
   "($cli): install again with ci/install.sh PREFIX from a runqcheck checkout" >&2; exit 2; }

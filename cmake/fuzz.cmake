@@ -188,14 +188,16 @@ add_test(NAME fuzz_bad_input
 # The installed command (CMakeLists.txt's install rules, docs/porting.md
 # section 7): this build installed into a prefix, whose bin/runqcheck runs the
 # command-line binary it installed in libexec (a seed that must pass); --help
-# is for users; no subcommand: one line, exit 2.
+# is for users; no subcommand, or an unknown one: one line, exit 2.
 set(_rq_pfx "${CMAKE_BINARY_DIR}/install_test")
 add_test(NAME install_command COMMAND sh -c "rm -rf '${_rq_pfx}' \
   && '${CMAKE_COMMAND}' --install '${CMAKE_BINARY_DIR}' --prefix '${_rq_pfx}' >/dev/null \
   && '${_rq_pfx}/bin/runqcheck' --version \
   && '${_rq_pfx}/bin/runqcheck' --help | grep -q '^usage: runqcheck gate --subject' \
   && '${_rq_pfx}/bin/runqcheck' corpus '${_rq_il_corpus}/seed-owner_vs_thief.rqf' --expect pass \
-  && { '${_rq_pfx}/bin/runqcheck'; [ $? = 2 ]; }")
+  && { '${_rq_pfx}/bin/runqcheck'; [ $? = 2 ]; } \
+  && { '${_rq_pfx}/bin/runqcheck' frob 2>&1 | grep -q \"unknown subcommand 'frob'\"; } \
+  && { '${_rq_pfx}/bin/runqcheck' frob 2>/dev/null; [ $? = 2 ]; }")
 set_tests_properties(install_command PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
 # The seed encoder: every expressible catalog scenario round-trips through
 # the parser; the checked-in fuzz_interleave corpus is exactly what
