@@ -285,20 +285,21 @@ def main(argv) -> int:
                   file=sys.stderr)
             return 2
     if files["--merge"]:
-        merged, ran, err = verdict_artifacts.merged_runs(files["--merge"])
+        merged, ran, named, err = verdict_artifacts.merged_runs(files["--merge"])
         if err:
             print(f"error: --merge: {err}", file=sys.stderr)
             return 2
         runs += [(p, d) for p, d, _ in merged]
         shard_of = {d: s for _, d, s in merged if s}
         only |= ran or set()  # the columns the shards ran (their --columns)
+        subjects += [s for s in named if s not in subjects]
         files["--artifacts"] = files["--merge"]
     if not runs:
         print("verdict.py: no PRESET=BUILD_DIR given", file=sys.stderr)
         return 2
     art = files["--artifacts"] and verdict_artifacts.Artifacts(
         files["--artifacts"], files["--srcroot"], Path(__file__).resolve().parent.parent, runs,
-        shard, only)
+        shard, only, subjects)
 
     cells = {}
     cell = lambda s, c: cells.setdefault((s, c), Cell())
@@ -386,7 +387,8 @@ def main(argv) -> int:
             for col in cols:
                 c = cell(s, col)
                 c.tests.append((f"({preset} {what})", "failed"))
-                c.failures.append({"test": f"preset {preset}: {what} failed", "preset": preset,
+                label = preset + (f", shard {shard_of[d]}" if d in shard_of else "")
+                c.failures.append({"test": f"preset {preset}: {what} failed", "preset": label,
                                    "subject": s, "run": d, "reason": why,
                                    "repro": [f"log: {log}"], "pictures": [],
                                    "witness": [], "out": text, "stage": what, "log": log,

@@ -39,11 +39,13 @@ class Artifacts:
     ci/verdict.py, after it read the runs' results and before it prints them."""
 
     def __init__(self, root: Path, srcroot: Path, tree: Path, runs, shard: str = "",
-                 columns=None):
+                 columns=None, subjects=()):
         self.root = root.resolve()
         self.srcroot = srcroot.resolve()
         self.shard = shard
         self.columns = sorted(columns) if columns else None  # the gate's --columns titles
+        # the verdict's subjects, as it finds them (a build that failed names no test)
+        self.subjects = subjects
         self.out = {}  # run dir -> its collected folder
         subst = []
         for _, d in runs:
@@ -155,7 +157,7 @@ class Artifacts:
         if meta is None:
             (out / META).write_text(json.dumps(
                 {"preset": preset, "shard": self.shard or None, "columns": self.columns,
-                 "sites": sites}, indent=1) + "\n")
+                 "subjects": list(self.subjects), "sites": sites}, indent=1) + "\n")
 
     def _site(self, d: Path, at) -> dict:
         """where()'s (path, line, how) as a location: in the repository (SRCROOT), else a
@@ -171,18 +173,21 @@ class Artifacts:
 
 
 def merged_runs(root: Path):
-    """([(preset, dir, shard)], columns, error): every collected folder below root, in path
-    order; the column titles they ran (None: every column); error names a shard that none
-    holds ("" when each shard I/N of 0..N-1 is there)."""
-    runs, columns = [], set()
+    """([(preset, dir, shard)], columns, subjects, error): every collected folder below
+    root, in path order; the column titles they ran (None: every column) and their gates'
+    subjects; error names a shard that none holds ("" when each shard I/N of 0..N-1 is
+    there)."""
+    runs, columns, subjects = [], set(), []
     for m in sorted(root.rglob(META)):
         meta = Artifacts.meta(m.parent)
         if meta and meta.get("preset"):
             runs.append((meta["preset"], m.parent, meta.get("shard") or ""))
             if columns is not None:
                 columns = None if meta.get("columns") is None else columns | set(meta["columns"])
+            subjects += [s for s in meta.get("subjects", []) if s not in subjects]
     if not runs:
-        return [], None, f"no verdict below {root} (no {META}: download the jobs' artifacts there)"
+        return [], None, [], (f"no verdict below {root} (no {META}: download the jobs' "
+                              "artifacts there)")
     have = {}
     for _, _, s in runs:
         if s:
@@ -191,7 +196,7 @@ def merged_runs(root: Path):
     for n, got in sorted(have.items()):
         gone = [f"{i}/{n}" for i in range(n) if i not in got]
         if gone:
-            return runs, columns, (f"shard {', '.join(gone)} missing below {root} (its job "
-                                   "uploaded no artifact: it failed before the gate, or was "
-                                   "cancelled)")
-    return runs, columns, ""
+            return runs, columns, subjects, (
+                f"shard {', '.join(gone)} missing below {root} (its job uploaded no artifact: "
+                "it failed before the gate, or was cancelled)")
+    return runs, columns, subjects, ""
