@@ -86,6 +86,7 @@ class Artifacts:
         return text
 
     def rel(self, p: Path) -> str:
+        """p, a file in the folder, as its path there (SARIF's uri under BASE)."""
         return p.resolve().relative_to(self.root).as_posix()
 
     def file_of(self, d: Path, named: str):
@@ -176,7 +177,7 @@ def merged_runs(root: Path):
     """([(preset, dir, shard)], columns, subjects, error): every collected folder below
     root, in path order; the column titles they ran (None: every column) and their gates'
     subjects; error names a shard that none holds ("" when each shard I/N of 0..N-1 is
-    there)."""
+    there). Who calls: ci/verdict.py --merge."""
     runs, columns, subjects = [], set(), []
     for m in sorted(root.rglob(META)):
         meta = Artifacts.meta(m.parent)
