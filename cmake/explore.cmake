@@ -301,6 +301,12 @@ if(NOT CMAKE_CROSSCOMPILING)
       submit_vs_spinner_drop)
     set_tests_properties(explore_protocol_replay_model PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 60)
+    # --lock-classes (what LAPOR would explore) against its trace oracle.
+    add_test(NAME explore_protocol_lock_classes COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/lock_classes.sh" $<TARGET_FILE:explore_protocol>
+      "${RUNQCHECK_ROOT}/tests/explore/lock_classes.py")
+    set_tests_properties(explore_protocol_lock_classes PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 60)
     # Await in-place revisits on the protocol: the complete graphs of the
     # scenarios that exhaust in seconds are those of plain TruSt (--no-ipr).
     add_test(NAME explore_protocol_crosscheck COMMAND explore_protocol both --crosscheck)

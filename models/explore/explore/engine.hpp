@@ -118,6 +118,11 @@ struct options {
   // hash_graphs: a graph's hash is the least over the permutations of
   // symmetric threads (graphs equal up to one hash alike).
   bool canonical = false;
+  // hash_graphs: a graph's hash leaves out the order of its critical
+  // sections (lock_class_hash()): graphs equal but for it hash alike, so
+  // the distinct hashes count what a lock-aware reduction (LAPOR) would
+  // explore. A measure only: the search is unchanged.
+  bool lock_classes = false;
   std::FILE* trace = nullptr;       // prints every execution's graph
   // Called with each event a thread's access replays or adds, in the order
   // the threads run (an order of po ∪ rf): the failure picture's recorder.
@@ -390,16 +395,21 @@ class engine final : public runtime {
     bool first = false;  // hash_graphs: the graph is met for the first time
     std::uint64_t h = 0;
     if (opt_.hash_graphs && !cut && counting_) {
-      h = opt_.canonical ? canon_hash(g_) : hash(g_);
+      h = opt_.canonical      ? canon_hash(g_)
+          : opt_.lock_classes ? lock_class_hash(g_)
+                              : hash(g_);
       first = seen_.insert(h).second;
       st_.duplicates += !first;
     }
     if (opt_.trace != nullptr) {
+      // A run whose blocked threads all wait for good ends there (waits_end):
+      // judged, it is complete.
+      bool ends = blocked && opt_.waits_end && all_wait_for_good();
       std::fprintf(opt_.trace, "execution %llu (%s), path %s",
                    static_cast<unsigned long long>(st_.executions()),
-                   cut       ? "cut"
-                   : blocked ? "blocked"
-                             : "complete",
+                   cut                ? "cut"
+                   : blocked && !ends ? "blocked"
+                                      : "complete",
                    path_text(path_).c_str());
       if (opt_.hash_graphs)
         std::fprintf(opt_.trace, ", hash %016llx", static_cast<unsigned long long>(h));
@@ -411,9 +421,7 @@ class engine final : public runtime {
       return;
     }
     if (blocked) {
-      bool for_good = true;
-      for (int t = 0; t < nt_ && for_good; t++)
-        for_good = ths_[t].state != ts::blocked || waits_for_good(t);
+      bool for_good = all_wait_for_good();
       st_.for_good += for_good && counting_;
       if (for_good && !opt_.waits_end && counting_) {
         std::string who;
@@ -440,6 +448,12 @@ class engine final : public runtime {
     if (first) st_.hashes.push_back(h);  // complete graphs only (judged by finish())
   }
 
+  // Does every blocked thread wait for good? (finish_execution's question.)
+  bool all_wait_for_good() const {
+    for (int t = 0; t < nt_; t++)
+      if (ths_[t].state == ts::blocked && !waits_for_good(t)) return false;
+    return true;
+  }
   // Blocked thread t's last iteration read only co-last writes.
   bool waits_for_good(int t) const {
     const th& me = ths_[t];
@@ -1423,6 +1437,40 @@ class engine final : public runtime {
       if (used_of_[key] == kUnused) continue;
       auto ws = g.co.of(used_of_[key]);
       if (ws.empty()) continue;  // a revisit may leave a location no write
+      mix(key);
+      for (eid x : ws) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
+    }
+    return h;
+  }
+
+  // hash() of g without the order of its critical sections: a lock()'s rf
+  // and the co of a location some lock() names are left out, and a failed
+  // lock() (the last event of a thread waiting on the lock) with them.
+  // Graphs equal up to that are one class of LAPOR (Kokologiannakis, Raad,
+  // Vafeiadis, OOPSLA 2019): the same events, rf and co but the lock's.
+  // For options::lock_classes (a measure); finish_execution() calls it.
+  std::uint64_t lock_class_hash(const graph& g) const {
+    std::vector<bool> lock_loc(keys_used_.size());
+    for (const auto& t : g.th)
+      for (const event& e : t)
+        if (e.what == op::lock) lock_loc[e.loc] = true;
+    std::uint64_t h = 1469598103934665603ull;
+    auto mix = [&](std::uint64_t x) { h = (h ^ x) * 1099511628211ull; };
+    for (const auto& t : g.th) {
+      std::size_t n = t.size();
+      if (n > 0 && t[n - 1].what == op::lock && t[n - 1].kind == ek::read) n--;
+      mix(0xABCDEFull + n);
+      for (std::size_t i = 0; i < n; i++) {
+        const event& e = t[i];
+        mix(static_cast<std::uint64_t>(e.kind) | (std::uint64_t(keys_used_[e.loc]) << 8));
+        if (e.reads() && !lock_loc[e.loc])
+          mix((std::uint64_t(std::uint16_t(e.rf.t)) << 32) | std::uint32_t(e.rf.i));
+      }
+    }
+    for (std::uint32_t key = 0; key < used_of_.size(); key++) {
+      if (used_of_[key] == kUnused || lock_loc[used_of_[key]]) continue;
+      auto ws = g.co.of(used_of_[key]);
+      if (ws.empty()) continue;
       mix(key);
       for (eid x : ws) mix((std::uint64_t(std::uint16_t(x.t)) << 32) | std::uint32_t(x.i));
     }
