@@ -72,6 +72,29 @@ def lb(r=RLX, w=RLX, dep=None, f=None):
                    lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
 
 
+def lb_rmw():
+    """LB whose reads are relaxed CASes (expected 1, new 1: the old value either way)."""
+    def thread(src, dst):
+        return [CAS("a", src, 1, 1, RLX, RLX), W(dst, 1)]
+    return Program("LB+rmws", {"x": 0, "y": 0}, [thread("x", "y"), thread("y", "x")],
+                   lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
+
+
+def oota(ctrl=False, third=False):
+    """Out of thin air (Boehm, Demsky, MSPC 2014): each thread copies what it read (data) or
+    writes 1 only if it read 1 (ctrl); third: a thread writes x = 1 only if it reads y = 0,
+    the write that lets the readers' 1s be explored.  Weak outcome: both readers read 1
+    (and the third thread y = 1: then only from each other; C11 as written allows it)."""
+    def thread(src, dst, want=1):
+        if ctrl:
+            return [R("a", src), If(X(lambda g: g["a"] == want, "a")), W(dst, 1)]
+        return [R("a", src), W(dst, X(lambda g: g["a"], "a"))]
+    th = [thread("x", "y"), thread("y", "x")] + ([thread("y", "x", 0)] if third else [])
+    return Program("OOTA", {"x": 0, "y": 0}, th,
+                   lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1
+                   and (not third or rg[2].get("a") == 1))
+
+
 def iriw(w=RLX, r=RLX, addr=False, f=None):
     def reader(a, b):
         if addr:
@@ -150,11 +173,20 @@ TESTS = [
     ("IRIW+sc", iriw(w=SC, r=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("IRIW+fences(sc)", iriw(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("LB+fences(sc)", lb(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("LB+rmws", lb_rmw(), dict(rc11=F_, c11lb=A_, armv8=F_)),
+    ("OOTA+ctrls+w", oota(ctrl=True, third=True), dict(rc11=F_, c11lb=A_, armv8=F_)),
     ("2+2W", w22(), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("2+2W+fence(sc)+po", w22(f=SC, one=True), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("2+2W+rel", w22(w=REL), dict(rc11=A_, c11lb=A_, armv8=F_)),
     ("2+2W+fences(sc)", w22(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("2+2W+sc", w22(w=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+]
+
+# Shapes whose weak outcome no candidate execution has (their values never leave 0), so
+# they have no verdict here; tests/explore/litmus_check.py compares their outcome sets.
+SHAPES = [
+    ("OOTA+datas", oota()),
+    ("OOTA+ctrls", oota(ctrl=True)),
 ]
 
 

@@ -34,7 +34,9 @@ struct args {
 
 constexpr unsigned probes = 1000;  // random probes of an estimate
 
-inline const char* arg_of(model m) { return m == model::sc ? "sc" : "rc11"; }
+inline const char* arg_of(model m) {
+  return m == model::sc ? "sc" : m == model::rc11 ? "rc11" : "lb";
+}
 
 inline bool selected(const std::string& name) {
   const char* v = std::getenv("RUNQCHECK_CASE");
@@ -58,8 +60,12 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
     v = {model::sc};
   else if (std::strcmp(s, "rc11") == 0)
     v = {model::rc11};
+  else if (std::strcmp(s, "lb") == 0)
+    v = {model::lb};
   else if (std::strcmp(s, "both") == 0)
     v = {model::sc, model::rc11};
+  else if (std::strcmp(s, "all") == 0)
+    v = {model::sc, model::rc11, model::lb};
   else
     return false;
   return true;
@@ -71,7 +77,7 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
 inline int strip_path_model(const char* argv0, const std::string& scenario, model m,
                             std::string& path) {
   const std::string given = path;
-  for (model pm : {model::sc, model::rc11}) {
+  for (model pm : {model::sc, model::rc11, model::lb}) {
     std::string pre = std::string(arg_of(pm)) + "/";
     if (path.rfind(pre, 0) != 0) continue;
     if (m != pm) {

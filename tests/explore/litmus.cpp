@@ -1,5 +1,5 @@
 // The litmus tests of proofs/weak/litmus.py (same names, shapes and orders)
-// written on the seam and explored by the engine under SC and RC11. Prints
+// written on the seam and explored by the engine under SC, RC11 and LB. Prints
 // every outcome found, one line each:
 //   outcome <test> <model> t0:a=1,b=0;t1:...|x=1,y=0
 // and per run a count line (complete, blocked, duplicates). litmus_check.py
@@ -33,6 +33,14 @@ struct drop_coherence {
   static constexpr bool coherence = false;
   static constexpr bool revisits = true;
   static constexpr int in_place = 0;
+};
+// model::lb broken (EXPLORE_POLICY=drop_lb or drop_certify): no load
+// buffering; promises taken uncertified (out-of-thin-air values).
+struct drop_lb : runqcheck::explore::exact {
+  static constexpr bool lb_revisits = false;
+};
+struct drop_certify : runqcheck::explore::exact {
+  static constexpr bool lb_certify = false;
 };
 
 using B = runqcheck::explore_backend;
@@ -112,6 +120,38 @@ test lb(mo rd = RLX, mo w = RLX, std::string dep = "", std::optional<mo> f = non
     };
   };
   return {"LB", {thread('x', 'y'), thread('y', 'x')}, "xy"};
+}
+
+// The out-of-thin-air shapes of proofs/weak/litmus.py's oota(): each
+// thread copies what it reads (data) or writes 1 only if it read want
+// (ctrl); third: a thread writes x = 1 only if it reads y = 0.
+test oota(bool ctrl, bool third) {
+  auto thread = [=](char src, char dst, int want) -> body {
+    return [=](mem& m, regs& r) {
+      int a = m.at(src).load(RLX);
+      r.push_back({"a", a});
+      if (!ctrl)
+        m.at(dst).store(a, RLX);
+      else if (a == want)
+        m.at(dst).store(1, RLX);
+    };
+  };
+  std::vector<body> th{thread('x', 'y', 1), thread('y', 'x', 1)};
+  if (third) th.push_back(thread('y', 'x', 0));
+  return {"OOTA", th, "xy"};
+}
+
+// LB whose reads are relaxed CASes (expected 1, new 1: the old value either way).
+test lb_rmw() {
+  auto thread = [](char src, char dst) -> body {
+    return [=](mem& m, regs& r) {
+      int c = 1;
+      m.at(src).compare_exchange_strong(c, 1, RLX, RLX);
+      r.push_back({"a", c});
+      m.at(dst).store(1, RLX);
+    };
+  };
+  return {"LB+rmws", {thread('x', 'y'), thread('y', 'x')}, "xy"};
 }
 
 test iriw(mo w = RLX, mo rd = RLX, bool addr = false, std::optional<mo> f = none) {
@@ -236,6 +276,10 @@ std::vector<test> tests() {
       named("IRIW+sc", iriw(SC, SC)),
       named("IRIW+fences(sc)", iriw(RLX, RLX, false, SC)),
       named("LB+fences(sc)", lb(RLX, RLX, "", SC)),
+      named("LB+rmws", lb_rmw()),
+      named("OOTA+datas", oota(false, false)),
+      named("OOTA+ctrls", oota(true, false)),
+      named("OOTA+ctrls+w", oota(true, true)),
       named("2+2W", w22()),
       named("2+2W+fence(sc)+po", w22(RLX, SC, true)),
       named("2+2W+rel", w22(REL)),
@@ -299,7 +343,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (const auto& t : all) {
     if (!only.empty() && !only.count(t.name)) continue;
-    for (ex::model md : {ex::model::sc, ex::model::rc11}) {
+    for (ex::model md : {ex::model::sc, ex::model::rc11, ex::model::lb}) {
       prog p(t);
       ex::options o;
       o.m = md;

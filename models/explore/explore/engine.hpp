@@ -145,6 +145,11 @@ struct stats {
   // canonical member), and executions run to their end but dropped there
   // unjudged (not counted in complete or blocked).
   std::uint64_t symmetric = 0, sym_leaves = 0;
+  // model::lb (lb_revisit()): reads revisited to read a promise; children
+  // dropped because the promise's thread alone cannot write it
+  // (uncertified), or because a thread's code, re-run with the promised
+  // value, no longer makes the events the graph kept (diverged).
+  std::uint64_t lb_revisits = 0, uncertified = 0, diverged = 0;
   std::uint64_t left = 0;  // subtrees not explored (budget reached)
   bool exhausted = false;
   bool split = false;  // sharded: the tree was split (else shard 0 counted it all)
@@ -244,6 +249,9 @@ class engine final : public runtime {
         yield_to_main();
       }
       const event& e = g_.th[cur_][me.pos];
+      if (lb_graph_ && (e.what != q.what || keys_used_[e.loc] != q.loc || e.a1 != q.a1 ||
+                        e.a2 != q.a2))
+        discard_here();
       if (e.what != q.what || keys_used_[e.loc] != q.loc ||
           (q.what == op::store && e.wval != q.a1))
         fail_here("explore: the program is not deterministic (replay diverged at thread " +
@@ -259,7 +267,7 @@ class engine final : public runtime {
       yield_to_main();  // the engine adds the event (g_ is then another graph)
     }
     const event& e = g_.th[cur_][me.pos++];
-    if (opt_.on_access) opt_.on_access(cur_, e, q);
+    if (opt_.on_access && solo_ == nullptr) opt_.on_access(cur_, e, q);
     std::uint64_t v = e.rval;
     after(me, e, q);
     return v;
@@ -309,11 +317,21 @@ class engine final : public runtime {
     std::size_t iter = 0;   // blocked: where its repeating iteration began
     std::vector<site_rec> sites;
   };
+  // model::lb: thread t's promise to write v to loc, made where its
+  // events are base's (lb_revisit()).
+  struct promise {
+    bool need = false;
+    graph base;
+    int t = 0;
+    std::uint32_t loc = 0;
+    std::uint64_t v = 0;
+  };
   struct item {
     graph g;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (step, child), child > 0
     std::uint32_t step = 0;
     eid rmw_revisit;  // an RMW whose revisits are still to be made
+    promise cert;     // model::lb: certified before the item runs
   };
   struct locval {
     std::uint64_t init, cur;
@@ -322,6 +340,10 @@ class engine final : public runtime {
   // --- one execution ---------------------------------------------------------
 
   void execute(item& it) {
+    if (it.cert.need && !certified(it.cert)) {
+      st_.uncertified += counting_;
+      return;
+    }
     g_ = it.g;  // a copy: g_ keeps its buffers, pushes then seldom allocate
     path_ = std::move(it.path);
     counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
@@ -338,6 +360,11 @@ class engine final : public runtime {
     phase_ = phase::setup;
     current = this;
     direct_n_ = 0;
+    discarded_ = false;
+    lb_graph_ = false;
+    if (opt_.m == model::lb)
+      for (auto& tv : g_.th)
+        for (const event& x : tv) lb_graph_ |= x.lb;
     blocked_now_ = 0;
     bool ok = guarded([&] { prog_.setup(); });
     phase_ = phase::run;
@@ -357,6 +384,14 @@ class engine final : public runtime {
       for (int t = 0; t < nt_; t++)
         if (ths_[t].state == ts::waiting && ready(g_.th[t][ths_[t].pos]))
           resume(t), progress = true;
+    }
+    if (ok && lb_graph_ && (discarded_ || !replayed_all())) {
+      st_.diverged += counting_ && solo_ == nullptr;
+      ok = false;
+    }
+    if (solo_ != nullptr) {  // certified(): thread solo_->t alone from here
+      solo_ok_ = ok && solo_run();
+      ok = false;
     }
     for (int t = 0; t < nt_ && ok; t++)
       if (ths_[t].state != ts::failed && ths_[t].pos != g_.th[t].size())
@@ -482,8 +517,10 @@ class engine final : public runtime {
     std::abort();  // never resumed
   }
   // Has the write e reads been replayed?
+  // (A read of a promise: at once, its value is known.)
   bool ready(const event& e) const {
-    return !e.reads() || e.rf.init() || ths_[e.rf.t].pos > static_cast<std::size_t>(e.rf.i);
+    return !e.reads() || e.rf.init() || e.lb ||
+           ths_[e.rf.t].pos > static_cast<std::size_t>(e.rf.i);
   }
 
   void resume(int t) {
@@ -502,6 +539,7 @@ class engine final : public runtime {
     throw stop_thread{};
   }
   bool failure(const std::string& what) {
+    if (solo_ != nullptr) return false;  // a certification run reports nothing
     if (!st_.failed) {
       st_.failed = true;
       st_.failure = what;
@@ -607,6 +645,7 @@ class engine final : public runtime {
     eid rmw;                 // an RMW child: its revisits are made when it runs
     int thread = 0;          // whose event was added
     bool rerun = false;      // a revisit: the program must re-run to reach it
+    promise cert;            // model::lb: the promise its graph reads
   };
   // Appends a child to kids (built in place: a child is large).
   static void fwd_child(std::vector<child>& kids, const event& e, std::ptrdiff_t at, eid rmw,
@@ -849,6 +888,7 @@ class engine final : public runtime {
       it.path.push_back({s, static_cast<std::uint32_t>(k)});
       it.step = s + 1;
       it.rmw_revisit = kids[k].rmw;
+      if (kids[k].cert.need) it.cert = std::move(kids[k].cert);
       if (mine(it)) work_.push_back(std::move(it));
     }
     if (!here) return false;
@@ -925,7 +965,10 @@ class engine final : public runtime {
       const event& r = g.at(rid);
       if (!r.reads() || rid == w) continue;
       if (r.stamp > we.stamp) continue;  // added after w (revisited in place by it)
-      if (rid.i < plen[rid.t]) continue;  // in w's prefix
+      if (rid.i < plen[rid.t]) {  // in w's prefix: only a promise can be read
+        if (opt_.m == model::lb && lb_revisits_on<Policy>()) lb_revisit(g, w, rid, plen, kids);
+        continue;
+      }
       if (!maximal(g, rid, w, plen)) continue;
       // Revisited in place where w is co-after what it read (ipr_target()):
       // an RMW's place is fixed, a store's is each one tried below.
@@ -946,6 +989,7 @@ class engine final : public runtime {
       if (rr.kind == ek::rmw) h.co.erase(rr.loc, rid);
       if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
       rr.rf = w;
+      rr.lb = false;
       settle(rr, we.wval);
       st_.revisits++;
       if (we.kind == ek::rmw) {
@@ -962,7 +1006,7 @@ class engine final : public runtime {
         // Each place tried on h itself, copied only if consistent.
         h.co.insert(we.loc, p, w);
         if (rr.kind == ek::rmw) h.co.insert(we.loc, p + 1, rid);
-        if (!hb_known && !checker_.has_clocks(h)) {  // po ∪ rf has a cycle: no place
+        if (!hb_known && !checker_.has_clocks(h, opt_.m)) {  // po ∪ rf has a cycle: no place
           h.co.erase(we.loc, w);
           if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
           break;
@@ -975,6 +1019,130 @@ class engine final : public runtime {
         h.co.erase(we.loc, w);
       }
     }
+  }
+
+  // --- load buffering (model::lb) ---
+  //
+  // Promises after Kang, Hur, Lahav, Vafeiadis, Dreyer, "A promising
+  // semantics for relaxed-memory concurrency", POPL 2017, fitted to TruSt's
+  // revisits: a store w of thread T (location x, value v) may be read by a
+  // read r of another thread that is in w's po ∪ rf prefix, as if T had
+  // promised x = v where the graph stood when r was added. The child keeps
+  // what a plain revisit keeps (the events added up to r, w's prefix) and r
+  // reads w; it is made only if
+  //   - r is a relaxed atomic read (or a relaxed RMW's read), w a relaxed
+  //     atomic store, and T's events added after r (which w overtakes)
+  //     hold no acquire read, fence or seq_cst access: reorderings that
+  //     compilers and ARMv8 make (release and acquire keep their order);
+  //   - the graph is consistent under model::lb (hb acyclic);
+  //   - certified(): T alone, from its events added up to r, each read
+  //     reading its location's co-last write, writes x = v (no
+  //     out-of-thin-air value: v does not come from r);
+  //   - re-run, every thread makes again the events kept (the code after r
+  //     sees the promised value; else the child is dropped: diverged).
+  // Sound, not complete: a promise certified by another solo path, an RMW
+  // or release store promised, are not explored (docs/explore.md).
+  void lb_revisit(const graph& g, eid w, eid rid, const prefix_len& plen,
+                  std::vector<child>& kids) {
+    const event& r = g.at(rid);
+    const event& we = g.at(w);
+    if (rid.t == w.t || r.plain || is_acq(read_mo(r)) || is_sc(read_mo(r))) return;
+    if (we.kind != ek::write || we.plain || is_rel(we.mo) || is_sc(we.mo)) return;
+    for (const event& x : g.th[w.t])
+      if (x.stamp > r.stamp && (x.kind == ek::fence || is_sc(x.mo) ||
+                                (x.reads() && is_acq(read_mo(x)))))
+        return;
+    if (!maximal(g, rid, w, plen)) return;
+    std::array<std::int32_t, kMaxThreads> keep{}, at_r{};
+    for (int u = 0; u < nt_; u++) {
+      std::int32_t n = 0;
+      while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
+      at_r[u] = n;
+      keep[u] = std::max(n, plen[u]);
+    }
+    promise p;
+    p.base = restrict(g, at_r);
+    if (p.base.th.empty()) return;
+    graph h = restrict(g, keep);
+    if (h.th.empty()) return;
+    event& rr = h.at(rid);
+    if (rr.kind == ek::rmw) {
+      if (read_by_kept(h, rid)) return;  // its write must stay where it is
+      h.co.erase(rr.loc, rid);
+    }
+    rr.rf = w;
+    rr.lb = true;
+    settle(rr, we.wval);
+    if (rr.kind == ek::rmw) h.co.insert_after(rr.loc, w, rid);
+    if (!checker_.consistent(h, model::lb) || !sym_kept(h)) return;
+    st_.lb_revisits++;
+    p.need = lb_certify_on<Policy>();
+    p.t = w.t;
+    p.loc = we.loc;
+    p.v = we.wval;
+    eid rmw = rmw_of(h, rid);
+    whole_child(kids, std::move(h), rid.t, rmw);
+    kids.back().cert = std::move(p);
+  }
+
+  // Can thread p.t, run alone on p.base (each read reading the co-last
+  // write of its location, its own writes placed co-last), write p.v to
+  // p.loc? A run of the program that stops there (nothing reported).
+  bool certified(promise& p) {
+    item s;
+    s.g = std::move(p.base);
+    solo_ = &p;
+    solo_ok_ = false;
+    execute(s);
+    solo_ = nullptr;
+    return solo_ok_;
+  }
+  bool solo_run() {
+    int t = solo_->t;
+    for (std::uint32_t n = 0; n < opt_.max_events; n++) {
+      th& me = ths_[t];
+      if (me.state != ts::pending) return false;  // done, blocked, cut or failed
+      const request& q = me.req;
+      event e;
+      e.what = q.what;
+      e.mo = q.mo;
+      e.mo_fail = q.mo_fail;
+      e.plain = q.plain;
+      e.loc = used(q.loc);
+      e.a1 = q.a1;
+      e.a2 = q.a2;
+      e.bytes = q.bytes;
+      if (q.what == op::fence) {
+        e.kind = ek::fence;
+      } else if (q.what == op::store) {
+        e.kind = ek::write;
+        e.wval = q.a1;
+      } else {
+        auto ws = g_.writes(e.loc);
+        e.rf = ws.empty() ? eid{} : ws.back();
+        settle(e, g_.value(e.rf, slot(q.loc).init));
+      }
+      push_event(g_, t, e);
+      eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g_.th[t].size() - 1)};
+      if (e.kind != ek::fence) g_.add_access(e.loc, id);
+      const event& x = g_.at(id);
+      if (x.writes()) g_.co.insert(x.loc, g_.writes(x.loc).size(), id);
+      if (x.writes() && x.loc == solo_->loc && x.wval == solo_->v) return true;
+      resume(t);
+    }
+    return false;
+  }
+  // model::lb: a thread's code, re-run, left the graph's events (see
+  // lb_revisit()): the execution is dropped, not reported.
+  [[noreturn]] void discard_here() {
+    discarded_ = true;
+    ths_[cur_].state = ts::failed;
+    throw stop_thread{};
+  }
+  bool replayed_all() const {
+    for (int t = 0; t < nt_; t++)
+      if (ths_[t].pos != g_.th[t].size()) return false;
+    return true;
   }
 
   // A revisited read that now writes (a CAS that now succeeds, an RMW
@@ -1523,6 +1691,10 @@ class engine final : public runtime {
   std::vector<std::unique_ptr<char[]>> stacks_;
   int starting_ = 0;
   checker<Policy> checker_;
+  promise* solo_ = nullptr;  // certified()'s promise while its run is on
+  bool solo_ok_ = false;     // that run wrote the promised value
+  bool discarded_ = false;   // discard_here() stopped this run
+  bool lb_graph_ = false;    // this run's graph has a read of a promise
   std::unordered_set<std::uint64_t> seen_, visited_;
 };
 
