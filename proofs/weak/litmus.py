@@ -23,6 +23,9 @@ Sources of the expected verdicts:
           follow from aarch64.cat's dob, aob and bob as Pulte et al., POPL 2018, discuss
           them (ARMv8 is other-multicopy-atomic: IRIW with ordered readers is forbidden);
           XCHG+XCHG from its atomic axiom (an exchange: an LDXR/STXR pair or SWP).
+          LB+rmws: the CAS's compare-and-branch orders the later store (wmm's mapping).
+  [OOTA]  Boehm, Demsky, "Outlawing ghosts", MSPC 2014; Kang et al., POPL 2017, section 2:
+          C11 as written (c11lb) admits the out-of-thin-air value; RC11 and ARMv8 do not.
 
 usage: litmus.py [--model M] [--teeth] [--list]
   no option: every test under rc11, c11lb, armv8; exit 1 on any mismatch.
@@ -81,18 +84,17 @@ def lb_rmw():
 
 
 def oota(ctrl=False, third=False):
-    """Out of thin air (Boehm, Demsky, MSPC 2014): each thread copies what it read (data) or
-    writes 1 only if it read 1 (ctrl); third: a thread writes x = 1 only if it reads y = 0,
-    the write that lets the readers' 1s be explored.  Weak outcome: both readers read 1
-    (and the third thread y = 1: then only from each other; C11 as written allows it)."""
-    def thread(src, dst, want=1):
-        if ctrl:
-            return [R("a", src), If(X(lambda g: g["a"] == want, "a")), W(dst, 1)]
-        return [R("a", src), W(dst, X(lambda g: g["a"], "a"))]
-    th = [thread("x", "y"), thread("y", "x")] + ([thread("y", "x", 0)] if third else [])
-    return Program("OOTA", {"x": 0, "y": 0}, th,
-                   lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1
-                   and (not third or rg[2].get("a") == 1))
+    """Out of thin air (Boehm, Demsky, MSPC 2014): thread 0 copies x to y (data) or writes
+    y = 1 if it read x != 0 (ctrl), thread 1 copies y to x (data) or writes x = 2 if it read
+    y != 0 (ctrl); third: a thread writes x = 1, which lets the ctrl pair write at all.
+    Weak outcome: thread 0 reads x = 2, which only thread 1 writes, only after y != 0, which
+    only thread 0 writes, only after x != 0: out of thin air (C11 as written allows it)."""
+    t0 = ([R("a", "x"), If(X(lambda g: g["a"] != 0, "a")), W("y", 1)] if ctrl
+          else [R("a", "x"), W("y", X(lambda g: g["a"], "a"))])
+    t1 = ([R("a", "y"), If(X(lambda g: g["a"] != 0, "a")), W("x", 2)] if ctrl
+          else [R("a", "y"), W("x", X(lambda g: g["a"], "a"))])
+    th = [t0, t1] + ([[W("x", 1)]] if third else [])
+    return Program("OOTA", {"x": 0, "y": 0}, th, lambda rg, m: rg[0].get("a") == 2)
 
 
 def iriw(w=RLX, r=RLX, addr=False, f=None):

@@ -122,22 +122,27 @@ test lb(mo rd = RLX, mo w = RLX, std::string dep = "", std::optional<mo> f = non
   return {"LB", {thread('x', 'y'), thread('y', 'x')}, "xy"};
 }
 
-// The out-of-thin-air shapes of proofs/weak/litmus.py's oota(): each
-// thread copies what it reads (data) or writes 1 only if it read want
-// (ctrl); third: a thread writes x = 1 only if it reads y = 0.
+// The out-of-thin-air shapes of proofs/weak/litmus.py's oota(): thread 0
+// copies x to y (data) or writes y = 1 if x != 0 (ctrl), thread 1 copies y
+// to x (data) or writes x = 2 if y != 0 (ctrl); third: a thread writes x = 1.
 test oota(bool ctrl, bool third) {
-  auto thread = [=](char src, char dst, int want) -> body {
-    return [=](mem& m, regs& r) {
-      int a = m.at(src).load(RLX);
-      r.push_back({"a", a});
-      if (!ctrl)
-        m.at(dst).store(a, RLX);
-      else if (a == want)
-        m.at(dst).store(1, RLX);
-    };
-  };
-  std::vector<body> th{thread('x', 'y', 1), thread('y', 'x', 1)};
-  if (third) th.push_back(thread('y', 'x', 0));
+  std::vector<body> th{[=](mem& m, regs& r) {
+                         int a = m.x.load(RLX);
+                         r.push_back({"a", a});
+                         if (!ctrl)
+                           m.y.store(a, RLX);
+                         else if (a != 0)
+                           m.y.store(1, RLX);
+                       },
+                       [=](mem& m, regs& r) {
+                         int a = m.y.load(RLX);
+                         r.push_back({"a", a});
+                         if (!ctrl)
+                           m.x.store(a, RLX);
+                         else if (a != 0)
+                           m.x.store(2, RLX);
+                       }};
+  if (third) th.push_back([](mem& m, regs&) { m.x.store(1, RLX); });
   return {"OOTA", th, "xy"};
 }
 
@@ -352,14 +357,19 @@ int main(int argc, char** argv) {
       ex::stats s = e.run();
       for (const auto& oc : p.outcomes)
         std::printf("outcome %s %s %s\n", t.name.c_str(), ex::model_name(md), oc.c_str());
-      std::printf("count %s %s complete=%llu blocked=%llu duplicates=%llu%s\n", t.name.c_str(),
-                  ex::model_name(md), static_cast<unsigned long long>(s.complete),
+      std::printf("count %s %s complete=%llu blocked=%llu duplicates=%llu promises=%llu "
+                  "uncertified=%llu diverged=%llu%s\n",
+                  t.name.c_str(), ex::model_name(md), static_cast<unsigned long long>(s.complete),
                   static_cast<unsigned long long>(s.blocked),
-                  static_cast<unsigned long long>(s.duplicates), s.exhausted ? " exhausted" : "");
+                  static_cast<unsigned long long>(s.duplicates),
+                  static_cast<unsigned long long>(s.lb_revisits),
+                  static_cast<unsigned long long>(s.uncertified),
+                  static_cast<unsigned long long>(s.diverged), s.exhausted ? " exhausted" : "");
       if (s.failed)
         std::printf("FAIL %s %s: %s (path %s)\n", t.name.c_str(), ex::model_name(md),
                     s.failure.c_str(), s.path.c_str());
-      ok &= !s.failed && s.exhausted && s.duplicates == 0;
+      // LB's promises are not optimal: a cycle is met once per rf edge promised.
+      ok &= !s.failed && s.exhausted && (s.duplicates == 0 || md == ex::model::lb);
     }
   }
   return ok ? 0 : 1;

@@ -1035,7 +1035,8 @@ class engine final : public runtime {
   //     hold no acquire read, fence or seq_cst access: reorderings that
   //     compilers and ARMv8 make (release and acquire keep their order);
   //   - the graph is consistent under model::lb (hb acyclic);
-  //   - certified(): T alone, from its events added up to r, each read
+  //   - certified(): T alone, from its events added before r (and
+  //     before any read of a write added after r), each read
   //     reading its location's co-last write, writes x = v (no
   //     out-of-thin-air value: v does not come from r);
   //   - re-run, every thread makes again the events kept (the code after r
@@ -1059,6 +1060,21 @@ class engine final : public runtime {
       while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
       at_r[u] = n;
       keep[u] = std::max(n, plen[u]);
+    }
+    // The promise's graph: what was added before r (r's own thread up to
+    // r), less each thread's events from the first whose write is not in
+    // it (a read revisited keeps its stamp: its write may be later).
+    at_r[rid.t] = std::min(at_r[rid.t], rid.i);
+    for (bool cut = true; cut;) {
+      cut = false;
+      for (int u = 0; u < nt_; u++)
+        for (std::int32_t i = 0; i < at_r[u]; i++) {
+          const event& x = g.th[u][i];
+          if (x.reads() && !x.rf.init() && x.rf.i >= at_r[x.rf.t]) {
+            at_r[u] = i;
+            cut = true;
+          }
+        }
     }
     promise p;
     p.base = restrict(g, at_r);
