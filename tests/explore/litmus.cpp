@@ -126,22 +126,17 @@ test lb(mo rd = RLX, mo w = RLX, std::string dep = "", std::optional<mo> f = non
 // copies x to y (data) or writes y = 1 if x != 0 (ctrl), thread 1 copies y
 // to x (data) or writes x = 2 if y != 0 (ctrl); third: a thread writes x = 1.
 test oota(bool ctrl, bool third) {
-  std::vector<body> th{[=](mem& m, regs& r) {
-                         int a = m.x.load(RLX);
-                         r.push_back({"a", a});
-                         if (!ctrl)
-                           m.y.store(a, RLX);
-                         else if (a != 0)
-                           m.y.store(1, RLX);
-                       },
-                       [=](mem& m, regs& r) {
-                         int a = m.y.load(RLX);
-                         r.push_back({"a", a});
-                         if (!ctrl)
-                           m.x.store(a, RLX);
-                         else if (a != 0)
-                           m.x.store(2, RLX);
-                       }};
+  auto thread = [=](char src, char dst, int val) -> body {
+    return [=](mem& m, regs& r) {
+      int a = m.at(src).load(RLX);
+      r.push_back({"a", a});
+      if (!ctrl)
+        m.at(dst).store(a, RLX);
+      else if (a != 0)
+        m.at(dst).store(val, RLX);
+    };
+  };
+  std::vector<body> th{thread('x', 'y', 1), thread('y', 'x', 2)};
   if (third) th.push_back([](mem& m, regs&) { m.x.store(1, RLX); });
   return {"OOTA", th, "xy"};
 }
