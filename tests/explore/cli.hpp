@@ -35,7 +35,7 @@ struct args {
 constexpr unsigned probes = 1000;  // random probes of an estimate
 
 inline const char* arg_of(model m) {
-  return m == model::sc ? "sc" : m == model::rc11 ? "rc11" : "lb";
+  return m == model::sc ? "sc" : m == model::rc11 ? "rc11" : m == model::lb ? "lb" : "c11";
 }
 
 inline bool selected(const std::string& name) {
@@ -62,6 +62,8 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
     v = {model::rc11};
   else if (std::strcmp(s, "lb") == 0)
     v = {model::lb};
+  else if (std::strcmp(s, "c11") == 0)
+    v = {model::c11};
   else if (std::strcmp(s, "both") == 0)
     v = {model::sc, model::rc11};
   else if (std::strcmp(s, "all") == 0)
@@ -77,7 +79,7 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
 inline int strip_path_model(const char* argv0, const std::string& scenario, model m,
                             std::string& path) {
   const std::string given = path;
-  for (model pm : {model::sc, model::rc11, model::lb}) {
+  for (model pm : {model::sc, model::rc11, model::lb, model::c11}) {
     std::string pre = std::string(arg_of(pm)) + "/";
     if (path.rfind(pre, 0) != 0) continue;
     if (m != pm) {

@@ -11,6 +11,8 @@
 //   lb    RC11 without no-thin-air: hb acyclic instead of po ∪ rf (C11's
 //         load buffering). The engine admits a po ∪ rf cycle only through
 //         a certified promise (engine.hpp, lb_revisit(); docs/explore.md).
+//   c11   lb's axioms, its promises uncertified: C11 as written, whose
+//         dependency cycles no compiled code shows (engine.hpp).
 //
 // hb is kept as one vector clock per event (vc[t]: the last po index of
 // thread t that happens before or is the event), computed along po ∪ rf,
@@ -31,10 +33,12 @@
 
 namespace runqcheck::explore {
 
-enum class model : std::uint8_t { sc, rc11, lb };
+enum class model : std::uint8_t { sc, rc11, lb, c11 };
 inline const char* model_name(model m) {
-  return m == model::sc ? "SC" : m == model::rc11 ? "RC11" : "LB";
+  return m == model::sc ? "SC" : m == model::rc11 ? "RC11" : m == model::lb ? "LB" : "C11";
 }
+// A model with load buffering (po ∪ rf cycles through promises).
+inline bool has_lb(model m) { return m == model::lb || m == model::c11; }
 
 
 inline bool is_acq(std::uint8_t mo) {
@@ -119,7 +123,7 @@ class checker {
   // clocks stand; that location's coherence is checked first.
   bool consistent(graph& g, model m, eid fresh = {}, std::uint32_t hb_of = kNoLoc) {
     g_ = &g;
-    lb_ = m == model::lb;
+    lb_ = has_lb(m);
     if (fresh.init()) {
       if (hb_of == kNoLoc && !clocks(g)) return false;  // po ∪ rf has a cycle
     } else {
@@ -183,7 +187,7 @@ class checker {
   // cycle, so g is inconsistent whatever its co.
   bool has_clocks(graph& g, model m = model::rc11) {
     g_ = &g;
-    lb_ = m == model::lb;
+    lb_ = has_lb(m);
     return clocks(g);
   }
 

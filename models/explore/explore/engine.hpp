@@ -251,7 +251,7 @@ class engine final : public runtime {
       const event& e = g_.th[cur_][me.pos];
       if (lb_graph_ && (e.what != q.what || keys_used_[e.loc] != q.loc || e.a1 != q.a1 ||
                         e.a2 != q.a2))
-        discard_here();
+        rewrite_or_discard(q);
       if (e.what != q.what || keys_used_[e.loc] != q.loc ||
           (q.what == op::store && e.wval != q.a1))
         fail_here("explore: the program is not deterministic (replay diverged at thread " +
@@ -362,7 +362,7 @@ class engine final : public runtime {
     direct_n_ = 0;
     discarded_ = false;
     lb_graph_ = false;
-    if (opt_.m == model::lb)
+    if (has_lb(opt_.m))
       for (auto& tv : g_.th)
         for (const event& x : tv) lb_graph_ |= x.lb;
     blocked_now_ = 0;
@@ -966,7 +966,7 @@ class engine final : public runtime {
       if (!r.reads() || rid == w) continue;
       if (r.stamp > we.stamp) continue;  // added after w (revisited in place by it)
       if (rid.i < plen[rid.t]) {  // in w's prefix: only a promise can be read
-        if (opt_.m == model::lb && lb_revisits_on<Policy>()) lb_revisit(g, w, rid, plen, kids);
+        if (has_lb(opt_.m) && lb_revisits_on<Policy>()) lb_revisit(g, w, rid, plen, kids);
         continue;
       }
       if (!maximal(g, rid, w, plen)) continue;
@@ -1031,40 +1031,43 @@ class engine final : public runtime {
   // what a plain revisit keeps (the events added up to r, w's prefix) and r
   // reads w; it is made only if
   //   - r is a relaxed atomic read (or a relaxed RMW's read), w a relaxed
-  //     atomic store, and T's events added after r (which w overtakes)
-  //     hold no acquire read, fence or seq_cst access: reorderings that
+  //     atomic store, and T's events after r in po ∪ rf (which w
+  //     overtakes) hold no acquire read, fence or seq_cst access: reorderings that
   //     compilers and ARMv8 make (release and acquire keep their order);
   //   - the graph is consistent under model::lb (hb acyclic);
-  //   - certified(): T alone, from its events added before r (and
-  //     before any read of a write added after r), each read
+  //   - certified(): T alone, from its events not after r in po ∪ rf,
+  //     each read
   //     reading its location's co-last write, writes x = v (no
   //     out-of-thin-air value: v does not come from r);
   //   - re-run, every thread makes again the events kept (the code after r
-  //     sees the promised value; else the child is dropped: diverged).
+  //     sees the promised value; a store no event reads may write another
+  //     value; else the child is dropped: diverged).
   // Sound, not complete: a promise certified by another solo path, an RMW
   // or release store promised, are not explored (docs/explore.md).
+  // model::c11 makes the same promises uncertified: C11 as written (its
+  // cycles may run through real dependencies, which no hardware breaks).
   void lb_revisit(const graph& g, eid w, eid rid, const prefix_len& plen,
                   std::vector<child>& kids) {
     const event& r = g.at(rid);
     const event& we = g.at(w);
     if (rid.t == w.t || r.plain || is_acq(read_mo(r)) || is_sc(read_mo(r))) return;
     if (we.kind != ek::write || we.plain || is_rel(we.mo) || is_sc(we.mo)) return;
-    for (const event& x : g.th[w.t])
-      if (x.stamp > r.stamp && (x.kind == ek::fence || is_sc(x.mo) ||
-                                (x.reads() && is_acq(read_mo(x)))))
-        return;
     if (!maximal(g, rid, w, plen)) return;
     std::array<std::int32_t, kMaxThreads> keep{}, at_r{};
     for (int u = 0; u < nt_; u++) {
       std::int32_t n = 0;
       while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
-      at_r[u] = n;
       keep[u] = std::max(n, plen[u]);
     }
-    // The promise's graph: what was added before r (r's own thread up to
-    // r), less each thread's events from the first whose write is not in
-    // it (a read revisited keeps its stamp: its write may be later).
-    at_r[rid.t] = std::min(at_r[rid.t], rid.i);
+    // The promise is made just before r: its graph is what the child keeps
+    // less r and what follows r in po ∪ rf; T's events from there to w are
+    // what w overtakes.
+    porf_after(g, rid, at_r);
+    for (std::int32_t i = at_r[w.t]; i < w.i; i++) {
+      const event& x = g.th[w.t][i];
+      if (x.kind == ek::fence || is_sc(x.mo) || (x.reads() && is_acq(read_mo(x)))) return;
+    }
+    for (int u = 0; u < nt_; u++) at_r[u] = std::min(at_r[u], keep[u]);
     for (bool cut = true; cut;) {
       cut = false;
       for (int u = 0; u < nt_; u++)
@@ -1089,16 +1092,40 @@ class engine final : public runtime {
     rr.rf = w;
     rr.lb = true;
     settle(rr, we.wval);
-    if (rr.kind == ek::rmw) h.co.insert_after(rr.loc, w, rid);
-    if (!checker_.consistent(h, model::lb) || !sym_kept(h)) return;
-    st_.lb_revisits++;
-    p.need = lb_certify_on<Policy>();
+    p.need = opt_.m == model::lb && lb_certify_on<Policy>();
     p.t = w.t;
     p.loc = we.loc;
     p.v = we.wval;
-    eid rmw = rmw_of(h, rid);
-    whole_child(kids, std::move(h), rid.t, rmw);
-    kids.back().cert = std::move(p);
+    h.co.erase(we.loc, w);
+    for (std::size_t at = h.writes(we.loc).size() + 1; at-- > 0;) {  // each place of w in co
+      graph x = h;
+      x.co.insert(we.loc, at, w);
+      if (x.at(rid).kind == ek::rmw) x.co.insert(we.loc, at + 1, rid);
+      if (!checker_.consistent(x, model::lb) || !sym_kept(x)) continue;
+      st_.lb_revisits++;
+      eid rmw = rmw_of(x, rid);
+      whole_child(kids, std::move(x), rid.t, rmw);
+      kids.back().cert = p;
+    }
+  }
+
+  // Per thread, the first event that r reaches along po ∪ rf in g (r's
+  // own: r; the thread's size: none).
+  void porf_after(const graph& g, eid r, std::array<std::int32_t, kMaxThreads>& from) const {
+    for (int u = 0; u < nt_; u++) from[u] = static_cast<std::int32_t>(g.th[u].size());
+    from[r.t] = r.i;
+    for (bool more = true; more;) {
+      more = false;
+      for (int u = 0; u < nt_; u++)
+        for (std::size_t i = 0; i < g.th[u].size(); i++) {
+          const event& x = g.th[u][i];
+          auto at = static_cast<std::int32_t>(i);
+          if (at < from[u] && x.reads() && !x.rf.init() && x.rf.i >= from[x.rf.t]) {
+            from[u] = at;
+            more = true;
+          }
+        }
+    }
   }
 
   // Can thread p.t, run alone on p.base (each read reading the co-last
@@ -1154,6 +1181,18 @@ class engine final : public runtime {
     discarded_ = true;
     ths_[cur_].state = ts::failed;
     throw stop_thread{};
+  }
+  // A store that re-runs with another value (it follows a read of a
+  // promise) takes it if no event reads it; any other change discards.
+  void rewrite_or_discard(const request& q) {
+    event& e = g_.th[cur_][ths_[cur_].pos];
+    eid self{static_cast<std::int16_t>(cur_), static_cast<std::int32_t>(ths_[cur_].pos)};
+    if (e.what != op::store || q.what != op::store || keys_used_[e.loc] != q.loc)
+      discard_here();
+    for (auto& tv : g_.th)
+      for (const event& x : tv)
+        if (x.reads() && x.rf == self) discard_here();
+    e.a1 = e.wval = q.a1;
   }
   bool replayed_all() const {
     for (int t = 0; t < nt_; t++)
