@@ -42,6 +42,11 @@ endif()
 runqcheck_picture_lib(_rq_pic)
 runqcheck_add_checker(NAME explore SOURCES "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
   LIBS runqcheck_explore runqcheck_models ${_rq_pic} LABELS gate explore ARGS both TIMEOUT 900)
+# The same catalog with load buffering (docs/explore.md, "Load buffering"):
+# explore_lb/<subject>, the `exhaustive LB` column, under LB (certified
+# promises) and C11 (uncertified: C11 as written). ~2 s for go125.
+runqcheck_add_checker_run(CHECKER explore SUFFIX _lb ARGS lb,c11 LABELS gate explore
+  TIMEOUT 300)
 
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
 # POLICY: built on a broken engine (consistency.hpp's exact, a test-only

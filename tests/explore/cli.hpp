@@ -55,21 +55,33 @@ inline std::string fmt(std::uint64_t n) {
   return s;
 }
 
+// sc, rc11, lb, c11, both (SC and RC11), all (the four), or a list of the
+// four joined by ',' (lb,c11: the explore_lb column).
 inline bool parse_model(const char* s, std::vector<model>& v) {
-  if (std::strcmp(s, "sc") == 0)
-    v = {model::sc};
-  else if (std::strcmp(s, "rc11") == 0)
-    v = {model::rc11};
-  else if (std::strcmp(s, "lb") == 0)
-    v = {model::lb};
-  else if (std::strcmp(s, "c11") == 0)
-    v = {model::c11};
-  else if (std::strcmp(s, "both") == 0)
+  if (std::strcmp(s, "both") == 0) {
     v = {model::sc, model::rc11};
-  else if (std::strcmp(s, "all") == 0)
-    v = {model::sc, model::rc11, model::lb};
-  else
-    return false;
+    return true;
+  }
+  if (std::strcmp(s, "all") == 0) {
+    v = {model::sc, model::rc11, model::lb, model::c11};
+    return true;
+  }
+  std::vector<model> out;
+  std::string_view rest(s);
+  while (true) {
+    auto comma = rest.find(',');
+    std::string_view one = rest.substr(0, comma);
+    bool found = false;
+    for (model m : {model::sc, model::rc11, model::lb, model::c11})
+      if (one == arg_of(m) && std::find(out.begin(), out.end(), m) == out.end()) {
+        out.push_back(m);
+        found = true;
+      }
+    if (!found) return false;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  v = out;
   return true;
 }
 
@@ -122,17 +134,18 @@ inline int parse_program_mode(int argc, char** argv, std::string& spec, bool& ru
   return strip_path_model(argv[0], "'" + spec + "'", models[0], replay);
 }
 
-// argv into a: [sc|rc11|both] [--budget N] [--seconds S] [--hash]
+// argv into a: [sc|rc11|lb|c11|both|all|M,M] [--budget N] [--seconds S] [--hash]
 // [--crosscheck] [--no-ipr], and with search_flags [--shard I/N]
 // [--estimate]; or
 // `replay SCENARIO sc|rc11 PATH` (only: the scenario; PATH as replay_line
 // writes it, `<model>/<path>`: under another model, one line and exit 2).
 // -1 to go on, else the exit code (a one-line message on stderr).
 inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags) {
-  std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|both] [--budget N] " +
+  std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|lb|c11|both|all|M,M] " +
+                      "[--budget N] " +
                       "[--seconds S] [--hash] [--crosscheck] [--no-ipr]" +
                       (search_flags ? " [--shard I/N] [--estimate]" : "") +
-                      " | replay SCENARIO sc|rc11 PATH | list\n";
+                      " | replay SCENARIO sc|rc11|lb|c11 PATH | list\n";
   int i = 1;
   if (argc >= 2 && std::strcmp(argv[1], "replay") == 0) {
     if (argc != 5 || !parse_model(argv[3], a.models)) {

@@ -3,9 +3,9 @@
 // SC and RC11, for the subject under test; the invariants of exec.hpp after
 // each complete execution, data races and the port's checks during it.
 //
-// Usage: explore_scenarios [sc|rc11|both] [--budget N] [--seconds S] [--hash]
+// Usage: explore_scenarios [sc|rc11|lb|c11|both|all|M,M] [--budget N] [--seconds S] [--hash]
 //          [--crosscheck] [--no-ipr] [--shard I/N] [--estimate]
-//        explore_scenarios replay SCENARIO sc|rc11 PATH
+//        explore_scenarios replay SCENARIO sc|rc11|lb|c11 PATH
 //        explore_scenarios list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only.
 //   --scenario FILE (repeatable): the scenarios of those files (a program
