@@ -6,9 +6,9 @@ usage: litmus_check.py EXPLORE_LITMUS [--expect-mismatch]
   RC11, LB and C11), and per test and model compares the set of outcomes (registers and
   final memory) it found with the set the oracle allows: wmm's rc11; SC = po | rf | co | fr
   acyclic with RMW atomicity; C11 (uncertified promises) = lb() below; LB = lb(), or rc11
-  for the out-of-thin-air shapes (LB_AS_RC11: where c11lb admits OOTA). Exit 0 iff every set is equal, every run exhausted and
-  no SC or RC11 graph was met twice. --expect-mismatch (the teeth): exit 0 iff some set
-  differs.
+  for the out-of-thin-air shapes (LB_AS_RC11: where c11lb admits OOTA). Exit 0 iff every
+  set is equal, every run exhausted and no SC or RC11 graph was met twice.
+  --expect-mismatch (the teeth): exit 0 iff some set differs.
 """
 import subprocess
 import sys
