@@ -55,15 +55,9 @@ runqcheck_add_checker_run(CHECKER explore SUFFIX _lb ARGS lb,c11 LABELS gate exp
 set(_rq_lbp "${RUNQCHECK_ROOT}/examples/lb_port/include")
 if(EXISTS "${_rq_lbp}/lb_port/lb_port.hpp" AND NOT TARGET explore_lb_port
    AND NOT RUNQCHECK_PORT_ONLY AND CMAKE_PROJECT_NAME STREQUAL "runqcheck")
-  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_lb_port_HEADER lb_port/lb_port.hpp)
-  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_lb_port_TYPE lb::lb_port)
-  runqcheck_subject_header(lb_port _rq_lbp_gen)
-  add_executable(explore_lb_port "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp")
-  target_include_directories(explore_lb_port BEFORE PRIVATE "${_rq_lbp_gen}" "${_rq_lbp}")
-  target_link_libraries(explore_lb_port PRIVATE runqcheck::core runqcheck_explore
-    runqcheck_models ${_rq_pic})
-  set_target_properties(explore_lb_port PROPERTIES
-    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  runqcheck_example_exe(explore_lb_port "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
+    lb_port lb_port/lb_port.hpp lb::lb_port "${_rq_lbp}" runqcheck_explore runqcheck_models
+    ${_rq_pic})
   add_test(NAME explore_lb_teeth/lb_port COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/lb_teeth.sh"
     $<TARGET_FILE:explore_lb_port>)
   set_tests_properties(explore_lb_teeth/lb_port PROPERTIES LABELS "gate;explore;selftest"
