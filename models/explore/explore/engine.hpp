@@ -341,7 +341,8 @@ class engine final : public runtime {
 
   void execute(item& it) {
     if (it.cert.need && !certified(it.cert)) {
-      st_.uncertified += counting_;
+      st_.uncertified += opt_.shards <= 1 || opt_.shard == 0 || probing_ ||
+                         it.path.size() >= kShardDepth;  // counted as counting_ is
       return;
     }
     g_ = it.g;  // a copy: g_ keeps its buffers, pushes then seldom allocate
