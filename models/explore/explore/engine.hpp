@@ -1563,6 +1563,7 @@ class engine final : public runtime {
     tv.resize(static_cast<std::size_t>(r.i) + 1);
     settle(tv.back(), h.at(w).wval);
     tv.back().rf = w;
+    tv.back().lb = false;  // it reads a replayed write now, not a promise
     if (tv.back().kind == ek::rmw) {
       h.co.insert_after(tv.back().loc, w, r);
       return;
