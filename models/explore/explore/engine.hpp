@@ -320,7 +320,6 @@ class engine final : public runtime {
   // model::lb: thread t's promise to write v to loc, made where its
   // events are base's (lb_revisit()).
   struct promise {
-    bool need = false;
     graph base;
     int t = 0;
     std::uint32_t loc = 0;
@@ -331,7 +330,6 @@ class engine final : public runtime {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (step, child), child > 0
     std::uint32_t step = 0;
     eid rmw_revisit;  // an RMW whose revisits are still to be made
-    promise cert;     // model::lb: certified before the item runs
   };
   struct locval {
     std::uint64_t init, cur;
@@ -340,7 +338,8 @@ class engine final : public runtime {
   // --- one execution ---------------------------------------------------------
 
   void execute(item& it) {
-    if (it.cert.need && !certified(it.cert)) {
+    if (opt_.m == model::lb && lb_certify_on<Policy>() && solo_ == nullptr &&
+        !promises_certified(it.g)) {
       st_.uncertified += opt_.shards <= 1 || opt_.shard == 0 || probing_ ||
                          it.path.size() >= kShardDepth;  // counted as counting_ is
       return;
@@ -646,7 +645,6 @@ class engine final : public runtime {
     eid rmw;                 // an RMW child: its revisits are made when it runs
     int thread = 0;          // whose event was added
     bool rerun = false;      // a revisit: the program must re-run to reach it
-    promise cert;            // model::lb: the promise its graph reads
   };
   // Appends a child to kids (built in place: a child is large).
   static void fwd_child(std::vector<child>& kids, const event& e, std::ptrdiff_t at, eid rmw,
@@ -889,7 +887,6 @@ class engine final : public runtime {
       it.path.push_back({s, static_cast<std::uint32_t>(k)});
       it.step = s + 1;
       it.rmw_revisit = kids[k].rmw;
-      if (kids[k].cert.need) it.cert = std::move(kids[k].cert);
       if (mine(it)) work_.push_back(std::move(it));
     }
     if (!here) return false;
@@ -1028,23 +1025,24 @@ class engine final : public runtime {
   // semantics for relaxed-memory concurrency", POPL 2017, fitted to TruSt's
   // revisits: a store w of thread T (location x, value v) may be read by a
   // read r of another thread that is in w's po ∪ rf prefix, as if T had
-  // promised x = v where the graph stood when r was added. The child keeps
+  // promised x = v just before r. The child keeps
   // what a plain revisit keeps (the events added up to r, w's prefix) and r
   // reads w; it is made only if
   //   - r is a relaxed atomic read (or a relaxed RMW's read), w a relaxed
   //     atomic store, and T's events after r in po ∪ rf (which w
-  //     overtakes) hold no acquire read, fence or seq_cst access: reorderings that
-  //     compilers and ARMv8 make (release and acquire keep their order);
+  //     overtakes) hold no acquire read, fence or seq_cst access: the
+  //     reorderings compilers and ARMv8 make (release, acquire keep order);
   //   - the graph is consistent under model::lb (hb acyclic);
-  //   - certified(): T alone, from its events not after r in po ∪ rf,
-  //     each read
+  //   - promises_certified(), each time a graph holding the promise is
+  //     re-run: T alone, from its events not after r in po ∪ rf, each read
   //     reading its location's co-last write, writes x = v (no
   //     out-of-thin-air value: v does not come from r);
   //   - re-run, every thread makes again the events kept (the code after r
   //     sees the promised value; a store no event reads may write another
   //     value; else the child is dropped: diverged).
-  // Sound, not complete: a promise certified by another solo path, an RMW
-  // or release store promised, are not explored (docs/explore.md).
+  // Not complete: a promise certified by another solo path, an RMW or
+  // release store promised, are not explored (docs/explore.md, which says
+  // what LB admits and the argument's gap).
   // model::c11 makes the same promises uncertified: C11 as written (its
   // cycles may run through real dependencies, which no hardware breaks).
   void lb_revisit(const graph& g, eid w, eid rid, const prefix_len& plen,
@@ -1068,21 +1066,6 @@ class engine final : public runtime {
       const event& x = g.th[w.t][i];
       if (x.kind == ek::fence || is_sc(x.mo) || (x.reads() && is_acq(read_mo(x)))) return;
     }
-    for (int u = 0; u < nt_; u++) at_r[u] = std::min(at_r[u], keep[u]);
-    for (bool cut = true; cut;) {
-      cut = false;
-      for (int u = 0; u < nt_; u++)
-        for (std::int32_t i = 0; i < at_r[u]; i++) {
-          const event& x = g.th[u][i];
-          if (x.reads() && !x.rf.init() && x.rf.i >= at_r[x.rf.t]) {
-            at_r[u] = i;
-            cut = true;
-          }
-        }
-    }
-    promise p;
-    p.base = restrict(g, at_r);
-    if (p.base.th.empty()) return;
     graph h = restrict(g, keep);
     if (h.th.empty()) return;
     event& rr = h.at(rid);
@@ -1093,10 +1076,6 @@ class engine final : public runtime {
     rr.rf = w;
     rr.lb = true;
     settle(rr, we.wval);
-    p.need = opt_.m == model::lb && lb_certify_on<Policy>();
-    p.t = w.t;
-    p.loc = we.loc;
-    p.v = we.wval;
     h.co.erase(we.loc, w);
     for (std::size_t at = h.writes(we.loc).size() + 1; at-- > 0;) {  // each place of w in co
       graph x = h;
@@ -1106,7 +1085,6 @@ class engine final : public runtime {
       st_.lb_revisits++;
       eid rmw = rmw_of(x, rid);
       whole_child(kids, std::move(x), rid.t, rmw);
-      kids.back().cert = p;
     }
   }
 
@@ -1127,6 +1105,30 @@ class engine final : public runtime {
           }
         }
     }
+  }
+
+  // model::lb: is every promise g's reads read certified? Each read r of a
+  // promise (event::lb) reads a store w of thread T: T alone, on g less r
+  // and what follows r in po ∪ rf (the promise made just before r), must
+  // write w's value to w's location. Judged each time a graph is re-run
+  // (a revisit may delete writes an earlier certification read), not
+  // inside a certification run.
+  bool promises_certified(const graph& g) {
+    for (std::size_t t = 0; t < g.th.size(); t++)
+      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+        const event& r = g.th[t][i];
+        if (!r.lb) continue;
+        std::array<std::int32_t, kMaxThreads> cut{};
+        porf_after(g, {static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)}, cut);
+        promise p;
+        p.base = restrict(g, cut);
+        if (p.base.th.empty()) return false;
+        p.t = r.rf.t;
+        p.loc = r.loc;
+        p.v = g.at(r.rf).wval;
+        if (!certified(p)) return false;
+      }
+    return true;
   }
 
   // Can thread p.t, run alone on p.base (each read reading the co-last
