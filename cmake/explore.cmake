@@ -147,6 +147,11 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   add_test(NAME explore_teeth/mutants COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/teeth.sh"
     $<TARGET_FILE:explore__mutants> order:runqput_tail_store owner_vs_thief owner_vs_two_thieves)
   set_tests_properties(explore_teeth/mutants PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+  # Order advice (--advise): runqput's tail store relaxed, the advice names
+  # that line and the release it needs (tests/explore/advice.sh, < 1 s).
+  add_test(NAME explore_advice COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/advice.sh"
+    $<TARGET_FILE:explore__mutants>)
+  set_tests_properties(explore_advice PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
 endif()
 # explore_picture: the failing run of a mutant prints `picture:` after
 # `replay:`; the page holds the trace with its rf edges, the replay line

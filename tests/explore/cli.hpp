@@ -29,6 +29,7 @@ struct args {
   bool hash = false;
   bool crosscheck = false;
   bool ipr = true;     // --no-ipr: plain TruSt (engine.hpp's options::ipr)
+  bool advise = false;  // --advise: a failure's order advice (scenarios.cpp)
   std::string replay;  // a path: replay mode
 };
 
@@ -143,7 +144,7 @@ inline int parse_program_mode(int argc, char** argv, std::string& spec, bool& ru
 inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags) {
   std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|lb|c11|both|all|M,M] " +
                       "[--budget N] " +
-                      "[--seconds S] [--hash] [--crosscheck] [--no-ipr]" +
+                      "[--seconds S] [--hash] [--crosscheck] [--no-ipr] [--advise]" +
                       (search_flags ? " [--shard I/N] [--estimate]" : "") +
                       " | replay SCENARIO sc|rc11|lb|c11 PATH | list\n";
   int i = 1;
@@ -164,6 +165,8 @@ inline int parse(int argc, char** argv, args& a, std::string& only, bool search_
       a.hash = true;
     } else if (std::strcmp(argv[i], "--crosscheck") == 0) {
       a.crosscheck = true;
+    } else if (std::strcmp(argv[i], "--advise") == 0) {
+      a.advise = true;
     } else if (std::strcmp(argv[i], "--no-ipr") == 0) {
       a.ipr = false;
     } else if (search_flags && std::strcmp(argv[i], "--estimate") == 0) {

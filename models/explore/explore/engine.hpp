@@ -240,6 +240,13 @@ class engine final : public runtime {
   }
 
   std::uint64_t access(const request& q) override {
+    if (!order_floors.empty()) {  // order advice's runs only
+      request f;
+      if (const request& fq = with_floors(q, f); &fq != &q) return perform(fq);
+    }
+    return perform(q);
+  }
+  std::uint64_t perform(const request& q) {
     if (phase_ != phase::run) return direct(q);
     th& me = ths_[cur_];
     auto& evs = g_.th[cur_];
