@@ -52,6 +52,27 @@ endif()
 runqcheck_add_checker(NAME explore SOURCES "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
   LIBS runqcheck_explore runqcheck_models ${_rq_pic} LABELS gate explore ARGS both ${_rq_shard}
   TIMEOUT 900)
+# The same catalog with load buffering (docs/explore.md, "Load buffering"):
+# explore_lb/<subject>, the `exhaustive LB` column, under LB (certified
+# promises) and C11 (uncertified: C11 as written). ~2 s for go125.
+runqcheck_add_checker_run(CHECKER explore SUFFIX _lb ARGS lb,c11 LABELS gate explore
+  TIMEOUT 300)
+
+# Teeth through a user's port: examples/lb_port (runqput's head load relaxed),
+# built like a subject but registered nowhere else (as cmake/weak.cmake
+# builds it): explore_lb_teeth/lb_port passes iff the catalog passes under LB
+# and fails under C11 with a replay that fails again (tests/explore/lb_teeth.sh).
+set(_rq_lbp "${RUNQCHECK_ROOT}/examples/lb_port/include")
+if(EXISTS "${_rq_lbp}/lb_port/lb_port.hpp" AND NOT TARGET explore_lb_port
+   AND NOT RUNQCHECK_PORT_ONLY AND CMAKE_PROJECT_NAME STREQUAL "runqcheck")
+  runqcheck_example_exe(explore_lb_port "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
+    lb_port lb_port/lb_port.hpp lb::lb_port "${_rq_lbp}" runqcheck_explore runqcheck_models
+    ${_rq_pic})
+  add_test(NAME explore_lb_teeth/lb_port COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/lb_teeth.sh"
+    $<TARGET_FILE:explore_lb_port>)
+  set_tests_properties(explore_lb_teeth/lb_port PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 120)
+endif()
 
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
 # POLICY: built on a broken engine (consistency.hpp's exact, a test-only
@@ -72,7 +93,9 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_litmus
     COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
   set_tests_properties(explore_litmus PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
-  foreach(_rq_v IN ITEMS revisits coherence)
+  # explore_teeth/lb: model::lb without its promises; explore_teeth/certify:
+  # promises taken uncertified (out-of-thin-air outcomes).
+  foreach(_rq_v IN ITEMS revisits coherence lb certify)
     _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus POLICY drop_${_rq_v})
     add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
@@ -134,6 +157,11 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   add_test(NAME explore_teeth/mutants COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/teeth.sh"
     $<TARGET_FILE:explore__mutants> order:runqput_tail_store owner_vs_thief owner_vs_two_thieves)
   set_tests_properties(explore_teeth/mutants PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+  # Order advice (--advise): runqput's tail store relaxed, the advice names
+  # that line and the release it needs (tests/explore/advice.sh, < 1 s).
+  add_test(NAME explore_advice COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/advice.sh"
+    $<TARGET_FILE:explore__mutants>)
+  set_tests_properties(explore_advice PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
 endif()
 # explore_picture: the failing run of a mutant prints `picture:` after
 # `replay:`; the page holds the trace with its rf edges, the replay line

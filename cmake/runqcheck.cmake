@@ -358,3 +358,17 @@ function(runqcheck_relacy_target)
     target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations -fno-sized-deallocation)
   endif()
 endfunction()
+
+# runqcheck_example_exe(<target> <source> <name> <header> <type> <include_dir> [libs...]):
+# <source> built for a subject that is registered nowhere (examples/lb_port:
+# its teeth in cmake/weak.cmake and cmake/explore.cmake), through the same
+# generated header as a registered subject's checkers.
+function(runqcheck_example_exe target source name header type incdir)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${name}_HEADER ${header})
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${name}_TYPE ${type})
+  runqcheck_subject_header(${name} gen)
+  add_executable(${target} "${source}")
+  target_include_directories(${target} BEFORE PRIVATE "${gen}" "${incdir}")
+  target_link_libraries(${target} PRIVATE runqcheck::core ${ARGN})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+endfunction()

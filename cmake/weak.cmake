@@ -42,14 +42,8 @@ endif()
 set(_rq_lb "${RUNQCHECK_ROOT}/examples/lb_port/include")
 if(EXISTS "${_rq_lb}/lb_port/lb_port.hpp" AND NOT TARGET weak_record__lb_port
    AND NOT RUNQCHECK_PORT_ONLY AND CMAKE_PROJECT_NAME STREQUAL "runqcheck")
-  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_lb_port_HEADER lb_port/lb_port.hpp)
-  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_lb_port_TYPE lb::lb_port)
-  runqcheck_subject_header(lb_port _rq_lb_gen)
-  add_executable(weak_record__lb_port "${RUNQCHECK_ROOT}/tests/weak/record_orders.cpp")
-  target_include_directories(weak_record__lb_port PRIVATE "${_rq_lb_gen}" "${_rq_lb}")
-  target_link_libraries(weak_record__lb_port PRIVATE runqcheck::core)
-  set_target_properties(weak_record__lb_port PROPERTIES
-    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  runqcheck_example_exe(weak_record__lb_port "${RUNQCHECK_ROOT}/tests/weak/record_orders.cpp"
+    lb_port lb_port/lb_port.hpp lb::lb_port "${_rq_lb}")
   add_test(NAME weak_memory_teeth/lb_port COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/weak/teeth.py" lb_port $<TARGET_FILE:weak_record__lb_port>
     "${CMAKE_BINARY_DIR}/weak_memory_teeth")

@@ -23,6 +23,9 @@ Sources of the expected verdicts:
           follow from aarch64.cat's dob, aob and bob as Pulte et al., POPL 2018, discuss
           them (ARMv8 is other-multicopy-atomic: IRIW with ordered readers is forbidden);
           XCHG+XCHG from its atomic axiom (an exchange: an LDXR/STXR pair or SWP).
+          LB+rmws: the CAS's compare-and-branch orders the later store (wmm's mapping).
+  [OOTA]  Boehm, Demsky, "Outlawing ghosts", MSPC 2014; Kang et al., POPL 2017, section 2:
+          C11 as written (c11lb) admits the out-of-thin-air value; RC11 and ARMv8 do not.
 
 usage: litmus.py [--model M] [--teeth] [--list]
   no option: every test under rc11, c11lb, armv8; exit 1 on any mismatch.
@@ -70,6 +73,28 @@ def lb(r=RLX, w=RLX, dep=None, f=None):
         return [R("a", src, r)] + ([F(f)] if f else []) + [W(dst, 1, w)]
     return Program("LB", {"x": 0, "y": 0}, [thread("x", "y"), thread("y", "x")],
                    lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
+
+
+def lb_rmw():
+    """LB whose reads are relaxed CASes (expected 1, new 1: the old value either way)."""
+    def thread(src, dst):
+        return [CAS("a", src, 1, 1, RLX, RLX), W(dst, 1)]
+    return Program("LB+rmws", {"x": 0, "y": 0}, [thread("x", "y"), thread("y", "x")],
+                   lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
+
+
+def oota(ctrl=False, third=False):
+    """Out of thin air (Boehm, Demsky, MSPC 2014): thread 0 copies x to y (data) or writes
+    y = 1 if it read x != 0 (ctrl), thread 1 copies y to x (data) or writes x = 2 if it read
+    y != 0 (ctrl); third: a thread writes x = 1, which lets the ctrl pair write at all.
+    Weak outcome: thread 0 reads x = 2, which only thread 1 writes, only after y != 0, which
+    only thread 0 writes, only after x != 0: out of thin air (C11 as written allows it)."""
+    t0 = ([R("a", "x"), If(X(lambda g: g["a"] != 0, "a")), W("y", 1)] if ctrl
+          else [R("a", "x"), W("y", X(lambda g: g["a"], "a"))])
+    t1 = ([R("a", "y"), If(X(lambda g: g["a"] != 0, "a")), W("x", 2)] if ctrl
+          else [R("a", "y"), W("x", X(lambda g: g["a"], "a"))])
+    th = [t0, t1] + ([[W("x", 1)]] if third else [])
+    return Program("OOTA", {"x": 0, "y": 0}, th, lambda rg, m: rg[0].get("a") == 2)
 
 
 def iriw(w=RLX, r=RLX, addr=False, f=None):
@@ -150,11 +175,20 @@ TESTS = [
     ("IRIW+sc", iriw(w=SC, r=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("IRIW+fences(sc)", iriw(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("LB+fences(sc)", lb(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+    ("LB+rmws", lb_rmw(), dict(rc11=F_, c11lb=A_, armv8=F_)),
+    ("OOTA+ctrls+w", oota(ctrl=True, third=True), dict(rc11=F_, c11lb=A_, armv8=F_)),
     ("2+2W", w22(), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("2+2W+fence(sc)+po", w22(f=SC, one=True), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("2+2W+rel", w22(w=REL), dict(rc11=A_, c11lb=A_, armv8=F_)),
     ("2+2W+fences(sc)", w22(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("2+2W+sc", w22(w=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
+]
+
+# Shapes whose weak outcome no candidate execution has (their values never leave 0), so
+# they have no verdict here; tests/explore/litmus_check.py compares their outcome sets.
+SHAPES = [
+    ("OOTA+datas", oota()),
+    ("OOTA+ctrls", oota(ctrl=True)),
 ]
 
 

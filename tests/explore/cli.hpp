@@ -29,12 +29,15 @@ struct args {
   bool hash = false;
   bool crosscheck = false;
   bool ipr = true;     // --no-ipr: plain TruSt (engine.hpp's options::ipr)
+  bool advise = false;  // --advise: a failure's order advice (scenarios.cpp)
   std::string replay;  // a path: replay mode
 };
 
 constexpr unsigned probes = 1000;  // random probes of an estimate
 
-inline const char* arg_of(model m) { return m == model::sc ? "sc" : "rc11"; }
+inline const char* arg_of(model m) {
+  return m == model::sc ? "sc" : m == model::rc11 ? "rc11" : m == model::lb ? "lb" : "c11";
+}
 
 inline bool selected(const std::string& name) {
   const char* v = std::getenv("RUNQCHECK_CASE");
@@ -53,15 +56,33 @@ inline std::string fmt(std::uint64_t n) {
   return s;
 }
 
+// sc, rc11, lb, c11, both (SC and RC11), all (the four), or a list of the
+// four joined by ',' (lb,c11: the explore_lb column).
 inline bool parse_model(const char* s, std::vector<model>& v) {
-  if (std::strcmp(s, "sc") == 0)
-    v = {model::sc};
-  else if (std::strcmp(s, "rc11") == 0)
-    v = {model::rc11};
-  else if (std::strcmp(s, "both") == 0)
+  if (std::strcmp(s, "both") == 0) {
     v = {model::sc, model::rc11};
-  else
-    return false;
+    return true;
+  }
+  if (std::strcmp(s, "all") == 0) {
+    v = {model::sc, model::rc11, model::lb, model::c11};
+    return true;
+  }
+  std::vector<model> out;
+  std::string_view rest(s);
+  while (true) {
+    auto comma = rest.find(',');
+    std::string_view one = rest.substr(0, comma);
+    bool found = false;
+    for (model m : {model::sc, model::rc11, model::lb, model::c11})
+      if (one == arg_of(m) && std::find(out.begin(), out.end(), m) == out.end()) {
+        out.push_back(m);
+        found = true;
+      }
+    if (!found) return false;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  v = out;
   return true;
 }
 
@@ -71,7 +92,7 @@ inline bool parse_model(const char* s, std::vector<model>& v) {
 inline int strip_path_model(const char* argv0, const std::string& scenario, model m,
                             std::string& path) {
   const std::string given = path;
-  for (model pm : {model::sc, model::rc11}) {
+  for (model pm : {model::sc, model::rc11, model::lb, model::c11}) {
     std::string pre = std::string(arg_of(pm)) + "/";
     if (path.rfind(pre, 0) != 0) continue;
     if (m != pm) {
@@ -114,17 +135,18 @@ inline int parse_program_mode(int argc, char** argv, std::string& spec, bool& ru
   return strip_path_model(argv[0], "'" + spec + "'", models[0], replay);
 }
 
-// argv into a: [sc|rc11|both] [--budget N] [--seconds S] [--hash]
+// argv into a: [sc|rc11|lb|c11|both|all|M,M] [--budget N] [--seconds S] [--hash]
 // [--crosscheck] [--no-ipr], and with search_flags [--shard I/N]
 // [--estimate]; or
 // `replay SCENARIO sc|rc11 PATH` (only: the scenario; PATH as replay_line
 // writes it, `<model>/<path>`: under another model, one line and exit 2).
 // -1 to go on, else the exit code (a one-line message on stderr).
 inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags) {
-  std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|both] [--budget N] " +
-                      "[--seconds S] [--hash] [--crosscheck] [--no-ipr]" +
+  std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|lb|c11|both|all|M,M] " +
+                      "[--budget N] " +
+                      "[--seconds S] [--hash] [--crosscheck] [--no-ipr] [--advise]" +
                       (search_flags ? " [--shard I/N] [--estimate]" : "") +
-                      " | replay SCENARIO sc|rc11 PATH | list\n";
+                      " | replay SCENARIO sc|rc11|lb|c11 PATH | list\n";
   int i = 1;
   if (argc >= 2 && std::strcmp(argv[1], "replay") == 0) {
     if (argc != 5 || !parse_model(argv[3], a.models)) {
@@ -143,6 +165,8 @@ inline int parse(int argc, char** argv, args& a, std::string& only, bool search_
       a.hash = true;
     } else if (std::strcmp(argv[i], "--crosscheck") == 0) {
       a.crosscheck = true;
+    } else if (std::strcmp(argv[i], "--advise") == 0) {
+      a.advise = true;
     } else if (std::strcmp(argv[i], "--no-ipr") == 0) {
       a.ipr = false;
     } else if (search_flags && std::strcmp(argv[i], "--estimate") == 0) {

@@ -3,9 +3,9 @@
 // SC and RC11, for the subject under test; the invariants of exec.hpp after
 // each complete execution, data races and the port's checks during it.
 //
-// Usage: explore_scenarios [sc|rc11|both] [--budget N] [--seconds S] [--hash]
+// Usage: explore_scenarios [sc|rc11|lb|c11|both|all|M,M] [--budget N] [--seconds S] [--hash]
 //          [--crosscheck] [--no-ipr] [--shard I/N] [--estimate]
-//        explore_scenarios replay SCENARIO sc|rc11 PATH
+//        explore_scenarios replay SCENARIO sc|rc11|lb|c11 PATH
 //        explore_scenarios list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only.
 //   --scenario FILE (repeatable): the scenarios of those files (a program
@@ -25,6 +25,8 @@
 //   reduction's completeness and optimality, on scenarios small enough;
 //   and, the same, without await in-place revisits (plain TruSt).
 //   --no-ipr: plain TruSt, without await in-place revisits (engine.hpp).
+//   --advise: after a failure, each of its sites made stronger alone; the
+//   ones that make the scenario pass are printed (advice: FILE:LINE: ...).
 // Output per scenario and model: complete and blocked executions, time,
 // "exhausted". A failure prints a `replay:` line that re-runs exactly it and
 // a `picture:` line: the swimlane page of that execution (picture.hpp).
@@ -64,6 +66,55 @@ using runqcheck::explore::scenario_run::counters_unfound;
 using runqcheck::explore::scenario_run::obs;
 using runqcheck::explore::scenario_run::prog;
 using runqcheck::explore::scenario_run::take_picture;
+
+// --advise, after scenario name failed under m on the execution at path:
+// each atomic access site of that execution made one step stronger alone
+// (a load acquire, a store release, an RMW acq_rel; explore/runtime.hpp's
+// order_floors), the scenario explored again; each site that makes it pass
+// is printed as `advice: FILE:LINE: OP OLD -> NEW`. One site at a time: a
+// bug that needs two stronger orders gets no advice.
+template <class Explore>
+void advise(const std::string& name, ex::model m, const ex::options& o, const std::string& path,
+            Explore&& explore) {
+  static const char* orders[] = {"relaxed", "consume", "acquire", "release", "acq_rel",
+                                 "seq_cst"};
+  static const char* ops[] = {"load", "store", "cas", "fadd", "lock", "fence", "xchg"};
+  struct site {
+    const char* file;
+    std::uint32_t line;
+    ex::op what;
+    std::uint8_t mo;
+  };
+  std::vector<site> sites;
+  ex::options r = o;
+  r.replay = path;
+  r.on_access = [&](int, const ex::event& e, const ex::request& q) {
+    if (q.plain || e.kind == ex::ek::fence || q.what == ex::op::lock) return;
+    for (const site& x : sites)
+      if (x.line == q.where.line() && std::strcmp(x.file, q.where.file_name()) == 0) return;
+    sites.push_back({q.where.file_name(), q.where.line(), q.what, q.mo});
+  };
+  explore(r);
+  int found = 0;
+  for (const site& x : sites) {
+    auto want = x.what == ex::op::load    ? std::memory_order::acquire
+                : x.what == ex::op::store ? std::memory_order::release
+                                          : std::memory_order::acq_rel;
+    auto to = static_cast<std::uint8_t>(want);
+    if (x.mo >= to) continue;
+    ex::order_floors = {{x.file, x.line, to}};
+    ex::stats t = explore(o);
+    ex::order_floors.clear();
+    if (t.failed || !t.exhausted) continue;
+    found++;
+    std::printf("advice: %s:%u: %s %s -> %s makes %s pass under %s\n", x.file, x.line,
+                ops[static_cast<int>(x.what)], orders[x.mo], orders[to], name.c_str(),
+                ex::model_name(m));
+  }
+  if (found == 0)
+    std::printf("advice: no one order made stronger makes %s pass under %s\n", name.c_str(),
+                ex::model_name(m));
+}
 
 // Runs one scenario under one model; prints its line. True if it passed.
 // probe > 0: at most that many executions first; a run the probe neither
@@ -123,6 +174,11 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
     std::printf("replay: %s\n", line.c_str());
     cli::print_picture(html, err);  // the page names the binary by its absolute path
     std::fflush(stdout);
+    if (a.advise) {
+      ex::options full = o;  // not a probe's budget: each try runs to its end
+      full.budget = a.budget;
+      advise(name, m, full, s.path, explore);
+    }
   }
   if (a.crosscheck && ok) {
     ex::options n = o;

@@ -8,6 +8,11 @@
 //         (hb ; eco? irreflexive), atomicity (rmw ∩ (fr ; co) empty), SC
 //         (psc acyclic) and no-thin-air (po ∪ rf acyclic). Release
 //         sequences are RC11's rs = [W] ; (po|loc)? ; [W] ; (rf ; rmw)*.
+//   lb    RC11 without no-thin-air: hb acyclic instead of po ∪ rf (C11's
+//         load buffering). The engine admits a po ∪ rf cycle only through
+//         a certified promise (engine.hpp, lb_revisit(); docs/explore.md).
+//   c11   lb's axioms, its promises uncertified: C11 as written, whose
+//         dependency cycles no compiled code shows (engine.hpp).
 //
 // hb is kept as one vector clock per event (vc[t]: the last po index of
 // thread t that happens before or is the event), computed along po ∪ rf,
@@ -28,8 +33,12 @@
 
 namespace runqcheck::explore {
 
-enum class model : std::uint8_t { sc, rc11 };
-inline const char* model_name(model m) { return m == model::sc ? "SC" : "RC11"; }
+enum class model : std::uint8_t { sc, rc11, lb, c11 };
+inline const char* model_name(model m) {
+  return m == model::sc ? "SC" : m == model::rc11 ? "RC11" : m == model::lb ? "LB" : "C11";
+}
+// A model with load buffering (po ∪ rf cycles through promises).
+inline bool has_lb(model m) { return m == model::lb || m == model::c11; }
 
 
 inline bool is_acq(std::uint8_t mo) {
@@ -65,6 +74,23 @@ struct exact {
   // A read a revisit makes an RMW revisits with its write (engine.hpp).
   static constexpr bool revisited_rmw = true;
 };
+// Load buffering (model::lb, engine.hpp's lb_revisit()): are its revisits
+// made, are their promises certified? False only in a policy broken on
+// purpose (teeth).
+template <class Policy>
+constexpr bool lb_revisits_on() {
+  if constexpr (requires { Policy::lb_revisits; })
+    return Policy::lb_revisits;
+  else
+    return true;
+}
+template <class Policy>
+constexpr bool lb_certify_on() {
+  if constexpr (requires { Policy::lb_certify; })
+    return Policy::lb_certify;
+  else
+    return true;
+}
 // A policy's symmetry fault (0 for a policy that names none).
 template <class Policy>
 constexpr int symmetry_fault() {
@@ -97,6 +123,7 @@ class checker {
   // clocks stand; that location's coherence is checked first.
   bool consistent(graph& g, model m, eid fresh = {}, std::uint32_t hb_of = kNoLoc) {
     g_ = &g;
+    lb_ = has_lb(m);
     if (fresh.init()) {
       if (hb_of == kNoLoc && !clocks(g)) return false;  // po ∪ rf has a cycle
     } else {
@@ -158,8 +185,9 @@ class checker {
 
   // Sets g's clocks (for a consistent() with hb_of); false: po ∪ rf has a
   // cycle, so g is inconsistent whatever its co.
-  bool has_clocks(graph& g) {
+  bool has_clocks(graph& g, model m = model::rc11) {
     g_ = &g;
+    lb_ = has_lb(m);
     return clocks(g);
   }
 
@@ -251,6 +279,7 @@ class checker {
   // thread: the clock so far, the clock of its last release fence, and the
   // join of what its relaxed reads saw (taken by a later acquire fence).
   bool clocks(graph& g) {
+    if (lb_) return clocks_lb(g);
     std::size_t nt = g.th.size();
     has_sc_ = false;
     clock none;
@@ -294,6 +323,56 @@ class checker {
       }
       if (!progress) return false;
     }
+    return true;
+  }
+
+  // model::lb: po ∪ rf may have cycles, hb (po ∪ sw) may not. The clocks
+  // are the least fixpoint of clocks()' rules, from none, a pass over every
+  // thread at a time (each pass joins what the last one found: monotone,
+  // bounded by the threads' sizes). False: an event happens after a
+  // po-later event of its own thread (an hb cycle).
+  bool clocks_lb(graph& g) {
+    std::size_t nt = g.th.size();
+    has_sc_ = false;
+    clock none;
+    none.fill(-1);
+    for (auto& t : g.th)
+      for (event& e : t) {
+        e.vc = e.msg = none;
+        has_sc_ |= sc_event(e);
+      }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t t = 0; t < nt; t++) {
+        clock c = none, relf = none, acqp = none;
+        bool has_relf = false;
+        for (std::size_t i = 0; i < g.th[t].size(); i++) {
+          event& e = g.th[t][i];
+          c[t] = std::max(c[t], static_cast<std::int32_t>(i));
+          if (e.reads() && !e.rf.init())
+            join(is_acq(read_mo(e)) ? c : acqp, g.at(e.rf).msg, nt);
+          if (e.kind == ek::fence) {
+            if (is_acq(e.mo)) join(c, acqp, nt);
+            if (is_rel(e.mo)) relf = c, has_relf = true;
+          }
+          clock old_vc = e.vc, old_msg = e.msg;
+          e.vc = c;
+          e.msg = none;
+          if (e.writes()) {
+            if (is_rel(e.mo))
+              e.msg = c;
+            else if (has_relf)
+              e.msg = relf;
+            release_sequence(g, static_cast<int>(t), i);
+            join(e.msg, old_msg, nt);
+          }
+          changed |= e.vc != old_vc || e.msg != old_msg;
+        }
+      }
+    }
+    for (std::size_t t = 0; t < nt; t++)
+      for (std::size_t i = 0; i < g.th[t].size(); i++)
+        if (g.th[t][i].vc[t] > static_cast<std::int32_t>(i)) return false;
     return true;
   }
 
@@ -794,6 +873,7 @@ class checker {
   // (-1: none); prepare_sc()'s in-degrees and Kahn's order.
   std::vector<flat> conext_, cofirst_, indeg_, order_;
   bool has_sc_ = false;
+  bool lb_ = false;  // the model judged is model::lb (clocks_lb())
   std::vector<int> cw_, cr_, coidx_;
   std::vector<flat> off_;
   std::vector<eid> ids_;

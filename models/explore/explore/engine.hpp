@@ -150,6 +150,11 @@ struct stats {
   // canonical member), and executions run to their end but dropped there
   // unjudged (not counted in complete or blocked).
   std::uint64_t symmetric = 0, sym_leaves = 0;
+  // model::lb (lb_revisit()): reads revisited to read a promise; children
+  // dropped because the promise's thread alone cannot write it
+  // (uncertified), or because a thread's code, re-run with the promised
+  // value, no longer makes the events the graph kept (diverged).
+  std::uint64_t lb_revisits = 0, uncertified = 0, diverged = 0;
   std::uint64_t left = 0;  // subtrees not explored (budget reached)
   bool exhausted = false;
   bool split = false;  // sharded: the tree was split (else shard 0 counted it all)
@@ -240,6 +245,13 @@ class engine final : public runtime {
   }
 
   std::uint64_t access(const request& q) override {
+    if (!order_floors.empty()) {  // order advice's runs only
+      request f;
+      if (const request& fq = with_floors(q, f); &fq != &q) return perform(fq);
+    }
+    return perform(q);
+  }
+  std::uint64_t perform(const request& q) {
     if (phase_ != phase::run) return direct(q);
     th& me = ths_[cur_];
     auto& evs = g_.th[cur_];
@@ -249,6 +261,9 @@ class engine final : public runtime {
         yield_to_main();
       }
       const event& e = g_.th[cur_][me.pos];
+      if (lb_graph_ && (e.what != q.what || keys_used_[e.loc] != q.loc || e.a1 != q.a1 ||
+                        e.a2 != q.a2))
+        rewrite_or_discard(q);
       if (e.what != q.what || keys_used_[e.loc] != q.loc ||
           (q.what == op::store && e.wval != q.a1))
         fail_here("explore: the program is not deterministic (replay diverged at thread " +
@@ -264,7 +279,7 @@ class engine final : public runtime {
       yield_to_main();  // the engine adds the event (g_ is then another graph)
     }
     const event& e = g_.th[cur_][me.pos++];
-    if (opt_.on_access) opt_.on_access(cur_, e, q);
+    if (opt_.on_access && solo_ == nullptr) opt_.on_access(cur_, e, q);
     std::uint64_t v = e.rval;
     after(me, e, q);
     return v;
@@ -314,6 +329,14 @@ class engine final : public runtime {
     std::size_t iter = 0;   // blocked: where its repeating iteration began
     std::vector<site_rec> sites;
   };
+  // model::lb: thread t's promise to write v to loc, made where its
+  // events are base's (lb_revisit()).
+  struct promise {
+    graph base;
+    int t = 0;
+    std::uint32_t loc = 0;
+    std::uint64_t v = 0;
+  };
   struct item {
     graph g;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> path;  // (step, child), child > 0
@@ -327,6 +350,12 @@ class engine final : public runtime {
   // --- one execution ---------------------------------------------------------
 
   void execute(item& it) {
+    if (opt_.m == model::lb && lb_certify_on<Policy>() && solo_ == nullptr &&
+        !promises_certified(it.g)) {
+      st_.uncertified += opt_.shards <= 1 || opt_.shard == 0 || probing_ ||
+                         it.path.size() >= kShardDepth;  // counted as counting_ is
+      return;
+    }
     g_ = it.g;  // a copy: g_ keeps its buffers, pushes then seldom allocate
     path_ = std::move(it.path);
     counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
@@ -343,6 +372,11 @@ class engine final : public runtime {
     phase_ = phase::setup;
     current = this;
     direct_n_ = 0;
+    discarded_ = false;
+    lb_graph_ = false;
+    if (has_lb(opt_.m))
+      for (auto& tv : g_.th)
+        for (const event& x : tv) lb_graph_ |= x.lb;
     blocked_now_ = 0;
     bool ok = guarded([&] { prog_.setup(); });
     phase_ = phase::run;
@@ -362,6 +396,14 @@ class engine final : public runtime {
       for (int t = 0; t < nt_; t++)
         if (ths_[t].state == ts::waiting && ready(g_.th[t][ths_[t].pos]))
           resume(t), progress = true;
+    }
+    if (ok && lb_graph_ && (discarded_ || !replayed_all())) {
+      st_.diverged += counting_ && solo_ == nullptr;
+      ok = false;
+    }
+    if (solo_ != nullptr) {  // certified(): thread solo_->t alone from here
+      solo_ok_ = ok && solo_run();
+      ok = false;
     }
     for (int t = 0; t < nt_ && ok; t++)
       if (ths_[t].state != ts::failed && ths_[t].pos != g_.th[t].size())
@@ -496,8 +538,10 @@ class engine final : public runtime {
     std::abort();  // never resumed
   }
   // Has the write e reads been replayed?
+  // (A read of a promise: at once, its value is known.)
   bool ready(const event& e) const {
-    return !e.reads() || e.rf.init() || ths_[e.rf.t].pos > static_cast<std::size_t>(e.rf.i);
+    return !e.reads() || e.rf.init() || e.lb ||
+           ths_[e.rf.t].pos > static_cast<std::size_t>(e.rf.i);
   }
 
   void resume(int t) {
@@ -516,6 +560,7 @@ class engine final : public runtime {
     throw stop_thread{};
   }
   bool failure(const std::string& what) {
+    if (solo_ != nullptr) return false;  // a certification run reports nothing
     if (!st_.failed) {
       st_.failed = true;
       st_.failure = what;
@@ -939,7 +984,10 @@ class engine final : public runtime {
       const event& r = g.at(rid);
       if (!r.reads() || rid == w) continue;
       if (r.stamp > we.stamp) continue;  // added after w (revisited in place by it)
-      if (rid.i < plen[rid.t]) continue;  // in w's prefix
+      if (rid.i < plen[rid.t]) {  // in w's prefix: only a promise can be read
+        if (has_lb(opt_.m) && lb_revisits_on<Policy>()) lb_revisit(g, w, rid, plen, kids);
+        continue;
+      }
       if (!maximal(g, rid, w, plen)) continue;
       // Revisited in place where w is co-after what it read (ipr_target()):
       // an RMW's place is fixed, a store's is each one tried below.
@@ -960,6 +1008,7 @@ class engine final : public runtime {
       if (rr.kind == ek::rmw) h.co.erase(rr.loc, rid);
       if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
       rr.rf = w;
+      rr.lb = false;
       settle(rr, we.wval);
       st_.revisits++;
       if (we.kind == ek::rmw) {
@@ -976,7 +1025,7 @@ class engine final : public runtime {
         // Each place tried on h itself, copied only if consistent.
         h.co.insert(we.loc, p, w);
         if (rr.kind == ek::rmw) h.co.insert(we.loc, p + 1, rid);
-        if (!hb_known && !checker_.has_clocks(h)) {  // po ∪ rf has a cycle: no place
+        if (!hb_known && !checker_.has_clocks(h, opt_.m)) {  // po ∪ rf has a cycle: no place
           h.co.erase(we.loc, w);
           if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
           break;
@@ -989,6 +1038,190 @@ class engine final : public runtime {
         h.co.erase(we.loc, w);
       }
     }
+  }
+
+  // --- load buffering (model::lb) ---
+  //
+  // Promises after Kang, Hur, Lahav, Vafeiadis, Dreyer, "A promising
+  // semantics for relaxed-memory concurrency", POPL 2017, fitted to TruSt's
+  // revisits: a store w of thread T (location x, value v) may be read by a
+  // read r of another thread that is in w's po ∪ rf prefix, as if T had
+  // promised x = v just before r. The child keeps
+  // what a plain revisit keeps (the events added up to r, w's prefix) and r
+  // reads w; it is made only if
+  //   - r is a relaxed atomic read (or a relaxed RMW's read), w a relaxed
+  //     atomic store, and T's events after r in po ∪ rf (which w
+  //     overtakes) hold no acquire read, fence or seq_cst access: the
+  //     reorderings compilers and ARMv8 make (release, acquire keep order);
+  //   - the graph is consistent under model::lb (hb acyclic);
+  //   - promises_certified(), each time a graph holding the promise is
+  //     re-run: T alone, from its events not after r in po ∪ rf, each read
+  //     reading its location's co-last write, writes x = v (no
+  //     out-of-thin-air value: v does not come from r);
+  //   - re-run, every thread makes again the events kept (the code after r
+  //     sees the promised value; a store no event reads may write another
+  //     value; else the child is dropped: diverged).
+  // Not complete: a promise certified by another solo path, an RMW or
+  // release store promised, are not explored (docs/explore.md, which says
+  // what LB admits and the argument's gap).
+  // model::c11 makes the same promises uncertified: C11 as written (its
+  // cycles may run through real dependencies, which no hardware breaks).
+  void lb_revisit(const graph& g, eid w, eid rid, const prefix_len& plen,
+                  std::vector<child>& kids) {
+    const event& r = g.at(rid);
+    const event& we = g.at(w);
+    if (rid.t == w.t || r.plain || is_acq(read_mo(r)) || is_sc(read_mo(r))) return;
+    if (we.kind != ek::write || we.plain || is_rel(we.mo) || is_sc(we.mo)) return;
+    if (!maximal(g, rid, w, plen)) return;
+    std::array<std::int32_t, kMaxThreads> keep{}, at_r{};
+    for (int u = 0; u < nt_; u++) {
+      std::int32_t n = 0;
+      while (n < static_cast<std::int32_t>(g.th[u].size()) && g.th[u][n].stamp <= r.stamp) n++;
+      keep[u] = std::max(n, plen[u]);
+    }
+    // The promise is made just before r: its graph is what the child keeps
+    // less r and what follows r in po ∪ rf; T's events from there to w are
+    // what w overtakes.
+    porf_after(g, rid, at_r);
+    for (std::int32_t i = at_r[w.t]; i < w.i; i++) {
+      const event& x = g.th[w.t][i];
+      if (x.kind == ek::fence || is_sc(x.mo) || (x.reads() && is_acq(read_mo(x)))) return;
+    }
+    graph h = restrict(g, keep);
+    if (h.th.empty()) return;
+    event& rr = h.at(rid);
+    if (rr.kind == ek::rmw) {
+      if (read_by_kept(h, rid)) return;  // its write must stay where it is
+      h.co.erase(rr.loc, rid);
+    }
+    rr.rf = w;
+    rr.lb = true;
+    settle(rr, we.wval);
+    h.co.erase(we.loc, w);
+    for (std::size_t at = h.writes(we.loc).size() + 1; at-- > 0;) {  // each place of w in co
+      graph x = h;
+      x.co.insert(we.loc, at, w);
+      if (x.at(rid).kind == ek::rmw) x.co.insert(we.loc, at + 1, rid);
+      if (!checker_.consistent(x, model::lb) || !sym_kept(x)) continue;
+      st_.lb_revisits++;
+      eid rmw = rmw_of(x, rid);
+      whole_child(kids, std::move(x), rid.t, rmw);
+    }
+  }
+
+  // Per thread, the first event that r reaches along po ∪ rf in g (r's
+  // own: r; the thread's size: none).
+  void porf_after(const graph& g, eid r, std::array<std::int32_t, kMaxThreads>& from) const {
+    for (int u = 0; u < nt_; u++) from[u] = static_cast<std::int32_t>(g.th[u].size());
+    from[r.t] = r.i;
+    for (bool more = true; more;) {
+      more = false;
+      for (int u = 0; u < nt_; u++)
+        for (std::size_t i = 0; i < g.th[u].size(); i++) {
+          const event& x = g.th[u][i];
+          auto at = static_cast<std::int32_t>(i);
+          if (at < from[u] && x.reads() && !x.rf.init() && x.rf.i >= from[x.rf.t]) {
+            from[u] = at;
+            more = true;
+          }
+        }
+    }
+  }
+
+  // model::lb: is every promise g's reads read certified? Each read r of a
+  // promise (event::lb) reads a store w of thread T: T alone, on g less r
+  // and what follows r in po ∪ rf (the promise made just before r), must
+  // write w's value to w's location. Judged each time a graph is re-run
+  // (a revisit may delete writes an earlier certification read), not
+  // inside a certification run.
+  bool promises_certified(const graph& g) {
+    for (std::size_t t = 0; t < g.th.size(); t++)
+      for (std::size_t i = 0; i < g.th[t].size(); i++) {
+        const event& r = g.th[t][i];
+        if (!r.lb) continue;
+        std::array<std::int32_t, kMaxThreads> cut{};
+        porf_after(g, {static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)}, cut);
+        promise p;
+        p.base = restrict(g, cut);
+        if (p.base.th.empty()) return false;
+        p.t = r.rf.t;
+        p.loc = r.loc;
+        p.v = g.at(r.rf).wval;
+        if (!certified(p)) return false;
+      }
+    return true;
+  }
+
+  // Can thread p.t, run alone on p.base (each read reading the co-last
+  // write of its location, its own writes placed co-last), write p.v to
+  // p.loc? A run of the program that stops there (nothing reported).
+  bool certified(promise& p) {
+    item s;
+    s.g = std::move(p.base);
+    solo_ = &p;
+    solo_ok_ = false;
+    execute(s);
+    solo_ = nullptr;
+    return solo_ok_;
+  }
+  bool solo_run() {
+    int t = solo_->t;
+    for (std::uint32_t n = 0; n < opt_.max_events; n++) {
+      th& me = ths_[t];
+      if (me.state != ts::pending) return false;  // done, blocked, cut or failed
+      const request& q = me.req;
+      event e;
+      e.what = q.what;
+      e.mo = q.mo;
+      e.mo_fail = q.mo_fail;
+      e.plain = q.plain;
+      e.loc = used(q.loc);
+      e.a1 = q.a1;
+      e.a2 = q.a2;
+      e.bytes = q.bytes;
+      if (q.what == op::fence) {
+        e.kind = ek::fence;
+      } else if (q.what == op::store) {
+        e.kind = ek::write;
+        e.wval = q.a1;
+      } else {
+        auto ws = g_.writes(e.loc);
+        e.rf = ws.empty() ? eid{} : ws.back();
+        settle(e, g_.value(e.rf, slot(q.loc).init));
+      }
+      push_event(g_, t, e);
+      eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g_.th[t].size() - 1)};
+      if (e.kind != ek::fence) g_.add_access(e.loc, id);
+      const event& x = g_.at(id);
+      if (x.writes()) g_.co.insert(x.loc, g_.writes(x.loc).size(), id);
+      if (x.writes() && x.loc == solo_->loc && x.wval == solo_->v) return true;
+      resume(t);
+    }
+    return false;
+  }
+  // model::lb: a thread's code, re-run, left the graph's events (see
+  // lb_revisit()): the execution is dropped, not reported.
+  [[noreturn]] void discard_here() {
+    discarded_ = true;
+    ths_[cur_].state = ts::failed;
+    throw stop_thread{};
+  }
+  // A store that re-runs with another value (it follows a read of a
+  // promise) takes it if no event reads it; any other change discards.
+  void rewrite_or_discard(const request& q) {
+    event& e = g_.th[cur_][ths_[cur_].pos];
+    eid self{static_cast<std::int16_t>(cur_), static_cast<std::int32_t>(ths_[cur_].pos)};
+    if (e.what != op::store || q.what != op::store || keys_used_[e.loc] != q.loc)
+      discard_here();
+    for (auto& tv : g_.th)
+      for (const event& x : tv)
+        if (x.reads() && x.rf == self) discard_here();
+    e.a1 = e.wval = q.a1;
+  }
+  bool replayed_all() const {
+    for (int t = 0; t < nt_; t++)
+      if (ths_[t].pos != g_.th[t].size()) return false;
+    return true;
   }
 
   // A revisited read that now writes (a CAS that now succeeds, an RMW
@@ -1353,6 +1586,7 @@ class engine final : public runtime {
     tv.resize(static_cast<std::size_t>(r.i) + 1);
     settle(tv.back(), h.at(w).wval);
     tv.back().rf = w;
+    tv.back().lb = false;  // it reads a replayed write now, not a promise
     if (tv.back().kind == ek::rmw) {
       h.co.insert_after(tv.back().loc, w, r);
       return;
@@ -1571,6 +1805,10 @@ class engine final : public runtime {
   std::vector<std::unique_ptr<char[]>> stacks_;
   int starting_ = 0;
   checker<Policy> checker_;
+  promise* solo_ = nullptr;  // certified()'s promise while its run is on
+  bool solo_ok_ = false;     // that run wrote the promised value
+  bool discarded_ = false;   // discard_here() stopped this run
+  bool lb_graph_ = false;    // this run's graph has a read of a promise
   std::unordered_set<std::uint64_t> seen_, visited_;
 };
 

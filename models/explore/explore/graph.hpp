@@ -45,6 +45,9 @@ struct event {
   std::uint8_t mo = 0;       // std::memory_order of the access (a CAS: success)
   std::uint8_t mo_fail = 0;  // a CAS's failure order
   bool plain = false;        // a non-atomic access (B::var, load_plain)
+  // A read that reads a promise (model::lb: rf is not replayed before it;
+  // engine.hpp's lb_revisit()).
+  bool lb = false;
   std::uint8_t bytes = 8;    // the value's size (fetch_add wraps at it)
   std::uint32_t loc = 0;     // location: its index among those in use (engine.hpp's used)
   std::uint32_t stamp = 0;   // the order events were added (TruSt's <=_G)

@@ -3,9 +3,12 @@
 // that the backend names no engine policy.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <source_location>
 #include <string>
+#include <vector>
 
 #include "graph.hpp"
 
@@ -48,5 +51,28 @@ class runtime {
 };
 
 inline runtime* current = nullptr;
+
+// Order advice (explore_scenarios --advise): the accesses made at a source
+// line get at least the order given (a CAS's failure order at most
+// acquire). Set and cleared by the advice's runs only.
+struct order_floor {
+  const char* file;
+  std::uint32_t line;
+  std::uint8_t mo;
+};
+inline std::vector<order_floor> order_floors;
+
+// q with the floors that name its line applied (into tmp); q if none.
+inline const request& with_floors(const request& q, request& tmp) {
+  for (const order_floor& f : order_floors) {
+    if (q.where.line() != f.line || std::strcmp(q.where.file_name(), f.file) != 0) continue;
+    tmp = q;
+    tmp.mo = std::max(tmp.mo, f.mo);
+    auto acq = static_cast<std::uint8_t>(std::memory_order::acquire);
+    if (q.what == op::cas && f.mo >= acq) tmp.mo_fail = std::max(tmp.mo_fail, acq);
+    return tmp;
+  }
+  return q;
+}
 
 }  // namespace runqcheck::explore
