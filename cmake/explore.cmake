@@ -105,14 +105,21 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # graphs, none twice (explore_random; with in-place revisits only where no
   # step waits); its teeth: a read that a revisit makes an RMW not revisiting
   # with its write (graphs missing). explore_random_ipr_waits: in-place
-  # revisits where a step waits, a known failure (4 programs lose graphs:
-  # reads before a wait's loop revisited in place, docs/explore.md):
-  # WILL_FAIL until it is fixed.
+  # revisits where a step waits; its teeth (explore_teeth/ipr_no_unblock,
+  # ipr_any_loop): a backward revisit leaving other waiters blocked on the
+  # old value, a read before a wait's loop revisited in place.
   add_test(NAME explore_random COMMAND explore_symmetry --naive)
   set_tests_properties(explore_random PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   add_test(NAME explore_random_ipr_waits COMMAND explore_symmetry --ipr-waits)
   set_tests_properties(explore_random_ipr_waits PROPERTIES LABELS "gate;explore;selftest"
-    TIMEOUT 300 WILL_FAIL TRUE)
+    TIMEOUT 300)
+  foreach(_rq_v IN ITEMS ipr_no_unblock ipr_any_loop)
+    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry POLICY ${_rq_v})
+    add_test(NAME explore_teeth/${_rq_v}
+      COMMAND explore_symmetry_${_rq_v} --ipr-waits --expect-mismatch)
+    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 300)
+  endforeach()
   _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry POLICY rmw_no_revisit)
   add_test(NAME explore_teeth/rmw_no_revisit
     COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)

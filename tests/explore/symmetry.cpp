@@ -67,6 +67,14 @@ struct rmw_no_revisit {  // a read a revisit makes an RMW does not revisit
   static constexpr int in_place = 0;
   static constexpr bool revisited_rmw = false;
 };
+template <int N>
+struct ipr_broken {  // await in-place revisits broken (consistency.hpp's in_place)
+  static constexpr bool coherence = true;
+  static constexpr bool revisits = true;
+  static constexpr int in_place = N;
+};
+using ipr_no_unblock = ipr_broken<4>;
+using ipr_any_loop = ipr_broken<5>;
 #ifndef EXPLORE_POLICY
 #define EXPLORE_POLICY runqcheck::explore::exact
 #endif

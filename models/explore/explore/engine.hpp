@@ -270,12 +270,14 @@ class engine final : public runtime {
     th& me = ths_[cur_];
     if (me.writes == me.window) {
       me.iter = me.wfrom;
+      me.loop = me.wloop;
       me.state = ts::blocked;
       blocked_now_ |= 1u << cur_;
       yield_to_main();
     }
     me.window = me.writes;
     me.wfrom = me.pos;
+    me.wloop = true;
   }
 
   void op_boundary() override {
@@ -283,6 +285,7 @@ class engine final : public runtime {
     th& me = ths_[cur_];
     me.window = me.writes;
     me.wfrom = me.pos;
+    me.wloop = false;
     me.sites.clear();
   }
 
@@ -307,6 +310,9 @@ class engine final : public runtime {
     std::uint64_t writes = 0, window = 0, fresh = 0;
     std::size_t wfrom = 0;  // where the spin window began (po index)
     std::size_t iter = 0;   // blocked: where its repeating iteration began
+    // wfrom is a loop's start (a spin_pause passed in this operation), and
+    // blocked: iter is (see loop_iter()).
+    bool wloop = false, loop = false;
     std::vector<site_rec> sites;
   };
   struct item {
@@ -586,6 +592,7 @@ class engine final : public runtime {
   // Blocks the thread; its repeating iteration began at po index from.
   void block(th& me, std::size_t from) {
     me.iter = from;
+    me.loop = true;
     me.state = ts::blocked;
     blocked_now_ |= 1u << cur_;
     yield_to_main();
@@ -948,6 +955,7 @@ class engine final : public runtime {
       rr.rf = w;
       settle(rr, we.wval);
       st_.revisits++;
+      if (opt_.ipr && Policy::in_place != 4) unblock_kept(h, rid, w, plen);  // 4: teeth
       if (we.kind == ek::rmw) {
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
         if (!checker_.consistent(h, opt_.m)) continue;
@@ -1210,7 +1218,7 @@ class engine final : public runtime {
     if (!opt_.ipr || !Policy::revisits || opt_.naive) return false;
     for (int t = 0; t < nt_; t++) {
       if ((m >> t & 1u) == 0 || ths_[t].state != ts::blocked) continue;
-      for (std::size_t i = ths_[t].iter; i < ths_[t].pos; i++) {
+      for (std::size_t i = loop_from(t); i < ths_[t].pos; i++) {
         const event& x = g_.th[t][i];
         if (!x.reads()) continue;
         auto ws = g_.writes(x.loc);
@@ -1264,7 +1272,19 @@ class engine final : public runtime {
       if (g.co_index(we.loc, x.rf) >= g.co_index(we.loc, w)) return {};
       if (!added_max(g, r, w, plen)) return {};
     }
+    if (!r.init() && static_cast<std::size_t>(r.i) < loop_from(u)) return {};
     return r;
+  }
+  // Where blocked thread t's loop surely began: its iteration's start, or,
+  // where that is its operation's start (no spin_pause passed in it), its
+  // last read (a read before the loop's head is not read again; a loop
+  // that reads nothing never leaves, and no such wait is for good).
+  std::size_t loop_from(int t) const {
+    const th& b = ths_[t];
+    if (b.loop || Policy::in_place == 5) return b.iter;  // 5: broken on purpose (teeth)
+    for (std::size_t i = b.pos; i-- > b.iter;)
+      if (g_.th[t][i].reads()) return i;
+    return b.iter;
   }
   // The blocked threads whose last iteration failed a lock() of loc.
   int lock_waiters(const graph& g, std::uint32_t loc) const {
@@ -1327,6 +1347,20 @@ class engine final : public runtime {
       g_.acc.erase(loc, w);
     }
     return true;
+  }
+  // h is the backward revisit of r by w: the other blocked threads whose
+  // iteration h keeps whole read w in place there too (ipr_target()), as
+  // they do in the child that adds w (the revisit of such a read is not
+  // made: its graphs, where r's thread re-ran after it, are these).
+  void unblock_kept(graph& h, eid r, eid w, const prefix_len& plen) const {
+    for (int u = 0; u < nt_; u++) {
+      if (u == r.t) continue;
+      eid x = ipr_target(h, u, w, plen);
+      if (x.init()) continue;
+      event y = h.at(x);
+      settle(y, h.at(w).wval);
+      if (y.kind == ek::read) revisit_in_place(h, x, w);
+    }
   }
   // Read r of h reads w; its thread's later events go. A read stays one
   // and its iteration is restamped after every event of h; a lock()
