@@ -28,7 +28,9 @@
 //   SPEC: a scenario as one line (models/scenarios/text.hpp), FILE a file
 //   holding one (lines starting '#' are comments): what a failure saves.
 //   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first);
-//   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs).
+//   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs);
+//   RUNQCHECK_NO_IPR=1 explores with plain TruSt (engine.hpp's options::ipr
+//   off, to measure what await in-place revisits save; replays alike).
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -196,26 +198,33 @@ struct explored {
 
 struct lincheck_state {
   history h;
-  std::unordered_set<std::string> ok;  // histories judged linearizable (this program)
+  std::unordered_set<std::string> own;
+  std::unordered_set<std::string>* ok = &own;  // histories judged linearizable (this program)
   std::uint64_t judged = 0;
   std::string report;  // the last non-linearizable history's report
 };
+
+// Await in-place revisits on (the engine's default) unless RUNQCHECK_NO_IPR.
+bool use_ipr() {
+  static const bool on = std::getenv("RUNQCHECK_NO_IPR") == nullptr;
+  return on;
+}
 
 // The lincheck of every interleaving, as steps around each execution.
 runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
                                                          const model::scenario& sc) {
   runqcheck::explore::scenario_run::extras x;
-  x.ipr = false;  // as explore_one
+  x.ipr = use_ipr();  // as explore_one
   x.setup = [&L] { L.h.reset(); };
   x.access = [&L](const ex::event& e) { L.h.access(e); };
   x.finish = [&L, &sc] {
     if (L.h.stale) return;
     L.judged++;
     std::string k = L.h.key();
-    if (L.ok.count(k) != 0) return;
+    if (L.ok->count(k) != 0) return;
     std::string e = L.h.judge(sc);
     if (e.empty()) {
-      L.ok.insert(std::move(k));
+      L.ok->insert(std::move(k));
       return;
     }
     L.report = e;
@@ -228,7 +237,13 @@ runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
 
 template <std::uint32_t Cap>
 explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
+  // Histories judged linearizable, kept across the models (and runs) of one
+  // program: the verdict depends on the program only.
+  static std::string memo_of;
+  static std::unordered_set<std::string> memo;
+  if (std::string t = model::spec_text(sc); t != memo_of) memo_of = std::move(t), memo.clear();
   lincheck_state L;
+  L.ok = &memo;
   auto x = lincheck_steps(L, sc);
   prog<Cap> p(sc);
   if (lincheck) {
@@ -255,10 +270,7 @@ explored explore_one(const model::scenario& sc, ex::model m, std::uint64_t budge
   o.m = m;
   o.budget = replay.empty() ? budget : 0;
   o.replay = replay;
-  // Plain TruSt: await in-place revisits lose executions of a thread that
-  // waits before it writes (docs/explore.md, "open"); the owner's destroy
-  // waits so.
-  o.ipr = false;
+  o.ipr = use_ipr();
   static const bool lincheck = std::getenv("RUNQCHECK_NO_LINCHECK") == nullptr;
   return explore_caps<RQ_GEN_CAPS>(sc, o, lincheck);
 }

@@ -349,7 +349,7 @@ class engine final : public runtime {
     phase_ = phase::run;
     stacks_.resize(nt_);
     for (int t = 0; t < nt_ && ok; t++) {
-      if (!stacks_[t]) stacks_[t] = std::make_unique<char[]>(kStack);
+      if (!stacks_[t]) stacks_[t] = std::make_unique_for_overwrite<char[]>(kStack);  // not zeroed
       ths_[t].ctx =
           boost::context::detail::make_fcontext(stacks_[t].get() + kStack, kStack, &entry);
       starting_ = t;
