@@ -1206,7 +1206,8 @@ class engine final : public runtime {
   // plain revisits (a child per taker, the others reading its lock, met
   // some graphs twice). Equality with plain TruSt is tested: the complete
   // graphs of both are the same sets, none met twice (--crosscheck,
-  // explore_await, whose teeth break these revisits three ways).
+  // explore_await, whose teeth break these revisits three ways;
+  // explore_random_ipr_waits against the naive search, two more).
 
   // Did a thread that blocked since the last look block on a read that
   // was stale when it was added (a write co-after the one it read was
