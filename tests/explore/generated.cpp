@@ -335,17 +335,6 @@ model::scenario shrink(model::scenario sc, ex::model m, const std::string& kind,
   return sc;
 }
 
-std::string self_dir_file(const std::string& name, std::string& err) {
-#ifdef RUNQCHECK_PICTURES
-  std::string dir = runqcheck::fuzz::failure_dir(err);
-  if (dir.empty()) return "";
-  return dir + "/" + name;
-#else
-  err.clear();
-  return name;
-#endif
-}
-
 // Reports a failing program: shrinks it, prints it, saves it as a file the
 // catalog runners take (explore_scenarios --scenario FILE), and prints the
 // replay: and picture: lines of its failing execution.
@@ -369,22 +358,12 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   if (!last.report.empty()) std::printf("%s\n", last.report.c_str());
-  std::string err;
-  std::string file = self_dir_file("generated__" + std::string(subject_name) + "__" +
-                                       std::string(sc.name) + "__" + cli::arg_of(m) + ".scn",
-                                   err);
-  if (!file.empty()) {
-    std::ofstream out(file);
-    out << "# a program the generated column found failing (" << subject_name << ", " << mn
-        << "): " << last.s.failure << "\n# run it: explore_scenarios --scenario FILE, "
-        << "or generated run FILE\n"
-        << spec << "\n";
-    if (!out) err = "cannot write " + file;
-  }
-  if (err.empty())
-    std::printf("  saved: %s\n", file.c_str());
-  else
-    std::printf("  saved: none (%s)\n", err.c_str());
+  cli::save_program("generated__" + std::string(subject_name) + "__" + std::string(sc.name) +
+                        "__" + cli::arg_of(m) + cli::mutant_suffix() + ".scn",
+                    "# a program the generated column found failing (" +
+                        std::string(subject_name) + ", " + mn + "): " + last.s.failure +
+                        "\n# run it: explore_scenarios --scenario FILE, or generated run FILE",
+                    spec);
   std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
   std::printf("replay: %s\n", line.c_str());
   std::fflush(stdout);
@@ -415,10 +394,8 @@ int usage(const char* argv0) {
 
 // SPEC or FILE (a file holding a SPEC line) into sc; false with err set.
 bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
-  std::string line = arg;
-  // A program holds '|' (its threads) or at least a setting ("cap=4"); else a file.
-  bool text = arg.find('|') != std::string::npos || arg.find('=') != std::string::npos;
-  if (!text && !model::read_spec_file(arg, line, err)) return false;
+  std::string line;
+  if (!model::spec_or_file(arg, line, err)) return false;
   if (!model::parse_spec(line, sc, err, model::kMaxP, model::kMaxThreads, model::kMaxG))
     return false;
   if (!valid_cap(sc.cap)) {
