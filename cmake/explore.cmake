@@ -469,5 +469,5 @@ if(TARGET generated__go125 AND TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY
   add_test(NAME generated_cli COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/generated_cli.sh"
     $<TARGET_FILE:generated__go125> $<TARGET_FILE:explore__go125>
     "${CMAKE_BINARY_DIR}/generated_cli")
-  set_tests_properties(generated_cli PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  set_tests_properties(generated_cli PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()

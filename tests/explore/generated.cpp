@@ -22,6 +22,8 @@
 //   least failing program's whatever J (the workers agree on it, see work());
 //   --keep-going: every program, not only up to the first failure;
 //   --count: print the programs of each shape and stop;
+//   --crosscheck-ipr: each program explored with and without await in-place
+//   revisits, the same complete graphs required (the engine's test);
 //   --wrap: every program starts its ring counters at 2^32 - 2 (2^W - 2 at
 //   the port's width; `counter=` in its SPEC), so each runs across the wrap
 //   (the hook S::set_runq_counters, else the counters found by behaviour).
@@ -86,7 +88,7 @@ struct settings {
   gen::bounds b;
   std::uint64_t budget = kDefaultBudget;
   double seconds = 0;
-  bool keep_going = false, count = false, check_pruning = false;
+  bool keep_going = false, count = false, check_pruning = false, crosscheck_ipr = false;
   unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
@@ -429,6 +431,8 @@ int parse(int argc, char** argv, settings& st) {
       st.count = true;
     } else if (std::strcmp(argv[i], "--check-pruning") == 0 && !st.run) {
       st.check_pruning = true;
+    } else if (std::strcmp(argv[i], "--crosscheck-ipr") == 0 && !st.run) {
+      st.crosscheck_ipr = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
       if (!cli::parse_u64(argv[++i], v, 1, 4)) {
         std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
@@ -546,6 +550,45 @@ int check_pruning(const gen::bounds& b) {
   return why != nullptr ? 0 : 1;
 }
 
+// --crosscheck-ipr: every program within the bounds, each model, explored
+// with await in-place revisits and without (plain TruSt, the oracle),
+// lincheck off: the same complete graphs, none met twice (docs/explore.md).
+int crosscheck_ipr(const gen::bounds& b, const std::vector<ex::model>& models) {
+  std::uint64_t n = 0, bad = 0, graphs = 0, in_place = 0;
+  gen::enumerate(b, [&](const gen::program& p) {
+    model::scenario sc = gen::to_scenario(p);
+    n++;
+    for (ex::model m : models) {
+      std::vector<std::uint64_t> h[2];
+      std::uint64_t twice = 0;
+      for (int ipr = 0; ipr < 2; ipr++) {
+        ex::options o;
+        o.m = m;
+        o.ipr = ipr == 1;
+        o.hash_graphs = true;
+        explored r = explore_caps<RQ_GEN_CAPS>(sc, o, false);
+        h[ipr] = std::move(r.s.hashes);
+        std::sort(h[ipr].begin(), h[ipr].end());
+        twice += r.s.duplicates;
+        in_place += r.s.in_place;
+        if (r.s.failed) twice++;  // a correct port fails no program
+      }
+      graphs += h[0].size();
+      if (h[0] == h[1] && twice == 0) continue;
+      if (bad++ < 5)
+        std::printf("generated: crosscheck-ipr %s %s: %zu complete graphs with in-place "
+                    "revisits, %zu without, %llu met twice or failed\n",
+                    model::spec_text(sc).c_str(), ex::model_name(m), h[1].size(), h[0].size(),
+                    static_cast<unsigned long long>(twice));
+    }
+  });
+  std::printf("generated %s: crosscheck-ipr: %s programs, %s complete graphs, %s children "
+              "revisited in place; %s differ\n",
+              subject_name, fmt(n).c_str(), fmt(graphs).c_str(), fmt(in_place).c_str(),
+              fmt(bad).c_str());
+  return bad == 0 ? 0 : 1;
+}
+
 // What the workers share (anonymous shared memory, so that forked workers
 // write it): the least failing program's index, each worker's counts.
 struct tally {
@@ -623,6 +666,7 @@ int main(int argc, char** argv) {
   model::observer = &obs;
   if (!st.spec.empty()) return run_spec(argv[0], st);
   if (st.check_pruning) return check_pruning(st.b);
+  if (st.crosscheck_ipr) return crosscheck_ipr(st.b, st.models);
   if (st.count) {
     for (int th = 2; th <= st.b.threads; th++) {
       gen::bounds b = st.b;
