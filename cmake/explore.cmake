@@ -464,6 +464,14 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
   add_test(NAME generated_pruning COMMAND $<TARGET_FILE:generated__go125> --check-pruning)
   set_tests_properties(generated_pruning PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
+# Await in-place revisits on the generated programs (at most 3 operations in
+# all, both models): the same complete graphs as plain TruSt, none twice.
+if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
+  add_test(NAME generated_ipr_crosscheck
+    COMMAND $<TARGET_FILE:generated__go125> --crosscheck-ipr --total 3)
+  set_tests_properties(generated_ipr_crosscheck PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 120)
+endif()
 # The generated column's commands as docs/generated.md shows them, and its bad input.
 if(TARGET generated__go125 AND TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
   add_test(NAME generated_cli COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/generated_cli.sh"
