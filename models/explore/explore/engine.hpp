@@ -955,13 +955,29 @@ class engine final : public runtime {
       rr.rf = w;
       settle(rr, we.wval);
       st_.revisits++;
-      if (opt_.ipr && Policy::in_place != 4) unblock_kept(h, rid, w, plen);  // 4: teeth
+      bool now_rmw = rr.kind == ek::rmw;
+      if (opt_.ipr && Policy::in_place != 4 && !(now_rmw && we.kind == ek::rmw))  // 4: teeth
+        unblock_kept(h, rid, w, plen, w);
       if (we.kind == ek::rmw) {
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
-        if (!checker_.consistent(h, opt_.m)) continue;
-        if (!race_free(h, rid, kids.size())) return;
-        if (!sym_kept(h)) continue;
-        whole_child(kids, std::move(h), rid.t, rmw_of(h, rid));
+        // r made an RMW writes co-next to w: a waiter it unblocks reads w,
+        // or r's write (a second child; plain TruSt's revisit of the waiter
+        // by w, or by r's write once r runs).
+        graph h2;
+        bool two = opt_.ipr && Policy::in_place != 4 && now_rmw;
+        if (two) {
+          h2 = h;
+          two = unblock_kept(h2, rid, w, plen, rid) > 0;
+          unblock_kept(h, rid, w, plen, w);
+        }
+        for (graph* x : {&h, &h2}) {
+          if (x == &h2 && !two) break;
+          if (!checker_.consistent(*x, opt_.m)) continue;
+          if (!race_free(*x, rid, kids.size())) return;
+          if (!sym_kept(*x)) continue;
+          eid again = rmw_of(*x, rid);
+          whole_child(kids, std::move(*x), rid.t, again);
+        }
         continue;
       }
       h.co.erase(we.loc, w);
@@ -1353,15 +1369,17 @@ class engine final : public runtime {
   // iteration h keeps whole read w in place there too (ipr_target()), as
   // they do in the child that adds w (the revisit of such a read is not
   // made: its graphs, where r's thread re-ran after it, are these).
-  void unblock_kept(graph& h, eid r, eid w, const prefix_len& plen) const {
+  int unblock_kept(graph& h, eid r, eid w, const prefix_len& plen, eid last) const {
+    int n = 0;
     for (int u = 0; u < nt_; u++) {
       if (u == r.t) continue;
       eid x = ipr_target(h, u, w, plen);
       if (x.init()) continue;
       event y = h.at(x);
-      settle(y, h.at(w).wval);
-      if (y.kind == ek::read) revisit_in_place(h, x, w);
+      settle(y, h.at(last).wval);
+      if (y.kind == ek::read) revisit_in_place(h, x, last), n++;
     }
+    return n;
   }
   // Read r of h reads w; its thread's later events go. A read stays one
   // and its iteration is restamped after every event of h; a lock()
