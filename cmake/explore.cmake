@@ -120,6 +120,15 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 300)
   endforeach()
+  # random_435 of 800 (a CAS revisited into an RMW beside a waiter): passes,
+  # and fails on the engine without the waiter's second child.
+  add_test(NAME explore_random_ipr_waits/random_435
+    COMMAND explore_symmetry --ipr-waits --generated 800)
+  _rq_explore_selftest(explore_symmetry_ipr_one_rmw_child symmetry POLICY ipr_one_rmw_child)
+  add_test(NAME explore_teeth/ipr_one_rmw_child
+    COMMAND explore_symmetry_ipr_one_rmw_child --ipr-waits --generated 800 --expect-mismatch)
+  set_tests_properties(explore_random_ipr_waits/random_435 explore_teeth/ipr_one_rmw_child
+    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=random_435")
   _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry POLICY rmw_no_revisit)
   add_test(NAME explore_teeth/rmw_no_revisit
     COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)

@@ -964,10 +964,10 @@ class engine final : public runtime {
         // or r's write (a second child; plain TruSt's revisit of the waiter
         // by w, or by r's write once r runs).
         graph h2;
-        bool two = opt_.ipr && Policy::in_place != 4 && now_rmw;
+        bool two = opt_.ipr && Policy::in_place != 4 && now_rmw;  // 6: teeth, below
         if (two) {
           h2 = h;
-          two = unblock_kept(h2, rid, w, plen, rid) > 0;
+          two = unblock_kept(h2, rid, w, plen, rid) > 0 && Policy::in_place != 6;
           unblock_kept(h, rid, w, plen, w);
         }
         for (graph* x : {&h, &h2}) {
