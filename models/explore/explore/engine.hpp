@@ -1295,7 +1295,8 @@ class engine final : public runtime {
   // Where blocked thread t's loop surely began: its iteration's start, or,
   // where that is its operation's start (no spin_pause passed in it), its
   // last read (a read before the loop's head is not read again; a loop
-  // that reads nothing never leaves, and no such wait is for good).
+  // that reads nothing never leaves: kept beside a newer write, its old
+  // value leaves the execution blocked, not for good, never judged).
   std::size_t loop_from(int t) const {
     const th& b = ths_[t];
     if (b.loop || Policy::in_place == 5) return b.iter;  // 5: broken on purpose (teeth)
@@ -1366,9 +1367,10 @@ class engine final : public runtime {
     return true;
   }
   // h is the backward revisit of r by w: the other blocked threads whose
-  // iteration h keeps whole read w in place there too (ipr_target()), as
-  // they do in the child that adds w (the revisit of such a read is not
-  // made: its graphs, where r's thread re-ran after it, are these).
+  // iteration h keeps whole and w ends (ipr_target()) read last in place
+  // there (w, or r's write where r became an RMW), as they read w in the
+  // child that adds w (w's revisit of such a read is not made: its graphs
+  // are these). Returns how many. Called by revisits() only.
   int unblock_kept(graph& h, eid r, eid w, const prefix_len& plen, eid last) const {
     int n = 0;
     for (int u = 0; u < nt_; u++) {
