@@ -138,14 +138,30 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # graphs, none twice (explore_random; with in-place revisits only where no
   # step waits); its teeth: a read that a revisit makes an RMW not revisiting
   # with its write (graphs missing). explore_random_ipr_waits: in-place
-  # revisits where a step waits, a known failure (4 programs lose graphs:
-  # reads before a wait's loop revisited in place, docs/explore.md):
-  # WILL_FAIL until it is fixed.
+  # revisits where a step waits; its teeth (explore_teeth/ipr_no_unblock,
+  # ipr_any_loop): a backward revisit leaving other waiters blocked on the
+  # old value, a read before a wait's loop revisited in place.
   add_test(NAME explore_random COMMAND explore_symmetry --naive)
   set_tests_properties(explore_random PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   add_test(NAME explore_random_ipr_waits COMMAND explore_symmetry --ipr-waits)
   set_tests_properties(explore_random_ipr_waits PROPERTIES LABELS "gate;explore;selftest"
-    TIMEOUT 300 WILL_FAIL TRUE)
+    TIMEOUT 300)
+  foreach(_rq_v IN ITEMS ipr_no_unblock ipr_any_loop)
+    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry POLICY ${_rq_v})
+    add_test(NAME explore_teeth/${_rq_v}
+      COMMAND explore_symmetry_${_rq_v} --ipr-waits --expect-mismatch)
+    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 300)
+  endforeach()
+  # random_435 of 800 (a CAS revisited into an RMW beside a waiter): passes,
+  # and fails on the engine without the waiter's second child.
+  add_test(NAME explore_random_ipr_waits/random_435
+    COMMAND explore_symmetry --ipr-waits --generated 800)
+  _rq_explore_selftest(explore_symmetry_ipr_one_rmw_child symmetry POLICY ipr_one_rmw_child)
+  add_test(NAME explore_teeth/ipr_one_rmw_child
+    COMMAND explore_symmetry_ipr_one_rmw_child --ipr-waits --generated 800 --expect-mismatch)
+  set_tests_properties(explore_random_ipr_waits/random_435 explore_teeth/ipr_one_rmw_child
+    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=random_435")
   _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry POLICY rmw_no_revisit)
   add_test(NAME explore_teeth/rmw_no_revisit
     COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)
@@ -501,10 +517,18 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
   add_test(NAME generated_pruning COMMAND $<TARGET_FILE:generated__go125> --check-pruning)
   set_tests_properties(generated_pruning PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
+# Await in-place revisits on the generated programs (at most 3 operations in
+# all, both models): the same complete graphs as plain TruSt, none twice.
+if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
+  add_test(NAME generated_ipr_crosscheck
+    COMMAND $<TARGET_FILE:generated__go125> --crosscheck-ipr --total 3)
+  set_tests_properties(generated_ipr_crosscheck PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 120)
+endif()
 # The generated column's commands as docs/generated.md shows them, and its bad input.
 if(TARGET generated__go125 AND TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
   add_test(NAME generated_cli COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/generated_cli.sh"
     $<TARGET_FILE:generated__go125> $<TARGET_FILE:explore__go125>
     "${CMAKE_BINARY_DIR}/generated_cli")
-  set_tests_properties(generated_cli PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  set_tests_properties(generated_cli PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()

@@ -261,4 +261,13 @@ inline bool read_spec_file(const std::string& path, std::string& line, std::stri
   return false;
 }
 
+// A program's line: arg itself where it reads as one (it holds '|', its
+// threads, or '=', a setting), else the program line of the file arg names.
+// For the generated runners' `run` and `replay` (a saved failure).
+inline bool spec_or_file(const std::string& arg, std::string& line, std::string& err) {
+  line = arg;
+  if (arg.find('|') != std::string::npos || arg.find('=') != std::string::npos) return true;
+  return read_spec_file(arg, line, err);
+}
+
 }  // namespace runqcheck::model

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -326,6 +327,48 @@ inline std::string absolute(std::string line, const char* argv0) {
   return line;
 }
 
+// "__<mutant>" under RUNQCHECK_MUTANT (':' and '/' as '-'), else "": a
+// failure's files named apart per mutant.
+inline std::string mutant_suffix() {
+  const char* mut = std::getenv("RUNQCHECK_MUTANT");
+  if (mut == nullptr || *mut == '\0') return "";
+  std::string x = mut;
+  for (char& c : x)
+    if (c == ':' || c == '/') c = '-';
+  return "__" + x;
+}
+
+// Where a runner saves a failing program: name in the failure directory (the
+// pictures'), or name itself in a build without pictures; "" with err set if
+// there is no failure directory.
+inline std::string failure_file(const std::string& name, std::string& err) {
+#ifdef RUNQCHECK_PICTURES
+  std::string dir = fuzz::failure_dir(err);
+  if (dir.empty()) return "";
+  return dir + "/" + name;
+#else
+  err.clear();
+  return name;
+#endif
+}
+
+// Saves a failing program's line in failure_file(name), after the comment
+// lines header ('#' each), and prints `  saved: FILE` or why none.
+inline void save_program(const std::string& name, const std::string& header,
+                         const std::string& spec) {
+  std::string err;
+  std::string file = failure_file(name, err);
+  if (!file.empty()) {
+    std::ofstream out(file);
+    out << header << "\n" << spec << "\n";
+    if (!out) err = "cannot write " + file;
+  }
+  if (err.empty())
+    std::printf("  saved: %s\n", file.c_str());
+  else
+    std::printf("  saved: none (%s)\n", err.c_str());
+}
+
 inline void print_picture(const std::string& html, const std::string& err) {
   if (html.empty())
     std::printf("picture: none (%s)\n", err.c_str());
@@ -366,13 +409,7 @@ inline std::string page_base(const char* prefix, const char* subject,
   if (dir.empty()) return "";
   std::string base = dir + "/" + prefix + "__" + subject + "__" + std::string(scenario) + "__" +
                      arg_of(m);
-  if (const char* mut = std::getenv("RUNQCHECK_MUTANT"); mut != nullptr && *mut != '\0') {
-    std::string x = mut;
-    for (char& c : x)
-      if (c == ':' || c == '/') c = '-';
-    base += "__" + x;
-  }
-  return base;
+  return base + mutant_suffix();
 }
 #endif
 

@@ -22,13 +22,17 @@
 //   least failing program's whatever J (the workers agree on it, see work());
 //   --keep-going: every program, not only up to the first failure;
 //   --count: print the programs of each shape and stop;
+//   --crosscheck-ipr: each program explored with and without await in-place
+//   revisits, the same complete graphs required (the engine's test);
 //   --wrap: every program starts its ring counters at 2^32 - 2 (2^W - 2 at
 //   the port's width; `counter=` in its SPEC), so each runs across the wrap
 //   (the hook S::set_runq_counters, else the counters found by behaviour).
 //   SPEC: a scenario as one line (models/scenarios/text.hpp), FILE a file
 //   holding one (lines starting '#' are comments): what a failure saves.
 //   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first);
-//   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs).
+//   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs);
+//   RUNQCHECK_NO_IPR=1 explores with plain TruSt (engine.hpp's options::ipr
+//   off, to measure what await in-place revisits save; replays alike).
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,7 +88,7 @@ struct settings {
   gen::bounds b;
   std::uint64_t budget = kDefaultBudget;
   double seconds = 0;
-  bool keep_going = false, count = false, check_pruning = false;
+  bool keep_going = false, count = false, check_pruning = false, crosscheck_ipr = false;
   unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
@@ -196,26 +200,33 @@ struct explored {
 
 struct lincheck_state {
   history h;
-  std::unordered_set<std::string> ok;  // histories judged linearizable (this program)
+  std::unordered_set<std::string> own;
+  std::unordered_set<std::string>* ok = &own;  // histories judged linearizable (this program)
   std::uint64_t judged = 0;
   std::string report;  // the last non-linearizable history's report
 };
+
+// Await in-place revisits on (the engine's default) unless RUNQCHECK_NO_IPR.
+bool use_ipr() {
+  static const bool on = std::getenv("RUNQCHECK_NO_IPR") == nullptr;
+  return on;
+}
 
 // The lincheck of every interleaving, as steps around each execution.
 runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
                                                          const model::scenario& sc) {
   runqcheck::explore::scenario_run::extras x;
-  x.ipr = false;  // as explore_one
+  x.ipr = use_ipr();  // as explore_one
   x.setup = [&L] { L.h.reset(); };
   x.access = [&L](const ex::event& e) { L.h.access(e); };
   x.finish = [&L, &sc] {
     if (L.h.stale) return;
     L.judged++;
     std::string k = L.h.key();
-    if (L.ok.count(k) != 0) return;
+    if (L.ok->count(k) != 0) return;
     std::string e = L.h.judge(sc);
     if (e.empty()) {
-      L.ok.insert(std::move(k));
+      L.ok->insert(std::move(k));
       return;
     }
     L.report = e;
@@ -228,7 +239,13 @@ runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
 
 template <std::uint32_t Cap>
 explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
+  // Histories judged linearizable, kept across the models (and runs) of one
+  // program: the verdict depends on the program only.
+  static std::string memo_of;
+  static std::unordered_set<std::string> memo;
+  if (std::string t = model::spec_text(sc); t != memo_of) memo_of = std::move(t), memo.clear();
   lincheck_state L;
+  L.ok = &memo;
   auto x = lincheck_steps(L, sc);
   prog<Cap> p(sc);
   if (lincheck) {
@@ -255,10 +272,7 @@ explored explore_one(const model::scenario& sc, ex::model m, std::uint64_t budge
   o.m = m;
   o.budget = replay.empty() ? budget : 0;
   o.replay = replay;
-  // Plain TruSt: await in-place revisits lose executions of a thread that
-  // waits before it writes (docs/explore.md, "open"); the owner's destroy
-  // waits so.
-  o.ipr = false;
+  o.ipr = use_ipr();
   static const bool lincheck = std::getenv("RUNQCHECK_NO_LINCHECK") == nullptr;
   return explore_caps<RQ_GEN_CAPS>(sc, o, lincheck);
 }
@@ -323,17 +337,6 @@ model::scenario shrink(model::scenario sc, ex::model m, const std::string& kind,
   return sc;
 }
 
-std::string self_dir_file(const std::string& name, std::string& err) {
-#ifdef RUNQCHECK_PICTURES
-  std::string dir = runqcheck::fuzz::failure_dir(err);
-  if (dir.empty()) return "";
-  return dir + "/" + name;
-#else
-  err.clear();
-  return name;
-#endif
-}
-
 // Reports a failing program: shrinks it, prints it, saves it as a file the
 // catalog runners take (explore_scenarios --scenario FILE), and prints the
 // replay: and picture: lines of its failing execution.
@@ -357,22 +360,12 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   if (!last.report.empty()) std::printf("%s\n", last.report.c_str());
-  std::string err;
-  std::string file = self_dir_file("generated__" + std::string(subject_name) + "__" +
-                                       std::string(sc.name) + "__" + cli::arg_of(m) + ".scn",
-                                   err);
-  if (!file.empty()) {
-    std::ofstream out(file);
-    out << "# a program the generated column found failing (" << subject_name << ", " << mn
-        << "): " << last.s.failure << "\n# run it: explore_scenarios --scenario FILE, "
-        << "or generated run FILE\n"
-        << spec << "\n";
-    if (!out) err = "cannot write " + file;
-  }
-  if (err.empty())
-    std::printf("  saved: %s\n", file.c_str());
-  else
-    std::printf("  saved: none (%s)\n", err.c_str());
+  cli::save_program("generated__" + std::string(subject_name) + "__" + std::string(sc.name) +
+                        "__" + cli::arg_of(m) + cli::mutant_suffix() + ".scn",
+                    "# a program the generated column found failing (" +
+                        std::string(subject_name) + ", " + mn + "): " + last.s.failure +
+                        "\n# run it: explore_scenarios --scenario FILE, or generated run FILE",
+                    spec);
   std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
   std::printf("replay: %s\n", line.c_str());
   std::fflush(stdout);
@@ -403,10 +396,8 @@ int usage(const char* argv0) {
 
 // SPEC or FILE (a file holding a SPEC line) into sc; false with err set.
 bool load_spec(const std::string& arg, model::scenario& sc, std::string& err) {
-  std::string line = arg;
-  // A program holds '|' (its threads) or at least a setting ("cap=4"); else a file.
-  bool text = arg.find('|') != std::string::npos || arg.find('=') != std::string::npos;
-  if (!text && !model::read_spec_file(arg, line, err)) return false;
+  std::string line;
+  if (!model::spec_or_file(arg, line, err)) return false;
   if (!model::parse_spec(line, sc, err, model::kMaxP, model::kMaxThreads, model::kMaxG))
     return false;
   if (!valid_cap(sc.cap)) {
@@ -440,6 +431,8 @@ int parse(int argc, char** argv, settings& st) {
       st.count = true;
     } else if (std::strcmp(argv[i], "--check-pruning") == 0 && !st.run) {
       st.check_pruning = true;
+    } else if (std::strcmp(argv[i], "--crosscheck-ipr") == 0 && !st.run) {
+      st.crosscheck_ipr = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
       if (!cli::parse_u64(argv[++i], v, 1, 4)) {
         std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
@@ -557,6 +550,45 @@ int check_pruning(const gen::bounds& b) {
   return why != nullptr ? 0 : 1;
 }
 
+// --crosscheck-ipr: every program within the bounds, each model, explored
+// with await in-place revisits and without (plain TruSt, the oracle),
+// lincheck off: the same complete graphs, none met twice (docs/explore.md).
+int crosscheck_ipr(const gen::bounds& b, const std::vector<ex::model>& models) {
+  std::uint64_t n = 0, bad = 0, graphs = 0, in_place = 0;
+  gen::enumerate(b, [&](const gen::program& p) {
+    model::scenario sc = gen::to_scenario(p);
+    n++;
+    for (ex::model m : models) {
+      std::vector<std::uint64_t> h[2];
+      std::uint64_t twice = 0;
+      for (int ipr = 0; ipr < 2; ipr++) {
+        ex::options o;
+        o.m = m;
+        o.ipr = ipr == 1;
+        o.hash_graphs = true;
+        explored r = explore_caps<RQ_GEN_CAPS>(sc, o, false);
+        h[ipr] = std::move(r.s.hashes);
+        std::sort(h[ipr].begin(), h[ipr].end());
+        twice += r.s.duplicates;
+        in_place += r.s.in_place;
+        if (r.s.failed) twice++;  // a correct port fails no program
+      }
+      graphs += h[0].size();
+      if (h[0] == h[1] && twice == 0) continue;
+      if (bad++ < 5)
+        std::printf("generated: crosscheck-ipr %s %s: %zu complete graphs with in-place "
+                    "revisits, %zu without, %llu met twice or failed\n",
+                    model::spec_text(sc).c_str(), ex::model_name(m), h[1].size(), h[0].size(),
+                    static_cast<unsigned long long>(twice));
+    }
+  });
+  std::printf("generated %s: crosscheck-ipr: %s programs, %s complete graphs, %s children "
+              "revisited in place; %s differ\n",
+              subject_name, fmt(n).c_str(), fmt(graphs).c_str(), fmt(in_place).c_str(),
+              fmt(bad).c_str());
+  return bad == 0 ? 0 : 1;
+}
+
 // What the workers share (anonymous shared memory, so that forked workers
 // write it): the least failing program's index, each worker's counts.
 struct tally {
@@ -634,6 +666,7 @@ int main(int argc, char** argv) {
   model::observer = &obs;
   if (!st.spec.empty()) return run_spec(argv[0], st);
   if (st.check_pruning) return check_pruning(st.b);
+  if (st.crosscheck_ipr) return crosscheck_ipr(st.b, st.models);
   if (st.count) {
     for (int th = 2; th <= st.b.threads; th++) {
       gen::bounds b = st.b;

@@ -8,15 +8,16 @@
 //
 // Usage: generated_protocol [sc|rc11|both] [--ms N] [--gs G] [--gs3 G] [--procs P]
 //                           [--budget N] [--keep-going] [--count]
-//        generated_protocol run 'SPEC' [sc|rc11|both] [--budget N]
-//        generated_protocol replay 'SPEC' sc|rc11 PATH
+//        generated_protocol run 'SPEC'|FILE [sc|rc11|both] [--budget N]
+//        generated_protocol replay 'SPEC'|FILE sc|rc11 PATH
 //   --ms N: Ms 2..N (default 3); --gs G: Gs in all (default 2); --gs3 G:
 //   Gs in all in programs of 3 Ms (default 1); --procs P: Ps 1..P (3);
 //   --budget N: executions per program and model (default 2,000): a program
 //   it cuts is named with what it covered (never a silent pass);
 //   --keep-going: every program, not only up to the first failure;
 //   --count: the number of programs, and stop.
-//   SPEC: a program as one line (protocol.hpp's spec_text).
+//   SPEC: a program as one line (protocol.hpp's spec_text); FILE a file
+//   holding one (lines starting '#' are comments): what a failure saves.
 // A program whose roles need a hook the subject lacks is never generated:
 // the roles left out are named in a `runqcheck: not applied:` line.
 #include <chrono>
@@ -29,6 +30,7 @@
 
 #include "protocol.hpp"
 #include "protocol_prog.hpp"
+#include "text.hpp"
 
 namespace {
 
@@ -150,6 +152,12 @@ void report_failure(const char* argv0, gp::program p, ex::model m, const explore
   describe(p);
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
+  cli::save_program("generated_protocol__" + std::string(subject) + "__" + cli::arg_of(m) +
+                        cli::mutant_suffix() + ".pscn",
+                    "# a program the generated protocol column found failing (" +
+                        std::string(subject) + ", " + mn + "): " + last.s.failure +
+                        "\n# run it: generated_protocol run FILE",
+                    spec);
   std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
   std::printf("replay: %s\n", line.c_str());
   std::fflush(stdout);
@@ -165,8 +173,8 @@ int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [sc|rc11|both] [--ms N] [--gs G] [--gs3 G] [--procs P] [--budget N] "
                "[--keep-going] [--count]\n"
-               "       %s run 'SPEC' [sc|rc11|both] [--budget N]\n"
-               "       %s replay 'SPEC' sc|rc11 PATH\n",
+               "       %s run 'SPEC'|FILE [sc|rc11|both] [--budget N]\n"
+               "       %s replay 'SPEC'|FILE sc|rc11 PATH\n",
                argv0, argv0, argv0);
   return 2;
 }
@@ -220,8 +228,9 @@ int parse(int argc, char** argv, settings& st) {
 // run / replay: one program given as text.
 int run_spec(const char* argv0, const settings& st) {
   gp::program p;
-  std::string err;
-  if (!gp::parse_spec(st.spec, p, err, max_ps - 1, max_ms, max_gs)) {
+  std::string err, text;
+  if (!runqcheck::model::spec_or_file(st.spec, text, err) ||
+      !gp::parse_spec(text, p, err, max_ps - 1, max_ms, max_gs)) {
     std::fprintf(stderr, "%s: %s\n", argv0, err.c_str());
     return 2;
   }

@@ -2,7 +2,7 @@
 # tests/explore/protocol_generated_teeth.sh BINARY MUTANT ARGS... — passes iff
 # generated_protocol BINARY (on the mutant schemata) with ARGS fails under
 # RUNQCHECK_MUTANT=MUTANT, prints the shrunk program and a replay: line, and
-# that line fails again.
+# that line fails again, and so does `run FILE` on the file it saved.
 bin=${1:?usage: protocol_generated_teeth.sh BINARY MUTANT ARGS...}
 mut=${2:?usage: protocol_generated_teeth.sh BINARY MUTANT ARGS...}
 shift 2
@@ -16,4 +16,10 @@ line=$(printf '%s\n' "$out" | sed -n 's/^replay: RUNQCHECK_MUTANT=[^ ]* //p' | h
 again=$(eval "RUNQCHECK_MUTANT=$mut $line" 2>&1)
 printf '%s\n' "$again" | grep -q 'replay .*: FAILED' \
   || { echo "teeth: $mut: the replay did not fail: $again"; exit 1; }
-echo "teeth: $mut: killed, replay fails again"
+file=$(printf '%s\n' "$out" | sed -n 's/^  saved: //p' | head -1)
+[ -f "$file" ] || { echo "teeth: $mut: no saved file ($file)"; exit 1; }
+rerun=$(RUNQCHECK_MUTANT=$mut "$bin" run "$file" 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] && printf '%s\n' "$rerun" | grep -q ': FAILED under ' \
+  || { echo "teeth: $mut: run $file did not fail again (exit $rc): $rerun"; exit 1; }
+echo "teeth: $mut: killed, replay and the saved file fail again"

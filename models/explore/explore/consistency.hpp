@@ -65,7 +65,11 @@ struct exact {
   static constexpr bool revisits = true;   // backward revisits (engine.hpp)
   // Await in-place revisits (engine.hpp): 0 as designed; broken: 1 no
   // in-place child (the revisit it stands for still skipped), 2 that
-  // revisit not skipped, 3 the read revisited in place keeps its stamp.
+  // revisit not skipped, 3 the read revisited in place keeps its stamp,
+  // 4 no other blocked thread's read revisited in place in a backward
+  // revisit (unblock_kept), 5 a loop taken to begin at its operation's
+  // start (loop_from), 6 there, a waiter reading w only where the read
+  // revisited becomes an RMW (no child reading its write).
   static constexpr int in_place = 0;
   // Symmetry reduction (engine.hpp): 0 as designed; broken: 1 either
   // order of a pair dropped, 2 no prefix kept for lo, 3 the comparison

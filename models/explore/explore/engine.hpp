@@ -290,12 +290,14 @@ class engine final : public runtime {
     th& me = ths_[cur_];
     if (me.writes == me.window) {
       me.iter = me.wfrom;
+      me.loop = me.wloop;
       me.state = ts::blocked;
       blocked_now_ |= 1u << cur_;
       yield_to_main();
     }
     me.window = me.writes;
     me.wfrom = me.pos;
+    me.wloop = true;
   }
 
   void op_boundary() override {
@@ -303,6 +305,7 @@ class engine final : public runtime {
     th& me = ths_[cur_];
     me.window = me.writes;
     me.wfrom = me.pos;
+    me.wloop = false;
     me.sites.clear();
   }
 
@@ -327,6 +330,9 @@ class engine final : public runtime {
     std::uint64_t writes = 0, window = 0, fresh = 0;
     std::size_t wfrom = 0;  // where the spin window began (po index)
     std::size_t iter = 0;   // blocked: where its repeating iteration began
+    // wfrom is a loop's start (a spin_pause passed in this operation), and
+    // blocked: iter is (see loop_iter()).
+    bool wloop = false, loop = false;
     std::vector<site_rec> sites;
   };
   // model::lb: thread t's promise to write v to loc, made where its
@@ -382,7 +388,7 @@ class engine final : public runtime {
     phase_ = phase::run;
     stacks_.resize(nt_);
     for (int t = 0; t < nt_ && ok; t++) {
-      if (!stacks_[t]) stacks_[t] = std::make_unique<char[]>(kStack);
+      if (!stacks_[t]) stacks_[t] = std::make_unique_for_overwrite<char[]>(kStack);  // not zeroed
       ths_[t].ctx =
           boost::context::detail::make_fcontext(stacks_[t].get() + kStack, kStack, &entry);
       starting_ = t;
@@ -645,6 +651,7 @@ class engine final : public runtime {
   // Blocks the thread; its repeating iteration began at po index from.
   void block(th& me, std::size_t from) {
     me.iter = from;
+    me.loop = true;
     me.state = ts::blocked;
     blocked_now_ |= 1u << cur_;
     yield_to_main();
@@ -1011,12 +1018,29 @@ class engine final : public runtime {
       rr.lb = false;
       settle(rr, we.wval);
       st_.revisits++;
+      bool now_rmw = rr.kind == ek::rmw;
+      if (opt_.ipr && Policy::in_place != 4 && !(now_rmw && we.kind == ek::rmw))  // 4: teeth
+        unblock_kept(h, rid, w, plen, w);
       if (we.kind == ek::rmw) {
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
-        if (!checker_.consistent(h, opt_.m)) continue;
-        if (!race_free(h, rid, kids.size())) return;
-        if (!sym_kept(h)) continue;
-        whole_child(kids, std::move(h), rid.t, rmw_of(h, rid));
+        // r made an RMW writes co-next to w: a waiter it unblocks reads w,
+        // or r's write (a second child; plain TruSt's revisit of the waiter
+        // by w, or by r's write once r runs).
+        graph h2;
+        bool two = opt_.ipr && Policy::in_place != 4 && now_rmw;  // 6: teeth, below
+        if (two) {
+          h2 = h;
+          two = unblock_kept(h2, rid, w, plen, rid) > 0 && Policy::in_place != 6;
+          unblock_kept(h, rid, w, plen, w);
+        }
+        for (graph* x : {&h, &h2}) {
+          if (x == &h2 && !two) break;
+          if (!checker_.consistent(*x, opt_.m)) continue;
+          if (!race_free(*x, rid, kids.size())) return;
+          if (!sym_kept(*x)) continue;
+          eid again = rmw_of(*x, rid);
+          whole_child(kids, std::move(*x), rid.t, again);
+        }
         continue;
       }
       h.co.erase(we.loc, w);
@@ -1445,7 +1469,8 @@ class engine final : public runtime {
   // plain revisits (a child per taker, the others reading its lock, met
   // some graphs twice). Equality with plain TruSt is tested: the complete
   // graphs of both are the same sets, none met twice (--crosscheck,
-  // explore_await, whose teeth break these revisits three ways).
+  // explore_await, whose teeth break these revisits three ways;
+  // explore_random_ipr_waits against the naive search, two more).
 
   // Did a thread that blocked since the last look block on a read that
   // was stale when it was added (a write co-after the one it read was
@@ -1457,7 +1482,7 @@ class engine final : public runtime {
     if (!opt_.ipr || !Policy::revisits || opt_.naive) return false;
     for (int t = 0; t < nt_; t++) {
       if ((m >> t & 1u) == 0 || ths_[t].state != ts::blocked) continue;
-      for (std::size_t i = ths_[t].iter; i < ths_[t].pos; i++) {
+      for (std::size_t i = loop_from(t); i < ths_[t].pos; i++) {
         const event& x = g_.th[t][i];
         if (!x.reads()) continue;
         auto ws = g_.writes(x.loc);
@@ -1511,7 +1536,20 @@ class engine final : public runtime {
       if (g.co_index(we.loc, x.rf) >= g.co_index(we.loc, w)) return {};
       if (!added_max(g, r, w, plen)) return {};
     }
+    if (!r.init() && static_cast<std::size_t>(r.i) < loop_from(u)) return {};
     return r;
+  }
+  // Where blocked thread t's loop surely began: its iteration's start, or,
+  // where that is its operation's start (no spin_pause passed in it), its
+  // last read (a read before the loop's head is not read again; a loop
+  // that reads nothing never leaves: kept beside a newer write, its old
+  // value leaves the execution blocked, not for good, never judged).
+  std::size_t loop_from(int t) const {
+    const th& b = ths_[t];
+    if (b.loop || Policy::in_place == 5) return b.iter;  // 5: broken on purpose (teeth)
+    for (std::size_t i = b.pos; i-- > b.iter;)
+      if (g_.th[t][i].reads()) return i;
+    return b.iter;
   }
   // The blocked threads whose last iteration failed a lock() of loc.
   int lock_waiters(const graph& g, std::uint32_t loc) const {
@@ -1574,6 +1612,23 @@ class engine final : public runtime {
       g_.acc.erase(loc, w);
     }
     return true;
+  }
+  // h is the backward revisit of r by w: the other blocked threads whose
+  // iteration h keeps whole and w ends (ipr_target()) read last in place
+  // there (w, or r's write where r became an RMW), as they read w in the
+  // child that adds w (w's revisit of such a read is not made: its graphs
+  // are these). Returns how many. Called by revisits() only.
+  int unblock_kept(graph& h, eid r, eid w, const prefix_len& plen, eid last) const {
+    int n = 0;
+    for (int u = 0; u < nt_; u++) {
+      if (u == r.t) continue;
+      eid x = ipr_target(h, u, w, plen);
+      if (x.init()) continue;
+      event y = h.at(x);
+      settle(y, h.at(last).wval);
+      if (y.kind == ek::read) revisit_in_place(h, x, last), n++;
+    }
+    return n;
   }
   // Read r of h reads w; its thread's later events go. A read stays one
   // and its iteration is restamped after every event of h; a lock()
