@@ -43,9 +43,7 @@ struct runq {
   struct perch {
     static constexpr std::uint32_t capacity = Cap;  // the protocols' batch size
     using G = runq::G;
-    perch(tray& s, std::int32_t pid) : sched(&s), id(pid) {}
-    perch(const perch&) = delete;
-    perch& operator=(const perch&) = delete;
+    perch(tray& s, std::int32_t pid) : sched(&s), id(pid) {}  // not copied: a B::mutex
     tray* sched;
     std::int32_t id;
     typename B::mutex mu;
@@ -55,13 +53,17 @@ struct runq {
   };
   using p = perch;
 
-  // Holds a lock for a scope. Any thread not holding it.
+  // Holds a lock for a scope. Any thread not holding it. Not copyable,
+  // declared the C++03 way: under Relacy `delete` is a macro.
   template <class Mu>
-  struct hold {
+  class hold {
+   public:
     explicit hold(Mu& m) : m_(m) { m_.lock(); }
     ~hold() { m_.unlock(); }
-    hold(const hold&) = delete;
-    hold& operator=(const hold&) = delete;
+
+   private:
+    hold(const hold&);
+    hold& operator=(const hold&);
     Mu& m_;
   };
   using held = hold<typename B::mutex>;

@@ -20,7 +20,9 @@
 //   give up:  1. searchers -= 1  2. #StoreLoad   3. recheck every queue
 // and, where Go relies on one lock for the global queue and the idle
 // lists, the nest's lock alone: a poster that finds no free P sets
-// `asked` under it, and an M about to free its P reads `asked` under it
+// `asked` and gives its claim back in one section of it (generated_protocol
+// found the lost wakeup when the claim went back after the section), and
+// an M about to free its P reads `asked` under it
 // and searches instead; a G put on the tray after the freeing M looked is
 // the poster's to wake for.
 #pragma once
@@ -61,15 +63,16 @@ struct sched {
   static constexpr auto sc = std::memory_order::seq_cst;
   static constexpr auto rx = std::memory_order::relaxed;
 
-  // The nest's lock held for a scope (the contract's `locked`).
+  // The nest's lock held for a scope (the contract's `locked`). Not
+  // copyable, the C++03 way (under Relacy `delete` is a macro).
   class locked {
    public:
     explicit locked(typename B::mutex& mu) : mu_(mu) { mu_.lock(); }
     ~locked() { mu_.unlock(); }
-    locked(const locked&) = delete;
-    locked& operator=(const locked&) = delete;
 
    private:
+    locked(const locked&);
+    locked& operator=(const locked&);
     typename B::mutex& mu_;
   };
   // Any thread not holding the nest's lock.
@@ -172,9 +175,14 @@ struct sched {
   // Starts a searcher if a P is free and nobody searches.
   static void wakep() {
     if (Env::ws().searchers.load(sc) != 0 || !claim()) return;  // step 3: one searches
-    P* pp = with_nest([](locked& l) { return take_for_search(l); });
+    P* pp = with_nest([](locked& l) {
+      P* free = take_for_search(l);
+      // No free P: the claim back in the same section as `asked`, or an M
+      // that answers the ask could later find the search still claimed.
+      if (free == nullptr) Env::ws().searchers.fetch_sub(1, sc);
+      return free;
+    });
     if (pp != nullptr) wake(pp, true);
-    else Env::ws().searchers.fetch_sub(1, sc);  // no free P: the claim back
   }
 
   static void submit(P* pp, G* gp, bool next) {
