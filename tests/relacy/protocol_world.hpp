@@ -454,8 +454,11 @@ struct world {
     if constexpr (own_queue) return std::int32_t{n};
     else return (core);
   }
-  // The lock around proto's `locked&` calls: its own, else sched.lock.
-  typename proto::locked plock() { return runqcheck::protocol_lock<proto>(core); }
+  // The lock around proto's `locked&` calls: its own, else sched.lock
+  // (at the caller's line). Any M not holding it.
+  typename proto::locked plock(runqcheck::loc l = runqcheck::loc::current()) {
+    return runqcheck::protocol_lock<proto>(core, l);
+  }
 
   // before(): the scenario's initial state.
   void init() {

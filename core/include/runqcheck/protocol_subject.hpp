@@ -22,13 +22,15 @@
 // names its guard as PS::locked and makes one with PS::lock(); the world
 // then takes that, never sched.lock, around the calls with a `locked&`
 // (stopm's mput, the idle Ps at start, procresize's section), and the
-// protocol takes it itself everywhere else.
+// protocol takes it itself everywhere else. Env::handoff_gcstop still
+// takes sched.lock's proof: such a protocol calls it under
+// lock(Env::core()).
 //
 // Queues: the protocol runs around its world's queue subject S (Env::S):
 // the bundled go125 unless its registration names one (QUEUE). It reaches
 // the queues through subject.hpp's functions on Env::sched() (S::schedt&,
-// the queue's global state); sched.lock and the core's global queue
-// functions are go125's only (Env::core(): sched.lock even then).
+// the queue's global state). The core's global-queue functions on
+// Env::core() reach go125's queue only; Env::core() stays sched.lock.
 //
 // Required (Go signature on the right):
 //   PS::name                            shown in reports
@@ -37,7 +39,7 @@
 //        hands it back as Env::ws()
 //   PS::observe() -> protocol_counts    what the checks at quiescence read
 //        (spinning Ms, idle Ps, idle Ms), in the port's own terms; called
-//        after the run or under sched.lock
+//        after the run or under its lock (Locks, above)
 //   PS::spin_gate(M*, int32 gomaxprocs) -> bool
 //        findRunnable's limit on spinning Ms (Go: half the busy Ps): true
 //        if the M, holding a P, may spin (becomeSpinning done)
@@ -76,8 +78,8 @@
 // owner, count_wakep, handoff_gcstop, g_m; protocol.hpp's top comment says
 // what each does) and these fields of its Ps and Ms (every world has them;
 // the rest of a world's P or M is its own):
-//   P: the queue's p (S::p: id, status, m, the ring), link (P*: an idle
-//      list's link; sched.lock), idle (atomic bool: Go's idlepMask bit, a
+//   P: the queue's p (S::p: id, the ring), status, m (go125's p's, else
+//      the world's), link (P*: an idle list's link; its lock), idle (atomic bool: Go's idlepMask bit, a
 //      hint stealers read), oldm (atomic M*: the M that last ran it),
 //      syscalltick (atomic uint32), sysmontick (uint32: retake's own)
 //   M: m<B> (curg), id, spinning (atomic bool), nextp (atomic P*: startm's
