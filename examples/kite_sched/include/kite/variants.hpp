@@ -1,8 +1,12 @@
-// kite/variants.hpp — kite's bug, a protocol subject that the protocol
-// columns must reject (examples/kite_sched/variants.cmake registers it;
-// ci/test expects its cells).
+// kite/variants.hpp — kite's bugs: one in its protocol, one in its queue
+// (a queue subject, which the protocol columns then run kite around: the
+// proof that they run around the QUEUE named). The columns must reject
+// them (examples/kite_sched/variants.cmake registers them; ci/test).
 #pragma once
 
+#include <cstdint>
+
+#include "runq.hpp"
 #include "sched.hpp"
 
 namespace kite {
@@ -27,6 +31,18 @@ struct release_unlocked_bug : sched<Env> {
     Env::releasep(mp);
     base::push_free(pp);  // the bug: the nest's lock is not held
     return step::released;
+  }
+};
+
+// runqempty reads the perch without its lock (a hint, the author thought):
+// a data race with the owner's put, which a searcher's recheck (the
+// protocol's dropspinning) hits.
+template <class B, std::uint32_t Cap>
+struct empty_unlocked_bug : runq<B, Cap> {
+  using base = runq<B, Cap>;
+  static constexpr const char* name = "kite_empty_unlocked";
+  static bool runqempty(typename base::perch& pp) {
+    return pp.count.load() == 0 && pp.runnext.load() == nullptr;  // the bug: no lock
   }
 };
 
