@@ -79,8 +79,9 @@
 // what each does) and these fields of its Ps and Ms (every world has them;
 // the rest of a world's P or M is its own):
 //   P: the queue's p (S::p: id, the ring), status, m (go125's p's, else
-//      the world's), link (P*: an idle list's link; its lock), idle (atomic bool: Go's idlepMask bit, a
-//      hint stealers read), oldm (atomic M*: the M that last ran it),
+//      the world's), link (P*: an idle list's link; its lock), idle
+//      (atomic bool: Go's idlepMask bit, a hint stealers read), oldm
+//      (atomic M*: the M that last ran it),
 //      syscalltick (atomic uint32), sysmontick (uint32: retake's own)
 //   M: m<B> (curg), id, spinning (atomic bool), nextp (atomic P*: startm's
 //      hand-over, published by notewakeup), p (atomic P*: the M's P,
