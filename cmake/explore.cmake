@@ -339,6 +339,33 @@ if(NOT CMAKE_CROSSCOMPILING)
       ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
     set_tests_properties(generated_protocol_bundled PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 900)
+    # QUEUE (issue 42): kite (examples/kite_sched, its own lock) runs around
+    # the queue subject its header names. Around kite's queue it passes; around
+    # a queue bug (runqempty without the perch's lock) the same protocol must
+    # report the race: a world that ignored QUEUE (go125) would not. ~2 s each.
+    # (An installed tree has no examples/.)
+    set(_rq_kinc "${RUNQCHECK_ROOT}/examples/kite_sched/include")
+    set(_rq_kqs)
+    if(EXISTS "${_rq_kinc}/kite/sched.hpp")
+      set(_rq_kqs "kite_runq|kite/runq.hpp|kite::runq"
+                  "kite_empty_unlocked|kite/variants.hpp|kite::empty_unlocked_bug")
+    endif()
+    foreach(_rq_kq IN LISTS _rq_kqs)
+      string(REPLACE "|" ";" _rq_kq "${_rq_kq}")
+      list(GET _rq_kq 0 _rq_kn)
+      _runqcheck_protocol_header(explore_queue__${_rq_kn} kite/sched.hpp kite::sched
+        "${_rq_kinc}" _rq_kgen ${_rq_kq})
+      _rq_explore_protocol(explore_protocol_queue__${_rq_kn} ${_rq_kgen})
+      add_test(NAME explore_protocol_queue/${_rq_kn} COMMAND explore_protocol_queue__${_rq_kn}
+        both --budget 2000)
+      set_tests_properties(explore_protocol_queue/${_rq_kn} PROPERTIES
+        LABELS "gate;explore;selftest" TIMEOUT 120
+        ENVIRONMENT "RUNQCHECK_CASE=submit_vs_spinner_drop")
+    endforeach()
+    if(_rq_kqs)
+      set_tests_properties(explore_protocol_queue/kite_empty_unlocked PROPERTIES
+        PASS_REGULAR_EXPRESSION "submit_vs_spinner_drop SC: data race")
+    endif()
     # A replay path under the other model: one line, exit 2 (tests/explore/cli.hpp).
     add_test(NAME explore_protocol_replay_model COMMAND sh
       "${RUNQCHECK_ROOT}/tests/explore/replay_model.sh" $<TARGET_FILE:explore_protocol>

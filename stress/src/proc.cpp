@@ -42,6 +42,7 @@
 #include <mutex>
 #include <span>
 #include <thread>
+#include <type_traits>
 
 #include "fiber.hpp"
 #include "runqcheck/stress/watchdog.hpp"
@@ -81,6 +82,7 @@ struct env {
   using M = stress::M;
   static auto& ws();
   static runqcheck::schedt<B>& core() { return the_sched->core; }
+  static runqcheck::schedt<B>& sched() { return the_sched->core; }  // go125's global queue
   [[maybe_unused]] static void newm(P* pp, bool spinning);
   static void notewakeup(M* mp) { mp->park.wakeup(); }
   [[maybe_unused]] static void acquirep(M* mp, P* pp);
@@ -91,9 +93,23 @@ struct env {
   static M* g_m(core_g* gp) { return asG(gp)->m.load(relaxed); }
 };
 #ifdef RUNQCHECK_STRESS_PROTOCOL_SUBJECT
-using proto = protocol_under_test<env>;  // runqcheck_add_protocol_subject's (cmake/stress.cmake)
+// runqcheck_add_protocol_subject's (cmake/stress.cmake). One with a queue
+// or a lock of its own is not run here (not_run): the bundled one stands
+// in for it so that this file compiles, and command.cpp says so.
+#ifdef RUNQCHECK_PROTOCOL_QUEUE
+constexpr const char* not_run = "the stress scheduler runs go125's queues only (QUEUE "
+                                RUNQCHECK_PROTOCOL_QUEUE ")";
 #else
+constexpr const char* not_run = has_protocol_lock<protocol_under_test<env>>
+                                    ? "the stress scheduler holds sched.lock only (its own lock)"
+                                    : nullptr;
+#endif
+using proto = std::conditional_t<not_run == nullptr, protocol_under_test<env>, protocol<env>>;
+const char* const proto_name = protocol_under_test<env>::name;
+#else
+constexpr const char* not_run = nullptr;
 using proto = protocol<env>;  // the bundled protocol (core/include/runqcheck/protocol.hpp)
+const char* const proto_name = proto::name;
 #endif
 typename proto::state* the_state = nullptr;  // between runtime_start and runtime_stop
 auto& env::ws() { return *the_state; }
@@ -1014,7 +1030,9 @@ bool runtime_stop() {
   return ok;
 }
 
-protocol_info protocol_under_test_info() { return {proto::name, with_syscalls, with_procresize}; }
+protocol_info protocol_under_test_info() {
+  return {proto_name, with_syscalls, with_procresize, not_run};
+}
 
 bool others_idle() {
   auto l = lock_sched();

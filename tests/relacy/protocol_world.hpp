@@ -1,5 +1,6 @@
 // tests/relacy/protocol_world.hpp — the wakeup protocol's scenarios and
-// world (core/include/runqcheck/protocol.hpp on the go125 queues at
+// world (core/include/runqcheck/protocol.hpp on the go125 queues, or a
+// protocol subject on the queue subject its registration names (QUEUE), at
 // ring capacity 4, each M a thread of the checker): the catalog as data,
 // Go's P, M and sched around the core's queues, the checks at quiescence and
 // the Relacy test suite per M count. Shared by relacy_protocol
@@ -38,7 +39,10 @@
 // a Proto::state (env::ws()), asks spin_gate whether an M may spin, reads
 // observe()'s counts at quiescence and names objects through describe. A
 // scenario whose Ms need an optional hook Proto lacks is not run
-// (missing_hook: run_one prints `runqcheck: not applied:`).
+// (missing_hook: run_one prints `runqcheck: not applied:`). The queues
+// only through subject.hpp's functions on `sched` (S::schedt); `core` is
+// sched.lock (go125's global queue too), taken around Proto's `locked&`
+// calls unless Proto has its own lock (runqcheck::protocol_lock).
 //
 // Include after the std headers; with RUNQCHECK_PICTURES, after driver.hpp
 // (the suite then records the picture of a failure). One execution at a
@@ -59,6 +63,10 @@
 #include <runqcheck/protocol_subject.hpp>
 
 #include "invariant.hpp"
+#if __has_include(<runqcheck_protocol_subject.hpp>)
+// protocol_under_test; with QUEUE, RUNQCHECK_PROTOCOL_QUEUE and protocol_queue
+#include <runqcheck_protocol_subject.hpp>
+#endif
 
 namespace rqproto {
 
@@ -73,7 +81,14 @@ template <class Backend>
 constexpr bool ends_waits_v = requires { Backend::ends_waits; };
 constexpr bool backend_ends_waits = ends_waits_v<B>;
 constexpr std::uint32_t cap = 4;
+#ifdef RUNQCHECK_PROTOCOL_QUEUE
+using S = ::protocol_queue<B, cap>;  // the queue subject its registration names
+static_assert(runqcheck::subject<S, B>, "QUEUE: not a queue subject (subject.hpp)");
+#else
 using S = runqcheck::go125<B, cap>;
+#endif
+// A queue of its own: its global state is not the core's schedt.
+constexpr bool own_queue = !std::same_as<S::schedt, runqcheck::schedt<B>>;
 using core_p = S::p;
 using core_g = runqcheck::g<B>;
 constexpr int max_ps = 4, max_ms = 4, max_gs = 4;
@@ -126,6 +141,13 @@ struct proto_scenario {
   std::vector<int> global = {};
 };
 
+// Q's set_gomaxprocs hook (subject.hpp), where it has one: missing_hook
+// keeps a resize from a queue of its own without it.
+template <class Q>
+void set_gomaxprocs(typename Q::schedt& s, std::int32_t n) {
+  if constexpr (runqcheck::has_set_gomaxprocs<Q>) Q::set_gomaxprocs(s, n);
+}
+
 // The optional hook (protocol_subject.hpp) scenario s needs that protocol
 // PS lacks, or null: such a scenario is not applied, never run half.
 template <class PS>
@@ -137,6 +159,8 @@ const char* missing_hook(const proto_scenario& s) {
       return "its Ms exit syscalls or retake: needs has_protocol_syscalls";
     if (rs && !runqcheck::has_protocol_procresize<PS>)
       return "its Ms resize gomaxprocs: needs has_protocol_procresize";
+    if (rs && own_queue && !runqcheck::has_set_gomaxprocs<S>)
+      return "its Ms resize gomaxprocs: needs the queue's set_gomaxprocs";
   }
   return nullptr;
 }
@@ -305,8 +329,18 @@ struct plain {
 };
 
 struct M;
-struct P : core_p {
-  P(runqcheck::schedt<B>& s, std::int32_t id) : core_p(s, id) {}
+// Go's pp.status and pp.m: go125's p has them (runqgrab reads them); a
+// queue of its own need not, and the world's P then has its own.
+template <class Q>
+struct go_p_fields {};
+template <class Q>
+  requires(!requires(Q& q) { q.status; q.m; })
+struct go_p_fields<Q> {
+  B::atomic<std::uint32_t> status{static_cast<std::uint32_t>(runqcheck::pstatus::idle)};
+  B::atomic<runqcheck::m<B>*> m{nullptr};  // acquirep, releasep
+};
+struct P : core_p, go_p_fields<core_p> {
+  P(S::schedt& s, std::int32_t id) : core_p(s, id) {}
   P* link = nullptr;             // pidle; sched.lock
   B::atomic<bool> idle{false};  // Go: idlepMask bit (relaxed hint)
   B::atomic<M*> oldm{nullptr};  // Go: pp.oldm (go1.26): the M that last acquired it (a hint)
@@ -345,6 +379,7 @@ struct env {
   using M = rqproto::M;
   static auto& ws() { return W<Proto>->state; }  // Proto's own state
   static runqcheck::schedt<B>& core() { return W<Proto>->core; }
+  static S::schedt& sched() { return W<Proto>->sched; }  // the queue's global state
   // startm's "no idle M" path (Go: newm): the world has no M to start, so
   // the execution leaves the scenario's scope and is counted, not judged
   // (the P stays with nobody). Not a failure: a protocol may start an M
@@ -396,8 +431,10 @@ struct world {
   typename proto::state state;  // the protocol's idle lists and counters
 
   const proto_scenario& sc;
-  runqcheck::schedt<B> core;
-  P ps[max_ps] = {{core, 0}, {core, 1}, {core, 2}, {core, 3}};
+  runqcheck::schedt<B> core;  // sched.lock; go125's global queue too
+  // The queue's global state: core itself for go125, else S's own.
+  std::conditional_t<own_queue, S::schedt, runqcheck::schedt<B>&> sched;
+  P ps[max_ps] = {{sched, 0}, {sched, 1}, {sched, 2}, {sched, 3}};
   std::array<core_p*, max_ps> allp{};
   M ms[max_ms];
   G gs[max_gs];
@@ -411,7 +448,17 @@ struct world {
   bool unjudged = false;  // newm left the scenario's scope (env::newm)
   B::atomic<bool> glob_maybe{false};  // go_peek: a global put may have begun
 
-  explicit world(const proto_scenario& s) : sc(s), core(s.nprocs) {}
+  explicit world(const proto_scenario& s) : sc(s), core(s.nprocs), sched(sched_arg(s.nprocs)) {}
+  // sched's initializer: S::schedt(nprocs), or a reference to core.
+  decltype(auto) sched_arg(int n) {
+    if constexpr (own_queue) return std::int32_t{n};
+    else return (core);
+  }
+  // The lock around proto's `locked&` calls: its own, else sched.lock
+  // (at the caller's line). Any M not holding it.
+  typename proto::locked plock(runqcheck::loc l = runqcheck::loc::current()) {
+    return runqcheck::protocol_lock<proto>(core, l);
+  }
 
   // before(): the scenario's initial state.
   void init() {
@@ -425,7 +472,7 @@ struct world {
       mp->id = static_cast<int>(i);
       const m_role& r = sc.ms[i];
       if (r.k == m_role::idle || r.k == m_role::handback) {
-        auto l = runqcheck::lock(core);
+        auto l = plock();
         proto::mput(l, mp);
         if (r.k == m_role::handback) {  // its P stopped with Gs queued (gcstop)
           P* pp = &ps[r.p];
@@ -453,10 +500,12 @@ struct world {
       if (r.k == m_role::busy)  // no P is idle yet: each wakep sets needspinning
         for (const submit& s : r.submits) proto::submit(mp->curp(), &gs[s.g], s.next);
     }
-    auto l = runqcheck::lock(core);
-    for (int i = sc.nprocs - 1; i >= 0; i--)
-      if (!held[static_cast<std::size_t>(i)]) proto::pidleput(l, &ps[i]);
-    for (int g : sc.global) runqcheck::globrunqput(l, &gs[g]);
+    {
+      auto l = plock();
+      for (int i = sc.nprocs - 1; i >= 0; i--)
+        if (!held[static_cast<std::size_t>(i)]) proto::pidleput(l, &ps[i]);
+    }
+    for (int g : sc.global) S::globrunqput(sched, &gs[g]);
     // sysmon: every P's sysmontick (0) already equals its syscalltick (0),
     // as if the last sysmon tick saw the same syscalls.
     // Every M counts as live; an idle one leave()s at its first park.
@@ -525,10 +574,7 @@ struct world {
     std::array<bool, max_gs> queued{};
     for (int i = 0; i < sc.nprocs; i++)
       while (core_g* gp = S::runqget(ps[i]).gp) queued[gp->goid] = true;
-    {
-      auto l = runqcheck::lock(core);
-      while (core_g* gp = runqcheck::globrunqget(l)) queued[gp->goid] = true;
-    }
+    while (core_g* gp = S::globrunqget(sched)) queued[gp->goid] = true;
     auto judge = [&](int g) {  // a G of the scenario: run, or queued with no P idle
       if (runs[g].load(std::memory_order::relaxed) == 1) return;
       RQ_INVARIANT(B, queued[static_cast<std::size_t>(g)],
@@ -628,7 +674,7 @@ struct world {
       return true;
     }
     {  // Go: stopm
-      auto l = runqcheck::lock(core);
+      auto l = plock();
       proto::mput(l, mp);
     }
     return park(mp);
@@ -648,7 +694,7 @@ struct world {
       return false;
     }
     {  // Go: stopm
-      auto l = runqcheck::lock(core);
+      auto l = plock();
       proto::mput(l, mp);
     }
     return park(mp);
@@ -663,7 +709,7 @@ struct world {
   // findRunnable's queue part (schedtick 1: no fairness check). go_peek: the
   // global queue only if Go's lockless peek could see it non-empty. pp's M.
   core_g* find_queues(P* pp) {
-    if (!sc.go_peek) return runqcheck::findRunnable_queues<S>(core, *pp, 1).gp;
+    if (!sc.go_peek) return runqcheck::findRunnable_queues<S>(sched, *pp, 1).gp;
     if (core_g* gp = S::runqget(*pp).gp; gp != nullptr) return gp;
     // seq_cst: a flag set before the put, so a G on the queue is never missed
     if (!glob_maybe.load(std::memory_order::seq_cst)) return nullptr;
@@ -684,12 +730,12 @@ struct world {
     glob_put_begins();  // destroy_runq puts the dying P's Gs on the global queue
     P* runnable;
     {
-      auto l = runqcheck::lock(core);
+      auto l = plock();
       while (P* pp = proto::pidleget(l))
         pp->status.store(st(runqcheck::pstatus::gcstop), std::memory_order::relaxed);
       proto::destroy_runq(l, &ps[n]);
       ps[n].status.store(st(runqcheck::pstatus::dead), std::memory_order::relaxed);
-      l.set_gomaxprocs(n);
+      if constexpr (!own_queue && !runqcheck::has_protocol_lock<proto>) l.set_gomaxprocs(n);
       std::array<P*, max_ps> live{};
       for (int i = 0; i < n; i++) live[static_cast<std::size_t>(i)] = &ps[i];
       runnable = proto::procresize_runnable(
@@ -697,6 +743,8 @@ struct world {
       stealOrder.reset(static_cast<std::uint32_t>(n));
       gomaxprocs.store(n, std::memory_order::release);  // release: allp's length, as proc.cpp
     }
+    if constexpr (own_queue || runqcheck::has_protocol_lock<proto>)
+      set_gomaxprocs<S>(sched, n);  // outside Proto's lock: the queue's own
     proto::startTheWorld_runnable(runnable);
     proto::wakep();  // Go: startTheWorldWithSema's wakep
   }
@@ -724,7 +772,7 @@ struct world {
         continue;
       }
       {  // Go: stopm
-        auto l = runqcheck::lock(core);
+        auto l = plock();
         proto::mput(l, mp);
       }
       if (!park(mp)) return;

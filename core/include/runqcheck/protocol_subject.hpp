@@ -13,8 +13,24 @@
 // as in proc.go. The world owns the Ms (threads, and what each parks on:
 // Env::notewakeup wakes one), Gs and Ps; the protocol owns its idle P and
 // M lists and its counters (PS::state), with its own names: the checkers
-// reach them only through these functions, never by member name. locked
-// is locked_sched<B>: sched.lock held.
+// reach them only through these functions, never by member name.
+//
+// Locks: PS::locked is the proof a `locked&` parameter asks for. Without
+// the own-lock hook it is locked_sched<B>: the world holds sched.lock
+// (Env::core()'s). A protocol with its own lock (has_protocol_lock: its
+// B::mutex in PS::state, seen by every checker as the backend's mutex)
+// names its guard as PS::locked and makes one with PS::lock(); the world
+// then takes that, never sched.lock, around the calls with a `locked&`
+// (stopm's mput, the idle Ps at start, procresize's section), and the
+// protocol takes it itself everywhere else. Env::handoff_gcstop still
+// takes sched.lock's proof: such a protocol calls it under
+// lock(Env::core()).
+//
+// Queues: the protocol runs around its world's queue subject S (Env::S):
+// the bundled go125 unless its registration names one (QUEUE). It reaches
+// the queues through subject.hpp's functions on Env::sched() (S::schedt&,
+// the queue's global state). The core's global-queue functions on
+// Env::core() reach go125's queue only; Env::core() stays sched.lock.
 //
 // Required (Go signature on the right):
 //   PS::name                            shown in reports
@@ -23,7 +39,7 @@
 //        hands it back as Env::ws()
 //   PS::observe() -> protocol_counts    what the checks at quiescence read
 //        (spinning Ms, idle Ps, idle Ms), in the port's own terms; called
-//        after the run or under sched.lock
+//        after the run or under its lock (Locks, above)
 //   PS::spin_gate(M*, int32 gomaxprocs) -> bool
 //        findRunnable's limit on spinning Ms (Go: half the busy Ps): true
 //        if the M, holding a P, may spin (becomeSpinning done)
@@ -35,7 +51,7 @@
 //   PS::resetspinning(M*)               func resetspinning()
 //        a spinning M found work: stop spinning, wake another if needed
 //   PS::stop_or_spin(M*, P*, globrunq_batch<B>&, stopping) -> idle_step
-//        findRunnable's "We have nothing to do" block, under sched.lock;
+//        findRunnable's "We have nothing to do" block, under its lock;
 //        PS::idle_step is an enum with (at least) these three values:
 //          released  the P is released (pidleput): the world drops the
 //                    M's spinning (dropspinning) and parks it (stopm)
@@ -58,13 +74,14 @@
 //   PS::gosched_globrunqput(G*)         goschedImpl: globrunqput + wakep
 //
 // The world (Env, protocol_env<Env> below) gives a protocol these and only
-// these: Env's functions (ws, core, newm, notewakeup, acquirep, releasep,
+// these: Env's functions (ws, core, sched, newm, notewakeup, acquirep, releasep,
 // owner, count_wakep, handoff_gcstop, g_m; protocol.hpp's top comment says
 // what each does) and these fields of its Ps and Ms (every world has them;
 // the rest of a world's P or M is its own):
-//   P: the queue's p (S::p: id, status, m, the ring), link (P*: an idle
-//      list's link; sched.lock), idle (atomic bool: Go's idlepMask bit, a
-//      hint stealers read), oldm (atomic M*: the M that last ran it),
+//   P: the queue's p (S::p: id, the ring), status, m (go125's p's, else
+//      the world's), link (P*: an idle list's link; its lock), idle
+//      (atomic bool: Go's idlepMask bit, a hint stealers read), oldm
+//      (atomic M*: the M that last ran it),
 //      syscalltick (atomic uint32), sysmontick (uint32: retake's own)
 //   M: m<B> (curg), id, spinning (atomic bool), nextp (atomic P*: startm's
 //      hand-over, published by notewakeup), p (atomic P*: the M's P,
@@ -99,6 +116,8 @@
 //                                            func procresize(nprocs int32) *p
 //     PS::startTheWorld_runnable(P*)         func startTheWorldWithSema(now int64,
 //                                                w worldStop) int64 (its runnable-P loop)
+//   has_protocol_lock<PS>: the protocol's own lock (Locks, above)
+//     PS::lock() -> PS::locked               lock(&sched.lock), of its own mutex
 //   has_protocol_describe<PS>: a failure's picture names its objects
 //     PS::describe(f): f(const void* addr, const char* name) per object
 //     (without it the picture shows the world's objects only)
@@ -110,9 +129,10 @@
 // (cmake/runqcheck.cmake); relacy_protocol, fuzz_protocol and the stress
 // scheduler (runqcheck_stress__<name>) then run for it (the scenarios or
 // workloads that need a missing hook print `runqcheck: not applied:`).
-// Not yet: diff_go for a second protocol; a protocol with its own lock
-// (sched.lock is the core's schedt lock); timers, netpoll, GC workers,
-// locked Ms (LockOSThread).
+// examples/kite_sched is a whole scheduler: its own queue subject and its
+// own lock. Not yet: diff_go for a second protocol; the stress scheduler
+// around a queue other than go125 or with a protocol's own lock (it prints
+// `not applied`); timers, netpoll, GC workers, locked Ms (LockOSThread).
 #pragma once
 
 #include <atomic>
@@ -155,6 +175,7 @@ concept protocol_env = requires(typename Env::P* pp, typename Env::M* mp,
   { mp->idleNode.next } -> std::convertible_to<typename Env::M*>;
   Env::ws();
   { Env::core() } -> std::same_as<schedt<typename Env::B>&>;
+  { Env::sched() } -> std::same_as<typename Env::S::schedt&>;
   Env::newm(pp, true);
   Env::notewakeup(mp);
   Env::acquirep(mp, pp);
@@ -165,19 +186,38 @@ concept protocol_env = requires(typename Env::P* pp, typename Env::M* mp,
   { Env::g_m(gp) } -> std::convertible_to<typename Env::M*>;
 };
 
+// The own-lock hook (Locks, above): PS::lock() makes a PS::locked.
+template <class PS>
+concept has_protocol_lock = requires {
+  { PS::lock() } -> std::same_as<typename PS::locked>;
+};
+
 namespace protocol_detail {
 struct never {  // stop_or_spin's stopping(): no stop-the-world
   bool operator()() const { return false; }
 };
+// PS::locked: its own lock's guard, else sched.lock's proof.
+template <class PS>
+concept lock_of = has_protocol_lock<PS> ||
+                  std::same_as<typename PS::locked, locked_sched<typename PS::B>>;
 }  // namespace protocol_detail
+
+// The lock a world takes around a protocol's `locked&` calls (Locks,
+// above): PS's own, else sched.lock (core). Any thread not holding it.
+template <class PS>
+typename PS::locked protocol_lock(schedt<typename PS::B>& core, loc l = loc::current()) {
+  if constexpr (has_protocol_lock<PS>) return PS::lock();
+  else return lock(core, l);
+}
 
 template <class PS>
 concept protocol_subject = requires(typename PS::P* pp, typename PS::M* mp, typename PS::G* gp,
                                     bool next, gQueue<typename PS::B>& q,
                                     std::span<typename PS::S::p* const> allp,
-                                    locked_sched<typename PS::B>& l,
+                                    typename PS::locked& l,
                                     globrunq_batch<typename PS::B>& r) {
   { PS::name } -> std::convertible_to<const char*>;
+  requires protocol_detail::lock_of<PS>;
   requires std::default_initializable<typename PS::state>;
   { PS::observe() } -> std::same_as<protocol_counts>;
   { PS::spin_gate(mp, std::int32_t{}) } -> std::same_as<bool>;
@@ -220,7 +260,7 @@ concept has_protocol_syscall_thief =
       t.resume();
     };
 template <class PS>
-concept has_protocol_procresize = requires(typename PS::P* pp, locked_sched<typename PS::B>& l,
+concept has_protocol_procresize = requires(typename PS::P* pp, typename PS::locked& l,
                                            std::span<typename PS::P* const> allp) {
   PS::destroy_runq(l, pp);
   { PS::procresize_runnable(l, allp, pp) } -> std::convertible_to<typename PS::P*>;
@@ -230,7 +270,7 @@ template <class PS>
 concept has_protocol_describe =
     requires { PS::describe([](const void*, const char*) {}); };
 template <class PS>
-concept has_protocol_idle_lists = requires(typename PS::M* mp, locked_sched<typename PS::B>& l) {
+concept has_protocol_idle_lists = requires(typename PS::M* mp, typename PS::locked& l) {
   { PS::pidlegetSpinning(l) } -> std::convertible_to<typename PS::P*>;
   { PS::mgetSpecific(l, mp) } -> std::convertible_to<typename PS::M*>;
 };
