@@ -24,6 +24,8 @@ Sources of the expected verdicts:
           them (ARMv8 is other-multicopy-atomic: IRIW with ordered readers is forbidden);
           XCHG+XCHG from its atomic axiom (an exchange: an LDXR/STXR pair or SWP).
           LB+rmws: the CAS's compare-and-branch orders the later store (wmm's mapping).
+          LB+rmw+acq: nothing orders the relaxed CAS after the earlier load (aob, dob);
+          the acquire read orders only what follows it.
   [OOTA]  Boehm, Demsky, "Outlawing ghosts", MSPC 2014; Kang et al., POPL 2017, section 2:
           C11 as written (c11lb) admits the out-of-thin-air value; RC11 and ARMv8 do not.
 
@@ -80,6 +82,15 @@ def lb_rmw():
     def thread(src, dst):
         return [CAS("a", src, 1, 1, RLX, RLX), W(dst, 1)]
     return Program("LB+rmws", {"x": 0, "y": 0}, [thread("x", "y"), thread("y", "x")],
+                   lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
+
+
+def lb_rmw_acq():
+    """LB where a relaxed CAS's write overtakes an earlier read (no dependency on it) and is
+    read by an acquire read: runqgrab_head_cas relaxed, the owner's acquire head load."""
+    t0 = [R("a", "x"), CAS("c", "y", 0, 1, RLX, RLX)]
+    t1 = [R("a", "y", ACQ), W("x", 1)]
+    return Program("LB+rmw+acq", {"x": 0, "y": 0}, [t0, t1],
                    lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
 
 
@@ -176,6 +187,7 @@ TESTS = [
     ("IRIW+fences(sc)", iriw(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("LB+fences(sc)", lb(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("LB+rmws", lb_rmw(), dict(rc11=F_, c11lb=A_, armv8=F_)),
+    ("LB+rmw+acq", lb_rmw_acq(), dict(rc11=F_, c11lb=A_, armv8=A_)),
     ("OOTA+ctrls+w", oota(ctrl=True, third=True), dict(rc11=F_, c11lb=A_, armv8=F_)),
     ("2+2W", w22(), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("2+2W+fence(sc)+po", w22(f=SC, one=True), dict(rc11=A_, c11lb=A_, armv8=A_)),

@@ -122,6 +122,23 @@ test lb(mo rd = RLX, mo w = RLX, std::string dep = "", std::optional<mo> f = non
   return {"LB", {thread('x', 'y'), thread('y', 'x')}, "xy"};
 }
 
+// LB where a relaxed CAS's write overtakes an earlier read and is read by an
+// acquire read (runqgrab_head_cas relaxed vs the owner's acquire head load).
+test lb_rmw_acq() {
+  return {"LB+rmw+acq",
+          {[](mem& m, regs& r) {
+             r.push_back({"a", m.x.load(RLX)});
+             int c = 0;
+             m.y.compare_exchange_strong(c, 1, RLX, RLX);
+             r.push_back({"c", c});
+           },
+           [](mem& m, regs& r) {
+             r.push_back({"a", m.y.load(ACQ)});
+             m.x.store(1, RLX);
+           }},
+          "xy"};
+}
+
 // The out-of-thin-air shapes of proofs/weak/litmus.py's oota(): thread 0
 // copies x to y (data) or writes y = 1 if x != 0 (ctrl), thread 1 copies y
 // to x (data) or writes x = 2 if y != 0 (ctrl); third: a thread writes x = 1.
@@ -277,6 +294,7 @@ std::vector<test> tests() {
       named("IRIW+fences(sc)", iriw(RLX, RLX, false, SC)),
       named("LB+fences(sc)", lb(RLX, RLX, "", SC)),
       named("LB+rmws", lb_rmw()),
+      named("LB+rmw+acq", lb_rmw_acq()),
       named("OOTA+datas", oota(false, false)),
       named("OOTA+ctrls", oota(true, false)),
       named("OOTA+ctrls+w", oota(true, true)),

@@ -5,9 +5,9 @@ usage: litmus_check.py EXPLORE_LITMUS [--expect-mismatch]
   Runs EXPLORE_LITMUS --hash (every test of proofs/weak/litmus.py on the seam, under SC,
   RC11, LB and C11), and per test and model compares the set of outcomes (registers and
   final memory) it found with the set the oracle allows: wmm's rc11; SC = po | rf | co | fr
-  acyclic with RMW atomicity; C11 (uncertified promises) = lb() below; LB = lb(), or rc11
-  for the out-of-thin-air shapes (LB_AS_RC11: where c11lb admits OOTA). Exit 0 iff every
-  set is equal, every run exhausted and no SC or RC11 graph was met twice.
+  acyclic with RMW atomicity; C11 (every promise, uncertified) = wmm's c11lb; LB = lb()
+  below, or rc11 for the out-of-thin-air shapes (LB_AS_RC11: where c11lb admits OOTA).
+  Exit 0 iff every set is equal, every run exhausted and no SC or RC11 graph was met twice.
   --expect-mismatch (the teeth): exit 0 iff some set differs.
 """
 import subprocess
@@ -30,12 +30,13 @@ def sc(x):
 
 def lb(x):
     """The engine's load buffering (engine.hpp, lb_revisit()): c11lb, where a po | rf cycle
-    must pass a po edge a -> b that the promise may overtake (b a relaxed store, not an
-    RMW's; no fence, acquire read or seq_cst access from a up to b) into a relaxed read."""
+    must pass a po edge a -> b that the promise may overtake (b a relaxed store, or a relaxed
+    RMW's write with its read; no fence, acquire read or seq_cst access from a up to b) into
+    a read that is not seq_cst."""
     if not wmm.JUDGES["c11lb"](x)[0]:
         return False
     E = x.events
-    rmw_w = {w for _, w in x.rmw}
+    rmw_r = {w: r for r, w in x.rmw}
     po = set(x.po)
 
     def stops(c):
@@ -43,16 +44,18 @@ def lb(x):
 
     def overtakes(a, b):
         e = E[b]
-        if e.kind != "W" or e.order != "relaxed" or b in rmw_w or stops(a):
+        if e.kind != "W" or e.order != "relaxed" or stops(a) or rmw_r.get(b) == a:
             return False
         return not any((a, c) in po and (c, b) in po and stops(c) for c in range(len(E)))
 
     over = {(a, b) for a, b in po if E[a].tid >= 0 and overtakes(a, b)}
-    to_strong = {(w, r) for w, r in x.rf if E[r].order != "relaxed"}
-    return wmm.acyclic(x.rf | (po - over) | wmm.comp(over, to_strong))
+    over |= {(a, rmw_r[b]) for a, b in over if b in rmw_r}  # the RMW's read moves with it
+    to_sc = {(w, r) for w, r in x.rf if E[r].sc()}
+    return wmm.acyclic(x.rf | (po - over) | wmm.comp(over, to_sc))
 
 
-JUDGES = {"SC": sc, "RC11": lambda x: wmm.JUDGES["rc11"](x)[0], "LB": lb, "C11": lb}
+JUDGES = {"SC": sc, "RC11": lambda x: wmm.JUDGES["rc11"](x)[0], "LB": lb,
+          "C11": lambda x: wmm.JUDGES["c11lb"](x)[0]}
 # Where c11lb admits out-of-thin-air values: every po | rf cycle of these shapes carries a
 # value only the cycle produces (a real dependency), so no promise is certified and the
 # engine's LB outcomes are RC11's (ARMv8 forbids more: its causality order, WRC-like).

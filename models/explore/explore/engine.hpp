@@ -1073,10 +1073,12 @@ class engine final : public runtime {
   // promised x = v just before r. The child keeps
   // what a plain revisit keeps (the events added up to r, w's prefix) and r
   // reads w; it is made only if
-  //   - r is a relaxed atomic read (or a relaxed RMW's read), w a relaxed
-  //     atomic store, and T's events after r in po ∪ rf (which w
-  //     overtakes) hold no acquire read, fence or seq_cst access: the
-  //     reorderings compilers and ARMv8 make (release, acquire keep order);
+  //   - r is an atomic read (or RMW's read), not seq_cst (an acquire r
+  //     reading a relaxed w synchronizes with nothing; hb is checked); w a
+  //     relaxed atomic store or relaxed RMW, and T's events after r in
+  //     po ∪ rf (which w overtakes) hold no acquire read, fence or seq_cst
+  //     access: the reorderings compilers and ARMv8 make;
+  //   - a promised RMW's read does not read r's po ∪ rf future (any model);
   //   - the graph is consistent under model::lb (hb acyclic);
   //   - promises_certified(), each time a graph holding the promise is
   //     re-run: T alone, from its events not after r in po ∪ rf, each read
@@ -1085,17 +1087,22 @@ class engine final : public runtime {
   //   - re-run, every thread makes again the events kept (the code after r
   //     sees the promised value; a store no event reads may write another
   //     value; else the child is dropped: diverged).
-  // Not complete: a promise certified by another solo path, an RMW or
-  // release store promised, are not explored (docs/explore.md, which says
-  // what LB admits and the argument's gap).
-  // model::c11 makes the same promises uncertified: C11 as written (its
-  // cycles may run through real dependencies, which no hardware breaks).
+  // Not complete: a promise certified by another solo path, a release store
+  // promised, a promise that changes the kept events of r's thread (dropped
+  // as diverged) are not explored (docs/explore.md, which says what LB
+  // admits and the argument's gap).
+  // model::c11 makes every promise (any atomic r and w, nothing required of
+  // T's events) uncertified: C11 as written, judged by RC11's axioms less
+  // po ∪ rf acyclicity (proofs/weak's c11lb).
   void lb_revisit(const graph& g, eid w, eid rid, const prefix_len& plen,
                   std::vector<child>& kids) {
     const event& r = g.at(rid);
     const event& we = g.at(w);
-    if (rid.t == w.t || r.plain || is_acq(read_mo(r)) || is_sc(read_mo(r))) return;
-    if (we.kind != ek::write || we.plain || is_rel(we.mo) || is_sc(we.mo)) return;
+    // C11 as written: any atomic r and w; hb, coherence and psc judge.
+    const bool lb = opt_.m == model::lb;
+    if (rid.t == w.t || r.plain || !we.writes() || we.plain) return;
+    if (lb && (is_sc(read_mo(r)) || is_rel(we.mo) || is_sc(we.mo))) return;
+    if (lb && we.kind == ek::rmw && (is_acq(read_mo(we)) || is_sc(read_mo(we)))) return;
     if (!maximal(g, rid, w, plen)) return;
     std::array<std::int32_t, kMaxThreads> keep{}, at_r{};
     for (int u = 0; u < nt_; u++) {
@@ -1107,7 +1114,9 @@ class engine final : public runtime {
     // less r and what follows r in po ∪ rf; T's events from there to w are
     // what w overtakes.
     porf_after(g, rid, at_r);
-    for (std::int32_t i = at_r[w.t]; i < w.i; i++) {
+    // A promised RMW overtakes with its read, which must not read r's future.
+    if (we.kind == ek::rmw && !we.rf.init() && we.rf.i >= at_r[we.rf.t]) return;
+    for (std::int32_t i = at_r[w.t]; lb && i < w.i; i++) {
       const event& x = g.th[w.t][i];
       if (x.kind == ek::fence || is_sc(x.mo) || (x.reads() && is_acq(read_mo(x)))) return;
     }
