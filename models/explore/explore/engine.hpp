@@ -742,11 +742,9 @@ class engine final : public runtime {
     return go;
   }
 
-  // Appends to kids the ways to add thread t's pending access. False: a
-  // failure (a data race).
-  bool add(int t, std::vector<child>& kids) {
-    bool rev = Policy::revisits && !opt_.naive;
-    const request& q = ths_[t].req;
+  // The event a request asks for, before its kind, place and reads-from are
+  // chosen (add and solo_run).
+  event from_request(const request& q) {
     event e;
     e.what = q.what;
     e.mo = q.mo;
@@ -756,6 +754,15 @@ class engine final : public runtime {
     e.a1 = q.a1;
     e.a2 = q.a2;
     e.bytes = q.bytes;
+    return e;
+  }
+
+  // Appends to kids the ways to add thread t's pending access. False: a
+  // failure (a data race).
+  bool add(int t, std::vector<child>& kids) {
+    bool rev = Policy::revisits && !opt_.naive;
+    const request& q = ths_[t].req;
+    event e = from_request(q);
     e.stamp = g_.next_stamp;
     eid id{static_cast<std::int16_t>(t), static_cast<std::int32_t>(g_.th[t].size())};
     // Each candidate is tried on g_ itself (the event appended, placed in
@@ -1203,15 +1210,7 @@ class engine final : public runtime {
       th& me = ths_[t];
       if (me.state != ts::pending) return false;  // done, blocked, cut or failed
       const request& q = me.req;
-      event e;
-      e.what = q.what;
-      e.mo = q.mo;
-      e.mo_fail = q.mo_fail;
-      e.plain = q.plain;
-      e.loc = used(q.loc);
-      e.a1 = q.a1;
-      e.a2 = q.a2;
-      e.bytes = q.bytes;
+      event e = from_request(q);
       if (q.what == op::fence) {
         e.kind = ek::fence;
       } else if (q.what == op::store) {
