@@ -57,6 +57,17 @@ inline std::string fmt(std::uint64_t n) {
   return s;
 }
 
+// Executions per model, indexed by the model's value (sc, rc11, lb, c11).
+using model_counts = std::uint64_t[4];
+
+// "N SC + M RC11" for the models a run explored, in their order.
+inline std::string per_model(const model_counts& n, const std::vector<model>& models) {
+  std::string s;
+  for (model m : models)
+    s += (s.empty() ? "" : " + ") + fmt(n[static_cast<int>(m)]) + " " + model_name(m);
+  return s;
+}
+
 // sc, rc11, lb, c11, both (SC and RC11), all (the four), or a list of the
 // four joined by ',' (lb,c11: the explore_lb column).
 inline bool parse_model(const char* s, std::vector<model>& v) {

@@ -592,7 +592,8 @@ int crosscheck_ipr(const gen::bounds& b, const std::vector<ex::model>& models) {
 // What the workers share (anonymous shared memory, so that forked workers
 // write it): the least failing program's index, each worker's counts.
 struct tally {
-  std::uint64_t done = 0, open = 0, judged = 0, execs[2] = {};
+  std::uint64_t done = 0, open = 0, judged = 0;
+  cli::model_counts execs{};
   std::uint64_t first_open = 0;  // the first program a budget cut (its index; 0: none)
   bool timed_out = false;
 };
@@ -631,7 +632,7 @@ void work(const settings& st, unsigned w, unsigned jobs, shared_state& sh) {
     t.done++;
     for (ex::model m : st.models) {
       explored r = explore_one(sc, m, st.budget);
-      t.execs[m == ex::model::sc ? 0 : 1] += r.s.executions();
+      t.execs[static_cast<int>(m)] += r.s.executions();
       t.judged += r.judged;
       if (r.s.failed) {
         for (std::uint64_t v = sh.min_fail.load(); n < v && !sh.min_fail.compare_exchange_weak(v, n);) {
@@ -718,8 +719,7 @@ int main(int argc, char** argv) {
     all.done += t.done;
     all.open += t.open;
     all.judged += t.judged;
-    all.execs[0] += t.execs[0];
-    all.execs[1] += t.execs[1];
+    for (int m = 0; m < 4; m++) all.execs[m] += t.execs[m];
     all.timed_out |= t.timed_out;
     if (t.first_open != 0 && (all.first_open == 0 || t.first_open < all.first_open))
       all.first_open = t.first_open;
@@ -743,10 +743,10 @@ int main(int argc, char** argv) {
   std::string caps;
   for (std::uint32_t c : st.b.caps) caps += (caps.empty() ? "" : ",") + std::to_string(c);
   std::printf("generated %s: %s of %s programs (owner + 1..%d others, k=%d, cap %s), "
-              "%s SC + %s RC11 executions, %s judged linearizable, %.1f s, %.0f programs/s, "
+              "%s executions, %s judged linearizable, %.1f s, %.0f programs/s, "
               "%u job%s\n",
               subject_name, fmt(all.done).c_str(), fmt(n).c_str(), st.b.threads - 1, st.b.ops,
-              caps.c_str(), fmt(all.execs[0]).c_str(), fmt(all.execs[1]).c_str(),
+              caps.c_str(), cli::per_model(all.execs, st.models).c_str(),
               fmt(all.judged).c_str(), secs,
               secs > 0 ? static_cast<double>(all.done) / secs : 0.0, st.jobs,
               st.jobs == 1 ? "" : "s");

@@ -286,7 +286,8 @@ int main(int argc, char** argv) {
                 "has_protocol_procresize (subject %s)\n",
                 subject);
   auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t k = 0, done = 0, cut = 0, exh = 0, execs[2] = {}, unjudged = 0, failed_at = 0;
+  std::uint64_t k = 0, done = 0, cut = 0, exh = 0, unjudged = 0, failed_at = 0;
+  cli::model_counts execs{};
   bool stop = false;
   gp::enumerate(st.b, [&](const gp::program& p) {
     k++;
@@ -294,7 +295,7 @@ int main(int argc, char** argv) {
     done++;
     for (ex::model m : st.models) {
       explored r = explore_one(p, m, st.budget);
-      execs[m == ex::model::sc ? 0 : 1] += r.s.executions();
+      execs[static_cast<int>(m)] += r.s.executions();
       unjudged += r.unjudged;
       if (r.s.failed) {
         if (failed_at == 0) {
@@ -321,10 +322,10 @@ int main(int argc, char** argv) {
   });
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("generated_protocol %s: %s of %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, "
-              "Ps 1..%d), %s SC + %s RC11 executions, %s program runs exhausted, %s cut by the "
+              "Ps 1..%d), %s executions, %s program runs exhausted, %s cut by the "
               "budget of %s, %s executions reached newm (not judged), %.1f s\n",
               subject, fmt(done).c_str(), fmt(n).c_str(), st.b.max_ms, st.b.max_gs,
-              st.b.max_gs_3m, st.b.max_procs, fmt(execs[0]).c_str(), fmt(execs[1]).c_str(),
+              st.b.max_gs_3m, st.b.max_procs, cli::per_model(execs, st.models).c_str(),
               fmt(exh).c_str(),
               fmt(cut).c_str(), fmt(st.budget).c_str(), fmt(unjudged).c_str(), secs);
   bool ok = failed_at == 0;
