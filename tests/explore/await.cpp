@@ -29,12 +29,7 @@
 namespace {
 
 // Broken engines for the teeth builds (EXPLORE_POLICY): consistency.hpp's exact.
-template <int N>
-struct ipr_broken {
-  static constexpr bool coherence = true;
-  static constexpr bool revisits = true;
-  static constexpr int in_place = N;
-};
+using runqcheck::explore::selftest::ipr_broken;
 using ipr_drop_child = ipr_broken<1>;
 using ipr_no_skip = ipr_broken<2>;
 using ipr_keep_stamp = ipr_broken<3>;

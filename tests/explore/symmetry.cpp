@@ -68,12 +68,7 @@ struct rmw_no_revisit {  // a read a revisit makes an RMW does not revisit
   static constexpr int in_place = 0;
   static constexpr bool revisited_rmw = false;
 };
-template <int N>
-struct ipr_broken {  // await in-place revisits broken (consistency.hpp's in_place)
-  static constexpr bool coherence = true;
-  static constexpr bool revisits = true;
-  static constexpr int in_place = N;
-};
+using runqcheck::explore::selftest::ipr_broken;
 using ipr_no_unblock = ipr_broken<4>;
 using ipr_any_loop = ipr_broken<5>;
 using ipr_one_rmw_child = ipr_broken<6>;
