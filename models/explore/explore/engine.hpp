@@ -355,16 +355,21 @@ class engine final : public runtime {
 
   // --- one execution ---------------------------------------------------------
 
+  // Does an execution whose path has depth entries count here? (A shard
+  // counts only below the depth where shards split; see mine().)
+  bool counts_at(std::size_t depth) const {
+    return opt_.shards <= 1 || opt_.shard == 0 || probing_ || depth >= kShardDepth;
+  }
+
   void execute(item& it) {
     if (opt_.m == model::lb && lb_certify_on<Policy>() && solo_ == nullptr &&
         !promises_certified(it.g)) {
-      st_.uncertified += opt_.shards <= 1 || opt_.shard == 0 || probing_ ||
-                         it.path.size() >= kShardDepth;  // counted as counting_ is
+      st_.uncertified += counts_at(it.path.size());
       return;
     }
     g_ = it.g;  // a copy: g_ keeps its buffers, pushes then seldom allocate
     path_ = std::move(it.path);
-    counting_ = opt_.shards <= 1 || opt_.shard == 0 || probing_ || path_.size() >= kShardDepth;
+    counting_ = counts_at(path_.size());
     step_ = it.step;
     made_.assign(nt_ + 2, 0);
     keys_.resize(nt_ + 2);
