@@ -245,9 +245,9 @@ class engine final : public runtime {
   }
 
   std::uint64_t access(const request& q) override {
-    if (!order_floors.empty()) {  // order advice's runs only
+    if (!order_overrides.empty()) {  // order advice's runs only
       request f;
-      if (const request& fq = with_floors(q, f); &fq != &q) return perform(fq);
+      if (const request& fq = with_override(q, f); &fq != &q) return perform(fq);
     }
     return perform(q);
   }
