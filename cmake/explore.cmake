@@ -100,8 +100,9 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
   set_tests_properties(explore_litmus PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   # explore_teeth/lb: model::lb without its promises; explore_teeth/certify:
-  # promises taken uncertified (out-of-thin-air outcomes).
-  foreach(_rq_v IN ITEMS revisits coherence lb certify)
+  # promises taken uncertified (out-of-thin-air outcomes); recertify:
+  # certified where made only (LB+recert's outcome no thread fulfils alone).
+  foreach(_rq_v IN ITEMS revisits coherence lb certify recertify)
     _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus POLICY drop_${_rq_v})
     add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
