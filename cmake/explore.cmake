@@ -72,6 +72,12 @@ if(EXISTS "${_rq_lbp}/lb_port/lb_port.hpp" AND NOT TARGET explore_lb_port
     $<TARGET_FILE:explore_lb_port>)
   set_tests_properties(explore_lb_teeth/lb_port PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 120)
+  # Its order advice: the head load alone, relaxed -> acquire, on the whole
+  # catalog under LB and C11 (tests/explore/advice.sh, ~3 s).
+  add_test(NAME explore_advice/lb_port COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/advice.sh"
+    $<TARGET_FILE:explore_lb_port> lb,c11 "THE BUG" "load relaxed -> acquire")
+  set_tests_properties(explore_advice/lb_port PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 120)
 endif()
 
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
@@ -94,8 +100,9 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
   set_tests_properties(explore_litmus PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   # explore_teeth/lb: model::lb without its promises; explore_teeth/certify:
-  # promises taken uncertified (out-of-thin-air outcomes).
-  foreach(_rq_v IN ITEMS revisits coherence lb certify)
+  # promises taken uncertified (out-of-thin-air outcomes); recertify:
+  # certified where made only (LB+recert's outcome no thread fulfils alone).
+  foreach(_rq_v IN ITEMS revisits coherence lb certify recertify)
     _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus POLICY drop_${_rq_v})
     add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
@@ -181,10 +188,35 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   set_tests_properties(explore_lb_teeth/steal_after PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 120)
   # Order advice (--advise): runqput's tail store relaxed, the advice names
-  # that line and the release it needs (tests/explore/advice.sh, < 1 s).
+  # that line and the release it needs, checked on the whole catalog
+  # (tests/explore/advice.sh, ~1 s).
   add_test(NAME explore_advice COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/advice.sh"
-    $<TARGET_FILE:explore__mutants>)
-  set_tests_properties(explore_advice PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+    $<TARGET_FILE:explore__mutants> rc11 runqput_tail_store "store relaxed -> release")
+  set_tests_properties(explore_advice PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120
+    ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
+  # Orders stronger than needed (--advise on a passing port): the sites it
+  # reports are exactly the order mutants that expected.txt lets survive the
+  # explore column (RC11, ~9 s; nightly: all four models against explore and
+  # explore_lb, ~35 s). Teeth: the same on a build whose check runs one
+  # scenario, not all (ADVISE_CHECK_ONE): it reports sites the matrix kills.
+  set(_rq_weaken sh "${RUNQCHECK_ROOT}/tests/explore/advice_weaken.sh"
+    "${RUNQCHECK_ROOT}/models/mutants/expected.txt")
+  add_test(NAME explore_advice/weaken COMMAND ${_rq_weaken} $<TARGET_FILE:explore__mutants>
+    rc11 explore)
+  set_tests_properties(explore_advice/weaken PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 300)
+  add_test(NAME explore_advice/weaken_all COMMAND ${_rq_weaken}
+    $<TARGET_FILE:explore__mutants> all explore,explore_lb)
+  set_tests_properties(explore_advice/weaken_all PROPERTIES LABELS "nightly;explore;selftest"
+    TIMEOUT 900)
+  runqcheck_example_exe(explore_advise_check_one__mutants
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" mutants runqcheck/go125.hpp
+    runqcheck::go125 "${RUNQCHECK_MUTANTS_INCLUDE}" runqcheck_explore runqcheck_models)
+  target_compile_definitions(explore_advise_check_one__mutants PRIVATE ADVISE_CHECK_ONE)
+  add_test(NAME explore_advice_teeth/weaken COMMAND ${_rq_weaken}
+    $<TARGET_FILE:explore_advise_check_one__mutants> rc11 explore --expect-mismatch)
+  set_tests_properties(explore_advice_teeth/weaken PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
 # explore_picture: the failing run of a mutant prints `picture:` after
 # `replay:`; the page holds the trace with its rf edges, the replay line
@@ -435,6 +467,19 @@ runqcheck_wrap_teeth(PREFIX explore_wrap SOURCE "${RUNQCHECK_ROOT}/tests/explore
   LIB runqcheck_explore LABEL explore
   PORTS bare_workq:pass widebare:pass wrapbare_bug:fail widebare_wrap_bug:fail)
 set(_rq_acme_inc "${RUNQCHECK_ROOT}/examples/acme_runq/include")
+# Order advice on a port in its own style (examples/acme_runq): acme::strict,
+# acme::workq with runqput's tail store seq_cst, is reported stronger than
+# needed there (tests/explore/advice_strict.sh, ~7 s).
+if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go125
+   AND EXISTS "${_rq_acme_inc}/acme/variants.hpp")
+  runqcheck_example_exe(explore_advise__acme_strict "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
+    acme_strict acme/variants.hpp acme::strict "${_rq_acme_inc}" runqcheck_explore
+    runqcheck_models)
+  add_test(NAME explore_advice/acme_strict COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/advice_strict.sh" $<TARGET_FILE:explore_advise__acme_strict>)
+  set_tests_properties(explore_advice/acme_strict PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 300)
+endif()
 
 # Every small queue program (models/generate), each explored exhaustively
 # under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the

@@ -38,6 +38,9 @@ import schemata  # noqa: E402
 import wmm  # noqa: E402
 
 MODEL_NAMES = {"rc11": "RC11", "c11lb": "C11 with LB", "armv8": "ARMv8"}
+# Where a port the idioms cannot fit is judged (the `not applied` line, the page).
+LB_COLUMN = ("its orders are judged on every execution by the exhaustive LB column "
+             "(explore_lb/{subject}: the catalog under LB and C11, docs/explore.md)")
 
 
 def weaken(mo):
@@ -140,6 +143,16 @@ def table(runq):
            "address and control dependencies of the source kept; C++ does not promise that a",
            "compiler keeps them, so *removable* there means the hardware cannot show the bug,",
            "not that the C++ order may be weakened.", "",
+           *textwrap.wrap(
+               "A user's port is judged the same way (`--recorded`, the weak memory column) "
+               "when the idioms fit it. One they cannot fit (fences, rings on the heap or in "
+               "plain slots, a site missing from the idioms' shape) prints `not applied` with "
+               "the reason, and the line names the column that judges it: the engine's "
+               "exhaustive LB column, explore_lb/<subject>, which explores every execution of "
+               "the catalog under LB and C11 with the port's own code and orders, idioms or "
+               "not (docs/explore.md, \"Load buffering\"); its `--advise` prints the weakest "
+               "order a failing site needs and the orders stronger than needed "
+               "(\"Order advice\").", 100), "",
            "| site | C++ order | RC11 | C11 with LB | ARMv8 |", "|---|---|---|---|---|"]
     for s, mo in sites:
         cells = [("necessary (retry)" if verdict[s][m][0].progress else "**necessary**")
@@ -371,7 +384,8 @@ def judge_port(path, runq, pictures=None):
     try:
         orders, notes, got, extra, src = port_table(ops, ref)
     except port_orders.NotApplied as e:
-        print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject})")
+        print(f"runqcheck: not applied: weak-memory orders: {e} (subject {subject}); "
+              f"{LB_COLUMN.format(subject=subject)}")
         return 77
     port = port_fixed(got, orders)
     verdict, users, _ = settle(list(orders.items()), port)

@@ -26,6 +26,8 @@ Sources of the expected verdicts:
           LB+rmws: the CAS's compare-and-branch orders the later store (wmm's mapping).
           LB+rmw+acq: nothing orders the relaxed CAS after the earlier load (aob, dob);
           the acquire read orders only what follows it.
+          LB+recert (ours): thread 0's store depends on its reads (ctrl), thread 1's read
+          is an acquire (bob).
   [OOTA]  Boehm, Demsky, "Outlawing ghosts", MSPC 2014; Kang et al., POPL 2017, section 2:
           C11 as written (c11lb) admits the out-of-thin-air value; RC11 and ARMv8 do not.
 
@@ -92,6 +94,20 @@ def lb_rmw_acq():
     t1 = [R("a", "y", ACQ), W("x", 1)]
     return Program("LB+rmw+acq", {"x": 0, "y": 0}, [t0, t1],
                    lambda rg, m: rg[0].get("a") == 1 and rg[1].get("a") == 1)
+
+
+def lb_recert():
+    """LB where the promising thread's path changes after the promise (Promising's
+    re-certification, Kang et al., POPL 2017): thread 0 writes y = 1 if it read z = 0 first,
+    or z = 2 second, which thread 2 writes only after thread 0's x = 1; thread 1 reads y
+    (acquire), then writes z = 1. Weak outcome: b = 1, c = 2, d = 1: thread 0 promises
+    y = 1 (certified while z = 0), but once it reads z = 1 it cannot write y = 1 alone."""
+    t0 = [R("b", "z"), W("x", 1), R("c", "z"),
+          If(X(lambda g: g["b"] == 0 or g["c"] == 2, "b", "c")), W("y", 1)]
+    t1 = [R("d", "y", ACQ), W("z", 1)]
+    t2 = [R("f", "x"), If(X(lambda g: g["f"] == 1, "f")), W("z", 2)]
+    return Program("LB+recert", {"x": 0, "y": 0, "z": 0}, [t0, t1, t2],
+                   lambda rg, m: (rg[0].get("b"), rg[0].get("c"), rg[1].get("d")) == (1, 2, 1))
 
 
 def oota(ctrl=False, third=False):
@@ -188,6 +204,7 @@ TESTS = [
     ("LB+fences(sc)", lb(f=SC), dict(rc11=F_, c11lb=F_, armv8=F_)),
     ("LB+rmws", lb_rmw(), dict(rc11=F_, c11lb=A_, armv8=F_)),
     ("LB+rmw+acq", lb_rmw_acq(), dict(rc11=F_, c11lb=A_, armv8=A_)),
+    ("LB+recert", lb_recert(), dict(rc11=F_, c11lb=A_, armv8=F_)),
     ("OOTA+ctrls+w", oota(ctrl=True, third=True), dict(rc11=F_, c11lb=A_, armv8=F_)),
     ("2+2W", w22(), dict(rc11=A_, c11lb=A_, armv8=A_)),
     ("2+2W+fence(sc)+po", w22(f=SC, one=True), dict(rc11=A_, c11lb=A_, armv8=A_)),

@@ -1,18 +1,24 @@
 #!/bin/sh
-# tests/explore/advice.sh BINARY — BINARY: explore__mutants. The order mutant
-# order:runqput_tail_store fails owner_vs_thief under RC11; passes iff
-# --advise then names that site (the line of the mutants' runq.hpp that holds
-# runqput_tail_store) as `store relaxed -> release`.
-bin=${1:?usage: advice.sh EXPLORE_MUTANTS_BINARY}
-out=$(RUNQCHECK_MUTANT=order:runqput_tail_store RUNQCHECK_CASE=owner_vs_thief "$bin" rc11 \
-  --advise 2>&1)
+# tests/explore/advice.sh BINARY MODELS MARK FIX — BINARY: a failing port's
+# catalog under the engine (RUNQCHECK_MUTANT from the environment). Passes
+# iff `BINARY MODELS --advise` fails the port, then advises one site alone,
+# as `FIX makes all N scenarios pass` (N: every scenario of `BINARY list`),
+# on a line of the port's source that holds MARK.
+# explore_advice: explore__mutants with order:runqput_tail_store, rc11,
+# runqput_tail_store, `store relaxed -> release`; explore_advice/lb_port:
+# examples/lb_port, lb,c11, THE BUG, `load relaxed -> acquire`.
+bin=${1:?usage: advice.sh BINARY MODELS MARK FIX}
+models=${2:?}; mark=${3:?}; fix=${4:?}
+n=$("$bin" list | wc -l)
+out=$("$bin" "$models" --advise 2>&1) && { echo "advice.sh: the port passed"; exit 1; }
 adv=$(printf '%s\n' "$out" | grep '^advice: ')
 [ -n "$adv" ] || { echo "advice.sh: no advice printed"; exit 1; }
 printf '%s\n' "$adv"
+want="$fix makes all $n scenarios pass"
 # shellcheck disable=SC2046 # file and line, two words
-set -- $(printf '%s\n' "$adv" |
-  sed -n 's/^advice: \(.*\):\([0-9]*\): store relaxed -> release .*/\1 \2/p' | head -1)
-[ $# -eq 2 ] || { echo "advice.sh: no store relaxed -> release advised"; exit 1; }
-sed -n "${2}p" "$1" | grep -q runqput_tail_store \
-  || { echo "advice.sh: $1:$2 is not runqput's tail store"; exit 1; }
-echo "advice.sh: the advice names runqput's tail store"
+set -- $(printf '%s\n' "$adv" | sed -n "s/^advice: \(.*\):\([0-9]*\): $want .*/\1 \2/p")
+[ $# -eq 2 ] || { echo "advice.sh: no $want advised"; exit 1; }
+sed -n "${2}p" "$1" | grep -qF "$mark" || { echo "advice.sh: $1:$2 does not hold $mark"; exit 1; }
+[ "$(printf '%s\n' "$adv" | grep -c ' -> ')" -eq 1 ] \
+  || { echo "advice.sh: another site advised too"; exit 1; }
+echo "advice.sh: the advice names the line that holds $mark, checked on all $n scenarios"

@@ -34,13 +34,20 @@ struct drop_coherence {
   static constexpr bool revisits = true;
   static constexpr int in_place = 0;
 };
-// model::lb broken (EXPLORE_POLICY=drop_lb or drop_certify): no load
-// buffering; promises taken uncertified (out-of-thin-air values).
+// model::lb broken (EXPLORE_POLICY=drop_lb, drop_certify or
+// drop_recertify): no load buffering; promises taken uncertified
+// (out-of-thin-air values); certified only where made.
 struct drop_lb : runqcheck::explore::exact {
   static constexpr bool lb_revisits = false;
 };
 struct drop_certify : runqcheck::explore::exact {
   static constexpr bool lb_certify = false;
+};
+// Promises certified where made only, not again after the promising
+// thread's later steps (EXPLORE_POLICY=drop_recertify): LB+recert's
+// outcome that no thread alone can fulfil appears.
+struct drop_recertify : runqcheck::explore::exact {
+  static constexpr bool lb_recertify = false;
 };
 
 using B = runqcheck::explore_backend;
@@ -137,6 +144,31 @@ test lb_rmw_acq() {
              m.x.store(1, RLX);
            }},
           "xy"};
+}
+
+// proofs/weak/litmus.py's lb_recert(): thread 0 writes y = 1 if it read
+// z = 0 first or z = 2 second; thread 2 writes z = 2 only after thread 0's
+// x = 1; thread 1 writes z = 1 after its acquire read of y (it cannot promise).
+test lb_recert() {
+  return {"LB+recert",
+          {[](mem& m, regs& r) {
+             int b = m.z.load(RLX);
+             r.push_back({"b", b});
+             m.x.store(1, RLX);
+             int c = m.z.load(RLX);
+             r.push_back({"c", c});
+             if (b == 0 || c == 2) m.y.store(1, RLX);
+           },
+           [](mem& m, regs& r) {
+             r.push_back({"d", m.y.load(ACQ)});
+             m.z.store(1, RLX);
+           },
+           [](mem& m, regs& r) {
+             int f = m.x.load(RLX);
+             r.push_back({"f", f});
+             if (f == 1) m.z.store(2, RLX);
+           }},
+          "xyz"};
 }
 
 // The out-of-thin-air shapes of proofs/weak/litmus.py's oota(): thread 0
@@ -295,6 +327,7 @@ std::vector<test> tests() {
       named("LB+fences(sc)", lb(RLX, RLX, "", SC)),
       named("LB+rmws", lb_rmw()),
       named("LB+rmw+acq", lb_rmw_acq()),
+      named("LB+recert", lb_recert()),
       named("OOTA+datas", oota(false, false)),
       named("OOTA+ctrls", oota(true, false)),
       named("OOTA+ctrls+w", oota(true, true)),

@@ -7,7 +7,8 @@ load still passes (the read runqput acts on decides); a plain read of the victim
 fails naming runqgrab_tail_load; a runqempty that never reads runnext fails with
 that read "not recognised" (no order advised for it); a fence, a G pointer stored outside
 the P objects, two tails, and a runqputbatch that never stores the tail are each `not
-applied` (exit 77) with their reason.  A port whose runqput peeks at runnext seq_cst (no
+applied` (exit 77) with their reason, the fence's naming the exhaustive LB column that
+judges such a port (issue 43).  A port whose runqput peeks at runnext seq_cst (no
 runq.hpp site) and CASes it relaxed fails, and its witness and picture draw that peek
 seq_cst, as the port makes it (issue 30).  Prints one line per case; exit 1 if one is
 judged otherwise.
@@ -94,6 +95,9 @@ def cases(lines, head, tail, runnext):
         ("a plain read of the victim's tail", edit(lines, "runqsteal", plain), 1,
          "FAILED: weak-memory orders: runqgrab_tail_load is relaxed"),
         ("a fence in runqput", edit(lines, "runqput", fence), 77, "uses a fence"),
+        # issue 43: a port the idioms cannot fit is pointed to the engine's LB column
+        ("a fence: the LB column judges it", edit(lines, "runqput", fence), 77,
+         "judged on every execution by the exhaustive LB column (explore_lb/"),
         ("a slot outside the P objects", edit(lines, "runqput", heap), 77,
          "writes a G pointer outside the P objects"),
         ("two tails", edit(lines, "runqput", twotails), 77, "behave as the ring's tail"),

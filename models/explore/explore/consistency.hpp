@@ -95,6 +95,14 @@ constexpr bool lb_certify_on() {
   else
     return true;
 }
+// ... and certified again after each later step of the promising thread?
+template <class Policy>
+constexpr bool lb_recertify_on() {
+  if constexpr (requires { Policy::lb_recertify; })
+    return Policy::lb_recertify;
+  else
+    return true;
+}
 // A policy's symmetry fault (0 for a policy that names none).
 template <class Policy>
 constexpr int symmetry_fault() {

@@ -245,9 +245,9 @@ class engine final : public runtime {
   }
 
   std::uint64_t access(const request& q) override {
-    if (!order_floors.empty()) {  // order advice's runs only
+    if (!order_overrides.empty()) {  // order advice's runs only
       request f;
-      if (const request& fq = with_floors(q, f); &fq != &q) return perform(fq);
+      if (const request& fq = with_override(q, f); &fq != &q) return perform(fq);
     }
     return perform(q);
   }
@@ -1095,7 +1095,8 @@ class engine final : public runtime {
   //   - promises_certified(), each time a graph holding the promise is
   //     re-run: T alone, from its events not after r in po ∪ rf, each read
   //     reading its location's co-last write, writes x = v (no
-  //     out-of-thin-air value: v does not come from r);
+  //     out-of-thin-air value: v does not come from r); and again from
+  //     each of T's events up to w (Promising's re-certification);
   //   - re-run, every thread makes again the events kept (the code after r
   //     sees the promised value; a store no event reads may write another
   //     value; else the child is dropped: diverged).
@@ -1155,8 +1156,10 @@ class engine final : public runtime {
   }
 
   // Per thread, the first event that r reaches along po ∪ rf in g (r's
-  // own: r; the thread's size: none).
-  void porf_after(const graph& g, eid r, std::array<std::int32_t, kMaxThreads>& from) const {
+  // own: r; the thread's size: none). no_lb: not along a promise's rf (the
+  // read read the promise, made before the write).
+  void porf_after(const graph& g, eid r, std::array<std::int32_t, kMaxThreads>& from,
+                  bool no_lb = false) const {
     for (int u = 0; u < nt_; u++) from[u] = static_cast<std::int32_t>(g.th[u].size());
     from[r.t] = r.i;
     for (bool more = true; more;) {
@@ -1165,7 +1168,8 @@ class engine final : public runtime {
         for (std::size_t i = 0; i < g.th[u].size(); i++) {
           const event& x = g.th[u][i];
           auto at = static_cast<std::int32_t>(i);
-          if (at < from[u] && x.reads() && !x.rf.init() && x.rf.i >= from[x.rf.t]) {
+          if (at < from[u] && x.reads() && !x.rf.init() && !(no_lb && x.lb) &&
+              x.rf.i >= from[x.rf.t]) {
             from[u] = at;
             more = true;
           }
@@ -1176,9 +1180,11 @@ class engine final : public runtime {
   // model::lb: is every promise g's reads read certified? Each read r of a
   // promise (event::lb) reads a store w of thread T: T alone, on g less r
   // and what follows r in po ∪ rf (the promise made just before r), must
-  // write w's value to w's location. Judged each time a graph is re-run
-  // (a revisit may delete writes an earlier certification read), not
-  // inside a certification run.
+  // write w's value to w's location; and again after each of T's events
+  // from there up to w (Promising's re-certification: T alone, on g less
+  // what follows that event in po ∪ rf, a promise's rf not followed). Judged
+  // each time a graph is re-run (a revisit may delete writes an earlier
+  // certification read), not inside a certification run.
   bool promises_certified(const graph& g) {
     for (std::size_t t = 0; t < g.th.size(); t++)
       for (std::size_t i = 0; i < g.th[t].size(); i++) {
@@ -1192,7 +1198,15 @@ class engine final : public runtime {
         p.t = r.rf.t;
         p.loc = r.loc;
         p.v = g.at(r.rf).wval;
+        const std::int32_t from = cut[p.t];
         if (!certified(p)) return false;
+        if (!lb_recertify_on<Policy>()) continue;
+        for (std::int32_t k = from; k < r.rf.i; k++) {
+          porf_after(g, {static_cast<std::int16_t>(p.t), k}, cut, true);
+          cut[p.t] = k + 1;
+          p.base = restrict(g, cut, true);
+          if (p.base.th.empty() || !certified(p)) return false;
+        }
       }
     return true;
   }
@@ -1665,7 +1679,10 @@ class engine final : public runtime {
 
   // g cut to the first keep[t] events of each thread; an empty graph if a
   // kept read would lose the write it reads.
-  graph restrict(const graph& g, const std::array<std::int32_t, kMaxThreads>& keep) const {
+  // lb_kept: a read of a promise may read a write not kept (a
+  // re-certification's graph: the promise was made, not yet fulfilled).
+  graph restrict(const graph& g, const std::array<std::int32_t, kMaxThreads>& keep,
+                 bool lb_kept = false) const {
     graph h;
     h.next_stamp = g.next_stamp;
     h.any_sc = g.any_sc;
@@ -1673,7 +1690,8 @@ class engine final : public runtime {
     for (int t = 0; t < nt_; t++) {
       h.th[t].assign(g.th[t].begin(), g.th[t].begin() + keep[t]);
       for (const event& x : h.th[t])
-        if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t]) return graph{};
+        if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t] && !(lb_kept && x.lb))
+          return graph{};
     }
     auto kept = [&](eid x) { return x.i < keep[x.t]; };
     h.co = g.co;

@@ -52,24 +52,32 @@ class runtime {
 
 inline runtime* current = nullptr;
 
-// Order advice (explore_scenarios --advise): the accesses made at a source
-// line get at least the order given (a CAS's failure order at most
-// acquire). Set and cleared by the advice's runs only.
-struct order_floor {
+// Order advice (explore_scenarios --advise): the accesses of kind `what`
+// made at a source line and column get the order given, stronger or weaker
+// than the port's. A CAS keeps its failure order, raised to the load part
+// of a stronger order (acquire, seq_cst) if below it. Set and cleared by
+// the advice's runs only.
+struct order_override {
   const char* file;
-  std::uint32_t line;
+  std::uint32_t line, column;
+  op what;
   std::uint8_t mo;
 };
-inline std::vector<order_floor> order_floors;
+inline std::vector<order_override> order_overrides;
 
-// q with the floors that name its line applied (into tmp); q if none.
-inline const request& with_floors(const request& q, request& tmp) {
-  for (const order_floor& f : order_floors) {
-    if (q.where.line() != f.line || std::strcmp(q.where.file_name(), f.file) != 0) continue;
+// q with the override that names its access applied (into tmp); q if none.
+inline const request& with_override(const request& q, request& tmp) {
+  for (const order_override& f : order_overrides) {
+    if (q.what != f.what || q.where.line() != f.line || q.where.column() != f.column ||
+        std::strcmp(q.where.file_name(), f.file) != 0)
+      continue;
     tmp = q;
-    tmp.mo = std::max(tmp.mo, f.mo);
+    tmp.mo = f.mo;
     auto acq = static_cast<std::uint8_t>(std::memory_order::acquire);
-    if (q.what == op::cas && f.mo >= acq) tmp.mo_fail = std::max(tmp.mo_fail, acq);
+    auto sc = static_cast<std::uint8_t>(std::memory_order::seq_cst);
+    auto rel = static_cast<std::uint8_t>(std::memory_order::release);
+    std::uint8_t load_part = f.mo == sc ? sc : f.mo >= acq && f.mo != rel ? acq : 0;
+    if (q.what == op::cas) tmp.mo_fail = std::max(q.mo_fail, load_part);
     return tmp;
   }
   return q;

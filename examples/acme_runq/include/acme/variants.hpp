@@ -277,4 +277,13 @@ struct widebare : bare<B, wide<B, Cap>> {};
 template <class B, std::uint32_t Cap>
 struct widebare_wrap_bug : bare<B, wide_wrap_bug<B, Cap>> {};
 
+// Not a bug: runqput's tail store seq_cst where release suffices (a port
+// that writes every order as a full fence). The exhaustive column's order
+// advice (--advise) reports that line as stronger than needed
+// (tests/explore/advice_strict.sh).
+template <class B, std::uint32_t Cap>
+struct strict : workq<B, Cap, std::uint32_t, std::memory_order::seq_cst> {
+  static constexpr const char* name = "acme-strict";
+};
+
 }  // namespace acme

@@ -44,7 +44,9 @@ class held {  // mu held for the object's lifetime
   central<B>& c_;
 };
 
-template <class B, std::uint32_t Cap, std::unsigned_integral Ctr = std::uint32_t>
+// Publish: runqput's tail store (acme::strict makes it seq_cst).
+template <class B, std::uint32_t Cap, std::unsigned_integral Ctr = std::uint32_t,
+          std::memory_order Publish = std::memory_order::release>
 struct workq {
   using G = runqcheck::g<B>;
   using schedt = central<B>;
@@ -94,7 +96,7 @@ struct workq {
       ctr l = q.last.load_plain();    // own counter, plain as in Go
       if (l - f < Cap) {
         q.slots[l % Cap].store(gp, relaxed);  // published by the release below
-        q.last.store(l + 1, release);         // release: to consumers' acquire of last
+        q.last.store(l + 1, Publish);         // Publish (release): to consumers' acquire
         return;
       }
       if (spill(q, gp, f, l)) return;
