@@ -8,7 +8,8 @@
 //
 // A program: thread 0 owns P0 (its ring starts with `fill` Gs, runnext set
 // or not, the global queue with `global` Gs); threads 1 and 2 own P1, P2,
-// which start empty (P1 but where the owner steals from it, below). Roles and their operations (as the contract allows):
+// which start empty (P1 but where the owner steals from it, below). Roles
+// and their operations (as the contract allows):
 //   owner   runqput(P0) next false/true, runqget, runqdrain, a reput of the G
 //           it got last (next false/true), findRunnable's global batch as its
 //           first operation on an empty P0, procresize's destroy(P0) as
@@ -470,7 +471,7 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
 
 // The pruning's test: every program the unpruned enumeration makes is one
 // the pruned enumeration `kept` (as spec_text of to_scenario) holds, or is
-// covered by it: its twin mirror (threads 1 and 2, P1 and P2 swapped) is
+// covered by it: its twin mirror (threads 1 and 2, P1 and P2 swapped, the owner's too) is
 // kept; or it starts with 2 Gs on a global queue nobody reads, and the same
 // program with an empty one is kept; or one of its three threads shares
 // nothing with the others, and both parts are kept (the other two, and that
@@ -503,10 +504,11 @@ inline const char* uncovered(const bounds& b, const std::function<bool(const pro
     if (p.threads.size() == 3 && p.roles[1] == p.roles[2]) {
       // The mirror: threads 1 and 2 swapped, and P1 and P2 (through a spare index).
       auto swap12 = [&](const std::vector<op>& seq) { return move(move(move(seq, 1, 9), 2, 1), 9, 2); };
-      program m = p;
+      program m = p;  // the owner's steal from P1 becomes one from P2
+      m.threads[0] = swap12(p.threads[0]);
       m.threads[1] = swap12(p.threads[2]);
       m.threads[2] = swap12(p.threads[1]);
-      if (kept(plain(m))) return;
+      if (p.fill1 == 0 && kept(plain(m))) return;  // P2 never starts with Gs
     }
     if (p.threads.size() == 3 && !detail::connected(p)) {
       for (int i = 1; i < 3; i++) {
