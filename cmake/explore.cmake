@@ -484,7 +484,7 @@ endif()
 # Every small queue program (models/generate), each explored exhaustively
 # under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the
 # verdict's `generated` column: the gate's bound, every program of at most 4
-# operations (two threads with k = 2 each, three with 4 in all; 32,976
+# operations (two threads with k = 2 each, three with 4 in all; 34,472
 # programs); nightly: generated_deep/<subject>, three threads with k = 2 each
 # and two with k = 3 (docs/generated.md).
 if(NOT TARGET runqcheck_generate)
@@ -584,6 +584,31 @@ if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMP
     set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
   endforeach()
+  # The owner's steal (findRunnable: runqget, then stealWork) under C11: the
+  # head loads only load buffering shows, each shrunk to a program no larger
+  # than its hand-written file in tests/explore/lb_scenarios (12, 11); the
+  # get needs the owner's third operation (two threads, k = 3, 4 in all).
+  foreach(_rq_mc "order:runqget_head_load|12|c11;--threads;2;--ops;3;--total;4"
+                 "order:runqdrain_head_load|11|c11;--total;4")
+    string(REPLACE "|" ";" _rq_mc "${_rq_mc}")
+    list(POP_FRONT _rq_mc _rq_m _rq_max)
+    add_test(NAME generated_teeth/${_rq_m} COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/explore/generated_teeth.py" $<TARGET_FILE:generated__mutants>
+      ${_rq_m} ${_rq_max} ${_rq_mc})
+    set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  endforeach()
+  # The shrinker stays in the contract (tests/explore/generated_contract.sh):
+  # get_then_steal and drain_then_steal shrink to programs the port as
+  # written passes (no steal into a full ring), and a spec where two threads
+  # own one P is refused (one line, exit 2).
+  if(TARGET generated__go125)
+    add_test(NAME generated_contract COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/generated_contract.sh" $<TARGET_FILE:generated__mutants>
+      $<TARGET_FILE:generated__go125> "${RUNQCHECK_ROOT}/tests/explore/lb_scenarios")
+    set_tests_properties(generated_contract PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  endif()
   # The passing side: runqputslow_takes_all passes every catalog scenario.
   add_test(NAME generated_teeth/catalog_misses_runqputslow_takes_all
     COMMAND $<TARGET_FILE:explore__mutants> both)

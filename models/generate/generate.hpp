@@ -8,11 +8,17 @@
 //
 // A program: thread 0 owns P0 (its ring starts with `fill` Gs, runnext set
 // or not, the global queue with `global` Gs); threads 1 and 2 own P1, P2,
-// which start empty. Roles and their operations (as the contract allows):
+// which start empty (P1 but where the owner steals from it, below). Roles
+// and their operations (as the contract allows):
 //   owner   runqput(P0) next false/true, runqget, runqdrain, a reput of the G
 //           it got last (next false/true), findRunnable's global batch as its
-//           first operation on an empty P0, and procresize's destroy(P0) as
-//           its last, once the others are done (the world stopped);
+//           first operation on an empty P0, procresize's destroy(P0) as
+//           its last, once the others are done (the world stopped), and
+//           right after a runqget or runqdrain, runqsteal(P0, P1):
+//           findRunnable's stealWork once runqget found nothing (P1 then
+//           starts with 0 or 1 G where thread 1 is a thief; only where every
+//           steal into an own ring finds room whatever the others do:
+//           steals_have_room);
 //   thief   runqsteal(own, P0) with and without runnext, runqempty(P0), and
 //           after a steal runqget(own), runqdrain(own) and a reput of what it
 //           received; the second of two thieves also steals from the first
@@ -25,8 +31,8 @@
 // Non-redundancy: an operation that can do nothing where it stands (a get of
 // a P nobody filled, a reput with nothing received) is never generated;
 // two thieves that do not steal from each other are interchangeable (each
-// touches only P0 and its own P), so of (owner, a, b) and (owner, b, a) one
-// is kept; the
+// touches only P0 and its own P) unless the owner steals from P1, so of
+// (owner, a, b) and (owner, b, a) one is kept; the
 // global queue starts non-empty only where a program reads it; a program of
 // three threads where one shares nothing with the others (a global user
 // while the owner can neither spill nor batch) is the two smaller programs
@@ -40,6 +46,7 @@
 #include <vector>
 
 #include "scenario.hpp"
+#include "text.hpp"
 
 namespace runqcheck::generate {
 
@@ -58,6 +65,7 @@ struct bounds {
   int total = 0;                      // operations in all threads at most (0: ops * threads)
   std::vector<std::uint32_t> caps = {4};
   std::vector<int> global_sizes = {0, 2};  // the global queue's starts (where read)
+  std::vector<int> victim_sizes = {0, 1};  // P1's ring at the start, where the owner steals
   bool prune = true;  // false: twins both ways, unconnected programs too (the pruning's test)
 };
 
@@ -68,11 +76,12 @@ struct program {
   int fill = 0;       // P0's ring at the start
   bool next = false;  // P0's runnext set at the start
   int global = 0;     // the global queue's Gs at the start
+  int fill1 = 0;      // P1's ring at the start (where the owner steals from P1)
   std::vector<role> roles;
   std::vector<std::vector<op>> threads;
 
   int size() const {
-    int n = fill + (next ? 1 : 0) + global;
+    int n = fill + (next ? 1 : 0) + global + fill1;
     for (const auto& t : threads) n += static_cast<int>(t.size());
     return n;
   }
@@ -107,6 +116,11 @@ inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<o
         out.push_back(model::reput_next(0));
       }
       if (before.empty()) out.push_back(model::glob_batch(0));  // kept where P0 starts empty
+      // stealWork after runqget found nothing (the runnext variant: P1's
+      // runnext is never set, only P1's owner sets it and none does here)
+      if (!before.empty() &&
+          (before.back().kind == op_kind::get || before.back().kind == op_kind::drain))
+        out.push_back(model::steal(0, 1));
       out.push_back(model::destroy(0));  // the last: see with_destroy()
       break;
     case role::thief:
@@ -128,6 +142,12 @@ inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<o
       if (got) out.push_back(model::reput(p));
       break;
   }
+}
+
+inline bool owner_steals(const std::vector<op>& seq) {
+  for (const op& o : seq)
+    if (o.kind == op_kind::steal && o.p == 0) return true;
+  return false;
 }
 
 inline bool chained(const std::vector<op>& seq) {
@@ -204,11 +224,87 @@ inline bool connected(const program& p) {
 
 }  // namespace detail
 
+// The contract's room rule (subject.hpp: a steal's thief ring must have
+// room; Go's runqgrab writes the Gs before runqsteal's overflow check):
+// before each steal into a P, an upper bound of the Gs on it (ring and
+// runnext) is at most Cap/2, the most a steal takes, whatever the others do.
+// The bound, along its owner's operations: the start's Gs, one more a put,
+// one fewer a get, none after a drain or destroy, Cap/2 - 1 more a steal
+// or global batch into it (the last G taken is returned).
+inline bool steals_have_room(const model::scenario& sc) {
+  const int cap = static_cast<int>(sc.cap), half = cap / 2;
+  std::vector<int> ub(static_cast<std::size_t>(std::max(sc.nprocs, 1)), 0);
+  for (std::size_t p = 0; p < sc.initial.size() && p < ub.size(); p++)
+    ub[p] = static_cast<int>(sc.initial[p].ring.size()) + (sc.initial[p].runnext >= 0 ? 1 : 0);
+  for (const auto& t : sc.threads) {
+    for (const op& o : t) {
+      if (o.p >= ub.size()) continue;
+      int& n = ub[o.p];
+      switch (o.kind) {
+        case op_kind::put:
+        case op_kind::put_next:
+        case op_kind::reput:
+        case op_kind::reput_next: n = std::min(n + 1, cap + 1); break;
+        case op_kind::get: n = std::max(n - 1, 0); break;
+        case op_kind::drain:
+        case op_kind::destroy: n = 0; break;
+        case op_kind::steal:
+        case op_kind::steal_next:
+        case op_kind::steal_next_must:
+          if (n > half) return false;
+          n += half - 1;
+          break;
+        case op_kind::glob_batch: n = std::min(n + half - 1, cap + 1); break;
+        default: break;
+      }
+    }
+  }
+  return true;
+}
+
+// The program as a scenario: Gs numbered (the start's first: P0's ring, its
+// runnext, P1's ring, the global queue; then each put
+// and glob_put in thread order), one P per thread (at least 2); a destroy
+// waits for every other thread first (procresize stops the world).
+inline model::scenario to_scenario(const program& p) {
+  model::scenario sc;
+  sc.cap = p.cap;
+  sc.nprocs = std::max<int>(2, static_cast<int>(p.threads.size()));
+  int g = 0;
+  sc.initial.resize(1);
+  for (int i = 0; i < p.fill; i++) sc.initial[0].ring.push_back(g++);
+  if (p.next) sc.initial[0].runnext = g++;
+  if (p.fill1 > 0) sc.initial.resize(2);
+  for (int i = 0; i < p.fill1; i++) sc.initial[1].ring.push_back(g++);
+  for (int i = 0; i < p.global; i++) sc.global.push_back(g++);
+  while (!sc.initial.empty() && sc.initial.back().ring.empty() && sc.initial.back().runnext < 0)
+    sc.initial.pop_back();
+  sc.threads = p.threads;
+  auto& own = sc.threads[0];
+  if (!own.empty() && own.back().kind == op_kind::destroy) {
+    own.pop_back();
+    for (std::size_t t = 1; t < sc.threads.size(); t++)
+      own.push_back(model::wait_done(static_cast<int>(t)));
+    own.push_back(model::destroy(0));
+  }
+  for (auto& t : sc.threads) {
+    for (op& o : t) {
+      if (o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::glob_put)
+        o.g = static_cast<std::int16_t>(g++);
+    }
+  }
+  sc.ngs = g;
+  return sc;
+}
+
 // Calls f(program) for every program within b, smallest first (by size: the
-// operations plus the Gs at the start), each once. Returns how many.
-inline std::uint64_t enumerate(const bounds& b, const std::function<void(const program&)>& f) {
+// operations plus the Gs at the start), each once. Returns how many; with no
+// f only counts them (no program kept: three threads with k = 3 are 10^7).
+inline std::uint64_t enumerate(const bounds& b,
+                               const std::function<void(const program&)>& f = nullptr) {
   using detail::sequences;
   std::vector<program> all;
+  std::uint64_t counted = 0;
   auto owners = sequences(role::owner, 0, 0, b.ops);
   // The other threads' shapes: their roles, in canonical order.
   std::vector<std::vector<role>> shapes = {{role::thief}, {role::global}};
@@ -229,7 +325,9 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
         std::size_t others_ops = 0;
         for (std::size_t i = 0; i < shape.size(); i++) others_ops += others[i][ix[i]].size();
         for (const auto& own : owners) {
-          if (!canonical) break;
+          // An owner stealing from P1 tells P1 from P2: both orders of twins.
+          const bool steals = detail::owner_steals(own);
+          if (!canonical && !steals) continue;
           if (b.total > 0 && own.size() + others_ops > static_cast<std::size_t>(b.total)) continue;
           program pr;
           pr.cap = cap;
@@ -247,11 +345,18 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
               if (batch0 && (fill > 0 || nx > 0)) continue;  // the batch needs an empty P0
               for (int gs : b.global_sizes) {
                 if (gs > 0 && !reads_global && b.prune) continue;
-                program q = pr;
-                q.fill = fill;
-                q.next = nx == 1;
-                q.global = gs;
-                if (!b.prune || detail::connected(q)) all.push_back(std::move(q));
+                for (int v : b.victim_sizes) {
+                  // P1 starts with Gs only where the owner steals from a thief's P1.
+                  if (v > 0 && !(steals && shape[0] == role::thief)) continue;
+                  pr.fill = fill;
+                  pr.next = nx == 1;
+                  pr.global = gs;
+                  pr.fill1 = v;
+                  if (steals && !steals_have_room(to_scenario(pr))) continue;
+                  if (b.prune && !detail::connected(pr)) continue;
+                  if (f) all.push_back(pr);
+                  counted++;
+                }
               }
             }
           }
@@ -262,6 +367,7 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
       }
     }
   }
+  if (!f) return counted;
   std::stable_sort(all.begin(), all.end(), [](const program& x, const program& y) {
     if (x.threads.size() != y.threads.size()) return x.threads.size() < y.threads.size();
     return x.size() < y.size();
@@ -270,44 +376,22 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
   return all.size();
 }
 
-// The program as a scenario: Gs numbered (the start's first, then each put
-// and glob_put in thread order), one P per thread (at least 2); a destroy
-// waits for every other thread first (procresize stops the world).
-inline model::scenario to_scenario(const program& p) {
-  model::scenario sc;
-  sc.cap = p.cap;
-  sc.nprocs = std::max<int>(2, static_cast<int>(p.threads.size()));
-  int g = 0;
-  sc.initial.resize(1);
-  for (int i = 0; i < p.fill; i++) sc.initial[0].ring.push_back(g++);
-  if (p.next) sc.initial[0].runnext = g++;
-  for (int i = 0; i < p.global; i++) sc.global.push_back(g++);
-  if (sc.initial[0].ring.empty() && sc.initial[0].runnext < 0) sc.initial.clear();
-  sc.threads = p.threads;
-  auto& own = sc.threads[0];
-  if (!own.empty() && own.back().kind == op_kind::destroy) {
-    own.pop_back();
-    for (std::size_t t = 1; t < sc.threads.size(); t++)
-      own.push_back(model::wait_done(static_cast<int>(t)));
-    own.push_back(model::destroy(0));
-  }
-  for (auto& t : sc.threads) {
-    for (op& o : t) {
-      if (o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::glob_put)
-        o.g = static_cast<std::int16_t>(g++);
-    }
-  }
-  sc.ngs = g;
-  return sc;
-}
-
 // The scenarios one step smaller than sc (for shrinking a failure: the
 // runner keeps the first that still fails and starts again): a thread
 // dropped, an operation dropped, a G of the start dropped (the last of a
 // ring, a runnext, the head of the global queue), the capacity halved down
-// to min_cap. Gs are renumbered; the owner (thread 0) stays thread 0.
+// to min_cap. Gs are renumbered; the owner (thread 0) stays thread 0, each P
+// keeps one owner (model::second_owner), and if every steal of sc finds room
+// in its ring (steals_have_room), so does every steal of a smaller one: a
+// step never leaves the contract (dropping the get before an owner's steal
+// would steal into a full ring, which fails on a correct port).
 inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint32_t min_cap) {
   std::vector<model::scenario> out;
+  const bool room = steals_have_room(sc);
+  auto keep = [&](model::scenario s) {
+    if (model::second_owner(s).empty() && (!room || steals_have_room(s)))
+      out.push_back(std::move(s));
+  };
   auto renumber = [](model::scenario s) {
     std::vector<int> map(static_cast<std::size_t>(std::max(s.ngs, 1)), -1);
     int g = 0;
@@ -343,8 +427,9 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
       }
     }
     if (steals_from_t) continue;  // its P would go with it
+    if (t < s.initial.size()) s.initial.erase(s.initial.begin() + static_cast<long>(t));
     s.nprocs = std::max(2, s.nprocs - 1);
-    out.push_back(renumber(s));
+    keep(renumber(s));
   }
   for (std::size_t t = 0; t < sc.threads.size(); t++) {
     for (std::size_t i = 0; i < sc.threads[t].size(); i++) {
@@ -352,25 +437,25 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
       if (sc.threads[t][i].kind == op_kind::wait_done) continue;  // a destroy needs it
       model::scenario s = sc;
       s.threads[t].erase(s.threads[t].begin() + static_cast<long>(i));
-      out.push_back(renumber(s));
+      keep(renumber(s));
     }
   }
   for (std::size_t p = 0; p < sc.initial.size(); p++) {
     if (!sc.initial[p].ring.empty()) {
       model::scenario s = sc;
       s.initial[p].ring.pop_back();
-      out.push_back(renumber(s));
+      keep(renumber(s));
     }
     if (sc.initial[p].runnext >= 0) {
       model::scenario s = sc;
       s.initial[p].runnext = -1;
-      out.push_back(renumber(s));
+      keep(renumber(s));
     }
   }
   if (!sc.global.empty()) {
     model::scenario s = sc;
     s.global.erase(s.global.begin());
-    out.push_back(renumber(s));
+    keep(renumber(s));
   }
   if (sc.cap / 2 >= min_cap) {
     bool fits = true;
@@ -378,7 +463,7 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
     if (fits) {
       model::scenario s = sc;
       s.cap = sc.cap / 2;
-      out.push_back(s);
+      keep(s);
     }
   }
   return out;
@@ -386,7 +471,7 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
 
 // The pruning's test: every program the unpruned enumeration makes is one
 // the pruned enumeration `kept` (as spec_text of to_scenario) holds, or is
-// covered by it: its twin mirror (threads 1 and 2, P1 and P2 swapped) is
+// covered by it: its twin mirror (threads 1 and 2, P1 and P2 swapped, the owner's too) is
 // kept; or it starts with 2 Gs on a global queue nobody reads, and the same
 // program with an empty one is kept; or one of its three threads shares
 // nothing with the others, and both parts are kept (the other two, and that
@@ -419,10 +504,11 @@ inline const char* uncovered(const bounds& b, const std::function<bool(const pro
     if (p.threads.size() == 3 && p.roles[1] == p.roles[2]) {
       // The mirror: threads 1 and 2 swapped, and P1 and P2 (through a spare index).
       auto swap12 = [&](const std::vector<op>& seq) { return move(move(move(seq, 1, 9), 2, 1), 9, 2); };
-      program m = p;
+      program m = p;  // the owner's steal from P1 becomes one from P2
+      m.threads[0] = swap12(p.threads[0]);
       m.threads[1] = swap12(p.threads[2]);
       m.threads[2] = swap12(p.threads[1]);
-      if (kept(plain(m))) return;
+      if (p.fill1 == 0 && kept(plain(m))) return;  // P2 never starts with Gs
     }
     if (p.threads.size() == 3 && !detail::connected(p)) {
       for (int i = 1; i < 3; i++) {
@@ -436,6 +522,7 @@ inline const char* uncovered(const bounds& b, const std::function<bool(const pro
         if (i == 1) a.threads[1] = move(a.threads[1], 2, 1);
         c.roles = {role::owner, p.roles[i]};
         c.threads = {{}, move(p.threads[i], i, 1)};
+        c.fill1 = 0;  // its owner steals nothing
         if (kept(plain(a)) && kept(plain(c))) return;
       }
     }

@@ -125,10 +125,30 @@ inline bool parse_op_text(std::string_view w, op& o) {
   return true;
 }
 
+// Each P has one owner: the one thread whose operations name it as their
+// own (args_of's p: runqput, runqget, runqdrain, a steal's thief, ...), as
+// in Go, where only the M holding a P runs them. "" if so, else the first P
+// two threads name.
+inline std::string second_owner(const scenario& sc) {
+  std::vector<int> owner(256, -1);  // per P (op::p is 8 bits): its owner thread
+  for (std::size_t t = 0; t < sc.threads.size(); t++) {
+    for (const op& o : sc.threads[t]) {
+      if (text_detail::args_of(o.kind).find('p') == std::string_view::npos) continue;
+      int& w = owner[o.p];
+      if (w >= 0 && w != static_cast<int>(t))
+        return "P" + std::to_string(o.p) + " has two owners: threads " + std::to_string(w) +
+               " and " + std::to_string(t) + " (" + op_text(o) + ")";
+      w = static_cast<int>(t);
+    }
+  }
+  return "";
+}
+
 // Parses spec_text's line into sc (its name and targets left as they are).
 // False with err set on anything else, or on a scenario no world can run
 // (more than max_procs Ps or max_threads threads, a G id of max_gs or more,
-// a P index out of range, a G twice in the initial state).
+// a P index out of range, a G twice in the initial state, a P two threads
+// own: second_owner).
 inline bool parse_spec(std::string_view line, scenario& sc, std::string& err, int max_procs,
                        int max_threads, int max_gs) {
   sc.cap = 4;
@@ -238,6 +258,10 @@ inline bool parse_spec(std::string_view line, scenario& sc, std::string& err, in
         return false;
       }
     }
+  }
+  if (std::string why = second_owner(sc); !why.empty()) {
+    err = why;
+    return false;
   }
   sc.ngs = maxg + 1;
   return true;

@@ -533,7 +533,7 @@ int check_pruning(const gen::bounds& b) {
   });
   gen::bounds all = b;
   all.prune = false;
-  std::uint64_t total = gen::enumerate(all, [](const gen::program&) {});
+  std::uint64_t total = gen::enumerate(all);
   gen::program bad;
   auto in = [&](const gen::program& p) { return kept.count(model::spec_text(gen::to_scenario(p))) > 0; };
   const char* why = gen::uncovered(b, in, bad);
@@ -672,7 +672,7 @@ int main(int argc, char** argv) {
     for (int th = 2; th <= st.b.threads; th++) {
       gen::bounds b = st.b;
       b.threads = th;
-      std::uint64_t n = gen::enumerate(b, [](const gen::program&) {});
+      std::uint64_t n = gen::enumerate(b);
       std::printf("generated: up to %d threads, k=%d: %s programs\n", th, b.ops, fmt(n).c_str());
     }
     return 0;
@@ -724,7 +724,7 @@ int main(int argc, char** argv) {
     if (t.first_open != 0 && (all.first_open == 0 || t.first_open < all.first_open))
       all.first_open = t.first_open;
   }
-  const std::uint64_t n = gen::enumerate(st.b, [](const gen::program&) {});
+  const std::uint64_t n = gen::enumerate(st.b);
   const std::uint64_t failed_at = sh.min_fail.load();
   bool ok = failed_at == ~0ull;
   std::string name;

@@ -2,8 +2,8 @@
 # tests/explore/generated_cli.sh GENERATED EXPLORE WORK — the generated column's
 # commands as docs/generated.md shows them: --count, run SPEC, run FILE, a saved
 # file through the catalog's runner (explore_scenarios --scenario FILE), and bad
-# input (a garbage program, a bad flag, a missing file, a replay under the wrong
-# model): one line on stderr and exit 2, never a run.
+# input (a garbage program, a P two threads own, a bad flag, a missing file, a
+# replay under the wrong model): one line on stderr and exit 2, never a run.
 gen=${1:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 exp=${2:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 work=${3:?usage: generated_cli.sh GENERATED EXPLORE WORK}
@@ -33,6 +33,9 @@ want 0 'program SC: .* exhausted' "$gen" run "$work/spill.scn" sc
 want 0 'spill .*exhausted' "$exp" --scenario "$work/spill.scn" both
 want 2 "not an operation: 'garbage'" "$gen" run 'cap=4 | put(0,1) | garbage'
 want 2 'no thread' "$gen" run 'cap=4 P0=0'
+want 2 'P0 has two owners: threads 0 and 1' "$gen" run 'cap=4 | put(0,0) | get(0)'
+printf 'cap=4 P0=0 | get(0) | steal(1,0) steal(0,1)\n' >"$work/owners.scn"
+want 2 'P0 has two owners' "$exp" --scenario "$work/owners.scn"
 want 2 "cannot read" "$gen" run "$work/nothere.scn"
 want 2 "cannot read" "$exp" --scenario "$work/nothere.scn"
 want 2 "is not 1..4" "$gen" --ops 9
