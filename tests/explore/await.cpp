@@ -32,7 +32,6 @@ namespace {
 using runqcheck::explore::selftest::ipr_broken;
 using ipr_drop_child = ipr_broken<1>;
 using ipr_no_skip = ipr_broken<2>;
-using ipr_keep_stamp = ipr_broken<3>;
 #ifndef EXPLORE_POLICY
 #define EXPLORE_POLICY runqcheck::explore::exact
 #endif

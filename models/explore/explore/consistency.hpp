@@ -69,7 +69,8 @@ struct exact {
   // 4 no other blocked thread's read revisited in place in a backward
   // revisit (unblock_kept), 5 a loop taken to begin at its operation's
   // start (loop_from), 6 there, a waiter reading w only where the read
-  // revisited becomes an RMW (no child reading its write).
+  // revisited becomes an RMW (no child reading its write), 7 a lock()
+  // taken in place where w's revisit of it deletes others' events.
   static constexpr int in_place = 0;
   // Symmetry reduction (engine.hpp): 0 as designed; broken: 1 either
   // order of a pair dropped, 2 no prefix kept for lo, 3 the comparison
