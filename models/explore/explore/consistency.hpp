@@ -103,6 +103,16 @@ constexpr int symmetry_fault() {
   else
     return 0;
 }
+// options::also_sc (engine.hpp): is a graph counted as SC's only if it is
+// SC-consistent? False only in a policy broken on purpose (teeth: every
+// RC11 graph counted as SC's).
+template <class Policy>
+constexpr bool sc_filter_on() {
+  if constexpr (requires { Policy::sc_filter; })
+    return Policy::sc_filter;
+  else
+    return true;
+}
 // Does a read that a revisit makes an RMW revisit with its write (engine.hpp's
 // rmw_of)? False only in a policy broken on purpose (teeth).
 template <class Policy>
