@@ -683,22 +683,22 @@ struct tally {
 };
 struct shared_state {
   std::atomic<std::uint64_t> min_fail{~0ull};
+  std::atomic<std::uint64_t> next{1};  // the least program no worker has taken
   tally w[kMaxJobs];
 };
 
-// Worker w of jobs: explores programs w, w + jobs, ... (numbered from 1 in
-// enumeration order, smallest first) until one fails, or, for the others,
-// until their next index passes the least failing one: every program below
-// that one is then explored by someone and passed, so the failure reported
-// is the same whatever the timing.
-void work(const settings& st, unsigned w, unsigned jobs, shared_state& sh) {
+// Worker w: takes the next program no worker has taken (numbered from 1 in
+// enumeration order, smallest first), explores it, and so on, until one
+// fails, or, for the others, until the program taken passes the least
+// failing one: every program below that one is then explored by someone
+// and passed, so the failure reported is the same whatever the timing.
+void work(const settings& st, unsigned w, shared_state& sh) {
   tally& t = sh.w[w];
   auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t n = 0;
+  std::uint64_t n = 0, mine = sh.next.fetch_add(1);
   bool stop = false;
   gen::enumerate(st.b, [&](const gen::program& p) {
-    n++;
-    if (stop || (n - 1) % jobs != w) return;
+    if (stop || ++n != mine) return;
     if (n > sh.min_fail.load()) {
       stop = true;
       return;
@@ -709,6 +709,7 @@ void work(const settings& st, unsigned w, unsigned jobs, shared_state& sh) {
       t.timed_out = stop = true;
       return;
     }
+    mine = sh.next.fetch_add(1);  // the next one this worker takes (after n)
     model::scenario sc = gen::to_scenario(p);
     sc.start_counter = wrap_start;
     const std::string name = "gen" + std::to_string(n);  // sc.name views it
@@ -772,13 +773,13 @@ int main(int argc, char** argv) {
   auto& sh = *new (mem) shared_state;
   std::fflush(stdout);
   if (st.jobs == 1) {
-    work(st, 0, 1, sh);
+    work(st, 0, sh);
   } else {
     std::vector<pid_t> kids;
     for (unsigned w = 0; w < st.jobs; w++) {
       pid_t pid = ::fork();
       if (pid == 0) {
-        work(st, w, st.jobs, sh);
+        work(st, w, sh);
         std::fflush(stdout);
         ::_exit(0);
       }
