@@ -42,7 +42,8 @@ want 2 "found under RC11, not SC" "$gen" replay "$spec" sc rc11/0:0
 # --jobs J: the programs and counts of one process (a worker's programs or
 # counts lost show here), whatever J.
 counts() {
-  "$gen" both --total 3 --jobs "$1" | sed -n 's/^generated [^:]*: \(.* judged linearizable\),.*/\1/p'
+  "$gen" both --total 3 --jobs "$1" |
+    sed -n 's/^generated [^:]*: \(.* judged linearizable\),.*/\1/p'
 }
 one=$(counts 1) three=$(counts 3)
 if [ -n "$one" ] && [ "$one" = "$three" ]; then
