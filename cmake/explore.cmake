@@ -642,6 +642,26 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
     COMMAND $<TARGET_FILE:generated__go125> --crosscheck-ipr --total 3)
   set_tests_properties(generated_ipr_crosscheck PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 120)
+  # SC and RC11 as one tree (what `both` runs): SC's executions as the RC11
+  # tree's SC-consistent ones are SC's own search's (at most 3 operations);
+  # its teeth, generated_models_crosscheck_teeth: the same check on an
+  # engine whose SC filter is broken on purpose (every RC11 graph SC's).
+  add_test(NAME generated_models_crosscheck
+    COMMAND $<TARGET_FILE:generated__go125> --crosscheck-models --total 3)
+  add_executable(generated_sc_filter_broken "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
+  target_include_directories(generated_sc_filter_broken BEFORE PRIVATE
+    "${CMAKE_BINARY_DIR}/runqcheck_subjects/go125")
+  target_link_libraries(generated_sc_filter_broken PRIVATE runqcheck::core runqcheck_explore
+    runqcheck_models runqcheck_generate)
+  target_compile_definitions(generated_sc_filter_broken PRIVATE EXPLORE_POLICY=sc_filter_broken)
+  set_target_properties(generated_sc_filter_broken PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME generated_models_crosscheck_teeth
+    COMMAND generated_sc_filter_broken --crosscheck-models --total 3)
+  set_tests_properties(generated_models_crosscheck_teeth PROPERTIES
+    PASS_REGULAR_EXPRESSION "; [1-9][0-9,]* differ\n")
+  set_tests_properties(generated_models_crosscheck generated_models_crosscheck_teeth PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 120)
 endif()
 # The generated column's commands as docs/generated.md shows them, and its bad input.
 if(TARGET generated__go125 AND TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)

@@ -24,6 +24,9 @@
 //   --count: print the programs of each shape and stop;
 //   --crosscheck-ipr: each program explored with and without await in-place
 //   revisits, the same complete graphs required (the engine's test);
+//   --crosscheck-models: each program's SC executions found by SC's own
+//   search and by the RC11 tree (what `both` runs), the same complete graphs
+//   required;
 //   --wrap: every program starts its ring counters at 2^32 - 2 (2^W - 2 at
 //   the port's width; `counter=` in its SPEC), so each runs across the wrap
 //   (the hook S::set_runq_counters, else the counters found by behaviour).
@@ -32,7 +35,9 @@
 //   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first);
 //   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs);
 //   RUNQCHECK_NO_IPR=1 explores with plain TruSt (engine.hpp's options::ipr
-//   off, to measure what await in-place revisits save; replays alike).
+//   off, to measure what await in-place revisits save; replays alike);
+//   RUNQCHECK_SEPARATE_MODELS=1 explores `both` as two trees, SC's and
+//   RC11's (to measure what the one tree saves; explore_models()).
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,6 +74,15 @@ using runqcheck::explore::scenario_run::obs;
 using runqcheck::explore::scenario_run::prog;
 using cli::fmt;
 
+// An engine whose SC filter (options::also_sc) is broken on purpose: the
+// teeth build of --crosscheck-models (EXPLORE_POLICY, cmake/explore.cmake).
+struct sc_filter_broken : ex::exact {
+  static constexpr bool sc_filter = false;
+};
+#ifndef EXPLORE_POLICY
+#define EXPLORE_POLICY ex::exact
+#endif
+
 constexpr std::uint64_t kDefaultBudget = 1'000'000;
 // The capacities built: 4 (the contract's least) and 8; 2 too where the build
 // says the ports take it (RUNQCHECK_GENERATED_CAP2, cmake/explore.cmake: the
@@ -88,7 +102,8 @@ struct settings {
   gen::bounds b;
   std::uint64_t budget = kDefaultBudget;
   double seconds = 0;
-  bool keep_going = false, count = false, check_pruning = false, crosscheck_ipr = false;
+  bool keep_going = false, count = false, check_pruning = false, crosscheck_ipr = false,
+       crosscheck_models = false;
   unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
@@ -253,7 +268,7 @@ explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
     p.ext = &x;
     o.on_access = [&x](int, const ex::event& e, const ex::request&) { x.access(e); };
   }
-  ex::engine<> e(p, o);
+  ex::engine<EXPLORE_POLICY> e(p, o);
   explored r{e.run(), L.judged, L.report};
   obs.history = nullptr;
   return r;
@@ -267,14 +282,53 @@ explored explore_caps(const model::scenario& sc, const ex::options& o, bool linc
 }
 
 explored explore_one(const model::scenario& sc, ex::model m, std::uint64_t budget,
-                     const std::string& replay = "") {
+                     const std::string& replay = "", bool also_sc = false) {
   ex::options o;
   o.m = m;
   o.budget = replay.empty() ? budget : 0;
   o.replay = replay;
   o.ipr = use_ipr();
+  o.also_sc = also_sc;
   static const bool lincheck = std::getenv("RUNQCHECK_NO_LINCHECK") == nullptr;
   return explore_caps<RQ_GEN_CAPS>(sc, o, lincheck);
+}
+
+// SC's part of a run with options::also_sc, as SC's own search reports it.
+explored sc_part(const explored& both) {
+  explored r;
+  r.s.complete = both.s.sc_complete;
+  r.s.blocked = both.s.sc_blocked;
+  r.s.cut = both.s.sc_cut;
+  r.s.exhausted = both.s.exhausted;
+  r.s.failed = both.s.failed;
+  r.s.duplicates = both.s.duplicates;
+  r.s.hashes = both.s.sc_hashes;
+  return r;
+}
+
+// Each model of models in turn, up to the first that fails. SC and RC11
+// (`both`) are one RC11 tree whose SC-consistent executions are SC's
+// (options::also_sc) unless RUNQCHECK_SEPARATE_MODELS=1; a program that
+// tree fails or does not exhaust is explored again model by model, so its
+// verdict, failure and replay: are the separate searches'.
+std::vector<std::pair<ex::model, explored>> explore_models(const model::scenario& sc,
+                                                           const std::vector<ex::model>& models,
+                                                           std::uint64_t budget) {
+  static const bool one_tree = std::getenv("RUNQCHECK_SEPARATE_MODELS") == nullptr;
+  std::vector<std::pair<ex::model, explored>> out;
+  if (one_tree && models == std::vector<ex::model>{ex::model::sc, ex::model::rc11}) {
+    explored r = explore_one(sc, ex::model::rc11, budget, "", true);
+    if (!r.s.failed && r.s.exhausted) {
+      out.emplace_back(ex::model::sc, sc_part(r));
+      out.emplace_back(ex::model::rc11, std::move(r));
+      return out;
+    }
+  }
+  for (ex::model m : models) {
+    out.emplace_back(m, explore_one(sc, m, budget));
+    if (out.back().second.s.failed) break;
+  }
+  return out;
 }
 
 // A failure's kind: its text up to the first digit (values vary, the broken
@@ -433,6 +487,8 @@ int parse(int argc, char** argv, settings& st) {
       st.check_pruning = true;
     } else if (std::strcmp(argv[i], "--crosscheck-ipr") == 0 && !st.run) {
       st.crosscheck_ipr = true;
+    } else if (std::strcmp(argv[i], "--crosscheck-models") == 0 && !st.run) {
+      st.crosscheck_models = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
       if (!cli::parse_u64(argv[++i], v, 1, 4)) {
         std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
@@ -550,43 +606,71 @@ int check_pruning(const gen::bounds& b) {
   return why != nullptr ? 0 : 1;
 }
 
-// --crosscheck-ipr: every program within the bounds, each model, explored
-// with await in-place revisits and without (plain TruSt, the oracle),
-// lincheck off: the same complete graphs, none met twice (docs/explore.md).
-int crosscheck_ipr(const gen::bounds& b, const std::vector<ex::model>& models) {
+// A crosscheck over every program within the bounds (lincheck off): per
+// program and model, run(sc, m, side) for side 0 (the oracle) and 1 (the
+// reduction) must give the same complete graphs (stats::hashes), none met
+// twice, no failure (a correct port fails no program). name: the flag's.
+int crosscheck(const gen::bounds& b, const std::vector<ex::model>& models, const char* name,
+               const std::function<explored(const model::scenario&, ex::model, int)>& run) {
   std::uint64_t n = 0, bad = 0, graphs = 0, in_place = 0;
+  std::uint64_t blocked[2] = {0, 0};
   gen::enumerate(b, [&](const gen::program& p) {
     model::scenario sc = gen::to_scenario(p);
     n++;
     for (ex::model m : models) {
       std::vector<std::uint64_t> h[2];
       std::uint64_t twice = 0;
-      for (int ipr = 0; ipr < 2; ipr++) {
-        ex::options o;
-        o.m = m;
-        o.ipr = ipr == 1;
-        o.hash_graphs = true;
-        explored r = explore_caps<RQ_GEN_CAPS>(sc, o, false);
-        h[ipr] = std::move(r.s.hashes);
-        std::sort(h[ipr].begin(), h[ipr].end());
-        twice += r.s.duplicates;
+      for (int side = 0; side < 2; side++) {
+        explored r = run(sc, m, side);
+        h[side] = std::move(r.s.hashes);
+        std::sort(h[side].begin(), h[side].end());
+        twice += r.s.duplicates + (r.s.failed ? 1 : 0);
         in_place += r.s.in_place;
-        if (r.s.failed) twice++;  // a correct port fails no program
+        blocked[side] += r.s.blocked;
       }
       graphs += h[0].size();
       if (h[0] == h[1] && twice == 0) continue;
       if (bad++ < 5)
-        std::printf("generated: crosscheck-ipr %s %s: %zu complete graphs with in-place "
-                    "revisits, %zu without, %llu met twice or failed\n",
-                    model::spec_text(sc).c_str(), ex::model_name(m), h[1].size(), h[0].size(),
-                    static_cast<unsigned long long>(twice));
+        std::printf("generated: %s %s %s: %zu complete graphs, %zu in the oracle's run, %llu met "
+                    "twice or failed\n",
+                    name, model::spec_text(sc).c_str(), ex::model_name(m), h[1].size(),
+                    h[0].size(), static_cast<unsigned long long>(twice));
     }
   });
-  std::printf("generated %s: crosscheck-ipr: %s programs, %s complete graphs, %s children "
-              "revisited in place; %s differ\n",
-              subject_name, fmt(n).c_str(), fmt(graphs).c_str(), fmt(in_place).c_str(),
-              fmt(bad).c_str());
+  std::printf("generated %s: %s: %s programs, %s complete graphs, %s children revisited in "
+              "place, %s blocked executions (%s in the oracle's run); %s differ\n",
+              subject_name, name, fmt(n).c_str(), fmt(graphs).c_str(), fmt(in_place).c_str(),
+              fmt(blocked[1]).c_str(), fmt(blocked[0]).c_str(), fmt(bad).c_str());
   return bad == 0 ? 0 : 1;
+}
+
+// One program under m, its complete graphs hashed, lincheck off.
+explored hashed(const model::scenario& sc, ex::model m, bool ipr, bool also_sc = false) {
+  ex::options o;
+  o.m = m;
+  o.ipr = ipr;
+  o.also_sc = also_sc;
+  o.hash_graphs = true;
+  return explore_caps<RQ_GEN_CAPS>(sc, o, false);
+}
+
+// --crosscheck-ipr: each model explored with await in-place revisits and
+// without (plain TruSt, the oracle): the same complete graphs, none met
+// twice (docs/explore.md).
+int crosscheck_ipr(const gen::bounds& b, const std::vector<ex::model>& models) {
+  return crosscheck(b, models, "crosscheck-ipr", [](const model::scenario& sc, ex::model m,
+                                                    int side) { return hashed(sc, m, side == 1); });
+}
+
+// --crosscheck-models: SC's executions as SC's own search finds them (the
+// oracle) and as the RC11 tree's SC-consistent ones (options::also_sc,
+// what `both` runs): the same complete graphs, none met twice.
+int crosscheck_models(const gen::bounds& b) {
+  return crosscheck(b, {ex::model::sc}, "crosscheck-models",
+                    [](const model::scenario& sc, ex::model, int side) {
+                      return side == 0 ? hashed(sc, ex::model::sc, use_ipr())
+                                       : sc_part(hashed(sc, ex::model::rc11, use_ipr(), true));
+                    });
 }
 
 // What the workers share (anonymous shared memory, so that forked workers
@@ -599,22 +683,22 @@ struct tally {
 };
 struct shared_state {
   std::atomic<std::uint64_t> min_fail{~0ull};
+  std::atomic<std::uint64_t> next{1};  // the least program no worker has taken
   tally w[kMaxJobs];
 };
 
-// Worker w of jobs: explores programs w, w + jobs, ... (numbered from 1 in
-// enumeration order, smallest first) until one fails, or, for the others,
-// until their next index passes the least failing one: every program below
-// that one is then explored by someone and passed, so the failure reported
-// is the same whatever the timing.
-void work(const settings& st, unsigned w, unsigned jobs, shared_state& sh) {
+// Worker w: takes the next program no worker has taken (numbered from 1 in
+// enumeration order, smallest first), explores it, and so on, until one
+// fails, or, for the others, until the program taken passes the least
+// failing one: every program below that one is then explored by someone
+// and passed, so the failure reported is the same whatever the timing.
+void work(const settings& st, unsigned w, shared_state& sh) {
   tally& t = sh.w[w];
   auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t n = 0;
+  std::uint64_t n = 0, mine = sh.next.fetch_add(1);
   bool stop = false;
   gen::enumerate(st.b, [&](const gen::program& p) {
-    n++;
-    if (stop || (n - 1) % jobs != w) return;
+    if (stop || ++n != mine) return;
     if (n > sh.min_fail.load()) {
       stop = true;
       return;
@@ -625,13 +709,13 @@ void work(const settings& st, unsigned w, unsigned jobs, shared_state& sh) {
       t.timed_out = stop = true;
       return;
     }
+    mine = sh.next.fetch_add(1);  // the next one this worker takes (after n)
     model::scenario sc = gen::to_scenario(p);
     sc.start_counter = wrap_start;
     const std::string name = "gen" + std::to_string(n);  // sc.name views it
     sc.name = name;
     t.done++;
-    for (ex::model m : st.models) {
-      explored r = explore_one(sc, m, st.budget);
+    for (auto& [m, r] : explore_models(sc, st.models, st.budget)) {
       t.execs[static_cast<int>(m)] += r.s.executions();
       t.judged += r.judged;
       if (r.s.failed) {
@@ -668,6 +752,7 @@ int main(int argc, char** argv) {
   if (!st.spec.empty()) return run_spec(argv[0], st);
   if (st.check_pruning) return check_pruning(st.b);
   if (st.crosscheck_ipr) return crosscheck_ipr(st.b, st.models);
+  if (st.crosscheck_models) return crosscheck_models(st.b);
   if (st.count) {
     for (int th = 2; th <= st.b.threads; th++) {
       gen::bounds b = st.b;
@@ -688,13 +773,13 @@ int main(int argc, char** argv) {
   auto& sh = *new (mem) shared_state;
   std::fflush(stdout);
   if (st.jobs == 1) {
-    work(st, 0, 1, sh);
+    work(st, 0, sh);
   } else {
     std::vector<pid_t> kids;
     for (unsigned w = 0; w < st.jobs; w++) {
       pid_t pid = ::fork();
       if (pid == 0) {
-        work(st, w, st.jobs, sh);
+        work(st, w, sh);
         std::fflush(stdout);
         ::_exit(0);
       }

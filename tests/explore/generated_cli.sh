@@ -3,7 +3,8 @@
 # commands as docs/generated.md shows them: --count, run SPEC, run FILE, a saved
 # file through the catalog's runner (explore_scenarios --scenario FILE), and bad
 # input (a garbage program, a P two threads own, a bad flag, a missing file, a
-# replay under the wrong model): one line on stderr and exit 2, never a run.
+# replay under the wrong model): one line on stderr and exit 2, never a run;
+# --jobs: the counts of one process.
 gen=${1:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 exp=${2:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 work=${3:?usage: generated_cli.sh GENERATED EXPLORE WORK}
@@ -41,4 +42,16 @@ want 2 "cannot read" "$exp" --scenario "$work/nothere.scn"
 want 2 "is not 1..4" "$gen" --ops 9
 want 2 "is not 2 or 3" "$gen" --threads 7
 want 2 "found under RC11, not SC" "$gen" replay "$spec" sc rc11/0:0
+# --jobs J: the programs and counts of one process (a worker's programs or
+# counts lost show here), whatever J.
+counts() {
+  "$gen" both --total 3 --jobs "$1" |
+    sed -n 's/^generated [^:]*: \(.* judged linearizable\),.*/\1/p'
+}
+one=$(counts 1) three=$(counts 3)
+if [ -n "$one" ] && [ "$one" = "$three" ]; then
+  echo "ok   --jobs 3: $three"
+else
+  fail "--jobs 3: '$three', --jobs 1: '$one'"
+fi
 exit "$status"

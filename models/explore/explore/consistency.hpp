@@ -112,6 +112,16 @@ constexpr int symmetry_fault() {
   else
     return 0;
 }
+// options::also_sc (engine.hpp): is a graph counted as SC's only if it is
+// SC-consistent? False only in a policy broken on purpose (teeth: every
+// RC11 graph counted as SC's).
+template <class Policy>
+constexpr bool sc_filter_on() {
+  if constexpr (requires { Policy::sc_filter; })
+    return Policy::sc_filter;
+  else
+    return true;
+}
 // Does a read that a revisit makes an RMW revisit with its write (engine.hpp's
 // rmw_of)? False only in a policy broken on purpose (teeth).
 template <class Policy>
@@ -195,6 +205,62 @@ class checker {
     prep_n_ = static_cast<std::size_t>(n);
   }
   void unprepare() { prep_ = nullptr; }
+
+  // Is g SC-consistent (po ∪ rf ∪ co ∪ fr acyclic, RMWs atomic)? As a
+  // schedule, Kahn's order on the threads' next events: a read goes when
+  // memory holds what it reads, a write when it is co-next and the readers
+  // of the value it overwrites have gone (fr), an RMW both at once. g is
+  // acyclic iff every event goes. Sets no clocks; consistent(g, sc) judges
+  // the same (the engine's options::also_sc, at an execution's end).
+  bool sc_order(const graph& g) {
+    std::size_t nt = g.th.size();
+    auto& off = sco_off_;  // flat numbering: thread t's events from off[t]
+    off.assign(nt + 1, 0);
+    std::uint32_t nloc = static_cast<std::uint32_t>(g.co.size_hint());
+    for (std::size_t t = 0; t < nt; t++) {
+      off[t + 1] = off[t] + static_cast<flat>(g.th[t].size());
+      for (const event& e : g.th[t]) nloc = std::max(nloc, e.loc + 1);
+    }
+    auto fl = [&](eid e) { return off[e.t] + e.i; };
+    auto& co = sco_idx_;     // per write: its co index (1, 2, ...; the initial value 0)
+    auto& base = sco_base_;  // per location: where its co indices' reader counts begin
+    co.assign(static_cast<std::size_t>(off[nt]), -1);
+    base.assign(nloc + 1, 0);
+    for (std::uint32_t l = 0; l < nloc; l++) {
+      auto ws = g.co.of(l);
+      for (std::size_t k = 0; k < ws.size(); k++) co[fl(ws[k])] = static_cast<flat>(k + 1);
+      base[l + 1] = base[l] + static_cast<flat>(ws.size() + 1);
+    }
+    auto read_idx = [&](const event& e) { return e.rf.init() ? 0 : co[fl(e.rf)]; };
+    auto& readers = sco_readers_;  // per location and co index: the reads not gone yet
+    readers.assign(static_cast<std::size_t>(base[nloc]), 0);
+    for (const auto& tv : g.th)
+      for (const event& e : tv)
+        if (e.reads()) readers[base[e.loc] + read_idx(e)]++;
+    auto& mem = sco_mem_;  // per location: the co index memory holds
+    mem.assign(nloc, 0);
+    std::array<std::size_t, kMaxThreads> pos{};
+    for (std::size_t left = static_cast<std::size_t>(off[nt]); left > 0;) {
+      bool progress = false;
+      for (std::size_t t = 0; t < nt; t++) {
+        for (; pos[t] < g.th[t].size(); pos[t]++, left--, progress = true) {
+          const event& e = g.th[t][pos[t]];
+          if (e.kind == ek::fence) continue;
+          flat cur = mem[e.loc];
+          flat& waiting = readers[base[e.loc] + cur];
+          if (e.reads() && read_idx(e) != cur) break;
+          if (e.writes() && (co[fl({static_cast<std::int16_t>(t),
+                                     static_cast<std::int32_t>(pos[t])})] != cur + 1 ||
+                             waiting != (e.reads() ? 1 : 0)))
+            break;
+          if (e.reads()) waiting--;
+          if (e.writes()) mem[e.loc] = cur + 1;
+        }
+      }
+      if (!progress) return false;
+    }
+    return true;
+  }
 
   // Sets g's clocks (for a consistent() with hb_of); false: po ∪ rf has a
   // cycle, so g is inconsistent whatever its co.
@@ -899,6 +965,7 @@ class checker {
   std::vector<std::uint64_t> rows_, before_, hba_, eco_, psc_;
   std::vector<std::int32_t> lw_, lr_;
   std::vector<std::uint32_t> touched_;
+  std::vector<flat> sco_off_, sco_idx_, sco_base_, sco_readers_, sco_mem_;  // sc_order()'s
 };
 
 }  // namespace runqcheck::explore

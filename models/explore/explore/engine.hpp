@@ -131,6 +131,10 @@ struct options {
   // the next event, no revisits; with hash_graphs, the distinct graphs met
   // are every consistent graph of the program.
   bool naive = false;
+  // With m == rc11: SC's executions counted in the same tree (stats::sc_*):
+  // an SC-consistent graph is RC11-consistent, so SC's are RC11's that are
+  // SC-consistent, each judged at its end (docs/generated.md, "Speed").
+  bool also_sc = false;
 };
 
 struct stats {
@@ -140,6 +144,10 @@ struct stats {
   std::uint64_t for_good = 0;
   std::uint64_t duplicates = 0;       // graphs met twice (hash_graphs)
   std::vector<std::uint64_t> hashes;  // complete graphs' hashes (hash_graphs)
+  // options::also_sc: the executions counted above whose graphs are
+  // SC-consistent, and the complete ones' hashes (hash_graphs).
+  std::uint64_t sc_complete = 0, sc_blocked = 0, sc_cut = 0;
+  std::vector<std::uint64_t> sc_hashes;
   std::uint64_t revisits = 0;
   std::uint64_t in_place = 0;  // children with a read revisited in place (ipr_child)
   std::uint64_t dead = 0;  // prefixes no event could extend consistently
@@ -469,8 +477,12 @@ class engine final : public runtime {
       std::fprintf(opt_.trace, "\n");
       print(opt_.trace, g_);
     }
+    // options::also_sc: SC's too?
+    const bool sc =
+        opt_.also_sc && counting_ && (!sc_filter_on<Policy>() || checker_.sc_order(g_));
     if (cut) {
       st_.cut += counting_;
+      st_.sc_cut += sc;
       return;
     }
     if (blocked) {
@@ -486,6 +498,7 @@ class engine final : public runtime {
       }
       if (!for_good || !opt_.waits_end) {
         st_.blocked += counting_;
+        st_.sc_blocked += sc;
         return;
       }
     }
@@ -498,7 +511,9 @@ class engine final : public runtime {
     });
     if (!guarded([&] { prog_.finish(); })) return;
     st_.complete += counting_;
+    st_.sc_complete += sc;
     if (first) st_.hashes.push_back(h);  // complete graphs only (judged by finish())
+    if (first && sc) st_.sc_hashes.push_back(h);
   }
 
   // Does every blocked thread wait for good? (finish_execution's question.)
