@@ -344,11 +344,9 @@ if(NOT CMAKE_CROSSCOMPILING)
       # Teeth: each protocol mutant on the scenario it breaks fails under
       # RC11 within 20,000 executions, with a replay: line that fails again
       # the same way (tests/explore/teeth.sh; < 2 s each). wakep_no_storeload
-      # breaks only under RC11 (SC passes: a missing fence). Not reached in
-      # 20,000: dance_no_global_recheck, gosched_no_wakep (their scenario,
-      # gosched_vs_last_spinner, does not exhaust), pidleput_fifo (no
-      # invariant breaks); relacy_protocol's bounded search kills the first
-      # two, diff_go the third.
+      # breaks only under RC11 (SC passes: a missing fence). #55160's two
+      # halves on gosched_vs_dropping_spinner (174 executions exhaust it).
+      # Not: pidleput_fifo (no invariant breaks; diff_go kills it).
       foreach(_rq_mc wakep_no_storeload:submit_vs_spinner_drop
                      spinning_drop_no_recheck:submit_vs_spinner_drop
                      submit_no_wakep:submit_vs_spinner_drop
@@ -359,7 +357,9 @@ if(NOT CMAKE_CROSSCOMPILING)
                      procresize_drops_runnext:procresize_vs_spinner
                      mgetSpecific_no_unlink:procresize_handback
                      no_needspinning:go125_window_2m
-                     exitsyscall_loses_g:syscall_exit_no_idle_p)
+                     exitsyscall_loses_g:syscall_exit_no_idle_p
+                     dance_no_global_recheck:gosched_vs_dropping_spinner
+                     gosched_no_wakep:gosched_vs_dropping_spinner)
         string(REPLACE ":" ";" _rq_mc "${_rq_mc}")
         list(GET _rq_mc 0 _rq_m)
         list(GET _rq_mc 1 _rq_c)
@@ -369,6 +369,13 @@ if(NOT CMAKE_CROSSCOMPILING)
         set_tests_properties(explore_protocol_teeth/${_rq_m} PROPERTIES
           ENVIRONMENT "TEETH_BUDGET=20000" LABELS "gate;explore;selftest" TIMEOUT 300)
       endforeach()
+      # A protocol failure's reason in the verdict (ci/verdict.py on the real
+      # output): the failing invariant, not the statistics line (< 1 s).
+      add_test(NAME explore_protocol_reason COMMAND /usr/bin/python3
+        "${RUNQCHECK_ROOT}/tests/explore/protocol_reason.py" $<TARGET_FILE:explore_protocol_mutant>
+        "${RUNQCHECK_ROOT}/ci/verdict.py" gosched_no_wakep gosched_vs_dropping_spinner)
+      set_tests_properties(explore_protocol_reason PROPERTIES LABELS "gate;explore;selftest"
+        TIMEOUT 120)
       # A protocol failure's page: a lane per M, the same page on replay.
       if(TARGET runqcheck_explain)
         add_test(NAME explore_protocol_picture COMMAND /usr/bin/python3

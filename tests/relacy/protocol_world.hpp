@@ -22,9 +22,10 @@
 // returns from a syscall that lost the M its P) or syscall_keep (its G
 // returns from a syscall while the P is still wired to it, which sysmon
 // (the sysmon role: one retake pass) or another M's exitsyscall may steal
-// under the G's scan bit). Ms in the
+// under the G's scan bit); gosched_ring and spinner_drop: m_role. Ms in the
 // scheduler run a bounded findRunnable (queues, stealWork, protocol.hpp's
-// stop_or_spin and Delicate dance, stopm) and run each G they find at once.
+// stop_or_spin and Delicate dance, stopm) and run each G they find at once
+// (run_on: that G runs on and its M leaves).
 // Ps held by nobody start on pidle. When every M is parked or done the run
 // is quiescent and parked Ms leave.
 //
@@ -112,10 +113,14 @@ struct m_role {
   // syscall: its G (submits[0]) in a syscall, the M without a P (p: its old
   // P, held by another M, or -1); syscall_keep: its G in a syscall on P p,
   // the rest of the submits queued there before; sysmon: no P, one retake
-  // pass (each syscall already a sysmon tick old)
+  // pass (each syscall already a sysmon tick old); gosched_ring: as gosched,
+  // but submits[0..n-2] were on its P's ring before the run (the rest of a
+  // global batch it took as a non-spinning M: queued without a wakep);
+  // spinner_drop: a spinner whose search (local, global, stealWork) found
+  // nothing: it starts at findRunnable's "We have nothing to do" block
   enum kind {
     submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer, busy,
-    syscall_block, handback, syscall_keep, sysmon
+    syscall_block, handback, syscall_keep, sysmon, gosched_ring, spinner_drop
   } k;
   int p = -1;  // the P it holds (none: idle, injector_nop, sysmon; handback's, syscall's last)
   std::vector<submit> submits;  // submitter, gosched, injector*: in order; syscall*: its G first
@@ -139,6 +144,9 @@ struct proto_scenario {
   bool go_window = false;
   // The global queue at the start, head first (generated programs).
   std::vector<int> global = {};
+  // Each G runs on (a long-running G): the M that runs it leaves, so only the
+  // search for each G is explored, not what its M looks for next.
+  bool run_on = false;
 };
 
 // Q's set_gomaxprocs hook (subject.hpp), where it has one: missing_hook
@@ -309,6 +317,17 @@ inline const std::vector<proto_scenario> catalog = {
      "goes to the global queue",
      1,
      {{m_role::syscall, 0, {{0, false}}}, {m_role::syscall_keep, 0, {{1, false}, {2, false}}}}},
+    {"gosched_vs_dropping_spinner",
+     "#55160, both halves: the last spinner M1 found nothing and drops P1 (stop_or_spin, then "
+     "the Delicate dance) while M0's G goscheds (globrunqput, then wakep: it sees M1 still "
+     "spinning, or wakes parked M2) and M0 runs G0, the rest of a global batch on its ring "
+     "(queued with no wakep); only the dance's global recheck or gosched's wakep runs G1. "
+     "Each G runs on (run_on): the search for it is what is explored",
+     2,
+     {{m_role::gosched_ring, 0, {{0, false}, {1, false}}},
+      {m_role::spinner_drop, 1, {}},
+      {m_role::idle, -1, {}}},
+     false, false, false, {}, true},
 };
 
 // --- the world: Go's P, M and sched around the core's queues ---
@@ -448,7 +467,9 @@ struct world {
   bool unjudged = false;  // newm left the scenario's scope (env::newm)
   B::atomic<bool> glob_maybe{false};  // go_peek: a global put may have begun
 
-  explicit world(const proto_scenario& s) : sc(s), core(s.nprocs), sched(sched_arg(s.nprocs)) {}
+  explicit world(const proto_scenario& s) : sc(s), core(s.nprocs), sched(sched_arg(s.nprocs)) {
+    static_assert(runqcheck::protocol_env<envt>);  // here: env::ws() needs a complete world
+  }
   // sched's initializer: S::schedt(nprocs), or a reference to core.
   decltype(auto) sched_arg(int n) {
     if constexpr (own_queue) return std::int32_t{n};
@@ -496,7 +517,10 @@ struct world {
       if (r.k == m_role::syscall_keep)  // readied before the syscall (runqput only)
         for (std::size_t j = 1; j < r.submits.size(); j++)
           S::runqput(ps[r.p], &gs[r.submits[j].g], r.submits[j].next);
-      if (r.k == m_role::spinner) proto::becomeSpinning(mp);
+      if (r.k == m_role::gosched_ring)  // the batch's rest (Go: runqputbatch), no wakep
+        for (std::size_t j = 0; j + 1 < r.submits.size(); j++)
+          S::runqput(ps[r.p], &gs[r.submits[j].g], r.submits[j].next);
+      if (r.k == m_role::spinner || r.k == m_role::spinner_drop) proto::becomeSpinning(mp);
       if (r.k == m_role::busy)  // no P is idle yet: each wakep sets needspinning
         for (const submit& s : r.submits) proto::submit(mp->curp(), &gs[s.g], s.next);
     }
@@ -539,7 +563,7 @@ struct world {
       leave();  // its G runs on: its own queue is for the others
       return;
     }
-    if (r.k == m_role::gosched && !gosched(mp, r.submits)) return;
+    if ((r.k == m_role::gosched || r.k == m_role::gosched_ring) && !gosched(mp, r)) return;
     if (r.k == m_role::injector || r.k == m_role::injector_nop) {
       inject(mp, r);
       leave();  // injector: its G runs on, its own queue is for the others
@@ -551,7 +575,7 @@ struct world {
     bool in_sys = r.k == m_role::syscall || r.k == m_role::syscall_keep;
     if constexpr (syscalls)  // else not run (missing_hook)
       if (in_sys && !exitsyscall(mp, &gs[r.submits[0].g])) return;
-    schedule(mp);
+    schedule(mp, r.k == m_role::spinner_drop);
   }
 
   // The checks at quiescence (after()): every thread has ended, so the
@@ -671,7 +695,8 @@ struct world {
     }
     if (pp != nullptr) {
       execute(mp, gp);
-      return true;
+      if (sc.run_on) leave();  // gp runs on
+      return !sc.run_on;
     }
     {  // Go: stopm
       auto l = plock();
@@ -680,11 +705,13 @@ struct world {
     return park(mp);
   }
 
-  // A G on mp's P readies submits[0..n-2] (newproc/ready) and then goschedImpl's
-  // itself (submits[n-1]): Go's schedule() follows; the G it finds runs on
-  // (the M keeps its P). False: the M released its P and parked to quiescence.
-  bool gosched(M* mp, const std::vector<submit>& subs) {
-    for (std::size_t i = 0; i + 1 < subs.size(); i++)
+  // A G on mp's P readies submits[0..n-2] (newproc/ready; gosched_ring: on
+  // the ring already) and then goschedImpl's itself (submits[n-1]): Go's
+  // schedule() follows; the G it finds runs on (the M keeps its P). False:
+  // the M released its P and parked to quiescence.
+  bool gosched(M* mp, const m_role& r) {
+    const std::vector<submit>& subs = r.submits;
+    for (std::size_t i = 0; r.k == m_role::gosched && i + 1 < subs.size(); i++)
       proto::submit(mp->curp(), &gs[subs[i].g], subs[i].next);
     glob_put_begins();
     proto::gosched_globrunqput(&gs[subs.back().g]);
@@ -765,11 +792,14 @@ struct world {
   }
 
   // Go: schedule + findRunnable (queues, stealWork, the idle path), bounded.
-  void schedule(M* mp) {
-    for (int round = 0; round < 8; round++) {
-      if (core_g* gp = find_runnable(mp); gp != nullptr) {
+  // searched: the first findRunnable starts at its "nothing to do" block.
+  void schedule(M* mp, bool searched = false) {
+    for (int round = 0; round < 8; round++, searched = false) {
+      if (core_g* gp = find_runnable(mp, searched); gp != nullptr) {
         execute(mp, gp);
-        continue;
+        if (!sc.run_on) continue;
+        leave();  // gp runs on
+        return;
       }
       {  // Go: stopm
         auto l = plock();
@@ -782,16 +812,17 @@ struct world {
   }
 
   // A G, or nullptr after this M released its P (it may then stopm).
-  core_g* find_runnable(M* mp) {
-    for (;;) {
+  // searched: the first pass skips the search (spinner_drop's was empty).
+  core_g* find_runnable(M* mp, bool searched = false) {
+    for (;; searched = false) {
       P* pp = mp->curp();
       // Go would fault on a nil mp.p here: only a syscall thief unwires an M
       RQ_INVARIANT(B, pp != nullptr,
                "invariant: an M schedules without a P (a thief took it: two Ms on one P)", "m",
                mp->id);
-      if (core_g* gp = find_queues(pp); gp != nullptr) return gp;
+      if (core_g* gp = searched ? nullptr : find_queues(pp); gp != nullptr) return gp;
       auto all = live_allp();
-      if (proto::spin_gate(mp, static_cast<std::int32_t>(all.size()))) {
+      if (!searched && proto::spin_gate(mp, static_cast<std::int32_t>(all.size()))) {
         auto f = runqcheck::stealWork<S>(*pp, all, stealOrder, [] { return 0u; },
                                          [&](std::uint32_t i) { return idle(i); });
         if (f.gp != nullptr) return f.gp;
@@ -831,6 +862,8 @@ inline const char* role_name(m_role::kind k) {
     case m_role::handback: return "parked, P's old M";
     case m_role::syscall_keep: return "in a syscall, P wired";
     case m_role::sysmon: return "sysmon";
+    case m_role::gosched_ring: return "gosched, its ring queued";
+    case m_role::spinner_drop: return "spinner, search done";
   }
   return "?";  // a role this table does not know yet
 }
@@ -842,9 +875,14 @@ inline runqcheck::fuzz::lane m_lane(const proto_scenario& sc, std::size_t i) {
                          (r.p >= 0 ? ", P" + std::to_string(r.p) : std::string()) + ")",
                      {}};
   bool inject = r.k == m_role::injector || r.k == m_role::injector_nop;
+  bool gosched = r.k == m_role::gosched || r.k == m_role::gosched_ring;
   for (const submit& sb : r.submits) {
     std::string g = "G" + std::to_string(sb.g);
-    if (r.k == m_role::syscall && &sb == &r.submits[0])
+    if (gosched && &sb == &r.submits.back())
+      l.script.push_back("its G " + g + " goscheds: global queue, wakep");
+    else if (r.k == m_role::gosched_ring)
+      l.script.push_back(g + " on P" + std::to_string(r.p) + "'s ring before the run (no wakep)");
+    else if (r.k == m_role::syscall && &sb == &r.submits[0])
       l.script.push_back("exitsyscall " + g + ": the old P, an idle P, else global");
     else if (r.k == m_role::syscall_keep && &sb == &r.submits[0])
       l.script.push_back("exitsyscall " + g + ": its P if still wired, else as an M without one");
@@ -861,7 +899,8 @@ inline runqcheck::fuzz::lane m_lane(const proto_scenario& sc, std::size_t i) {
                          ", readied before the run (its wakep set needspinning)");
     else l.script.push_back("submit " + g + (sb.next ? " (runnext)" : "") + ": runqput, wakep");
   }
-  if (r.k == m_role::gosched) l.script.push_back("its G goscheds: global queue");
+  if (r.k == m_role::spinner_drop)
+    l.script.push_back("found nothing: release the P, the Delicate dance");
   if (r.k == m_role::resizer) l.script.push_back("procresize: destroy the dying P, wakep");
   if (r.k == m_role::sysmon) l.script.push_back("retake: each P in a syscall, taken, handoffp");
   if (r.k == m_role::syscall_block)

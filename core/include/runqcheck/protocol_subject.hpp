@@ -156,12 +156,17 @@ struct protocol_counts {
 };
 
 // The world a protocol runs in: Env's functions and the P and M fields
-// above. Each world static_asserts it (stress/src/proc.cpp).
+// above. Each world static_asserts it (stress/src/proc.cpp,
+// tests/relacy/protocol_world.hpp); tests/unit/core_protocol_contract.cpp
+// runs protocol.hpp in a world with these fields and no others.
 template <class Env>
 concept protocol_env = requires(typename Env::P* pp, typename Env::M* mp,
                                 g<typename Env::B>* gp, locked_sched<typename Env::B>& l) {
   requires std::derived_from<typename Env::P, typename Env::S::p>;
   requires std::derived_from<typename Env::M, m<typename Env::B>>;
+  { pp->status.load(std::memory_order::relaxed) } -> std::convertible_to<std::uint32_t>;
+  { pp->m.load(std::memory_order::relaxed) } -> std::convertible_to<m<typename Env::B>*>;
+  { mp->curg.load(std::memory_order::relaxed) } -> std::convertible_to<g<typename Env::B>*>;
   { pp->link } -> std::convertible_to<typename Env::P*>;
   { pp->idle.load(std::memory_order::relaxed) } -> std::convertible_to<bool>;
   { pp->oldm.load(std::memory_order::relaxed) } -> std::convertible_to<typename Env::M*>;
