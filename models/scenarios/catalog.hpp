@@ -120,4 +120,24 @@ inline const std::vector<scenario> catalog = {
      .threads = {{get(0), get(0), put(0, 4), put(0, 5), get(0)}, {steal(1, 0), get(1)}}},
 };
 
+// findRunnable's order, the owner stealing after its own queue came up
+// empty (Go's runqget or runqdrain, then stealWork's runqsteal): run by the
+// exploring engine under load buffering only (explore_lb/<subject>), where
+// a thief's CAS read by the owner's head load before the owner's steal
+// rewrites the slot the thief read is an execution C11 allows. Under SC and
+// RC11 the catalog's scenarios already cover these paths; the other
+// columns do not run them.
+inline const std::vector<scenario> lb_catalog = {
+    {.name = "get_then_steal",
+     .targets = "the owner's runqget reads head, then its runqsteal refills the slot a thief read",
+     .ngs = 6,
+     .initial = {{.ring = {0, 1, 2, 3}}, {.ring = {4, 5}}},
+     .threads = {{get(0), get(0), steal(0, 1), get(0)}, {steal(1, 0), get(1)}}},
+    {.name = "drain_then_steal",
+     .targets = "the owner's runqdrain reads head, then its runqsteal refills the slot a thief read",
+     .ngs = 6,
+     .initial = {{.ring = {0, 1, 2, 3}}, {.ring = {4, 5}}},
+     .threads = {{drain(0), steal(0, 1), get(0)}, {steal(1, 0), get(1)}}},
+};
+
 }  // namespace runqcheck::model

@@ -416,6 +416,10 @@ int main(int argc, char** argv) {
     for (const auto& sc : catalog)
       std::printf("%-32s %zu threads, cap %u\n", std::string(sc.name).c_str(), sc.threads.size(),
                   sc.cap);
+    if (files.empty())
+      for (const auto& sc : model::lb_catalog)
+        std::printf("%-32s %zu threads, cap %u (lb, c11 only)\n", std::string(sc.name).c_str(),
+                    sc.threads.size(), sc.cap);
     return 0;
   }
   args a;
@@ -433,13 +437,18 @@ int main(int argc, char** argv) {
   // search order is fixed, so a failure within a round is the full run's.
   const bool stop_on_fail = std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
   std::vector<std::pair<const model::scenario*, ex::model>> open;
-  for (const auto& sc : catalog) {
+  auto take = [&](const model::scenario& sc, bool lb_only) {
     std::string name(sc.name);
-    if (only != nullptr ? name != only : !cli::selected(name)) continue;
+    if (only != nullptr ? name != only : !cli::selected(name)) return;
+    if (lb_only && std::none_of(a.models.begin(), a.models.end(), ex::has_lb)) return;
     ran++;
-    if (!model::runs_as_written<subject_under_test<B, 4>>(sc, &unfound)) continue;  // above
-    for (ex::model m : a.models) open.emplace_back(&sc, m);
-  }
+    if (!model::runs_as_written<subject_under_test<B, 4>>(sc, &unfound)) return;  // above
+    for (ex::model m : a.models)
+      if (!lb_only || ex::has_lb(m)) open.emplace_back(&sc, m);
+  };
+  for (const auto& sc : catalog) take(sc, false);
+  if (files.empty())
+    for (const auto& sc : model::lb_catalog) take(sc, true);  // under LB and C11 only
   const runs all = open;  // --advise checks its orders on every run
   advice_sites at;
   advice_sites* advising = a.advise && a.replay.empty() ? &at : nullptr;
