@@ -129,12 +129,12 @@ inline const std::vector<scenario> catalog = {
 // columns do not run them.
 inline const std::vector<scenario> lb_catalog = {
     {.name = "get_then_steal",
-     .targets = "the owner's runqget reads head, then its runqsteal refills the slot a thief read",
+     .targets = "owner runqget reads head, then its runqsteal refills the slot a thief read",
      .ngs = 6,
      .initial = {{.ring = {0, 1, 2, 3}}, {.ring = {4, 5}}},
      .threads = {{get(0), get(0), steal(0, 1), get(0)}, {steal(1, 0), get(1)}}},
     {.name = "drain_then_steal",
-     .targets = "the owner's runqdrain reads head, then its runqsteal refills the slot a thief read",
+     .targets = "owner runqdrain reads head, then its runqsteal refills the slot a thief read",
      .ngs = 6,
      .initial = {{.ring = {0, 1, 2, 3}}, {.ring = {4, 5}}},
      .threads = {{drain(0), steal(0, 1), get(0)}, {steal(1, 0), get(1)}}},
