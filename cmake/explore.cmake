@@ -161,25 +161,23 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 300)
   endforeach()
-  # random_435 of 800 (a CAS revisited into an RMW beside a waiter): passes,
-  # and fails on the engine without the waiter's second child.
-  add_test(NAME explore_random_ipr_waits/random_435
-    COMMAND explore_symmetry --ipr-waits --generated 800)
-  _rq_explore_selftest(explore_symmetry_ipr_one_rmw_child symmetry POLICY ipr_one_rmw_child)
-  add_test(NAME explore_teeth/ipr_one_rmw_child
-    COMMAND explore_symmetry_ipr_one_rmw_child --ipr-waits --generated 800 --expect-mismatch)
-  set_tests_properties(explore_random_ipr_waits/random_435 explore_teeth/ipr_one_rmw_child
-    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=random_435")
-  # random_1034 of 2,000 (lock waiters beside a wait): passes, and fails on
-  # the engine that takes a lock in place where its revisit deletes others'
-  # events.
-  add_test(NAME explore_random_ipr_waits/random_1034
-    COMMAND explore_symmetry --ipr-waits --generated 2000)
-  _rq_explore_selftest(explore_symmetry_ipr_lock_deletes symmetry POLICY ipr_lock_deletes)
-  add_test(NAME explore_teeth/ipr_lock_deletes
-    COMMAND explore_symmetry_ipr_lock_deletes --ipr-waits --generated 2000 --expect-mismatch)
-  set_tests_properties(explore_random_ipr_waits/random_1034 explore_teeth/ipr_lock_deletes
-    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=random_1034")
+  # One generated waiting program each (SYMMETRY_CASE, of --generated N):
+  # passes, and fails on the engine broken on purpose. random_435 of 800 (a
+  # CAS revisited into an RMW beside a waiter; without the waiter's second
+  # child), random_1034 of 2,000 (lock waiters beside a wait; a lock taken in
+  # place where its revisit deletes others' events).
+  foreach(_rq_c IN ITEMS "random_435;800;ipr_one_rmw_child" "random_1034;2000;ipr_lock_deletes")
+    list(GET _rq_c 0 _rq_case)
+    list(GET _rq_c 1 _rq_n)
+    list(GET _rq_c 2 _rq_v)
+    add_test(NAME explore_random_ipr_waits/${_rq_case}
+      COMMAND explore_symmetry --ipr-waits --generated ${_rq_n})
+    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry POLICY ${_rq_v})
+    add_test(NAME explore_teeth/${_rq_v}
+      COMMAND explore_symmetry_${_rq_v} --ipr-waits --generated ${_rq_n} --expect-mismatch)
+    set_tests_properties(explore_random_ipr_waits/${_rq_case} explore_teeth/${_rq_v}
+      PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=${_rq_case}")
+  endforeach()
   _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry POLICY rmw_no_revisit)
   add_test(NAME explore_teeth/rmw_no_revisit
     COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)
