@@ -54,7 +54,8 @@ runqcheck_add_checker(NAME explore SOURCES "${RUNQCHECK_ROOT}/tests/explore/scen
   TIMEOUT 900)
 # The same catalog with load buffering (docs/explore.md, "Load buffering"):
 # explore_lb/<subject>, the `exhaustive LB` column, under LB (certified
-# promises) and C11 (uncertified: C11 as written). ~2 s for go125.
+# promises) and C11 (uncertified: C11 as written). ~2 s for go125. The
+# column's other half, generated_lb/<subject>, is below with `generated`.
 runqcheck_add_checker_run(CHECKER explore SUFFIX _lb ARGS lb,c11 LABELS gate explore
   TIMEOUT 300)
 
@@ -523,6 +524,19 @@ runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore 
   ARGS both --jobs 2)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep_k3 LABELS nightly explore TIMEOUT 10800
   ARGS both --threads 2 --ops 3 --jobs 2)
+# The same programs with load buffering, in the `exhaustive LB` column
+# (ci/checkers.json): generated_lb/<subject>, every program of at most 3
+# operations under LB and C11 (7,033 programs, ~51,000 executions per model,
+# ~2.4 s for go125); nightly: generated_lb_deep/<subject>, at most 4 (34,472
+# programs, ~2,000,000 per model, ~1 min), and generated_lb_deep_k3/<subject>,
+# two threads with k = 3, 4 in all (34,572 programs, ~11 s), where the owner's
+# get then steal kills order:runqget_head_load (docs/generated.md).
+runqcheck_add_checker_run(CHECKER generated SUFFIX _lb LABELS gate explore TIMEOUT 300
+  ARGS lb,c11 --total 3)
+runqcheck_add_checker_run(CHECKER generated SUFFIX _lb_deep LABELS nightly explore TIMEOUT 3600
+  ARGS lb,c11 --total 4 --jobs 2)
+runqcheck_add_checker_run(CHECKER generated SUFFIX _lb_deep_k3 LABELS nightly explore
+  TIMEOUT 3600 ARGS lb,c11 --threads 2 --ops 3 --total 4 --jobs 2)
 
 # The finder against the hooks (tests/explore/counters.cpp): on ports that
 # have S::runq_counters (Go's, acme's 32- and 64-bit, the C port), the
@@ -615,6 +629,26 @@ if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMP
     set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
   endforeach()
+  # The exhaustive LB column's generated programs (generated_lb: lb,c11
+  # --total 3) kill three order mutants under C11, each shrunk to a program
+  # no larger than the catalog scenario that column kills it on
+  # (owner_vs_thief, 11; drain_then_steal, 11). runqput_head_load is
+  # examples/lb_port's bug: LB passes every program (the cycle runs through
+  # runqput's control dependency; ci/test checks lb_port's own cell).
+  foreach(_rq_m runqput_head_load runqgrab_head_cas runqdrain_head_load)
+    add_test(NAME generated_lb_teeth/order:${_rq_m} COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/explore/generated_teeth.py" $<TARGET_FILE:generated__mutants>
+      order:${_rq_m} 11 --under C11 lb,c11 --total 3)
+  endforeach()
+  add_test(NAME generated_lb_teeth/lb_passes_runqput_head_load
+    COMMAND $<TARGET_FILE:generated__mutants> lb --total 3)
+  set_tests_properties(generated_lb_teeth/order:runqput_head_load
+    generated_lb_teeth/order:runqgrab_head_cas generated_lb_teeth/order:runqdrain_head_load
+    generated_lb_teeth/lb_passes_runqput_head_load PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 300
+    ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  set_property(TEST generated_lb_teeth/lb_passes_runqput_head_load APPEND PROPERTY
+    ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_head_load")
   # The shrinker stays in the contract (tests/explore/generated_contract.sh):
   # get_then_steal and drain_then_steal shrink to programs the port as
   # written passes (no steal into a full ring), and a spec where two threads

@@ -40,7 +40,8 @@ import wmm  # noqa: E402
 MODEL_NAMES = {"rc11": "RC11", "c11lb": "C11 with LB", "armv8": "ARMv8"}
 # Where a port the idioms cannot fit is judged (the `not applied` line, the page).
 LB_COLUMN = ("its orders are judged on every execution by the exhaustive LB column "
-             "(explore_lb/{subject}: the catalog under LB and C11, docs/explore.md)")
+             "(explore_lb/{subject}, generated_lb/{subject}: the catalog and the small "
+             "generated programs under LB and C11, docs/explore.md)")
 
 
 def weaken(mo):

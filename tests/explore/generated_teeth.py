@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""generated_teeth.py BINARY MUTANT MAX_SIZE [ARGS...]: passes iff the generated
+"""generated_teeth.py BINARY MUTANT MAX_SIZE [--under MODEL] [ARGS...]: passes iff the generated
 column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
 the mutant, for comparison), prints that program, a saved file holding it, `replay:`
-and `picture:` lines, and its replay fails again with the same reason."""
+and `picture:` lines, and its replay fails again with the same reason; --under MODEL:
+the failure is under that model (its name as printed: C11), no earlier one of ARGS."""
 import os
 import re
 import shlex
@@ -29,7 +30,11 @@ def main() -> int:
         print(__doc__, file=sys.stderr)
         return 2
     binary, mutant, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    args = sys.argv[4:] or ["both", "--total", "4"]
+    args = sys.argv[4:]
+    under = None
+    if args[:1] == ["--under"] and len(args) > 1:
+        under, args = args[1], args[2:]
+    args = args or ["both", "--total", "4"]
     env = dict(os.environ, RUNQCHECK_MUTANT=mutant)
     p = subprocess.run([binary, *args], env=env, capture_output=True, text=True, timeout=600)
     out = p.stdout + p.stderr
@@ -47,6 +52,9 @@ def main() -> int:
         if m is None:
             print(f"generated_teeth: {mutant}: no '{name}' line")
             return 1
+    if under is not None and why.group(1) != under:
+        print(f"generated_teeth: {mutant}: fails under {why.group(1)}, not {under}")
+        return 1
     n = size(prog.group(1))
     if n > limit:
         print(f"generated_teeth: {mutant}: shrunk to size {n}, more than the catalog's {limit}")
