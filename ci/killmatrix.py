@@ -27,8 +27,14 @@ the required kills are of deterministic columns: Relacy, explore, fuzz with a
 fixed seed and execution cap, stall with an operation count). Rows print in
 catalog order. A cell's time is measured under the other rows' load.
 
+--only C1,C2 runs those columns only and takes every other cell from the
+matrix already at --out (and the audit's replays from --audit): a column
+added or changed is refreshed without re-running the whole matrix. The page
+must hold every other declared column (else the whole matrix is needed).
+
 usage: killmatrix.py --columns FILE [--var KEY=VALUE]... --out FILE [--quick]
                      --expected FILE --notes FILE [--audit FILE] [--check] [--jobs N]
+                     [--only C1,C2]
 """
 import json
 import re
@@ -146,6 +152,9 @@ def parse_args(args):
             k, v = args[i + 1].split("=", 1)
             o["vars"][k] = v
             i += 2
+        elif a == "--only" and i + 1 < len(args) and args[i + 1].strip(","):
+            o["only"] = [c for c in args[i + 1].split(",") if c]
+            i += 2
         elif a in ("--out", "--expected", "--notes", "--audit", "--columns") and i + 1 < len(args):
             o[a[2:]] = args[i + 1]
             i += 2
@@ -219,6 +228,58 @@ def cell(c):
     return f"killed ({c['dt']:.1f}s{extra}): {c['how']}"
 
 
+def parse_cell(text):
+    """A cell as cell() wrote it, read back (--only)."""
+    if text == "n/a":
+        return {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
+    if text == "not run (--quick)":
+        return {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None,
+                "na": True, "skipped": True}
+    m = re.fullmatch(r"survived(?: \(not applied: (.*)\))?", text)
+    if m:
+        c = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None}
+        if m.group(1):
+            c["not_applied"] = m.group(1)
+        return c
+    m = re.fullmatch(r"killed \(([\d.]+)s(?:, (\d+) executions)?\): (.*)", text)
+    if not m:
+        raise SystemExit(f"killmatrix: --only: a cell of the page not understood: '{text}'")
+    return {"killed": True, "how": m.group(3), "dt": float(m.group(1)),
+            "execs": int(m.group(2)) if m.group(2) else None, "replay": None}
+
+
+def previous_cells(page, audit, names, only):
+    """--only: {mutant: {column: cell}} of the page at --out, the audit's replays added to
+    the cells they came from; every declared column not in `only` must be on the page."""
+    if not Path(page).is_file():
+        raise SystemExit(f"killmatrix: --only needs the matrix at {page} (run the whole matrix)")
+    lines = Path(page).read_text().splitlines()
+    head = next((ln for ln in lines if ln.startswith("| mutant | models |")), None)
+    if head is None:
+        raise SystemExit(f"killmatrix: --only: {page} has no matrix table")
+    cols = [c.strip() for c in head.strip("|").split("|")][2:]
+    missing = [c for c in names if c not in only and c not in cols]
+    if missing:
+        raise SystemExit(f"killmatrix: --only: {page} lacks column(s) {', '.join(missing)}: "
+                         "add them to --only or run the whole matrix")
+    prev = {}
+    for ln in lines[lines.index(head) + 2:]:
+        if not ln.startswith("| `"):
+            break
+        f = [x.strip() for x in ln.strip("|").split(" | ")]
+        prev[f[0].strip("`")] = {c: parse_cell(t) for c, t in zip(cols, f[2:])}
+    replays = {}
+    if audit and Path(audit).is_file():
+        for ln in Path(audit).read_text().splitlines():
+            m = re.match(r"\| (\w+) \|.*\| necessary \|.*\| (\w+): .*; replay: `(.*)` \|$", ln)
+            if m:
+                replays[(f"order:{m.group(1)}", m.group(2))] = m.group(3)
+    for (name, col), r in replays.items():
+        if name in prev and col in prev[name]:
+            prev[name][col]["replay"] = r
+    return prev
+
+
 def weak_models():
     """{site: {model: verdict}} from proofs/weak/audit.py --json (the axiomatic checker)."""
     p = subprocess.run(["/usr/bin/python3", str(Path(__file__).resolve().parent.parent / "proofs"
@@ -251,6 +312,14 @@ def main():
     check_unmutated(o["cols"], unmutated)
     names = [c for c, _ in o["cols"]]
     na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
+    only = o.get("only")
+    if only:
+        bad = [c for c in only if c not in names]
+        if bad:
+            raise SystemExit(f"killmatrix: --only names undeclared column(s) {', '.join(bad)}")
+        if o["quick"]:
+            raise SystemExit("killmatrix: --only refreshes the whole matrix's page, not --quick's")
+        prev = previous_cells(o["out"], o.get("audit"), names, only)
 
     def known_survivor(name, desc, kind):
         return ((kind == "order" and name[6:] in notes)
@@ -270,6 +339,13 @@ def main():
             return {c: dict(na, skipped=True) for c, _ in o["cols"]}
         if o["quick"]:
             return quick_cells(o["cols"], name, expected.get(name, set()), na, applies)
+        if only:
+            # A row the table left out (an equivalent mutant, an order no column
+            # kills) survived every column it ran in.
+            old = prev.get(name, {})
+            survived = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None}
+            return {c: (run(cmd, name, 300) if c in only else old.get(c, dict(survived)))
+                    if applies(c) else na for c, cmd in o["cols"]}
         return {c: run(cmd, name, 300) if applies(c) else na for c, cmd in o["cols"]}
 
     results, problems, weak_survivors = [], [], []

@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""ci/killmatrix.py --only: the columns named run, every other cell comes from the page.
+
+Two toy kill columns (shell commands on RUNQCHECK_MUTANT) over the real mutant catalog:
+`a` kills the runqget mutants, `b` none. The whole matrix is written; then `a` is changed
+to kill nothing and `b` to kill the runqput mutants, and `--only b` refreshes the page.
+`a`'s kills must survive from the page (a run that re-ran `a` loses them) and `b`'s new
+kills must show. A page without a column that --only does not name is refused.
+
+usage: killmatrix_only_test.py <runqcheck root> <scratch dir>
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+
+def columns(path, a, b):
+    cols = [{"id": "a", "title": None, "kill": ["sh", "-c", a]},
+            {"id": "b", "title": None, "kill": ["sh", "-c", b]}]
+    path.write_text(json.dumps({"about": "toy", "columns": cols}))
+
+
+def matrix(root, work, cols, *extra):
+    cmd = [sys.executable, str(root / "ci/killmatrix.py"), "--columns", str(cols),
+           "--out", str(work / "km.md"), "--expected", str(work / "expected.txt"),
+           "--notes", str(work / "notes.txt"), *extra]
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def cells(page):
+    """{mutant: (a, b)} of the page's table."""
+    out = {}
+    for ln in page.read_text().splitlines():
+        if ln.startswith("| `"):
+            f = [x.strip() for x in ln.strip("|").split(" | ")]
+            out[f[0].strip("`")] = (f[2], f[3])
+    return out
+
+
+def main():
+    root, work = Path(sys.argv[1]), Path(sys.argv[2])
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "expected.txt").write_text("")
+    (work / "notes.txt").write_text("")
+    kills = 'case "$RUNQCHECK_MUTANT" in {}*) echo "fatal error: toy kill"; exit 1;; esac'
+    cols = work / "cols.json"
+    problems = []
+    columns(cols, kills.format("runqget"), "exit 0")
+    r = matrix(root, work, cols)
+    if r.returncode != 0:
+        sys.exit(f"FAIL the whole matrix: exit {r.returncode}: {r.stdout}{r.stderr}")
+    before = cells(work / "km.md")
+    gets = [m for m in before if m.startswith("runqget")]
+    if not gets:
+        sys.exit("FAIL the whole matrix shows no runqget mutant killed by a")
+    columns(cols, "exit 0", kills.format("runqput"))
+    r = matrix(root, work, cols, "--only", "b")
+    if r.returncode != 0:
+        sys.exit(f"FAIL --only b: exit {r.returncode}: {r.stdout}{r.stderr}")
+    after = cells(work / "km.md")
+    for m in gets:
+        if after.get(m, ("",))[0] != before[m][0]:
+            problems.append(f"{m}: a's cell '{before[m][0]}' became '{after.get(m)}'")
+    puts = [m for m, (_, b) in after.items() if m.startswith("runqput")
+            and re.match(r"killed \(", b)]
+    if not puts:
+        problems.append("no runqput mutant killed by b after --only b")
+    if any(m.startswith("runqput") and a.startswith("killed") for m, (a, _) in after.items()):
+        problems.append("a kills a runqput mutant it never killed")
+    # A page without column c that --only does not name: refused, in one line.
+    page = work / "km.md"
+    page.write_text(page.read_text().replace("| a | b |", "| x | b |"))
+    r = matrix(root, work, cols, "--only", "b")
+    if r.returncode == 0 or "lacks column(s) a" not in r.stderr:
+        problems.append(f"a page without column a: exit {r.returncode}, {r.stderr.strip()!r}")
+    for p in problems:
+        print("FAIL", p)
+    if not problems:
+        print(f"ok: --only b kept a's {len(gets)} kills from the page and found "
+              f"{len(puts)} new kills of b")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
