@@ -375,7 +375,9 @@ class engine final : public runtime {
       st_.uncertified += counts_at(it.path.size());
       return;
     }
-    g_ = it.g;  // a copy: g_ keeps its buffers, pushes then seldom allocate
+    // g_ takes the item's graph; g_'s old buffers go to the spares.
+    std::swap(g_, it.g);
+    keep_spare(std::move(it.g));
     path_ = std::move(it.path);
     counting_ = counts_at(path_.size());
     step_ = it.step;
@@ -725,11 +727,38 @@ class engine final : public runtime {
     }
   }
   // Child c as a graph of its own (g_ is its parent).
-  graph materialize(child& c) const {
+  graph materialize(child& c) {
     if (c.kind == ck::whole) return std::move(c.g);
-    graph g = g_;
+    graph g = copy_of(g_);
     apply(g, c);
     return g;
+  }
+
+  // Graphs no longer used, kept for their buffers: a copy made into one
+  // (copy assignment reuses each vector's capacity) seldom allocates.
+  // Every queued child is such a copy, and every executed item hands its
+  // old buffers back (execute()).
+  static constexpr std::size_t kSpares = 64;
+  graph spare() {
+    if (spares_.empty()) return {};
+    graph g = std::move(spares_.back());
+    spares_.pop_back();
+    return g;
+  }
+  void keep_spare(graph&& g) {
+    if (spares_.size() < kSpares && g.th.capacity() != 0) spares_.push_back(std::move(g));
+  }
+  // Hands g to the spares when it goes out of scope (unless moved away).
+  struct spare_at_exit {
+    engine& e;
+    graph& g;
+    ~spare_at_exit() { e.keep_spare(std::move(g)); }
+  };
+  // A copy of g, made in a spare's buffers.
+  graph copy_of(const graph& g) {
+    graph h = spare();
+    h = g;
+    return h;
   }
 
   // Adds the next event: the lowest pending thread's (naive: any pending
@@ -867,7 +896,7 @@ class engine final : public runtime {
         if (keep && read_part_consistent(x, t)) {  // copied only then: placed again
           place(x, at);
           checker_.consistent(g_, opt_.m, id);  // false again; sets its clocks, as above
-          late.push_back(g_);
+          late.push_back(copy_of(g_));
           late.back().add_access(e.loc, id);
           undo(at);
         }
@@ -1038,6 +1067,7 @@ class engine final : public runtime {
       }
       graph h = restrict(g, keep);
       if (h.th.empty()) continue;  // a kept read would lose its write
+      spare_at_exit back{*this, h};
       event& rr = h.at(rid);
       if (rr.kind == ek::rmw) h.co.erase(rr.loc, rid);
       if (rr.kind == ek::rmw && read_by_kept(h, rid)) continue;  // its write must stay
@@ -1054,9 +1084,10 @@ class engine final : public runtime {
         // or r's write (a second child; plain TruSt's revisit of the waiter
         // by w, or by r's write once r runs).
         graph h2;
+        spare_at_exit back2{*this, h2};
         bool two = opt_.ipr && Policy::in_place != 4 && now_rmw;  // 6: teeth, below
         if (two) {
-          h2 = h;
+          h2 = copy_of(h);
           two = unblock_kept(h2, rid, w, plen, rid) > 0 && Policy::in_place != 6;
           unblock_kept(h, rid, w, plen, w);
         }
@@ -1084,7 +1115,7 @@ class engine final : public runtime {
         hb_known = true;
         bool ok = !in_place_covers(h) && checker_.consistent(h, opt_.m, {}, we.loc);
         if (ok && !race_free(h, rid, kids.size())) return;
-        if (ok && sym_kept(h)) whole_child(kids, graph(h), rid.t, rmw_of(h, rid));
+        if (ok && sym_kept(h)) whole_child(kids, copy_of(h), rid.t, rmw_of(h, rid));
         if (rr.kind == ek::rmw) h.co.erase(we.loc, rid);
         h.co.erase(we.loc, w);
       }
@@ -1650,7 +1681,8 @@ class engine final : public runtime {
     if (Policy::in_place == 1) return true;  // broken on purpose (teeth)
     for (int k = taker.init() ? 1 : 0; k < 2; k++) {  // k 0: the waiter takes the lock
       if (k == 1 && n == 0) return false;             // the plain forward child
-      graph h = g_;
+      graph h = copy_of(g_);
+      spare_at_exit back{*this, h};
       h.add_access(h.at(w).loc, w);
       for (int i = 0; i < n; i++) revisit_in_place(h, hit[i], w);
       if (k == 0) revisit_in_place(h, taker, w);
@@ -1715,16 +1747,18 @@ class engine final : public runtime {
   // lb_kept: a read of a promise may read a write not kept (a
   // re-certification's graph: the promise was made, not yet fulfilled).
   graph restrict(const graph& g, const std::array<std::int32_t, kMaxThreads>& keep,
-                 bool lb_kept = false) const {
-    graph h;
+                 bool lb_kept = false) {
+    graph h = spare();
     h.next_stamp = g.next_stamp;
     h.any_sc = g.any_sc;
     h.th.resize(g.th.size());
     for (int t = 0; t < nt_; t++) {
       h.th[t].assign(g.th[t].begin(), g.th[t].begin() + keep[t]);
       for (const event& x : h.th[t])
-        if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t] && !(lb_kept && x.lb))
+        if (x.reads() && !x.rf.init() && x.rf.i >= keep[x.rf.t] && !(lb_kept && x.lb)) {
+          keep_spare(std::move(h));
           return graph{};
+        }
     }
     auto kept = [&](eid x) { return x.i < keep[x.t]; };
     h.co = g.co;
@@ -1903,6 +1937,7 @@ class engine final : public runtime {
   std::vector<child> kids_, rmw_kids_;  // step()'s and rmw_node()'s children
   std::vector<eid> cands_;              // add()'s writes a read may read
   std::vector<eid> todo_;               // prefix()'s work list
+  std::vector<graph> spares_;           // spare(): graphs kept for their buffers
   bool counting_ = true;  // executions count here (see mine())
   std::uint64_t dealt_ = 0;
   bool probing_ = false;  // estimate(): one random child per node
