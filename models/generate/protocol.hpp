@@ -24,8 +24,7 @@
 // spinner or spinner_drop (its nmspinning; spinner_drop's search found the
 // global queue empty, so no global G beside it), one resizer, one sysmon
 // (only beside an M in a syscall with its P: retake has nothing else to
-// take), a handback only
-// beside a resizer; busy's wakep found no idle P (so none is idle at the
+// take), a handback only beside a resizer; busy's wakep found no idle P (so none is idle at the
 // start); a global G beside an idle P only where an M holding a P is about
 // to schedule (running, spinner, gosched, resizer: Go's "a spinning M or one
 // in findRunnable"); at least one M not parked; a resizer only beside
@@ -33,7 +32,12 @@
 // 1.27 has too: a blocking syscall's handoffp beside an M that submits
 // (catalog handoffp_vs_submit, docs/proofs.md), and two goscheds (a
 // non-spinning M's global batch leaves the second G in its ring with no
-// wakep, as Go's findRunnable does).
+// wakep, as Go's findRunnable does). In a spinner_drop's program (each G
+// runs on) both open without a submitter or a second gosched, as the Ms
+// that would come back for the G do not: no syscall_block beside it (its
+// handoffp against the dropping spinner's resetspinning wakep), and one G
+// at most put on the global queue by a role (injector, injector_nop, a
+// syscall's G, a gosched's own).
 // Symmetry: Ms of the same role are interchangeable (the Ps they hold are
 // numbered by M order), so of the orders of equal roles one is kept (roles
 // sorted); a G's number is fixed by its place.
@@ -191,12 +195,15 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
                   program& p) {
   int held = 0, spinners = 0, resizers = 0, handbacks = 0, sysmons = 0, keeps = 0, active = 0;
   int goscheds = 0, parked = 0, blocks = 0, submits = 0;
-  int drops = 0;
+  int drops = 0, to_global = 0;  // to_global: Gs a role puts on the global queue
   bool busy = false, sched = false;
   for (const shape& s : ms) {
     held += holds_p(s.k) ? 1 : 0;
     spinners += s.k == kind::spinner || s.k == kind::spinner_drop;
     drops += s.k == kind::spinner_drop;
+    int n = static_cast<int>(s.next.size());
+    to_global += s.k == kind::injector || s.k == kind::injector_nop ? n
+                 : s.k == kind::syscall || s.k == kind::gosched ? 1 : 0;
     resizers += s.k == kind::resizer;
     handbacks += s.k == kind::handback;
     sysmons += s.k == kind::sysmon;
@@ -224,6 +231,9 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
   if (busy && idle_ps > 0) return false;
   if (nglobal > 0 && idle_ps > 0 && !sched) return false;
   if (nglobal > 0 && drops > 0) return false;  // its search found the global queue empty
+  // Where each G runs on (runs_on), Go's two windows above open without a
+  // second gosched or a submitter: the Ms that would come back do not.
+  if (drops > 0 && (blocks > 0 || to_global > 1)) return false;
   for (const shape& s : ms)
     if (s.k == kind::syscall && s.oldp >= held) return false;
   p = program{};

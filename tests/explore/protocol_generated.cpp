@@ -171,6 +171,11 @@ void report_failure(const char* argv0, gp::program p, ex::model m, const explore
   std::fflush(stdout);
 }
 
+// The bounds' note on Ps where a resizer is generated (its dying P).
+const char* resizer_ps(const gp::bounds& b) {
+  return b.procresize ? ", one more with a resizer" : "";
+}
+
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [sc|rc11|both] [--ms N] [--gs G] [--gs3 G] [--procs P] [--budget N] "
@@ -274,9 +279,9 @@ int main(int argc, char** argv) {
   const std::uint64_t n = gp::enumerate(st.b, [](const gp::program&) {});
   if (st.count) {
     std::printf("generated_protocol %s: %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, Ps "
-                "1..%d, one more with a resizer)\n",
+                "1..%d%s)\n",
                 subject, fmt(n).c_str(), st.b.max_ms, st.b.max_gs, st.b.max_gs_3m,
-                st.b.max_procs);
+                st.b.max_procs, resizer_ps(st.b));
     return 0;
   }
   if (!st.b.syscalls)
@@ -324,10 +329,11 @@ int main(int argc, char** argv) {
   });
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("generated_protocol %s: %s of %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, "
-              "Ps 1..%d, one more with a resizer), %s executions, %s program runs exhausted, "
+              "Ps 1..%d%s), %s executions, %s program runs exhausted, "
               "%s cut by the budget of %s, %s executions reached newm (not judged), %.1f s\n",
               subject, fmt(done).c_str(), fmt(n).c_str(), st.b.max_ms, st.b.max_gs,
-              st.b.max_gs_3m, st.b.max_procs, cli::per_model(execs, st.models).c_str(),
+              st.b.max_gs_3m, st.b.max_procs, resizer_ps(st.b),
+              cli::per_model(execs, st.models).c_str(),
               fmt(exh).c_str(),
               fmt(cut).c_str(), fmt(st.budget).c_str(), fmt(unjudged).c_str(), secs);
   bool ok = failed_at == 0;
