@@ -4,10 +4,14 @@
 // programs a failing one shrinks to; as one line of text and back
 // (docs/generated.md, "Protocol programs").
 //
-// A program: gomaxprocs (1..3 Ps), 2..3 Ms and the Gs the global queue
-// starts with. Each M has a role (protocol_world.hpp's m_role, same names
-// and order): one holding a P (submitter, spinner, running, gosched,
-// injector, resizer, busy, syscall_block, syscall_keep), or none (idle:
+// A program: gomaxprocs (1..3 Ps; 4 with a resizer, whose last P dies:
+// procresize's hand-out then has an idle P beside a handed-back one), 2..3
+// Ms and the Gs the global queue starts with. Each M has a role
+// (protocol_world.hpp's m_role, same names and order): one holding a P
+// (submitter, spinner, running, gosched, injector, resizer, busy,
+// syscall_block, syscall_keep, spinner_drop: a spinner whose search found
+// nothing, at findRunnable's release of its P and the Delicate dance; each
+// G of its program runs on once found, as runs_on says), or none (idle:
 // parked; syscall: its G returns from a syscall, its old P another M's or
 // none; injector_nop; sysmon; handback: parked, the old M of a P stopped
 // with Gs). Ps: the holders' P0, P1, ... in M order, then handback's, then
@@ -17,9 +21,10 @@
 // syscall's G, a global G).
 //
 // Valid states only (Go's own invariants at the start): at most one
-// spinner (its nmspinning), one resizer, one sysmon (only beside an M in a
-// syscall with its P: retake has nothing else to take), a handback only
-// beside a resizer; busy's wakep found no idle P (so none is idle at the
+// spinner or spinner_drop (its nmspinning; spinner_drop's search found the
+// global queue empty, so no global G beside it), one resizer, one sysmon
+// (only beside an M in a syscall with its P: retake has nothing else to
+// take), a handback only beside a resizer; busy's wakep found no idle P (so none is idle at the
 // start); a global G beside an idle P only where an M holding a P is about
 // to schedule (running, spinner, gosched, resizer: Go's "a spinning M or one
 // in findRunnable"); at least one M not parked; a resizer only beside
@@ -27,7 +32,12 @@
 // 1.27 has too: a blocking syscall's handoffp beside an M that submits
 // (catalog handoffp_vs_submit, docs/proofs.md), and two goscheds (a
 // non-spinning M's global batch leaves the second G in its ring with no
-// wakep, as Go's findRunnable does).
+// wakep, as Go's findRunnable does). In a spinner_drop's program (each G
+// runs on) both open without a submitter or a second gosched, as the Ms
+// that would come back for the G do not: no syscall_block beside it (its
+// handoffp against the dropping spinner's resetspinning wakep), and one G
+// at most put on the global queue by a role (injector, injector_nop, a
+// syscall's G, a gosched's own).
 // Symmetry: Ms of the same role are interchangeable (the Ps they hold are
 // numbered by M order), so of the orders of equal roles one is kept (roles
 // sorted); a G's number is fixed by its place.
@@ -48,25 +58,33 @@ namespace runqcheck::generate::protocol {
 // protocol_world.hpp's m_role::kind, in its order (the runner checks it).
 enum class kind : std::uint8_t {
   submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer, busy,
-  syscall_block, handback, syscall_keep, sysmon
+  syscall_block, handback, syscall_keep, sysmon, gosched_ring, spinner_drop
 };
-inline constexpr std::array<std::string_view, 14> kind_names = {
+inline constexpr std::array<std::string_view, 16> kind_names = {
     "submitter", "spinner",  "running", "syscall",       "idle",     "gosched",      "injector",
-    "injector_nop", "resizer", "busy", "syscall_block", "handback", "syscall_keep", "sysmon"};
+    "injector_nop", "resizer", "busy", "syscall_block", "handback", "syscall_keep", "sysmon",
+    "gosched_ring", "spinner_drop"};
 inline std::string_view name_of(kind k) { return kind_names[static_cast<std::size_t>(k)]; }
 
 constexpr bool holds_p(kind k) {
   return k == kind::submitter || k == kind::spinner || k == kind::running ||
          k == kind::gosched || k == kind::injector || k == kind::resizer || k == kind::busy ||
-         k == kind::syscall_block || k == kind::syscall_keep;
+         k == kind::syscall_block || k == kind::syscall_keep || k == kind::gosched_ring ||
+         k == kind::spinner_drop;
 }
 constexpr bool needs_syscalls(kind k) {
   return k == kind::syscall || k == kind::syscall_keep || k == kind::sysmon;
 }
 constexpr bool needs_procresize(kind k) { return k == kind::resizer || k == kind::handback; }
+// gosched_ring (a gosched whose batch's rest is on its ring with no wakep)
+// is the world's, taken by run and replay; not generated: beside no spinner
+// it is Go's own window (as two goscheds); beside one, a gosched's ready
+// reaches the same state (its wakep sees the spinner and returns).
+constexpr bool generated(kind k) { return k != kind::gosched_ring; }
 // An M holding a P that schedules next (finds a global G).
 constexpr bool schedules(kind k) {
-  return k == kind::running || k == kind::spinner || k == kind::gosched || k == kind::resizer;
+  return k == kind::running || k == kind::spinner || k == kind::gosched || k == kind::resizer ||
+         k == kind::gosched_ring || k == kind::spinner_drop;
 }
 // The Gs a role takes: [lo, hi] (hi capped by the bound), whether next is chosen.
 constexpr int min_gs(kind k) {
@@ -74,13 +92,14 @@ constexpr int min_gs(kind k) {
     case kind::submitter: case kind::gosched: case kind::injector: case kind::injector_nop:
     case kind::busy: case kind::syscall: case kind::syscall_keep: case kind::handback:
       return 1;
+    case kind::gosched_ring: return 2;  // a G on the ring, the one that goscheds
     default: return 0;
   }
 }
 constexpr int max_gs_of(kind k) {
   switch (k) {
     case kind::spinner: case kind::running: case kind::idle: case kind::syscall_block:
-    case kind::sysmon:
+    case kind::sysmon: case kind::spinner_drop:
       return 0;
     case kind::syscall: return 1;
     default: return 2;
@@ -117,6 +136,14 @@ struct program {
   // The shrink order's measure: Ms, Gs, Ps.
   int size() const { return static_cast<int>(ms.size()) + gs() + nprocs; }
 };
+
+// Whether each G of p runs on once found (the world's run_on: its M leaves):
+// where an M's search is already done (spinner_drop), the searches for the
+// Gs are what is explored, as the catalog's gosched_vs_dropping_spinner.
+inline bool runs_on(const program& p) {
+  return std::any_of(p.ms.begin(), p.ms.end(),
+                     [](const m_spec& m) { return m.k == kind::spinner_drop; });
+}
 
 struct bounds {
   int max_ms = 3;       // 2..3 (the world has 4)
@@ -162,14 +189,21 @@ inline void shapes_of(kind k, int max_g, int max_held, std::vector<shape>& out) 
 }
 
 // The program of shapes ms (sorted), nprocs Ps and nglobal global Gs, or
-// false if that state is not valid.
-inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, program& p) {
+// false if that state is not valid. Ps: max_procs at most, one more with a
+// resizer (its dying P: max_procs live after the resize).
+inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max_procs,
+                  program& p) {
   int held = 0, spinners = 0, resizers = 0, handbacks = 0, sysmons = 0, keeps = 0, active = 0;
   int goscheds = 0, parked = 0, blocks = 0, submits = 0;
+  int drops = 0, to_global = 0;  // to_global: Gs a role puts on the global queue
   bool busy = false, sched = false;
   for (const shape& s : ms) {
     held += holds_p(s.k) ? 1 : 0;
-    spinners += s.k == kind::spinner;
+    spinners += s.k == kind::spinner || s.k == kind::spinner_drop;
+    drops += s.k == kind::spinner_drop;
+    int n = static_cast<int>(s.next.size());
+    to_global += s.k == kind::injector || s.k == kind::injector_nop ? n
+                 : s.k == kind::syscall || s.k == kind::gosched ? 1 : 0;
     resizers += s.k == kind::resizer;
     handbacks += s.k == kind::handback;
     sysmons += s.k == kind::sysmon;
@@ -178,7 +212,7 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, program
     sched |= schedules(s.k);
     active += s.k != kind::idle && s.k != kind::handback;
     parked += s.k == kind::idle || s.k == kind::handback;
-    goscheds += s.k == kind::gosched;
+    goscheds += s.k == kind::gosched || s.k == kind::gosched_ring;
     blocks += s.k == kind::syscall_block;
     submits += s.k == kind::submitter || s.k == kind::gosched || s.k == kind::injector ||
                s.k == kind::injector_nop;
@@ -190,11 +224,16 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, program
   if (spinners > 1 || resizers > 1 || sysmons > 1 || handbacks > resizers || active == 0)
     return false;
   if (sysmons > 0 && keeps == 0) return false;
+  if (nprocs > max_procs + resizers) return false;
   int fixed = held + handbacks + resizers;  // resizer: its dying P
   if (nprocs < std::max(fixed, 1)) return false;
   int idle_ps = nprocs - fixed;
   if (busy && idle_ps > 0) return false;
   if (nglobal > 0 && idle_ps > 0 && !sched) return false;
+  if (nglobal > 0 && drops > 0) return false;  // its search found the global queue empty
+  // Where each G runs on (runs_on), Go's two windows above open without a
+  // second gosched or a submitter: the Ms that would come back do not.
+  if (drops > 0 && (blocks > 0 || to_global > 1)) return false;
   for (const shape& s : ms)
     if (s.k == kind::syscall && s.oldp >= held) return false;
   p = program{};
@@ -227,12 +266,13 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
     std::vector<shape> all;
     for (std::size_t k = 0; k < kind_names.size(); k++) {
       auto kk = static_cast<kind>(k);
-      if ((needs_syscalls(kk) && !b.syscalls) || (needs_procresize(kk) && !b.procresize))
+      if (!generated(kk) || (needs_syscalls(kk) && !b.syscalls) ||
+          (needs_procresize(kk) && !b.procresize))
         continue;
       detail::shapes_of(kk, gmax, nms - 1, all);
     }
     for (int ngs = 0; ngs <= gmax; ngs++) {
-      for (int nprocs = 1; nprocs <= b.max_procs; nprocs++) {
+      for (int nprocs = 1; nprocs <= b.max_procs + (b.procresize ? 1 : 0); nprocs++) {
         // multisets of nms shapes (indices non-decreasing: equal roles once)
         std::vector<std::size_t> idx(static_cast<std::size_t>(nms), 0);
         for (;;) {
@@ -243,7 +283,7 @@ inline std::uint64_t enumerate(const bounds& b, const std::function<void(const p
             used += static_cast<int>(all[i].next.size());
           }
           program p;
-          if (used <= ngs && detail::build(ms, nprocs, ngs - used, p)) {
+          if (used <= ngs && detail::build(ms, nprocs, ngs - used, b.max_procs, p)) {
             n++;
             f(p);
           }

@@ -11,7 +11,8 @@
 //        generated_protocol run 'SPEC'|FILE [sc|rc11|both] [--budget N]
 //        generated_protocol replay 'SPEC'|FILE sc|rc11 PATH
 //   --ms N: Ms 2..N (default 3); --gs G: Gs in all (default 2); --gs3 G:
-//   Gs in all in programs of 3 Ms (default 1); --procs P: Ps 1..P (3);
+//   Gs in all in programs of 3 Ms (default 1); --procs P: Ps 1..P (3; P+1 with a
+//   resizer: its dying P);
 //   --budget N: executions per program and model (default 2,000): a program
 //   it cuts is named with what it covered (never a silent pass);
 //   --keep-going: every program, not only up to the first failure;
@@ -37,7 +38,7 @@ namespace {
 namespace gp = runqcheck::generate::protocol;
 using cli::fmt;
 
-static_assert(static_cast<int>(gp::kind::sysmon) == static_cast<int>(m_role::sysmon) &&
+static_assert(static_cast<int>(gp::kind::spinner_drop) == static_cast<int>(m_role::spinner_drop) &&
                   static_cast<int>(gp::kind::submitter) == static_cast<int>(m_role::submitter),
               "protocol.hpp's kinds are protocol_world.hpp's m_role kinds, in order");
 
@@ -62,6 +63,7 @@ proto_scenario to_scenario(const gp::program& p, const std::string& name) {
     sc.ms.push_back(std::move(r));
   }
   sc.global = p.global;
+  sc.run_on = gp::runs_on(p);
   return sc;
 }
 
@@ -169,6 +171,11 @@ void report_failure(const char* argv0, gp::program p, ex::model m, const explore
   std::fflush(stdout);
 }
 
+// The bounds' note on Ps where a resizer is generated (its dying P).
+const char* resizer_ps(const gp::bounds& b) {
+  return b.procresize ? ", one more with a resizer" : "";
+}
+
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s [sc|rc11|both] [--ms N] [--gs G] [--gs3 G] [--procs P] [--budget N] "
@@ -230,7 +237,7 @@ int run_spec(const char* argv0, const settings& st) {
   gp::program p;
   std::string err, text;
   if (!runqcheck::model::spec_or_file(st.spec, text, err) ||
-      !gp::parse_spec(text, p, err, max_ps - 1, max_ms, max_gs)) {
+      !gp::parse_spec(text, p, err, max_ps, max_ms, max_gs)) {
     std::fprintf(stderr, "%s: %s\n", argv0, err.c_str());
     return 2;
   }
@@ -272,9 +279,9 @@ int main(int argc, char** argv) {
   const std::uint64_t n = gp::enumerate(st.b, [](const gp::program&) {});
   if (st.count) {
     std::printf("generated_protocol %s: %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, Ps "
-                "1..%d)\n",
+                "1..%d%s)\n",
                 subject, fmt(n).c_str(), st.b.max_ms, st.b.max_gs, st.b.max_gs_3m,
-                st.b.max_procs);
+                st.b.max_procs, resizer_ps(st.b));
     return 0;
   }
   if (!st.b.syscalls)
@@ -322,10 +329,11 @@ int main(int argc, char** argv) {
   });
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("generated_protocol %s: %s of %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, "
-              "Ps 1..%d), %s executions, %s program runs exhausted, %s cut by the "
-              "budget of %s, %s executions reached newm (not judged), %.1f s\n",
+              "Ps 1..%d%s), %s executions, %s program runs exhausted, "
+              "%s cut by the budget of %s, %s executions reached newm (not judged), %.1f s\n",
               subject, fmt(done).c_str(), fmt(n).c_str(), st.b.max_ms, st.b.max_gs,
-              st.b.max_gs_3m, st.b.max_procs, cli::per_model(execs, st.models).c_str(),
+              st.b.max_gs_3m, st.b.max_procs, resizer_ps(st.b),
+              cli::per_model(execs, st.models).c_str(),
               fmt(exh).c_str(),
               fmt(cut).c_str(), fmt(st.budget).c_str(), fmt(unjudged).c_str(), secs);
   bool ok = failed_at == 0;
