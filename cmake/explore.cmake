@@ -353,6 +353,16 @@ if(NOT CMAKE_CROSSCOMPILING)
         set_tests_properties(generated_protocol_teeth/${_rq_m} PROPERTIES
           LABELS "gate;explore;selftest" TIMEOUT 300)
       endforeach()
+      # A shrunk program stays in the generated space (protocol.hpp's
+      # in_space): handoffp_no_spinning_m's failure shrank to `procs=2 |
+      # busy@0 0` (one M; a busy M beside an idle P) without the check.
+      # The enumeration's failure and a run of a 3-M program (~4 s).
+      add_test(NAME generated_protocol_shrink_space COMMAND sh
+        "${RUNQCHECK_ROOT}/tests/explore/protocol_shrink_space.sh"
+        $<TARGET_FILE:generated_protocol_mutant> handoffp_no_spinning_m
+        "procs=2 | busy@0 0 | syscall_block@1 | idle" ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
+      set_tests_properties(generated_protocol_shrink_space PROPERTIES
+        LABELS "gate;explore;selftest" TIMEOUT 300)
       # Teeth: each protocol mutant on the scenario it breaks fails under
       # RC11 within 20,000 executions, with a replay: line that fails again
       # the same way (tests/explore/teeth.sh; < 2 s each). wakep_no_storeload
@@ -411,6 +421,11 @@ if(NOT CMAKE_CROSSCOMPILING)
       ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
     set_tests_properties(generated_protocol_bundled PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 900)
+    # The space's one predicate: every generated program is in_space as
+    # numbered (--count checks each; Gs 4, 2 with 3 Ms: < 1 s).
+    add_test(NAME generated_protocol_space COMMAND generated_protocol --count --gs 4 --gs3 2)
+    set_tests_properties(generated_protocol_space PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 60)
     # QUEUE (issue 42): kite (examples/kite_sched, its own lock) runs around
     # the queue subject its header names. Around kite's queue it passes; around
     # a queue bug (runqempty without the perch's lock) the same protocol must

@@ -192,7 +192,11 @@ inline void shapes_of(kind k, int max_g, int max_held, std::vector<shape>& out) 
 // false if that state is not valid. Ps: max_procs at most, one more with a
 // resizer (its dying P: max_procs live after the resize).
 inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max_procs,
-                  program& p) {
+                  program& p, const char** why = nullptr) {
+  auto no = [&](const char* rule) {
+    if (why != nullptr) *why = rule;
+    return false;
+  };
   int held = 0, spinners = 0, resizers = 0, handbacks = 0, sysmons = 0, keeps = 0, active = 0;
   int goscheds = 0, parked = 0, blocks = 0, submits = 0;
   int drops = 0, to_global = 0;  // to_global: Gs a role puts on the global queue
@@ -218,24 +222,29 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
                s.k == kind::injector_nop;
   }
   // Go's own windows and the world's preconditions (the top comment)
-  if (resizers > 0 && parked + resizers != static_cast<int>(ms.size())) return false;
-  if (blocks > 0 && submits > 0) return false;
-  if (goscheds > 1) return false;
-  if (spinners > 1 || resizers > 1 || sysmons > 1 || handbacks > resizers || active == 0)
-    return false;
-  if (sysmons > 0 && keeps == 0) return false;
-  if (nprocs > max_procs + resizers) return false;
+  if (resizers > 0 && parked + resizers != static_cast<int>(ms.size()))
+    return no("a resizer only beside parked Ms (the world is stopped)");
+  if (blocks > 0 && submits > 0) return no("a syscall_block beside a submit (Go's own window)");
+  if (goscheds > 1) return no("two goscheds (Go's own window)");
+  if (spinners > 1) return no("two spinners");
+  if (resizers > 1 || sysmons > 1) return no("two resizers or two sysmons");
+  if (handbacks > resizers) return no("a handback without a resizer");
+  if (active == 0) return no("every M parked");
+  if (sysmons > 0 && keeps == 0) return no("a sysmon without a syscall_keep");
+  if (nprocs > max_procs + resizers) return no("more Ps than the bound");
   int fixed = held + handbacks + resizers;  // resizer: its dying P
-  if (nprocs < std::max(fixed, 1)) return false;
+  if (nprocs < std::max(fixed, 1)) return no("fewer Ps than the Ms hold");
   int idle_ps = nprocs - fixed;
-  if (busy && idle_ps > 0) return false;
-  if (nglobal > 0 && idle_ps > 0 && !sched) return false;
-  if (nglobal > 0 && drops > 0) return false;  // its search found the global queue empty
+  if (busy && idle_ps > 0) return no("a busy M beside an idle P (its wakep found none)");
+  if (nglobal > 0 && idle_ps > 0 && !sched)
+    return no("a global G beside an idle P and no M about to schedule");
+  if (nglobal > 0 && drops > 0) return no("a global G beside a spinner_drop (it found none)");
   // Where each G runs on (runs_on), Go's two windows above open without a
   // second gosched or a submitter: the Ms that would come back do not.
-  if (drops > 0 && (blocks > 0 || to_global > 1)) return false;
+  if (drops > 0 && (blocks > 0 || to_global > 1))
+    return no("a syscall_block or two global puts beside a spinner_drop");
   for (const shape& s : ms)
-    if (s.k == kind::syscall && s.oldp >= held) return false;
+    if (s.k == kind::syscall && s.oldp >= held) return no("a syscall's old P held by no M");
   p = program{};
   p.nprocs = nprocs;
   int g = 0, next_p = 0;
@@ -255,22 +264,102 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
   return true;
 }
 
+// Gs in all for programs of nms Ms.
+inline int max_gs_for(const bounds& b, int nms) {
+  return nms >= 3 ? std::min(b.max_gs, b.max_gs_3m) : b.max_gs;
+}
+
+// Every M shape of programs of nms Ms within b, in the enumeration's order.
+inline std::vector<shape> all_shapes(const bounds& b, int nms) {
+  std::vector<shape> all;
+  for (std::size_t k = 0; k < kind_names.size(); k++) {
+    auto kk = static_cast<kind>(k);
+    if (!generated(kk) || (needs_syscalls(kk) && !b.syscalls) ||
+        (needs_procresize(kk) && !b.procresize))
+      continue;
+    shapes_of(kk, max_gs_for(b, nms), nms - 1, all);
+  }
+  return all;
+}
+
 }  // namespace detail
+
+// Whether p is a program enumerate(b) makes, up to the symmetry of equal
+// roles and the numbering of Ps and Gs: the same rules (build's), declared
+// once, for the enumeration and the shrinker. If so, canon is the program
+// as enumerate numbers it; if not, why names the rule p breaks (one line).
+inline bool in_space(const program& p, const bounds& b, program& canon, std::string& why) {
+  const int nms = static_cast<int>(p.ms.size());
+  if (nms < 2 || nms > b.max_ms) {
+    why = std::to_string(nms) + " M" + (nms == 1 ? "" : "s") + " (the space has 2.." +
+          std::to_string(b.max_ms) + ")";
+    return false;
+  }
+  if (p.gs() > detail::max_gs_for(b, nms)) {
+    why = std::to_string(p.gs()) + " Gs (the space has <= " +
+          std::to_string(detail::max_gs_for(b, nms)) + " with " + std::to_string(nms) + " Ms)";
+    return false;
+  }
+  const std::vector<shape> all = detail::all_shapes(b, nms);
+  auto index = [&](const shape& s) {
+    for (std::size_t i = 0; i < all.size(); i++)
+      if (all[i].key() == s.key()) return static_cast<int>(i);
+    return -1;
+  };
+  std::vector<shape> sh(p.ms.size());
+  std::vector<int> ix(p.ms.size(), -1);
+  auto never = [&](std::size_t i) {
+    why = "M" + std::to_string(i) + ": " + std::string(name_of(p.ms[i].k)) +
+          " with these Gs is never generated";
+    return false;
+  };
+  for (std::size_t i = 0; i < p.ms.size(); i++) {
+    sh[i].k = p.ms[i].k;
+    for (const submit& s : p.ms[i].subs) sh[i].next.push_back(s.next);
+    if (p.ms[i].k != kind::syscall && (ix[i] = index(sh[i])) < 0) return never(i);
+  }
+  // The holders in the enumeration's order number the held Ps (a syscall's
+  // old P is one of them).
+  std::vector<std::size_t> order(p.ms.size());
+  for (std::size_t i = 0; i < order.size(); i++) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return ix[x] < ix[y];
+  });
+  std::vector<int> held_as(static_cast<std::size_t>(std::max(p.nprocs, 1)), -1);
+  int held = 0;
+  for (std::size_t i : order)
+    if (holds_p(p.ms[i].k) && p.ms[i].p >= 0 && p.ms[i].p < p.nprocs)
+      held_as[static_cast<std::size_t>(p.ms[i].p)] = held++;
+  for (std::size_t i = 0; i < p.ms.size(); i++) {
+    if (p.ms[i].k != kind::syscall) continue;
+    int o = p.ms[i].p;
+    sh[i].oldp = o >= 0 && o < p.nprocs ? held_as[static_cast<std::size_t>(o)] : -1;
+    if (o >= 0 && sh[i].oldp < 0) {
+      why = "M" + std::to_string(i) + ": a syscall whose old P no M holds is never generated";
+      return false;
+    }
+    if ((ix[i] = index(sh[i])) < 0) return never(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return ix[x] < ix[y];
+  });
+  std::vector<shape> ms;
+  for (std::size_t i : order) ms.push_back(sh[i]);
+  const char* rule = "";
+  if (!detail::build(ms, p.nprocs, static_cast<int>(p.global.size()), b.max_procs, canon, &rule)) {
+    why = rule;
+    return false;
+  }
+  return true;
+}
 
 // Every program within b, smallest first (Ms, then Gs, then Ps), each once
 // up to the symmetry of equal roles; calls f on each. Returns the count.
 inline std::uint64_t enumerate(const bounds& b, const std::function<void(const program&)>& f) {
   std::uint64_t n = 0;
   for (int nms = 2; nms <= b.max_ms; nms++) {
-    int gmax = nms >= 3 ? std::min(b.max_gs, b.max_gs_3m) : b.max_gs;
-    std::vector<shape> all;
-    for (std::size_t k = 0; k < kind_names.size(); k++) {
-      auto kk = static_cast<kind>(k);
-      if (!generated(kk) || (needs_syscalls(kk) && !b.syscalls) ||
-          (needs_procresize(kk) && !b.procresize))
-        continue;
-      detail::shapes_of(kk, gmax, nms - 1, all);
-    }
+    int gmax = detail::max_gs_for(b, nms);
+    std::vector<shape> all = detail::all_shapes(b, nms);
     for (int ngs = 0; ngs <= gmax; ngs++) {
       for (int nprocs = 1; nprocs <= b.max_procs + (b.procresize ? 1 : 0); nprocs++) {
         // multisets of nms shapes (indices non-decreasing: equal roles once)
@@ -464,8 +553,11 @@ inline bool parse_spec(std::string_view text, program& p, std::string& err, int 
 
 // The programs one step smaller than p, for shrinking a failure: an M
 // dropped (its Gs with it), a submit dropped, a global G dropped, a next
-// flag cleared, an idle P freed (procs one less). Gs are renumbered.
-inline std::vector<program> smaller(const program& p) {
+// flag cleared, an idle P freed (procs one less). Each is kept only if it
+// is in b's space (in_space: the generator's rules; a step outside could
+// fail only for a broken precondition), numbered as enumerate numbers it.
+// check false (the teeth's only) keeps parse_spec's checks alone.
+inline std::vector<program> smaller(const program& p, const bounds& b, bool check = true) {
   std::vector<program> out;
   auto renumber = [](program q) {
     int g = 0;
@@ -481,7 +573,16 @@ inline std::vector<program> smaller(const program& p) {
   };
   auto add = [&](program q) {
     q = renumber(std::move(q));
-    if (valid(q)) out.push_back(std::move(q));
+    program c;
+    std::string why;
+    if (!check) {
+      if (valid(q)) out.push_back(std::move(q));
+    } else if (valid(q) && in_space(q, b, c, why) &&
+               std::none_of(out.begin(), out.end(), [&](const program& o) {
+                 return spec_text(o) == spec_text(c);
+               })) {
+      out.push_back(std::move(c));
+    }
   };
   if (p.ms.size() > 1)
     for (std::size_t i = 0; i < p.ms.size(); i++) {

@@ -19,6 +19,8 @@
 //   --count: the number of programs, and stop.
 //   SPEC: a program as one line (protocol.hpp's spec_text); FILE a file
 //   holding one (lines starting '#' are comments): what a failure saves.
+//   A program outside the generated space (protocol.hpp's in_space) runs
+//   after one `runqcheck: note:` line; a shrink stays inside the space.
 // A program whose roles need a hook the subject lacks is never generated:
 // the roles left out are named in a `runqcheck: not applied:` line.
 #include <chrono>
@@ -113,13 +115,16 @@ void describe(const gp::program& p) {
   }
 }
 
-// Shrinks a failing program: the first smaller one (protocol.hpp's smaller)
-// that fails the same way under m replaces it, until none does.
-gp::program shrink(gp::program p, ex::model m, const std::string& kind, std::uint64_t budget,
-                   explored& last, int& steps, std::uint64_t& tried) {
+// Shrinks a failing program: the first smaller one (protocol.hpp's smaller,
+// each in b's space) that fails the same way under m replaces it, until none
+// does. RUNQCHECK_SHRINK_UNCHECKED (the teeth's only) skips the space's rules.
+gp::program shrink(gp::program p, const gp::bounds& b, ex::model m, const std::string& kind,
+                   std::uint64_t budget, explored& last, int& steps, std::uint64_t& tried) {
+  const char* off = std::getenv("RUNQCHECK_SHRINK_UNCHECKED");
+  const bool check = off == nullptr || *off == '\0';
   for (bool found = true; found;) {
     found = false;
-    for (gp::program& c : gp::smaller(p)) {
+    for (gp::program& c : gp::smaller(p, b, check)) {
       tried++;
       explored r = explore_one(c, m, budget);
       if (r.s.failed && kind_of(r.s.failure) == kind) {
@@ -135,8 +140,8 @@ gp::program shrink(gp::program p, ex::model m, const std::string& kind, std::uin
 }
 
 // Shrinks a failing program, prints it, its replay: and picture: lines.
-void report_failure(const char* argv0, gp::program p, ex::model m, const explored& first,
-                    std::uint64_t budget, const std::string& where) {
+void report_failure(const char* argv0, gp::program p, const gp::bounds& b, ex::model m,
+                    const explored& first, std::uint64_t budget, const std::string& where) {
   const char* mn = ex::model_name(m);
   std::printf("generated_protocol %s: FAILED under %s: %s%s\n", subject, mn,
               first.s.failure.c_str(), where.c_str());
@@ -145,7 +150,7 @@ void report_failure(const char* argv0, gp::program p, ex::model m, const explore
   explored last = first;
   int steps = 0;
   std::uint64_t tried = 0;
-  p = shrink(p, m, kind_of(first.s.failure), budget, last, steps, tried);
+  p = shrink(p, b, m, kind_of(first.s.failure), budget, last, steps, tried);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string spec = gp::spec_text(p);
   std::printf("  shrunk in %d steps (%s smaller programs tried, %.2f s) to %d Ms, %d Gs, "
@@ -153,6 +158,10 @@ void report_failure(const char* argv0, gp::program p, ex::model m, const explore
               steps, fmt(tried).c_str(), secs, static_cast<int>(p.ms.size()), p.gs(), p.nprocs);
   describe(p);
   std::printf("  program: %s\n", spec.c_str());
+  gp::program canon;
+  std::string why;
+  std::printf("  in the generated space: %s\n",
+              gp::in_space(p, b, canon, why) ? "yes" : ("no: " + why).c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   cli::save_program("generated_protocol__" + std::string(subject) + "__" + cli::arg_of(m) +
                         cli::mutant_suffix() + ".pscn",
@@ -241,6 +250,16 @@ int run_spec(const char* argv0, const settings& st) {
     std::fprintf(stderr, "%s: %s\n", argv0, err.c_str());
     return 2;
   }
+  // A program outside the generated space (its widest bounds) runs, as the
+  // catalog's gosched_ring does, but a failure there may be a broken
+  // precondition: said in one line.
+  gp::bounds wide = st.b;
+  wide.max_gs = wide.max_gs_3m = max_gs;
+  gp::program canon;
+  if (std::string why; !gp::in_space(p, wide, canon, why))
+    std::printf("runqcheck: note: %s is outside the generated space: %s; a failure may be a "
+                "broken precondition, and it shrinks only to programs inside\n",
+                gp::spec_text(p).c_str(), why.c_str());
   std::string name = "program";
   if (const char* why = missing_hook<PS>(to_scenario(p, name))) {
     std::printf("runqcheck: not applied: generated_protocol %s: %s (subject %s)\n",
@@ -263,7 +282,7 @@ int run_spec(const char* argv0, const settings& st) {
                 fmt(r.unjudged).c_str(),
                 r.s.failed ? "FAILED" : r.s.exhausted ? "exhausted" : "NOT exhausted (budget)");
     if (r.s.failed) {
-      report_failure(argv0, p, m, r, st.budget, "");
+      report_failure(argv0, p, wide, m, r, st.budget, "");
       ok = false;
     }
   }
@@ -276,7 +295,19 @@ int main(int argc, char** argv) {
   settings st;
   if (int rc = parse(argc, argv, st); rc >= 0) return rc;
   if (!st.spec.empty()) return run_spec(argv[0], st);
-  const std::uint64_t n = gp::enumerate(st.b, [](const gp::program&) {});
+  // Each program the enumeration makes is in the space, numbered as made
+  // (in_space and enumerate share build's rules; --count checks it).
+  std::uint64_t outside = 0;
+  const std::uint64_t n = gp::enumerate(st.b, [&](const gp::program& p) {
+    gp::program canon;
+    std::string why;
+    if (st.count && (!gp::in_space(p, st.b, canon, why) ||
+                     gp::spec_text(canon) != gp::spec_text(p)) && outside++ == 0)
+      std::printf("generated_protocol %s: %s: generated but in_space says %s\n", subject,
+                  gp::spec_text(p).c_str(), why.empty() ? gp::spec_text(canon).c_str()
+                                                        : why.c_str());
+  });
+  if (outside > 0) return 1;
   if (st.count) {
     std::printf("generated_protocol %s: %s programs (Ms 2..%d, Gs <= %d, <= %d with 3 Ms, Ps "
                 "1..%d%s)\n",
@@ -307,7 +338,7 @@ int main(int argc, char** argv) {
       if (r.s.failed) {
         if (failed_at == 0) {
           failed_at = k;
-          report_failure(argv[0], p, m, r, st.budget,
+          report_failure(argv[0], p, st.b, m, r, st.budget,
                          " (program " + fmt(k) + " of " + fmt(n) + "; every smaller one passed)");
         } else {  // --keep-going: each further failing program, one line
           std::printf("generated_protocol %s: FAILED under %s: %s: %s\n", subject,
