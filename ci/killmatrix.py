@@ -387,7 +387,9 @@ def main():
              if o["jobs"] > 1 else "."), "",
           "Columns: " + "; ".join(f"`{c}` = `{Path(cmd[0]).name} {' '.join(cmd[1:])}`" for c, cmd in o["cols"]), "",
           f"**{len(killed_bugs)} of {len(bugs)} bugs killed by at least one checker; median time to kill "
-          f"{median:.2f}s.** Equivalent mutants and over-strong orders are listed below the table.", "",
+          f"{median:.2f}s" + (f" (the cells of columns other than {', '.join(only)} read back "
+                              "from the page, their times rounded to 0.1 s)" if only else "")
+          + ".** Equivalent mutants and over-strong orders are listed below the table.", "",
           "| mutant | models | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for name, desc, kind, cells, killed, equivalent in results:
         if equivalent or (kind == "order" and not killed):
