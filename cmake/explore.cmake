@@ -81,15 +81,34 @@ if(EXISTS "${_rq_lbp}/lb_port/lb_port.hpp" AND NOT TARGET explore_lb_port
     TIMEOUT 120)
 endif()
 
+# The engine broken on purpose for a teeth build: a copy of models/explore/explore
+# with tests/explore/teeth/<patch>.patch applied (tests/explore/teeth/apply.py;
+# the engine itself has no fault switches), put before the engine on target's
+# include path. A patch that no longer fits the engine fails the configuration.
+function(_rq_explore_broken target patch)
+  set(_src "${RUNQCHECK_ROOT}/models/explore/explore")
+  set(_p "${RUNQCHECK_ROOT}/tests/explore/teeth/${patch}.patch")
+  set(_out "${CMAKE_BINARY_DIR}/explore_teeth/${patch}")
+  file(GLOB _engine CONFIGURE_DEPENDS "${_src}/*.hpp")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_engine} "${_p}"
+    "${RUNQCHECK_ROOT}/tests/explore/teeth/apply.py")
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  execute_process(COMMAND "${Python3_EXECUTABLE}" "${RUNQCHECK_ROOT}/tests/explore/teeth/apply.py"
+    "${_src}" "${_p}" "${_out}" RESULT_VARIABLE _rc ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "${_err}")
+  endif()
+  target_include_directories(${target} BEFORE PRIVATE "${_out}")
+endfunction()
+
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
-# POLICY: built on a broken engine (consistency.hpp's exact, a test-only
-# policy of the program's own), for the teeth.
+# PATCH: built on the engine broken by that patch (_rq_explore_broken), for the teeth.
 function(_rq_explore_selftest target name)
-  cmake_parse_arguments(A "" "POLICY" "" ${ARGN})
+  cmake_parse_arguments(A "" "PATCH" "" ${ARGN})
   add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/${name}.cpp")
   target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore)
-  if(A_POLICY)
-    target_compile_definitions(${target} PRIVATE EXPLORE_POLICY=${A_POLICY})
+  if(A_PATCH)
+    _rq_explore_broken(${target} ${A_PATCH})
   endif()
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
 endfunction()
@@ -104,12 +123,17 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # promises taken uncertified (out-of-thin-air outcomes); recertify:
   # certified where made only (LB+recert's outcome no thread fulfils alone).
   foreach(_rq_v IN ITEMS revisits coherence lb certify recertify)
-    _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus POLICY drop_${_rq_v})
+    _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus PATCH drop_${_rq_v})
     add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
     set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 120)
   endforeach()
+  # Every fault patch applies exactly; a stale one fails the configuration, named.
+  add_test(NAME explore_teeth/patches COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/teeth/apply_test.sh" "${RUNQCHECK_ROOT}")
+  set_tests_properties(explore_teeth/patches PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 60)
   # A run that ends with a thread waiting for good: a hang (a failure with a
   # replay that repeats it), or, with options::waits_end, the run's end.
   _rq_explore_selftest(explore_waits waits)
@@ -124,7 +148,7 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_await COMMAND explore_await)
   set_tests_properties(explore_await PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS ipr_drop_child ipr_no_skip)
-    _rq_explore_selftest(explore_await_${_rq_v} await POLICY ${_rq_v})
+    _rq_explore_selftest(explore_await_${_rq_v} await PATCH ${_rq_v})
     add_test(NAME explore_teeth/${_rq_v} COMMAND explore_await_${_rq_v} --expect-mismatch)
     set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 120)
@@ -137,7 +161,7 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_symmetry COMMAND explore_symmetry)
   set_tests_properties(explore_symmetry PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS sym_prune_any sym_no_leaf)
-    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry POLICY ${_rq_v})
+    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
     add_test(NAME explore_teeth/${_rq_v} COMMAND explore_symmetry_${_rq_v} --expect-mismatch)
     set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 120)
@@ -156,7 +180,7 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   set_tests_properties(explore_random_ipr_waits PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 300)
   foreach(_rq_v IN ITEMS ipr_no_unblock ipr_any_loop ipr_keep_stamp)
-    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry POLICY ${_rq_v})
+    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
     add_test(NAME explore_teeth/${_rq_v}
       COMMAND explore_symmetry_${_rq_v} --ipr-waits --expect-mismatch)
     set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
@@ -173,13 +197,13 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     list(GET _rq_c 2 _rq_v)
     add_test(NAME explore_random_ipr_waits/${_rq_case}
       COMMAND explore_symmetry --ipr-waits --generated ${_rq_n})
-    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry POLICY ${_rq_v})
+    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
     add_test(NAME explore_teeth/${_rq_v}
       COMMAND explore_symmetry_${_rq_v} --ipr-waits --generated ${_rq_n} --expect-mismatch)
     set_tests_properties(explore_random_ipr_waits/${_rq_case} explore_teeth/${_rq_v}
       PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=${_rq_case}")
   endforeach()
-  _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry POLICY rmw_no_revisit)
+  _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry PATCH rmw_no_revisit)
   add_test(NAME explore_teeth/rmw_no_revisit
     COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)
   set_tests_properties(explore_teeth/rmw_no_revisit PROPERTIES LABELS "gate;explore;selftest"
@@ -720,7 +744,7 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
     "${CMAKE_BINARY_DIR}/runqcheck_subjects/go125")
   target_link_libraries(generated_sc_filter_broken PRIVATE runqcheck::core runqcheck_explore
     runqcheck_models runqcheck_generate)
-  target_compile_definitions(generated_sc_filter_broken PRIVATE EXPLORE_POLICY=sc_filter_broken)
+  _rq_explore_broken(generated_sc_filter_broken sc_filter_broken)
   set_target_properties(generated_sc_filter_broken PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME generated_models_crosscheck_teeth

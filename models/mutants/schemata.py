@@ -234,8 +234,9 @@ def sites(text):
 
 # --- the mutants ------------------------------------------------------------------------
 
-def read_patch(path):
-    """(description, {file: [hunks]}) where a hunk is (old_lines, new_lines)."""
+def read_patch(path, allowed=MUTATED):
+    """(description, {file: [hunks]}) where a hunk is (old_lines, new_lines); the files
+    patched must be among allowed."""
     desc, files, cur, hunk = [], {}, None, None
     for ln in path.read_text().splitlines():
         if cur is None and ln.startswith("#"):
@@ -258,8 +259,8 @@ def read_patch(path):
     if not desc or not files:
         raise Error(f"{path.name}: needs '# <what it models>' lines and a unified diff")
     for f in files:
-        if f not in MUTATED:
-            raise Error(f"{path.name}: patches {f}; mutants may patch only {', '.join(MUTATED)}")
+        if f not in allowed:
+            raise Error(f"{path.name}: patches {f}; it may patch only {', '.join(allowed)}")
     return " ".join(desc), files
 
 
@@ -268,8 +269,9 @@ def apply(text, hunks, what):
         o, n = "\n".join(old) + "\n", "\n".join(new) + "\n"
         count = text.count(o)
         if count != 1:
-            raise Error(f"{what} no longer applies to the port: a hunk's lines are found "
-                        f"{count} times (expected once); starts with: {old[0] if old else ''!r}")
+            raise Error(f"{what} no longer applies to the file it patches: a hunk's lines "
+                        f"are found {count} times (expected once); starts with: "
+                        f"{old[0] if old else ''!r}")
         text = text.replace(o, n)
     return text
 

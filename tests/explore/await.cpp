@@ -11,9 +11,9 @@
 //   lock_then_wait  t0 takes the lock, sets x, unlocks; t1 takes it and
 //                   waits for x outside; t2 takes it twice.
 // Exit 0 only if every expectation holds (each printed ok or FAIL). With
-// --expect-mismatch (the teeth builds: a policy that breaks the in-place
-// revisits on purpose, EXPLORE_POLICY), exit 0 only if some program's
-// graphs differ or repeat.
+// --expect-mismatch (the teeth builds: an engine whose in-place revisits a
+// patch of tests/explore/teeth breaks on purpose), exit 0 only if some
+// program's graphs differ or repeat.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -27,14 +27,6 @@
 #include "selftest.hpp"
 
 namespace {
-
-// Broken engines for the teeth builds (EXPLORE_POLICY): consistency.hpp's exact.
-using runqcheck::explore::selftest::ipr_broken;
-using ipr_drop_child = ipr_broken<1>;
-using ipr_no_skip = ipr_broken<2>;
-#ifndef EXPLORE_POLICY
-#define EXPLORE_POLICY runqcheck::explore::exact
-#endif
 
 using B = runqcheck::explore_backend;
 namespace ex = runqcheck::explore;
@@ -81,7 +73,7 @@ ex::stats explore(const program_case& c, ex::model md, bool ipr) {
   o.m = md;
   o.ipr = ipr;
   o.hash_graphs = true;
-  ex::engine<EXPLORE_POLICY> e(p, o);
+  ex::engine e(p, o);
   ex::stats s = e.run();
   std::sort(s.hashes.begin(), s.hashes.end());
   return s;

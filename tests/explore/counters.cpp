@@ -84,7 +84,7 @@ int main() {
   finder p;
   ex::options o;
   o.budget = 1;
-  ex::engine<> e(p, o);
+  ex::engine e(p, o);
   ex::stats st = e.run();
   if (st.failed) p.bad = "the port failed: " + st.failure;
   if (!p.bad.empty()) {

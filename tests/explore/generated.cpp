@@ -74,15 +74,6 @@ using runqcheck::explore::scenario_run::obs;
 using runqcheck::explore::scenario_run::prog;
 using cli::fmt;
 
-// An engine whose SC filter (options::also_sc) is broken on purpose: the
-// teeth build of --crosscheck-models (EXPLORE_POLICY, cmake/explore.cmake).
-struct sc_filter_broken : ex::exact {
-  static constexpr bool sc_filter = false;
-};
-#ifndef EXPLORE_POLICY
-#define EXPLORE_POLICY ex::exact
-#endif
-
 constexpr std::uint64_t kDefaultBudget = 1'000'000;
 // The capacities built: 4 (the contract's least) and 8; 2 too where the build
 // says the ports take it (RUNQCHECK_GENERATED_CAP2, cmake/explore.cmake: the
@@ -268,7 +259,7 @@ explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
     p.ext = &x;
     o.on_access = [&x](int, const ex::event& e, const ex::request&) { x.access(e); };
   }
-  ex::engine<EXPLORE_POLICY> e(p, o);
+  ex::engine e(p, o);
   explored r{e.run(), L.judged, L.report};
   obs.history = nullptr;
   return r;

@@ -22,34 +22,6 @@
 
 namespace {
 
-// Broken engines for the teeth tests (EXPLORE_POLICY=drop_revisits or
-// drop_coherence in the teeth build): each must miss or add outcomes.
-struct drop_revisits {
-  static constexpr bool coherence = true;
-  static constexpr bool revisits = false;
-  static constexpr int in_place = 0;
-};
-struct drop_coherence {
-  static constexpr bool coherence = false;
-  static constexpr bool revisits = true;
-  static constexpr int in_place = 0;
-};
-// model::lb broken (EXPLORE_POLICY=drop_lb, drop_certify or
-// drop_recertify): no load buffering; promises taken uncertified
-// (out-of-thin-air values); certified only where made.
-struct drop_lb : runqcheck::explore::exact {
-  static constexpr bool lb_revisits = false;
-};
-struct drop_certify : runqcheck::explore::exact {
-  static constexpr bool lb_certify = false;
-};
-// Promises certified where made only, not again after the promising
-// thread's later steps (EXPLORE_POLICY=drop_recertify): LB+recert's
-// outcome that no thread alone can fulfil appears.
-struct drop_recertify : runqcheck::explore::exact {
-  static constexpr bool lb_recertify = false;
-};
-
 using B = runqcheck::explore_backend;
 namespace ex = runqcheck::explore;
 using mo = std::memory_order;
@@ -372,9 +344,6 @@ struct prog final : ex::program {
 
 }  // namespace
 
-#ifndef EXPLORE_POLICY
-#define EXPLORE_POLICY runqcheck::explore::exact
-#endif
 
 int main(int argc, char** argv) {
   bool hash = false;
@@ -399,7 +368,7 @@ int main(int argc, char** argv) {
       ex::options o;
       o.m = md;
       o.hash_graphs = hash;
-      ex::engine<EXPLORE_POLICY> e(p, o);
+      ex::engine e(p, o);
       ex::stats s = e.run();
       for (const auto& oc : p.outcomes)
         std::printf("outcome %s %s %s\n", t.name.c_str(), ex::model_name(md), oc.c_str());

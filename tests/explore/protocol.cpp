@@ -64,7 +64,7 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   unjudged_executions = 0;
   auto explore = [&](const ex::options& with) {
     prog p(sc);
-    ex::engine<> e(p, with);
+    ex::engine e(p, with);
     return e.run();
   };
   ex::stats s = explore(o);

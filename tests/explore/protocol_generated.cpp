@@ -84,7 +84,7 @@ explored explore_one(const gp::program& p, ex::model m, std::uint64_t budget,
   o.replay = replay;
   unjudged_executions = 0;
   prog pr(sc);
-  ex::engine<> e(pr, o);
+  ex::engine e(pr, o);
   explored r{e.run(), unjudged_executions};
   return r;
 }

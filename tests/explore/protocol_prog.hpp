@@ -94,7 +94,7 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
   prog p(sc);
   p.pic = &pic;
-  ex::engine<> e(p, o);
+  ex::engine e(p, o);
   ex::stats r = e.run();
   runqcheck::model::scenario info_sc;  // the page's header: the scenario's shape
   info_sc.name = sc.name;

@@ -116,7 +116,7 @@ std::string counters_unfound() {
     } p;
     ex::options o;
     o.budget = 1;
-    ex::engine<> e(p, o);
+    ex::engine e(p, o);
     ex::stats st = e.run();
     if (st.failed) return "the port failed on a fresh P: " + st.failure;
     return p.why;
@@ -150,7 +150,7 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
     prog<decltype(c)::value> p(sc);
     p.pic = &pic;
     p.ext = x;
-    ex::engine<> e(p, o);
+    ex::engine e(p, o);
     ex::stats st = e.run();
     finishing = p.finishing;
     return st;

@@ -79,7 +79,7 @@ using runqcheck::explore::scenario_run::take_picture;
 ex::stats explore_one(const model::scenario& sc, const ex::options& o) {
   return model::with_cap<8, 4>(sc.cap, [&](auto c) {
     prog<decltype(c)::value> p(sc);
-    ex::engine<> e(p, o);
+    ex::engine e(p, o);
     return e.run();
   });
 }
@@ -295,7 +295,7 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   auto estimate = [&] {
     return model::with_cap<8, 4>(sc.cap, [&](auto c) {
       prog<decltype(c)::value> p(sc);
-      ex::engine<> e(p, o);
+      ex::engine e(p, o);
       return e.estimate(cli::probes, 1);
     });
   };

@@ -28,13 +28,4 @@ inline int verdict(const char* name, bool same, bool ok, bool expect_mismatch) {
   return same && ok ? 0 : 1;
 }
 
-// An engine whose await in-place revisits are broken on purpose, fault N
-// (consistency.hpp's exact::in_place): the teeth builds' EXPLORE_POLICY.
-template <int N>
-struct ipr_broken {
-  static constexpr bool coherence = true;
-  static constexpr bool revisits = true;
-  static constexpr int in_place = N;
-};
-
 }  // namespace runqcheck::explore::selftest

@@ -31,8 +31,8 @@
 // --generated N: N generated programs (200; random_435 of 800 and random_1034
 // of 2,000 are gate cases of --ipr-waits, docs/explore.md).
 // Exit 0 only if every expectation holds (each printed ok or FAIL). With
-// --expect-mismatch (the teeth builds: a policy that breaks the engine on
-// purpose, EXPLORE_POLICY), exit 0 only if some program's graphs, states or
+// --expect-mismatch (the teeth builds: an engine a patch of tests/explore/teeth
+// breaks on purpose), exit 0 only if some program's graphs, states or
 // verdict differ, or a graph repeats.
 #include <algorithm>
 #include <cstdio>
@@ -51,32 +51,6 @@
 
 namespace {
 
-// Broken engines for the teeth builds (EXPLORE_POLICY): consistency.hpp's exact.
-template <int N>
-struct sym_broken {
-  static constexpr bool coherence = true;
-  static constexpr bool revisits = true;
-  static constexpr int in_place = 0;
-  static constexpr int symmetry = N;
-};
-using sym_prune_any = sym_broken<1>;
-using sym_no_prune = sym_broken<2>;
-using sym_no_leaf = sym_broken<3>;
-struct rmw_no_revisit {  // a read a revisit makes an RMW does not revisit
-  static constexpr bool coherence = true;
-  static constexpr bool revisits = true;
-  static constexpr int in_place = 0;
-  static constexpr bool revisited_rmw = false;
-};
-using runqcheck::explore::selftest::ipr_broken;
-using ipr_no_unblock = ipr_broken<4>;
-using ipr_any_loop = ipr_broken<5>;
-using ipr_one_rmw_child = ipr_broken<6>;
-using ipr_lock_deletes = ipr_broken<7>;
-using ipr_keep_stamp = ipr_broken<3>;
-#ifndef EXPLORE_POLICY
-#define EXPLORE_POLICY runqcheck::explore::exact
-#endif
 
 using B = runqcheck::explore_backend;
 namespace ex = runqcheck::explore;
@@ -140,7 +114,7 @@ run_result explore(const program_case& c, ex::model md, bool sym, bool ipr) {
   o.hash_graphs = true;
   o.canonical = true;
   if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
-  ex::engine<EXPLORE_POLICY> e(p, o);
+  ex::engine e(p, o);
   run_result r{e.run(), std::move(p.states)};
   std::sort(r.s.hashes.begin(), r.s.hashes.end());
   return r;
@@ -300,7 +274,7 @@ bool naive_check(const program_case& c, ex::model md, bool ipr_waits) {
     o.naive = naive;
     o.ipr = ipr;
     o.waits_end = true;  // a run whose waits no thread ends is the program's end
-    ex::engine<EXPLORE_POLICY> e(p, o);
+    ex::engine e(p, o);
     ex::stats st = e.run();
     twice = st.duplicates;
     std::sort(st.hashes.begin(), st.hashes.end());
@@ -336,7 +310,7 @@ bool small(const program_case& c) {
   o.read_spins = false;
   o.symmetry = false;
   o.budget = kLargest;
-  ex::engine<> e(p, o);
+  ex::engine e(p, o);
   ex::stats st = e.run();
   return st.exhausted || st.failed;
 }

@@ -75,7 +75,7 @@ bool run(const expect& c, ex::model md) {
   o.waits_end = c.waits_end;
   ex::stats s;
   {
-    ex::engine<> e(p, o);
+    ex::engine e(p, o);
     s = e.run();
   }
   std::string verdict = s.failed      ? "FAILED: " + s.failure + " (path " + s.path + ")"
@@ -91,7 +91,7 @@ bool run(const expect& c, ex::model md) {
     if (!ok) return false;
     prog q(c.threads);  // the replay: the same failure
     o.replay = s.path;
-    ex::engine<> e(q, o);
+    ex::engine e(q, o);
     ex::stats r = e.run();
     return expect_that(r.failed && r.failure == s.failure, c, md,
                        ("replay " + s.path + " fails the same way").c_str());

@@ -59,80 +59,6 @@ inline std::uint8_t read_mo(const event& e) {
   return e.kind == ek::read && e.what == op::cas ? e.mo_fail : e.mo;
 }
 
-// Deliberate faults, for the teeth tests only (a policy of the test build).
-struct exact {
-  static constexpr bool coherence = true;  // RC11's coherence axiom
-  static constexpr bool revisits = true;   // backward revisits (engine.hpp)
-  // Await in-place revisits (engine.hpp): 0 as designed; broken: 1 no
-  // in-place child (the revisit it stands for still skipped), 2 that
-  // revisit not skipped, 3 the read revisited in place keeps its stamp,
-  // 4 no other blocked thread's read revisited in place in a backward
-  // revisit (unblock_kept), 5 a loop taken to begin at its operation's
-  // start (loop_from), 6 there, a waiter reading w only where the read
-  // revisited becomes an RMW (no child reading its write), 7 a lock()
-  // taken in place where w's revisit of it deletes others' events.
-  static constexpr int in_place = 0;
-  // Symmetry reduction (engine.hpp): 0 as designed; broken: 1 either
-  // order of a pair dropped, 2 no prefix kept for lo, 3 the comparison
-  // going on past a pair of writes.
-  static constexpr int symmetry = 0;
-  // A read a revisit makes an RMW revisits with its write (engine.hpp).
-  static constexpr bool revisited_rmw = true;
-};
-// Load buffering (model::lb, engine.hpp's lb_revisit()): are its revisits
-// made, are their promises certified? False only in a policy broken on
-// purpose (teeth).
-template <class Policy>
-constexpr bool lb_revisits_on() {
-  if constexpr (requires { Policy::lb_revisits; })
-    return Policy::lb_revisits;
-  else
-    return true;
-}
-template <class Policy>
-constexpr bool lb_certify_on() {
-  if constexpr (requires { Policy::lb_certify; })
-    return Policy::lb_certify;
-  else
-    return true;
-}
-// ... and certified again after each later step of the promising thread?
-template <class Policy>
-constexpr bool lb_recertify_on() {
-  if constexpr (requires { Policy::lb_recertify; })
-    return Policy::lb_recertify;
-  else
-    return true;
-}
-// A policy's symmetry fault (0 for a policy that names none).
-template <class Policy>
-constexpr int symmetry_fault() {
-  if constexpr (requires { Policy::symmetry; })
-    return Policy::symmetry;
-  else
-    return 0;
-}
-// options::also_sc (engine.hpp): is a graph counted as SC's only if it is
-// SC-consistent? False only in a policy broken on purpose (teeth: every
-// RC11 graph counted as SC's).
-template <class Policy>
-constexpr bool sc_filter_on() {
-  if constexpr (requires { Policy::sc_filter; })
-    return Policy::sc_filter;
-  else
-    return true;
-}
-// Does a read that a revisit makes an RMW revisit with its write (engine.hpp's
-// rmw_of)? False only in a policy broken on purpose (teeth).
-template <class Policy>
-constexpr bool revisited_rmw_revisits() {
-  if constexpr (requires { Policy::revisited_rmw; })
-    return Policy::revisited_rmw;
-  else
-    return true;
-}
-
-template <class Policy = exact>
 class checker {
  public:
   static constexpr std::uint32_t kNoLoc = UINT32_MAX;
@@ -158,7 +84,7 @@ class checker {
       if (prep_ == &g && g.size() == prep_n_ + 1) return !sc_cycle_prepared(fresh);
       return !sc_reaches_itself(fresh);
     }
-    if (Policy::coherence && !(fresh.init() ? coherence(hb_of) : coherence_of(fresh)))
+    if (!(fresh.init() ? coherence(hb_of) : coherence_of(fresh)))
       return false;
     if (!has_sc_) return true;
     if (!fresh.init() && !adds_psc(fresh)) return true;  // psc as it was: acyclic

@@ -173,7 +173,6 @@ struct stats {
   std::uint64_t executions() const { return complete + blocked + cut; }
 };
 
-template <class Policy = exact>
 class engine final : public runtime {
  public:
   engine(program& p, options o) : prog_(p), opt_(std::move(o)) {}
@@ -370,7 +369,7 @@ class engine final : public runtime {
   }
 
   void execute(item& it) {
-    if (opt_.m == model::lb && lb_certify_on<Policy>() && solo_ == nullptr &&
+    if (opt_.m == model::lb && solo_ == nullptr &&
         !promises_certified(it.g)) {
       st_.uncertified += counts_at(it.path.size());
       return;
@@ -481,7 +480,7 @@ class engine final : public runtime {
     }
     // options::also_sc: SC's too?
     const bool sc =
-        opt_.also_sc && counting_ && (!sc_filter_on<Policy>() || checker_.sc_order(g_));
+        opt_.also_sc && counting_ && checker_.sc_order(g_);
     if (cut) {
       st_.cut += counting_;
       st_.sc_cut += sc;
@@ -809,7 +808,7 @@ class engine final : public runtime {
   // Appends to kids the ways to add thread t's pending access. False: a
   // failure (a data race).
   bool add(int t, std::vector<child>& kids) {
-    bool rev = Policy::revisits && !opt_.naive;
+    bool rev = !opt_.naive;
     const request& q = ths_[t].req;
     event e = from_request(q);
     e.stamp = g_.next_stamp;
@@ -832,7 +831,7 @@ class engine final : public runtime {
         g_.writes(used(q.loc)).size() >= kPrepareSc)
       checker_.prepare_sc(g_);
     struct unprep {
-      checker<Policy>& c;
+      checker& c;
       ~unprep() { c.unprepare(); }
     } done{checker_};
     if (q.what == op::fence) {
@@ -933,7 +932,7 @@ class engine final : public runtime {
     kids.front() = child{};
     kids.front().kind = ck::same;
     kids.front().thread = id.t;
-    if (Policy::revisits) revisits(g_, id, kids);
+    revisits(g_, id, kids);
     if (kids.size() == 1) {
       step_++;
       return true;
@@ -1048,13 +1047,13 @@ class engine final : public runtime {
       if (!r.reads() || rid == w) continue;
       if (r.stamp > we.stamp) continue;  // added after w (revisited in place by it)
       if (rid.i < plen[rid.t]) {  // in w's prefix: only a promise can be read
-        if (has_lb(opt_.m) && lb_revisits_on<Policy>()) lb_revisit(g, w, rid, plen, kids);
+        if (has_lb(opt_.m)) lb_revisit(g, w, rid, plen, kids);
         continue;
       }
       if (!maximal(g, rid, w, plen)) continue;
       // Revisited in place where w is co-after what it read (ipr_target()):
       // an RMW's place is fixed, a store's is each one tried below.
-      bool paired = opt_.ipr && Policy::in_place != 2 && ipr_target(g, rid.t, w, plen) == rid;
+      bool paired = opt_.ipr && ipr_target(g, rid.t, w, plen) == rid;
       auto in_place_covers = [&, old_rf = r.rf](const graph& x) {
         return paired && x.co_index(we.loc, w) > x.co_index(we.loc, old_rf);
       };
@@ -1076,7 +1075,7 @@ class engine final : public runtime {
       settle(rr, we.wval);
       st_.revisits++;
       bool now_rmw = rr.kind == ek::rmw;
-      if (opt_.ipr && Policy::in_place != 4 && !(now_rmw && we.kind == ek::rmw))  // 4: teeth
+      if (opt_.ipr && !(now_rmw && we.kind == ek::rmw))
         unblock_kept(h, rid, w, plen, w);
       if (we.kind == ek::rmw) {
         if (rr.kind == ek::rmw) h.co.insert_after(we.loc, w, rid);
@@ -1085,10 +1084,10 @@ class engine final : public runtime {
         // by w, or by r's write once r runs).
         graph h2;
         spare_at_exit back2{*this, h2};
-        bool two = opt_.ipr && Policy::in_place != 4 && now_rmw;  // 6: teeth, below
+        bool two = opt_.ipr && now_rmw;
         if (two) {
           h2 = copy_of(h);
-          two = unblock_kept(h2, rid, w, plen, rid) > 0 && Policy::in_place != 6;
+          two = unblock_kept(h2, rid, w, plen, rid) > 0;
           unblock_kept(h, rid, w, plen, w);
         }
         for (graph* x : {&h, &h2}) {
@@ -1246,7 +1245,6 @@ class engine final : public runtime {
         p.v = g.at(r.rf).wval;
         const std::int32_t from = cut[p.t];
         if (!certified(p)) return false;
-        if (!lb_recertify_on<Policy>()) continue;
         for (std::int32_t k = from; k < r.rf.i; k++) {
           porf_after(g, {static_cast<std::int16_t>(p.t), k}, cut, true);
           cut[p.t] = k + 1;
@@ -1325,7 +1323,7 @@ class engine final : public runtime {
   // placed anew): its write revisits in turn when its child runs
   // (rmw_node), as a new RMW's does; TruSt adds it as an event of its own.
   static eid rmw_of(const graph& h, eid r) {
-    return revisited_rmw_revisits<Policy>() && h.at(r).kind == ek::rmw ? r : eid{};
+    return h.at(r).kind == ek::rmw ? r : eid{};
   }
 
   // Does an event of h read from e? (A read added before e, revisited by it.)
@@ -1436,7 +1434,7 @@ class engine final : public runtime {
         if (!leaf && a[j].kind != ek::fence && a[j].loc != b[j].loc) return 0;
         continue;
       }
-      if (!leaf && a[j].loc != b[j].loc && symmetry_fault<Policy>() != 1) return 0;
+      if (!leaf && a[j].loc != b[j].loc) return 0;
       return x < y ? -1 : 1;
     }
     if (!leaf) return 0;
@@ -1446,7 +1444,6 @@ class engine final : public runtime {
   // write added before it is co-after the one it reads (maximality, with
   // the revisiting write's prefix added, asks that of more writes).
   std::uint32_t first_open(const graph& g) const {
-    if (symmetry_fault<Policy>() == 1) return ~std::uint32_t{0};  // broken on purpose (teeth)
     std::uint32_t m = ~std::uint32_t{0};
     for (std::size_t t = 0; t < g.th.size(); t++)
       for (std::size_t i = 0; i < g.th[t].size(); i++) {
@@ -1463,8 +1460,6 @@ class engine final : public runtime {
   }
   // Is g a canonical member (leaf), or may a graph below it be one?
   bool sym_ok(const graph& g, bool leaf) const {
-    if (!leaf && symmetry_fault<Policy>() == 2) return true;  // broken on purpose (teeth)
-    if (leaf && symmetry_fault<Policy>() == 3) return true;   // broken on purpose (teeth)
     std::uint32_t first = leaf ? 0 : first_open(g);
     for (int hi = 0; hi < nt_; hi++)
       for (int lo = sym_[hi]; lo >= 0; lo = sym_[lo])
@@ -1552,7 +1547,7 @@ class engine final : public runtime {
   // blocked there: none is complete, none waits for good.
   bool stale_block() {
     unsigned m = std::exchange(blocked_now_, 0u);
-    if (!opt_.ipr || !Policy::revisits || opt_.naive) return false;
+    if (!opt_.ipr || opt_.naive) return false;
     for (int t = 0; t < nt_; t++) {
       if ((m >> t & 1u) == 0 || ths_[t].state != ts::blocked) continue;
       for (std::size_t i = loop_from(t); i < ths_[t].pos; i++) {
@@ -1568,7 +1563,7 @@ class engine final : public runtime {
 
   // Does a blocked thread other than t read loc in its last iteration?
   bool awaits(int t, std::uint32_t loc) const {
-    if (!opt_.ipr || !Policy::revisits || opt_.naive) return false;
+    if (!opt_.ipr || opt_.naive) return false;
     for (int u = 0; u < nt_; u++) {
       const th& b = ths_[u];
       if (u == t || b.state != ts::blocked) continue;
@@ -1608,7 +1603,7 @@ class engine final : public runtime {
         return {};
       if (g.co_index(we.loc, x.rf) >= g.co_index(we.loc, w)) return {};
       if (!added_max(g, r, w, plen)) return {};
-      if (y.kind != ek::read && Policy::in_place != 7 && deletes_others(g, r, plen))  // 7: teeth
+      if (y.kind != ek::read && deletes_others(g, r, plen))
         return {};
     }
     if (!r.init() && static_cast<std::size_t>(r.i) < loop_from(u)) return {};
@@ -1637,7 +1632,7 @@ class engine final : public runtime {
   // value leaves the execution blocked, not for good, never judged).
   std::size_t loop_from(int t) const {
     const th& b = ths_[t];
-    if (b.loop || Policy::in_place == 5) return b.iter;  // 5: broken on purpose (teeth)
+    if (b.loop) return b.iter;
     for (std::size_t i = b.pos; i-- > b.iter;)
       if (g_.th[t][i].reads()) return i;
     return b.iter;
@@ -1678,7 +1673,6 @@ class engine final : public runtime {
         taker = r;
     }
     if (n == 0 && taker.init()) return false;
-    if (Policy::in_place == 1) return true;  // broken on purpose (teeth)
     for (int k = taker.init() ? 1 : 0; k < 2; k++) {  // k 0: the waiter takes the lock
       if (k == 1 && n == 0) return false;             // the plain forward child
       graph h = copy_of(g_);
@@ -1738,7 +1732,6 @@ class engine final : public runtime {
       h.co.insert_after(tv.back().loc, w, r);
       return;
     }
-    if (Policy::in_place == 3) return;  // broken on purpose (teeth)
     for (std::size_t i = ths_[r.t].iter; i < tv.size(); i++) tv[i].stamp = h.next_stamp++;
   }
 
@@ -1958,7 +1951,7 @@ class engine final : public runtime {
   boost::context::detail::fcontext_t main_ = nullptr;
   std::vector<std::unique_ptr<char[]>> stacks_;
   int starting_ = 0;
-  checker<Policy> checker_;
+  checker checker_;
   promise* solo_ = nullptr;  // certified()'s promise while its run is on
   bool solo_ok_ = false;     // that run wrote the promised value
   bool discarded_ = false;   // discard_here() stopped this run
