@@ -1,4 +1,4 @@
-# explore.cmake — the exploring engine (models/explore, issue 26), family
+# explore.cmake — the exploring engine (engine/, issue 26), family
 # `explore`: every scenario of the catalog, every consistent execution graph
 # under SC and RC11 (optimal DPOR, docs/explore.md), for every subject:
 # explore/<subject>, the verdict's `exhaustive` column.
@@ -21,7 +21,7 @@ include_guard(GLOBAL)
 find_package(Boost 1.66 REQUIRED COMPONENTS context)
 if(NOT TARGET runqcheck_explore)
   add_library(runqcheck_explore INTERFACE)
-  target_include_directories(runqcheck_explore INTERFACE "${RUNQCHECK_ROOT}/models/explore"
+  target_include_directories(runqcheck_explore INTERFACE "${RUNQCHECK_ROOT}/engine"
     "${RUNQCHECK_ROOT}/models/backend")
   target_link_libraries(runqcheck_explore INTERFACE Boost::context)
 endif()
@@ -81,12 +81,12 @@ if(EXISTS "${_rq_lbp}/lb_port/lb_port.hpp" AND NOT TARGET explore_lb_port
     TIMEOUT 120)
 endif()
 
-# The engine broken on purpose for a teeth build: a copy of models/explore/explore
+# The engine broken on purpose for a teeth build: a copy of engine/explore
 # with tests/explore/teeth/<patch>.patch applied (tests/explore/teeth/apply.py;
 # the engine itself has no fault switches), put before the engine on target's
 # include path. A patch that no longer fits the engine fails the configuration.
 function(_rq_explore_broken target patch)
-  set(_src "${RUNQCHECK_ROOT}/models/explore/explore")
+  set(_src "${RUNQCHECK_ROOT}/engine/explore")
   set(_p "${RUNQCHECK_ROOT}/tests/explore/teeth/${patch}.patch")
   set(_out "${CMAKE_BINARY_DIR}/explore_teeth/${patch}")
   file(GLOB _engine CONFIGURE_DEPENDS "${_src}/*.hpp")

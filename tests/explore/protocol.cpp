@@ -1,6 +1,6 @@
 // The wakeup protocol's scenarios (tests/relacy/protocol_world.hpp: the
 // catalog, the world of Ps, Ms and sched around the go125 queues, the checks
-// at quiescence) under the exploring engine (models/explore): every
+// at quiescence) under the exploring engine (engine/): every
 // consistent execution graph under SC and RC11, for the protocol subject
 // under test (the bundled runqcheck::protocol, or a port's:
 // runqcheck_add_protocol_subject builds explore_protocol__<name>).

@@ -1,5 +1,5 @@
 // The scenario catalog (models/scenarios) under the exploring engine
-// (models/explore): every scenario, every consistent execution graph, under
+// (engine/): every scenario, every consistent execution graph, under
 // SC and RC11, for the subject under test; the invariants of exec.hpp after
 // each complete execution, data races and the port's checks during it.
 //

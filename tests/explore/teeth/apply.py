@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The exploring engine broken on purpose: a copy of models/explore/explore with one patch of
+"""The exploring engine broken on purpose: a copy of engine/explore with one patch of
 tests/explore/teeth applied, for a teeth build (cmake/explore.cmake's _rq_explore_selftest
 PATCH). The engine has no fault switches of its own; each fault is a patch here, applied
 exactly (its removed lines found once) by the mutants' patch reader (models/mutants/

@@ -5,7 +5,7 @@
 set -u
 root=$1
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-src=$root/models/explore/explore
+src=$root/engine/explore
 n=0
 for p in "$root"/tests/explore/teeth/*.patch; do
   python3 "$root/tests/explore/teeth/apply.py" "$src" "$p" "$tmp/$(basename "$p" .patch)" ||

@@ -1,5 +1,5 @@
 // runqcheck/backend/explore.hpp — the exploring backend: every access goes
-// to the engine (models/explore/explore/engine.hpp), which decides what a
+// to the engine (engine/explore/engine.hpp), which decides what a
 // read reads (its rf) and replays earlier choices. Threads are the engine's
 // fibers, run one at a time; nothing here is shared state of its own.
 #pragma once

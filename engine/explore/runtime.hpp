@@ -1,6 +1,6 @@
 // explore/runtime.hpp — what the explore backend calls: the engine running
 // the current execution (explore/engine.hpp), behind one virtual interface so
-// that the backend names no engine policy.
+// that the backend (and the port it runs) does not include the engine.
 #pragma once
 
 #include <algorithm>
