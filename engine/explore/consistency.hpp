@@ -1,6 +1,7 @@
 // explore/consistency.hpp — is an execution graph consistent under a memory
 // model? Kept apart from the search (explore/engine.hpp), as GenMC keeps its
-// checkers apart from its driver.
+// checkers apart from its driver. One class per model (sc_model, rc11_model,
+// lb_model: at the end) names its axioms; the checker computes the relations.
 //
 //   sc    po ∪ rf ∪ co ∪ fr acyclic (Lamport; the one-total-order view).
 //   rc11  Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing sequential
@@ -70,26 +71,8 @@ class checker {
   // hb_of: g was judged last, with the same po and rf (only co changed
   // since, at location hb_of: a revisit's places for its write), so its
   // clocks stand; that location's coherence is checked first.
-  bool consistent(graph& g, model m, eid fresh = {}, std::uint32_t hb_of = kNoLoc) {
-    g_ = &g;
-    lb_ = has_lb(m);
-    if (fresh.init()) {
-      if (hb_of == kNoLoc && !clocks(g)) return false;  // po ∪ rf has a cycle
-    } else {
-      clock_of(g, fresh);
-    }
-    if (!atomicity(fresh.init() ? nullptr : &g.at(fresh))) return false;
-    if (m == model::sc) {
-      if (fresh.init()) return sc_acyclic();
-      if (prep_ == &g && g.size() == prep_n_ + 1) return !sc_cycle_prepared(fresh);
-      return !sc_reaches_itself(fresh);
-    }
-    if (!(fresh.init() ? coherence(hb_of) : coherence_of(fresh)))
-      return false;
-    if (!has_sc_) return true;
-    if (!fresh.init() && !adds_psc(fresh)) return true;  // psc as it was: acyclic
-    return psc_acyclic();
-  }
+  // Each model's axioms are its class's (sc_model ... c11_model, below).
+  bool consistent(graph& g, model m, eid fresh = {}, std::uint32_t hb_of = kNoLoc);
 
   // SC: g's reachability (po ∪ rf ∪ co ∪ fr, g consistent), for the
   // consistent() calls on g plus one new event (the candidates of the
@@ -221,6 +204,41 @@ class checker {
   }
 
  private:
+  friend struct sc_model;
+  friend struct rc11_model;
+  friend struct lb_model;
+
+  // The axioms the models' classes take, each on the graph of the call
+  // (fresh and hb_of as in consistent()).
+  // hb as clocks along po ∪ rf (false: a cycle, so no-thin-air fails) or,
+  // with lb_, hb alone acyclic (clocks_lb()).
+  bool clocked(graph& g, bool lb, eid fresh, std::uint32_t hb_of) {
+    g_ = &g;
+    lb_ = lb;
+    if (!fresh.init()) {
+      clock_of(g, fresh);
+      return true;
+    }
+    return hb_of != kNoLoc || clocks(g);
+  }
+  // rmw ∩ (fr ; co) empty.
+  bool atomic_rmws(eid fresh) const { return atomicity(fresh.init() ? nullptr : &g_->at(fresh)); }
+  // po ∪ rf ∪ co ∪ fr acyclic (with prepare_sc(): one lookup per pair).
+  bool sc_acyclic_at(eid fresh) {
+    if (fresh.init()) return sc_acyclic();
+    if (prep_ == g_ && g_->size() == prep_n_ + 1) return !sc_cycle_prepared(fresh);
+    return !sc_reaches_itself(fresh);
+  }
+  // hb ; eco? irreflexive.
+  bool coherent(eid fresh, std::uint32_t hb_of) {
+    return fresh.init() ? coherence(hb_of) : coherence_of(fresh);
+  }
+  // psc acyclic (nothing to check without SC accesses or fences).
+  bool psc_at(eid fresh) {
+    if (!has_sc_) return true;
+    if (!fresh.init() && !adds_psc(fresh)) return true;  // psc as it was: acyclic
+    return psc_acyclic();
+  }
   using flat = std::int32_t;
 
   static bool sc_event(const event& e) {
@@ -893,5 +911,47 @@ class checker {
   std::vector<std::uint32_t> touched_;
   std::vector<flat> sco_off_, sco_idx_, sco_base_, sco_readers_, sco_mem_;  // sc_order()'s
 };
+
+// The memory models, one class each: the axioms it takes, in the order
+// they are checked (the cheap and the most often failing first).
+
+// sc: po ∪ rf ∪ co ∪ fr acyclic, RMWs atomic (Lamport). The clocks (po ∪
+// rf) are kept for hb() and race().
+struct sc_model {
+  static bool consistent(checker& c, graph& g, eid fresh, std::uint32_t hb_of) {
+    return c.clocked(g, false, fresh, hb_of) && c.atomic_rmws(fresh) && c.sc_acyclic_at(fresh);
+  }
+};
+// rc11: no-thin-air (po ∪ rf acyclic: the clocks), atomicity, coherence,
+// psc acyclic (Lahav et al., PLDI 2017, section 3).
+struct rc11_model {
+  static bool consistent(checker& c, graph& g, eid fresh, std::uint32_t hb_of) {
+    return c.clocked(g, false, fresh, hb_of) && c.atomic_rmws(fresh) &&
+           c.coherent(fresh, hb_of) && c.psc_at(fresh);
+  }
+};
+// lb: RC11 without no-thin-air, hb acyclic instead (C11's load buffering);
+// a po ∪ rf cycle enters the graph only through a promise the engine
+// certifies (engine.hpp, lb_revisit()). c11 takes the same axioms, its
+// promises uncertified: the difference is the engine's, not the graph's.
+struct lb_model {
+  static bool consistent(checker& c, graph& g, eid fresh, std::uint32_t hb_of) {
+    return c.clocked(g, true, fresh, hb_of) && c.atomic_rmws(fresh) &&
+           c.coherent(fresh, hb_of) && c.psc_at(fresh);
+  }
+};
+
+inline bool checker::consistent(graph& g, model m, eid fresh, std::uint32_t hb_of) {
+  switch (m) {
+    case model::sc:
+      return sc_model::consistent(*this, g, fresh, hb_of);
+    case model::rc11:
+      return rc11_model::consistent(*this, g, fresh, hb_of);
+    case model::lb:
+    case model::c11:
+      return lb_model::consistent(*this, g, fresh, hb_of);
+  }
+  return false;
+}
 
 }  // namespace runqcheck::explore
