@@ -164,6 +164,15 @@ if(NOT TARGET runqcheck_models)
   add_library(runqcheck_models INTERFACE)
   target_include_directories(runqcheck_models INTERFACE "${RUNQCHECK_ROOT}/models/scenarios")
 endif()
+# The wakeup protocol's scenarios and world (models/protocol, a template on
+# the backend): relacy_protocol, fuzz_protocol, explore_protocol and
+# generated_protocol each instantiate it with theirs.
+if(NOT TARGET runqcheck_protocol_models)
+  add_library(runqcheck_protocol_models INTERFACE)
+  target_include_directories(runqcheck_protocol_models INTERFACE
+    "${RUNQCHECK_ROOT}/models/protocol")
+  target_link_libraries(runqcheck_protocol_models INTERFACE runqcheck_models)
+endif()
 
 # <out>: runqcheck_explain, the swimlane page a failing checker draws its
 # execution with (fuzz/explain), or empty where fuzz/explain is absent (an
@@ -262,18 +271,19 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   endif()
   include("${RUNQCHECK_ROOT}/tests/relacy/picture.cmake" OPTIONAL)
   # The wakeup protocol (core/include/runqcheck/protocol.hpp, the code the
-  # stress scheduler runs) under Relacy: protocol scenarios as data
-  # (tests/relacy/protocol.cpp) on the go125 queues. relacy_protocol_mutant,
-  # on the mutant schemata, reads RUNQCHECK_MUTANT (the kill matrix's
-  # relacy_protocol column).
+  # stress scheduler runs) under Relacy: protocol scenarios as data and their
+  # world (models/protocol) on the go125 queues, searched by
+  # tests/relacy/protocol.cpp. relacy_protocol_mutant, on the mutant
+  # schemata, reads RUNQCHECK_MUTANT (the kill matrix's relacy_protocol
+  # column).
   # (Self-tests: not built for ci/gate --subject.)
   if(EXISTS "${RUNQCHECK_ROOT}/core/include/runqcheck/protocol.hpp" AND NOT TARGET relacy_protocol
      AND NOT RUNQCHECK_PORT_ONLY)
     foreach(_rq_t relacy_protocol relacy_protocol_mutant)
       add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/relacy/protocol.cpp")
       target_include_directories(${_rq_t} PRIVATE "${RUNQCHECK_ROOT}/tests/relacy")
-      target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models
-        ${_rq_pic})
+      target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_relacy
+        runqcheck_protocol_models ${_rq_pic})
       target_compile_features(${_rq_t} PRIVATE cxx_std_20)
       set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     endforeach()
@@ -401,8 +411,8 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
     add_executable(${_rq_t} "${RUNQCHECK_ROOT}/tests/relacy/protocol.cpp")
     target_include_directories(${_rq_t} PRIVATE ${_rq_pinc} "${RUNQCHECK_ROOT}/tests/relacy")
-    target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models
-      ${_rq_pic})
+    target_link_libraries(${_rq_t} PRIVATE runqcheck::core runqcheck_relacy
+      runqcheck_protocol_models ${_rq_pic})
     target_compile_features(${_rq_t} PRIVATE cxx_std_20)
     set_target_properties(${_rq_t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
     add_test(NAME relacy_protocol/${_rq_ps} COMMAND ${_rq_t} random 20000)

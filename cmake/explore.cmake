@@ -302,8 +302,8 @@ if(TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)
   set_tests_properties(explore_shards PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
 
-# The wakeup protocol's scenarios (tests/relacy/protocol_world.hpp, shared
-# with relacy_protocol and fuzz_protocol) under the engine
+# The wakeup protocol's scenarios and world (models/protocol, shared with
+# relacy_protocol and fuzz_protocol) under the engine
 # (tests/explore/protocol.cpp): explore_protocol on the bundled protocol
 # (self-test), and explore_protocol__<name> for each protocol subject
 # (runqcheck_add_protocol_subject): test explore_protocol/<name>, labels
@@ -332,10 +332,10 @@ endfunction()
 # include folders): explore_protocol's, generated_protocol's.
 function(_rq_protocol_exe target source)
   add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/${source}.cpp")
-  target_include_directories(${target} PRIVATE ${ARGN} "${RUNQCHECK_ROOT}/tests/relacy"
+  target_include_directories(${target} PRIVATE ${ARGN}
     "${RUNQCHECK_ROOT}/tests/explore" "${RUNQCHECK_ROOT}/models/generate")
-  target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore runqcheck_models
-    ${_rq_pic})
+  target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore
+    runqcheck_protocol_models ${_rq_pic})
   target_compile_features(${target} PRIVATE cxx_std_20)
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
 endfunction()

@@ -126,7 +126,8 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_psubs)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_protocol.cpp")
     target_include_directories(${t} PRIVATE ${inc} "${RUNQCHECK_ROOT}/fuzz/include"
       "${RUNQCHECK_ROOT}/tests/relacy")
-    target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models)
+    target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy
+      runqcheck_protocol_models)
     target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
@@ -327,20 +328,22 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
   endforeach()
 endif()
 
-# fuzz_protocol (clang only): the wakeup protocol's scenarios
-# (tests/relacy/protocol_world.hpp, shared with relacy_protocol) under the
-# input-driven scheduler; the _mutant twin, on the mutant schemata, reads
-# RUNQCHECK_MUTANT (models/mutants/protocol). Gate: the seed corpus passes on the faithful code
-# and is what RUNQCHECK_PROTOCOL_SEEDS writes; three mutants random Relacy
-# kills quickly fail a bounded fuzz (-runs, -seed=1) with the invariant's
-# message, and the crash file replays to the same message (protocol_teeth.py).
-set(_rq_pr_world "${RUNQCHECK_ROOT}/tests/relacy/protocol_world.hpp")
+# fuzz_protocol (clang only): the wakeup protocol's scenarios and world
+# (models/protocol; its Relacy suite, tests/relacy/protocol_suite.hpp, shared
+# with relacy_protocol) under the input-driven scheduler; the _mutant twin,
+# on the mutant schemata, reads RUNQCHECK_MUTANT (models/mutants/protocol).
+# Gate: the seed corpus passes on the faithful code and is what
+# RUNQCHECK_PROTOCOL_SEEDS writes; three mutants random Relacy kills quickly
+# fail a bounded fuzz (-runs, -seed=1) with the invariant's message, and the
+# crash file replays to the same message (protocol_teeth.py).
+set(_rq_pr_world "${RUNQCHECK_ROOT}/models/protocol/protocol_world.hpp")
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
   foreach(t IN ITEMS fuzz_protocol fuzz_protocol_mutant)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_protocol.cpp")
     target_include_directories(${t} PRIVATE "${RUNQCHECK_ROOT}/fuzz/include"
       "${RUNQCHECK_ROOT}/tests/relacy")
-    target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy runqcheck_models)
+    target_link_libraries(${t} PRIVATE runqcheck::core runqcheck_relacy
+      runqcheck_protocol_models)
     target_compile_options(${t} PRIVATE ${_rq_fz_cov})
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")

@@ -1,7 +1,7 @@
 // fuzz/targets/fuzz_protocol.cpp — libFuzzer target: the wakeup protocol
 // (core/include/runqcheck/protocol.hpp) under the input-driven
 // scheduler. The input's first byte picks a scenario of
-// tests/relacy/protocol_world.hpp's catalog (modulo its size); the rest are
+// models/protocol/protocol_catalog.hpp (modulo its size); the rest are
 // the Relacy scheduler's choices (runqcheck_fuzz/schedulers.hpp: next
 // thread, which store a load reads, spurious CAS failure; fallbacks when the
 // bytes run out). One execution per input; a failed invariant at
@@ -38,14 +38,8 @@
 
 #include "runqcheck_fuzz/asan_options.hpp"
 #include "runqcheck_fuzz/schedulers.hpp"
-#include "protocol_world.hpp"
-#if __has_include(<runqcheck_protocol_subject.hpp>)
-#include <runqcheck_protocol_subject.hpp>  // protocol_under_test, RUNQCHECK_PROTOCOL_SUBJECT
-#else
-template <class Env>
-using protocol_under_test = runqcheck::protocol<Env>;
-#define RUNQCHECK_PROTOCOL_SUBJECT "protocol"  // the bundled one
-#endif
+#include "protocol_catalog.hpp"
+#include "protocol_suite.hpp"  // relacy_world: protocol_under_test on Relacy's backend
 
 namespace fz = runqcheck::fuzz;
 
@@ -65,7 +59,7 @@ std::string run_suite() {
   rl::test_params p = fz::one_execution(20000);  // a bounded findRunnable: far below this
   runqcheck::relacy::fatal_text[0] = '\0';
   std::ostringstream state;  // Relacy's replay state: unused, the input is the state
-  using suite = rqproto::suite<N, protocol_under_test>;
+  using suite = rqproto::suite<N, rqproto::relacy_world>;
   rl::test_result_e r = rl::run_test<suite, fz::input_scheduler<N>>(p, state, false);
   if (r == rl::test_result_success) return {};
   if (r == rl::test_result_user_assert_failed && runqcheck::relacy::fatal_text[0] != '\0')
@@ -117,9 +111,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     std::exit(2);
   }
 #endif
-  using PS = typename rqproto::world<protocol_under_test>::proto;
   for (const auto& sc : rqproto::catalog)
-    if (const char* why = rqproto::missing_hook<PS>(sc))
+    if (const char* why = rqproto::relacy_world::missing_hook(sc))
       std::printf("runqcheck: not applied: fuzz_protocol %s: %s (subject %s)\n",
                   std::string(sc.name).c_str(), why, RUNQCHECK_PROTOCOL_SUBJECT);
   return 0;
@@ -130,8 +123,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return -1;  // no scenario byte: not kept
   const auto& sc = rqproto::catalog[data[0] % rqproto::catalog.size()];
   if (rqproto::by_name_only(sc)) return -1;  // Go's peek or Go's own window: not kept
-  using PS = typename rqproto::world<protocol_under_test>::proto;
-  if (rqproto::missing_hook<PS>(sc) != nullptr) return -1;  // not applied (said at start)
+  if (rqproto::relacy_world::missing_hook(sc) != nullptr) return -1;  // not applied (said at start)
   fz::current_choices().reset(data + 1, size - 1);
   std::string e = run_scenario(sc);
   if (e.empty()) return 0;

@@ -1,5 +1,5 @@
 // models/generate/protocol.hpp — every small program of the wakeup protocol
-// (tests/relacy/protocol_world.hpp's world): enumerated small states of the
+// (models/protocol/protocol_world.hpp's world): enumerated small states of the
 // scheduler, each M given one of the roles the world runs, and the smaller
 // programs a failing one shrinks to; as one line of text and back
 // (docs/generated.md, "Protocol programs").
@@ -7,7 +7,7 @@
 // A program: gomaxprocs (1..3 Ps; 4 with a resizer, whose last P dies:
 // procresize's hand-out then has an idle P beside a handed-back one), 2..3
 // Ms and the Gs the global queue starts with. Each M has a role
-// (protocol_world.hpp's m_role, same names and order): one holding a P
+// (protocol_scenario.hpp's m_role, same names and order): one holding a P
 // (submitter, spinner, running, gosched, injector, resizer, busy,
 // syscall_block, syscall_keep, spinner_drop: a spinner whose search found
 // nothing, at findRunnable's release of its P and the Delicate dance; each
@@ -55,7 +55,7 @@
 
 namespace runqcheck::generate::protocol {
 
-// protocol_world.hpp's m_role::kind, in its order (the runner checks it).
+// protocol_scenario.hpp's m_role::kind, in its order (the runner checks it).
 enum class kind : std::uint8_t {
   submitter, spinner, running, syscall, idle, gosched, injector, injector_nop, resizer, busy,
   syscall_block, handback, syscall_keep, sysmon, gosched_ring, spinner_drop

@@ -1,6 +1,6 @@
-// The wakeup protocol's scenarios (tests/relacy/protocol_world.hpp: the
-// catalog, the world of Ps, Ms and sched around the go125 queues, the checks
-// at quiescence) under the exploring engine (engine/): every
+// The wakeup protocol's scenarios (models/protocol: the catalog, the world
+// of Ps, Ms and sched around the go125 queues, the checks at quiescence)
+// under the exploring engine (engine/): every
 // consistent execution graph under SC and RC11, for the protocol subject
 // under test (the bundled runqcheck::protocol, or a port's:
 // runqcheck_add_protocol_subject builds explore_protocol__<name>).
@@ -53,7 +53,7 @@ void print_lock_classes(const std::string& name, ex::model m, const ex::stats& s
 
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
   std::string name(sc.name);
-  if (const char* why = missing_hook<PS>(sc)) {
+  if (const char* why = world_t::missing_hook(sc)) {
     std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n", name.c_str(),
                 why, subject);
     return true;
@@ -61,7 +61,7 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   ex::options o = protocol_options(cli::options_of(a, m));
   if (a.crosscheck) o.hash_graphs = true;
   if (lock_classes) o.hash_graphs = o.lock_classes = true;
-  unjudged_executions = 0;
+  world_t::unjudged_executions = 0;
   auto explore = [&](const ex::options& with) {
     prog p(sc);
     ex::engine e(p, with);
@@ -79,11 +79,11 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   // "exhausted"; without one, only an exhausted scenario passes.
   bool cut = !s.failed && !s.exhausted && a.replay.empty() && (a.budget != 0 || a.seconds > 0);
   ok = ok || cut;
-  if (sc.newm_unjudged || unjudged_executions > 0)
+  if (sc.newm_unjudged || world_t::unjudged_executions > 0)
     std::printf("explore_protocol %s %s %s: %llu complete executions reached newm (no spare M): "
                 "not judged%s\n",
                 subject, name.c_str(), ex::model_name(m),
-                static_cast<unsigned long long>(unjudged_executions),
+                static_cast<unsigned long long>(world_t::unjudged_executions),
                 sc.newm_unjudged ? "" : " (the protocol starts an M more than the scenario has)");
   if (s.failed) {
     std::string line = cli::replay_line(argv0, name, m, s.path);

@@ -1,6 +1,6 @@
 // Every small program of the wakeup protocol (models/generate/protocol.hpp),
 // each explored under SC and RC11 in the world of explore_protocol
-// (tests/relacy/protocol_world.hpp: its invariants at quiescence, its
+// (models/protocol/protocol_world.hpp: its invariants at quiescence, its
 // checks during the run) for the protocol subject under test. The first
 // failing program (the least, in enumeration order: every smaller one
 // passed) is shrunk to the smallest that still fails the same way and
@@ -42,7 +42,7 @@ using cli::fmt;
 
 static_assert(static_cast<int>(gp::kind::spinner_drop) == static_cast<int>(m_role::spinner_drop) &&
                   static_cast<int>(gp::kind::submitter) == static_cast<int>(m_role::submitter),
-              "protocol.hpp's kinds are protocol_world.hpp's m_role kinds, in order");
+              "protocol.hpp's kinds are protocol_scenario.hpp's m_role kinds, in order");
 
 constexpr std::uint64_t kDefaultBudget = 2'000;
 
@@ -82,10 +82,10 @@ explored explore_one(const gp::program& p, ex::model m, std::uint64_t budget,
   o.m = m;
   o.budget = replay.empty() ? budget : 0;
   o.replay = replay;
-  unjudged_executions = 0;
+  world_t::unjudged_executions = 0;
   prog pr(sc);
   ex::engine e(pr, o);
-  explored r{e.run(), unjudged_executions};
+  explored r{e.run(), world_t::unjudged_executions};
   return r;
 }
 
@@ -261,7 +261,7 @@ int run_spec(const char* argv0, const settings& st) {
                 "broken precondition, and it shrinks only to programs inside\n",
                 gp::spec_text(p).c_str(), why.c_str());
   std::string name = "program";
-  if (const char* why = missing_hook<PS>(to_scenario(p, name))) {
+  if (const char* why = world_t::missing_hook(to_scenario(p, name))) {
     std::printf("runqcheck: not applied: generated_protocol %s: %s (subject %s)\n",
                 gp::spec_text(p).c_str(), why, subject);
     return 0;

@@ -3,8 +3,8 @@
 // quiescence checks after them), the engine's options for the protocol and
 // a failure's picture: shared by explore_protocol (tests/explore/protocol.cpp)
 // and generated_protocol (tests/explore/protocol_generated.cpp), on the
-// protocol subject under test (runqcheck_protocol_subject.hpp, else the
-// bundled runqcheck::protocol). Include after the std headers.
+// protocol subject under test (models/protocol/protocol_under_test.hpp: the
+// world on the explore backend). Include after the std headers.
 #pragma once
 
 #include "runqcheck/backend/explore.hpp"
@@ -13,14 +13,10 @@
 #include "picture.hpp"
 #endif
 
-#define RQPROTO_BACKEND runqcheck::explore_backend
-#include "protocol_world.hpp"
-#if __has_include(<runqcheck_protocol_subject.hpp>)
-#include <runqcheck_protocol_subject.hpp>  // protocol_under_test, RUNQCHECK_PROTOCOL_SUBJECT
-#else
-template <class Env>
-using protocol_under_test = runqcheck::protocol<Env>;
-#define RUNQCHECK_PROTOCOL_SUBJECT "protocol"
+#include "protocol_catalog.hpp"
+#include "protocol_under_test.hpp"  // world_under_test, RUNQCHECK_PROTOCOL_SUBJECT
+#ifdef RUNQCHECK_PICTURES
+#include "protocol_picture.hpp"
 #endif
 
 #include "cli.hpp"
@@ -30,7 +26,9 @@ namespace {
 namespace ex = runqcheck::explore;
 namespace cli = runqcheck::explore::cli;
 using namespace rqproto;
-using PS = world<protocol_under_test>::proto;
+// The world of the protocol under test on the exploring engine's backend.
+using world_t = world_under_test<runqcheck::explore_backend>;
+using PS = world_t::proto;
 const char* const subject = RUNQCHECK_PROTOCOL_SUBJECT;
 
 #ifdef RUNQCHECK_PICTURES
@@ -43,14 +41,14 @@ struct picture {};  // built without fuzz/explain: no pictures
 // quiescence checks after them.
 struct prog final : ex::program {
   const proto_scenario& sc;
-  std::optional<world<protocol_under_test>> w;
+  std::optional<world_t> w;
   picture* pic = nullptr;  // the picture being taken (each run starts it afresh)
   bool finishing = false;  // in the final check (a failure there is no M's)
   explicit prog(const proto_scenario& s) : sc(s) {}
   int threads() const override { return static_cast<int>(sc.ms.size()); }
   void setup() override {
     w.emplace(sc);
-    W<protocol_under_test> = &*w;
+    W<world_t> = &*w;
 #ifdef RUNQCHECK_PICTURES
     if (pic != nullptr) {
       pic->begin(threads());
@@ -67,7 +65,7 @@ struct prog final : ex::program {
   }
   void teardown() override {
     w.reset();
-    W<protocol_under_test> = nullptr;
+    W<world_t> = nullptr;
   }
 };
 
@@ -75,7 +73,7 @@ struct prog final : ex::program {
 // protocol's straight-line code repeats reads (engine.hpp, options::read_spins).
 ex::options protocol_options(ex::options o) {
   o.read_spins = false;
-  o.waits_end = true;  // parked Ms at quiescence: the run's end (protocol_world's check)
+  o.waits_end = true;  // parked Ms at quiescence: the run's end (the world's check)
   return o;
 }
 
@@ -106,7 +104,8 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   info.subject = subject;
   info.checker = checker;
   info.scenario = std::string(sc.name);
-  for (std::size_t i = 0; i < sc.ms.size(); i++) info.lanes.push_back(m_lane(sc, i));
+  for (std::size_t i = 0; i < sc.ms.size(); i++)
+    info.lanes.push_back(m_lane<runqcheck::fuzz::lane>(sc, i));
   return cli::write_failure_page(pic, r, p.finishing, info, m, path, replay_line, base, err);
 }
 #else

@@ -1,7 +1,7 @@
 // Relacy harness for the wakeup protocol (core/include/runqcheck/
 // protocol.hpp, the code the stress scheduler runs): the protocol scenarios,
-// world and invariants of protocol_world.hpp under Relacy's searches, every
-// load deciding under the C++ memory model.
+// world and invariants of models/protocol under Relacy's searches
+// (protocol_suite.hpp), every load deciding under the C++ memory model.
 //
 // Usage: relacy_protocol [random N | bound K | full | replay MODE STATE
 //        | explain MODE STATE --html OUT [--json OUT]] (tests/relacy/driver.hpp),
@@ -28,25 +28,19 @@
 
 #include "scenario.hpp"
 #include "driver.hpp"
-#include "protocol_world.hpp"
-#if __has_include(<runqcheck_protocol_subject.hpp>)
-#include <runqcheck_protocol_subject.hpp>  // protocol_under_test, RUNQCHECK_PROTOCOL_SUBJECT
-#else
-template <class Env>
-using protocol_under_test = runqcheck::protocol<Env>;
-#define RUNQCHECK_PROTOCOL_SUBJECT "protocol"  // the bundled one's name in pictures
-#endif
+#include "protocol_catalog.hpp"
+#include "protocol_suite.hpp"  // relacy_world: protocol_under_test on Relacy's backend
 
 namespace {
 
 using namespace rqproto;
 
-// One scenario on the protocol subject Proto (protocol_world.hpp). A
-// scenario that needs a hook Proto lacks is not applied, and said so.
-template <template <class> class Proto>
+// One scenario in world World (models/protocol/protocol_world.hpp). A
+// scenario that needs a hook its protocol lacks is not applied, and said so.
+template <class World>
 bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
-  using PS = typename world<Proto>::proto;
-  if (const char* why = missing_hook<PS>(sc)) {
+  using PS = typename World::proto;
+  if (const char* why = World::missing_hook(sc)) {
     std::printf("runqcheck: not applied: relacy_protocol %s: %s (subject %s)\n",
                 std::string(sc.name).c_str(), why, RUNQCHECK_PROTOCOL_SUBJECT);
     return true;
@@ -61,21 +55,22 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   info.cap = cap;  // the picture's header
   info.nprocs = sc.nprocs;
   std::string what = std::string(PS::name) + ": " + std::string(sc.targets);
-  unjudged_executions = 0;
+  World::unjudged_executions = 0;
   bool ok = false;
   const char* subj = RUNQCHECK_PROTOCOL_SUBJECT;  // the picture's file name
   switch (sc.ms.size()) {
-    case 2: ok = rqtest::run<suite<2, Proto>>(prog, info, subj, what.c_str(), s); break;
-    case 3: ok = rqtest::run<suite<3, Proto>>(prog, info, subj, what.c_str(), s); break;
-    case 4: ok = rqtest::run<suite<4, Proto>>(prog, info, subj, what.c_str(), s); break;
+    case 2: ok = rqtest::run<suite<2, World>>(prog, info, subj, what.c_str(), s); break;
+    case 3: ok = rqtest::run<suite<3, World>>(prog, info, subj, what.c_str(), s); break;
+    case 4: ok = rqtest::run<suite<4, World>>(prog, info, subj, what.c_str(), s); break;
     default:
       std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
                    std::string(sc.name).c_str(), sc.ms.size());
       return false;
   }
-  if (sc.newm_unjudged || unjudged_executions > 0)
+  auto unjudged = static_cast<unsigned long long>(World::unjudged_executions);
+  if (sc.newm_unjudged || unjudged > 0)
     std::printf("%s: %llu executions reached newm (no spare M): not judged%s\n",
-                std::string(sc.name).c_str(), static_cast<unsigned long long>(unjudged_executions),
+                std::string(sc.name).c_str(), unjudged,
                 sc.newm_unjudged ? "" : " (the protocol starts an M more than the scenario has)");
   return ok;
 }
@@ -97,7 +92,7 @@ int main(int argc, char** argv) {
     if (!rqtest::selected(std::string(sc.name).c_str())) continue;
     current = &sc;
     ran++;
-    ok &= run_one<protocol_under_test>(argv[0], sc, search);
+    ok &= run_one<relacy_world>(argv[0], sc, search);
     if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
   }
   if (ran == 0) {

@@ -3,7 +3,7 @@
 // (relacy_protocol, fuzz_protocol, the stress scheduler, diff_go's idle
 // lists) drive, and which parts are optional hooks. The bundled protocol
 // (protocol.hpp, go1.27 proc.go) is the first protocol subject; the
-// static_asserts are in the worlds that run it (tests/relacy/
+// static_asserts are in the worlds that run it (models/protocol/
 // protocol_world.hpp, stress/src/proc.cpp).
 //
 // A protocol subject is a class PS (the bundled one: protocol<Env>, the
@@ -157,7 +157,7 @@ struct protocol_counts {
 
 // The world a protocol runs in: Env's functions and the P and M fields
 // above. Each world static_asserts it (stress/src/proc.cpp,
-// tests/relacy/protocol_world.hpp); tests/unit/core_protocol_contract.cpp
+// models/protocol/protocol_world.hpp); tests/unit/core_protocol_contract.cpp
 // runs protocol.hpp in a world with these fields and no others.
 template <class Env>
 concept protocol_env = requires(typename Env::P* pp, typename Env::M* mp,
