@@ -711,7 +711,7 @@ class engine final : public runtime {
   // own only when it is queued: most nodes have one child.
   enum class ck : std::uint8_t { same, fwd, whole };
   // Built by its constructors, not zeroed whole (a child is made per
-  // candidate; zeroing its graph and event was a quarter of add()).
+  // candidate; zeroing its graph and event was two fifths of add()).
   struct child {
     child(ck k, int t) : kind(k), thread(t) {}
     child(const event& x, std::ptrdiff_t a, eid r, int t)
