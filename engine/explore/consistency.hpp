@@ -256,7 +256,9 @@ class checker {
     auto i = static_cast<std::size_t>(id.i);
     event& e = evs[i];
     has_sc_ = g.any_sc;
-    clock c;
+    // Built in place, and read entry by entry: a clock copied whole right
+    // after a store to one entry waits for that store (no forwarding).
+    clock& c = e.vc;
     if (i > 0) {
       c = evs[i - 1].vc;
     } else {
@@ -268,11 +270,10 @@ class checker {
       for (std::size_t j = 0; j < i; j++)
         if (evs[j].reads() && !evs[j].rf.init() && !is_acq(read_mo(evs[j])))
           join(c, g.at(evs[j].rf).msg, nt);
-    e.vc = c;
     e.msg.fill(-1);
     if (!e.writes()) return;
     if (is_rel(e.mo)) {
-      e.msg = c;
+      join(e.msg, c, nt);  // msg = c (entries from nt on are -1 in both)
     } else {
       for (std::size_t j = i; j-- > 0;)  // the thread's last release fence
         if (evs[j].kind == ek::fence && is_rel(evs[j].mo)) {

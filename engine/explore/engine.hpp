@@ -62,6 +62,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -175,7 +176,18 @@ struct stats {
 
 class engine final : public runtime {
  public:
-  engine(program& p, options o) : prog_(p), opt_(std::move(o)) {}
+  // The spare graphs and thread stacks come from the last engine of this
+  // thread that ended (the generated programs run an engine each): their
+  // buffers are warm, and a new engine allocates little.
+  engine(program& p, options o)
+      : prog_(p), opt_(std::move(o)), spares_(std::move(kept().spares)),
+        stacks_(std::move(kept().stacks)) {}
+  ~engine() override {
+    if (kept().stacks.empty()) kept().stacks = std::move(stacks_);
+    if (kept().spares.empty()) kept().spares = std::move(spares_);
+  }
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
 
   stats run() {
     auto t0 = std::chrono::steady_clock::now();
@@ -546,6 +558,17 @@ class engine final : public runtime {
   }
 
   static constexpr std::size_t kStack = 256 * 1024;
+  // What an engine hands on to the next (see the constructor). An engine
+  // owns what it took while it lives: one made meanwhile (nested) starts
+  // empty, and the first to end hands its own on.
+  struct handed_on {
+    std::vector<graph> spares;
+    std::vector<std::unique_ptr<char[]>> stacks;
+  };
+  static handed_on& kept() {
+    static thread_local handed_on k;
+    return k;
+  }
   // SC: from this many writes at the new event's location its candidates
   // are judged by prepare_sc()'s clocks, not a walk each (docs/explore.md).
   static constexpr std::size_t kPrepareSc = 8;
@@ -686,9 +709,14 @@ class engine final : public runtime {
   // forward child is the parent (g_) plus one event, made a graph of its
   // own only when it is queued: most nodes have one child.
   enum class ck : std::uint8_t { same, fwd, whole };
+  // Built by its constructors, not zeroed whole (a child is made per
+  // candidate; zeroing its graph and event was two fifths of add()).
   struct child {
+    child(ck k, int t) : kind(k), thread(t) {}
+    child(const event& x, std::ptrdiff_t a, eid r, int t)
+        : kind(ck::fwd), e(x), at(a), rmw(r), thread(t) {}
     ck kind = ck::whole;
-    graph g;                 // whole: a revisit's graph
+    std::optional<graph> g;  // whole: a revisit's graph
     event e;                 // fwd: the new event, at the end of thread's po
     std::ptrdiff_t at = -1;  // fwd: its place in its location's co, or -1
     eid rmw;                 // an RMW child: its revisits are made when it runs
@@ -698,24 +726,18 @@ class engine final : public runtime {
   // Appends a child to kids (built in place: a child is large).
   static void fwd_child(std::vector<child>& kids, const event& e, std::ptrdiff_t at, eid rmw,
                         int t) {
-    child& c = kids.emplace_back();
-    c.kind = ck::fwd;
-    c.e = e;
-    c.at = at;
-    c.rmw = rmw;
-    c.thread = t;
+    kids.emplace_back(e, at, rmw, t);
   }
   static void whole_child(std::vector<child>& kids, graph&& g, int t, eid rmw = {}) {
-    child& c = kids.emplace_back();
-    c.g = std::move(g);
-    c.thread = t;
+    child& c = kids.emplace_back(ck::whole, t);
+    c.g.emplace(std::move(g));
     c.rmw = rmw;
     c.rerun = true;
   }
   // g (the parent graph) becomes child c's graph.
   static void apply(graph& g, child& c) {
     if (c.kind == ck::whole) {
-      g = std::move(c.g);
+      g = std::move(*c.g);
     } else if (c.kind == ck::fwd) {
       const event& y = c.e;
       push_event(g, c.thread, y);
@@ -727,7 +749,7 @@ class engine final : public runtime {
   }
   // Child c as a graph of its own (g_ is its parent).
   graph materialize(child& c) {
-    if (c.kind == ck::whole) return std::move(c.g);
+    if (c.kind == ck::whole) return std::move(*c.g);
     graph g = copy_of(g_);
     apply(g, c);
     return g;
@@ -738,6 +760,7 @@ class engine final : public runtime {
   // Every queued child is such a copy, and every executed item hands its
   // old buffers back (execute()).
   static constexpr std::size_t kSpares = 64;
+  static constexpr std::size_t kEvents = 32;  // a thread's events' first room (push_event)
   graph spare() {
     if (spares_.empty()) return {};
     graph g = std::move(spares_.back());
@@ -776,7 +799,7 @@ class engine final : public runtime {
         c.g = materialize(c);
         c.kind = ck::whole;
       }
-      std::erase_if(kids, [&](const child& c) { return !visited_.insert(hash(c.g)).second; });
+      std::erase_if(kids, [&](const child& c) { return !visited_.insert(hash(*c.g)).second; });
       if (kids.empty()) return false;
     }
     if (kids.empty()) return dead();
@@ -928,10 +951,8 @@ class engine final : public runtime {
   // no revisit).
   bool rmw_node(eid id) {
     auto& kids = rmw_kids_;
-    kids.resize(1);
-    kids.front() = child{};
-    kids.front().kind = ck::same;
-    kids.front().thread = id.t;
+    kids.clear();
+    kids.emplace_back(ck::same, id.t);
     revisits(g_, id, kids);
     if (kids.size() == 1) {
       step_++;
@@ -952,13 +973,13 @@ class engine final : public runtime {
       rng_ ^= rng_ << 13, rng_ ^= rng_ >> 7, rng_ ^= rng_ << 17;
       pick = static_cast<std::size_t>(rng_ % kids.size());
       weight_ *= static_cast<double>(kids.size());
-      kids.resize(pick + 1);
+      kids.erase(kids.begin() + static_cast<std::ptrdiff_t>(pick) + 1, kids.end());
     } else if (replaying()) {
       for (auto& [ps, pc] : replay_)
         if (ps == s) pick = pc;
       if (pick >= kids.size())
         return failure("explore: replay path does not fit (step " + std::to_string(s) + ")");
-      kids.resize(pick + 1);
+      kids.erase(kids.begin() + static_cast<std::ptrdiff_t>(pick) + 1, kids.end());
       if (opt_.trace != nullptr) std::fprintf(opt_.trace, "node %u: child %zu\n", s, pick);
     }
     bool here = pick == 0 && !kids[0].rerun;  // applied in this run
@@ -993,10 +1014,20 @@ class engine final : public runtime {
   }
 
   // e at the end of thread t's po (not in g.acc: see add() and apply()).
-  static void push_event(graph& g, int t, const event& e) {
+  [[gnu::always_inline]] static void push_event(graph& g, int t, const event& e) {
     g.any_sc |= is_sc(e.mo) || is_sc(e.mo_fail);
-    g.th[t].push_back(e);
+    auto& v = g.th[t];
+    if (v.size() == v.capacity()) [[unlikely]]
+      grow(v);
+    v.push_back(e);
     g.th[t].back().stamp = g.next_stamp++;
+  }
+
+  // Room for many more events: a copy's vector has just its size, and
+  // growing it by doubling from there reallocated on most graphs' first
+  // new event.
+  [[gnu::noinline]] static void grow(std::vector<event>& v) {
+    v.reserve(std::max<std::size_t>(kEvents, 2 * v.size()));
   }
 
   // No consistent way to go on (a fence closing a psc cycle): the

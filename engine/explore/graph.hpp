@@ -58,8 +58,9 @@ struct event {
   std::uint64_t a2 = 0;      // CAS: desired
   // Kept by the consistency checker (consistency.hpp) for the graph the
   // event is in: its hb clock, and what a read that synchronises with it
-  // (a write) acquires.
-  clock vc{}, msg{};
+  // (a write) acquires. Not zeroed when an event is made (the checker
+  // sets them before any read; an event is made per candidate).
+  clock vc, msg;
   bool reads() const { return kind == ek::read || kind == ek::rmw; }
   bool writes() const { return kind == ek::write || kind == ek::rmw; }
 };
@@ -154,15 +155,20 @@ class loc_lists {
   }
 
  private:
-  // Locations up to loc named, with empty slabs.
+  // Locations up to loc named, each with an empty slab of kSlab entries
+  // (named to be inserted into: a slab of none was widened at once).
   void name(std::uint32_t loc) {
     if (off_.empty()) off_.push_back(0);
-    off_.resize(loc + 2, static_cast<std::uint32_t>(ws_.size()));
+    std::size_t from = len_.size();
+    off_.resize(loc + 2);
+    for (std::size_t l = from; l <= loc; l++) off_[l + 1] = off_[l] + kSlab;
     len_.resize(loc + 1, 0);
+    ws_.resize(off_[loc + 1]);
   }
-  // loc's slab given room for as many entries again (at least 4).
+  static constexpr std::uint32_t kSlab = 4;
+  // loc's slab given room for as many entries again (at least kSlab).
   void widen(std::uint32_t loc) {
-    std::uint32_t more = std::max<std::uint32_t>(4, off_[loc + 1] - off_[loc]);
+    std::uint32_t more = std::max<std::uint32_t>(kSlab, off_[loc + 1] - off_[loc]);
     ws_.insert(ws_.begin() + off_[loc + 1], more, eid{});
     for (std::size_t j = loc + 1; j < off_.size(); j++) off_[j] += more;
   }
