@@ -687,6 +687,16 @@ if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMP
     set_tests_properties(generated_contract PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 120 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
   endif()
+  # The precedence lincheck judges each execution under (generated.cpp's
+  # history::precedence): inverted on purpose (RUNQCHECK_PRECEDENCE_BROKEN),
+  # a program go125 passes fails under SC and RC11.
+  if(TARGET generated__go125)
+    add_test(NAME generated_precedence_teeth COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/generated_precedence_teeth.sh"
+      $<TARGET_FILE:generated__go125> "cap=4 procs=2 | put(0,0) | empty(0) empty(0)")
+    set_tests_properties(generated_precedence_teeth PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  endif()
   # The passing side: runqputslow_takes_all passes every catalog scenario.
   add_test(NAME generated_teeth/catalog_misses_runqputslow_takes_all
     COMMAND $<TARGET_FILE:explore__mutants> both)
