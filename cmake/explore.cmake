@@ -656,6 +656,20 @@ if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMP
     set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
   endforeach()
+  # Two head orders only load buffering killed before lincheck judged every
+  # RC11 execution under hb (generated.cpp's history::precedence): the
+  # thief's relaxed head load sees a stale head and takes too few (6), its
+  # relaxed head CAS lets runqempty miss the put the thief saw (5); with the
+  # interleavings alone judged, both pass `rc11 --total 4`.
+  foreach(_rq_mc "order:runqgrab_head_load|6" "order:runqgrab_head_cas|5")
+    string(REPLACE "|" ";" _rq_mc "${_rq_mc}")
+    list(POP_FRONT _rq_mc _rq_m _rq_max)
+    add_test(NAME generated_teeth/${_rq_m} COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/explore/generated_teeth.py" $<TARGET_FILE:generated__mutants>
+      ${_rq_m} ${_rq_max} --under RC11 rc11 --total 4)
+    set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  endforeach()
   # The exhaustive LB column's generated programs (generated_lb: lb,c11
   # --total 3) kill three order mutants under C11, each shrunk to a program
   # no larger than the catalog scenario that column kills it on
