@@ -313,21 +313,24 @@ struct history final : model::op_observer {
       }
   }
   // The operations lincheck judges: the queue's (not a control), and, on a
-  // graph that is not SC-consistent, not a steal that found nothing. Such a
-  // steal takes nothing (in the model too), and its reads synchronise with
-  // nothing, so under RC11 it may see the victim in a state no one order
-  // puts with its thread's other operations: Go's relaxed read of runnext
-  // newer than its next steal's read of the tail (a steal of nothing after
-  // a steal of runnext found it taken), or store buffering (a thief
-  // publishes its ring, then sees the owner's ring non-empty, while the
-  // owner, having taken its last G, finds the thief's ring empty): 22 of
-  // go125's 2,000,208 RC11 executions at --total 4. exec.hpp judges it
-  // still (the steal size, from the victim's counters).
+  // graph that is not SC-consistent, not a steal that found nothing nor a
+  // runqempty that said false. Neither changes the queues (in the model
+  // too), Go promises neither exact (a steal may come back empty; runqempty
+  // "never returns true spuriously"), and under RC11 their reads, which
+  // synchronise with nothing, may see the victim in a state no one order
+  // puts with their threads' other operations: Go's relaxed read of
+  // runnext newer than the next steal's acquire read of the tail (a steal
+  // of nothing after a steal of runnext found it taken), or store buffering
+  // (a thief publishes its ring, then sees the owner's ring not empty,
+  // while the owner, having taken its last G, steals from the thief's ring
+  // as it was before). exec.hpp judges them still (the steal size from the
+  // victim's counters; runqempty's true).
   bool judged(const rec& r) const {
-    if (r.o.kind == model::op_kind::wait_done) return false;
     model::op_kind k = model::recorded_as(r.o.kind);
+    if (k == model::op_kind::wait_done) return false;
+    if (sc) return true;
     bool steal = k == model::op_kind::steal || k == model::op_kind::steal_next;
-    return sc || !steal || !r.gs.empty();
+    return !(steal && r.gs.empty()) && !(k == model::op_kind::empty && !r.empty);
   }
   // The history's text and its precedence: the memo's key.
   std::string key() const {
