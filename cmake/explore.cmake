@@ -680,6 +680,20 @@ if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMP
     set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
   endforeach()
+  # Two head orders only load buffering killed before lincheck judged every
+  # RC11 execution under hb (generated.cpp's history::precedence): the
+  # thief's relaxed head load sees a stale head and takes too few (6), its
+  # relaxed head CAS lets runqempty miss the put the thief saw (5); with the
+  # interleavings alone judged, both pass `rc11 --total 4`.
+  foreach(_rq_mc "order:runqgrab_head_load|6" "order:runqgrab_head_cas|5")
+    string(REPLACE "|" ";" _rq_mc "${_rq_mc}")
+    list(POP_FRONT _rq_mc _rq_m _rq_max)
+    add_test(NAME generated_teeth/${_rq_m} COMMAND /usr/bin/python3
+      "${RUNQCHECK_ROOT}/tests/explore/generated_teeth.py" $<TARGET_FILE:generated__mutants>
+      ${_rq_m} ${_rq_max} --under RC11 rc11 --total 4)
+    set_tests_properties(generated_teeth/${_rq_m} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 300 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  endforeach()
   # The exhaustive LB column's generated programs (generated_lb: lb,c11
   # --total 3) kill three order mutants under C11, each shrunk to a program
   # no larger than the catalog scenario that column kills it on
@@ -709,6 +723,16 @@ if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMP
       "${RUNQCHECK_ROOT}/tests/explore/generated_contract.sh" $<TARGET_FILE:generated__mutants>
       $<TARGET_FILE:generated__go125> "${RUNQCHECK_ROOT}/tests/explore/lb_scenarios")
     set_tests_properties(generated_contract PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
+  endif()
+  # The precedence lincheck judges each execution under (generated.cpp's
+  # history::precedence): inverted on purpose (RUNQCHECK_PRECEDENCE_BROKEN),
+  # a program go125 passes fails under SC and RC11.
+  if(TARGET generated__go125)
+    add_test(NAME generated_precedence_teeth COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/generated_precedence_teeth.sh"
+      $<TARGET_FILE:generated__go125> "cap=4 procs=2 | put(0,0) | empty(0) empty(0)")
+    set_tests_properties(generated_precedence_teeth PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 120 ENVIRONMENT "RUNQCHECK_FAILURE_DIR=${CMAKE_BINARY_DIR}/failures/generated_teeth")
   endif()
   # The passing side: runqputslow_takes_all passes every catalog scenario.

@@ -330,6 +330,8 @@ class engine final : public runtime {
 
   [[noreturn]] void fail(const std::string& what) override { fail_here(what); }
 
+  const graph* finished() const override { return phase_ == phase::finish ? &g_ : nullptr; }
+
  private:
   enum class phase { setup, run, finish };
   enum class ts : std::uint8_t { running, waiting, pending, done, blocked, cut, failed };

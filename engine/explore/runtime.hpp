@@ -47,6 +47,8 @@ class runtime {
   // A new operation of the running thread begins (its spin windows reset).
   virtual void op_boundary() = 0;
   [[noreturn]] virtual void fail(const std::string& what) = 0;
+  // In the program's finish(): the complete execution's graph (else null).
+  virtual const graph* finished() const { return nullptr; }
   virtual ~runtime() = default;
 };
 

@@ -1,11 +1,11 @@
 // Every small queue program (models/generate), each explored exhaustively
 // under SC and RC11 for the subject under test: the invariants of exec.hpp
 // after every complete execution, data races and the port's checks during
-// it, and every complete execution whose reads all read the latest write
-// (an interleaving) checked linearizable against the reference model
-// (models/lincheck). The first failing program is shrunk to the smallest
-// that still fails the same way and printed as a scenario to read, replay
-// and keep (docs/generated.md).
+// it, and every complete execution's history checked linearizable against
+// the reference model (models/lincheck) under a precedence taken from its
+// graph (history::precedence). The first failing program is shrunk to the
+// smallest that still fails the same way and printed as a scenario to read,
+// replay and keep (docs/generated.md).
 //
 // Usage: generated [sc|rc11|both] [--ops K] [--threads N] [--total T] [--caps C,...]
 //                  [--budget N] [--seconds S] [--jobs J] [--keep-going] [--count]
@@ -34,6 +34,8 @@
 //   holding one (lines starting '#' are comments): what a failure saves.
 //   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first);
 //   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs);
+//   RUNQCHECK_PRECEDENCE_BROKEN=drop|invert breaks the precedence on purpose
+//   (its teeth: generated_precedence_teeth);
 //   RUNQCHECK_NO_IPR=1 explores with plain TruSt (engine.hpp's options::ipr
 //   off, to measure what await in-place revisits save; replays alike);
 //   RUNQCHECK_SEPARATE_MODELS=1 explores `both` as two trees, SC's and
@@ -43,6 +45,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -100,69 +103,242 @@ struct settings {
   bool run = false;
 };
 
+// Per event of a graph, the clock of (po ∪ rf ∪ co ∪ fr)*: clk[off[t] + i][u],
+// the last po index of thread u that reaches event i of thread t (itself
+// included). False if that relation has a cycle (g is not SC-consistent).
+// As checker::sc_order, a schedule: a read goes when memory holds the write
+// it reads, a write when it is co-next and the reads of the value it
+// overwrites have gone; each event joins its po predecessor's clock, the
+// clock of the write memory holds (rf, co) and, a write, those of its
+// readers (fr). Every event goes iff the relation is acyclic.
+struct sc_clock_state {
+  std::vector<std::size_t> off;
+  std::vector<ex::clock> clk;
+  std::vector<std::int32_t> co, readers;  // per event: its co index; per location
+  std::vector<std::int32_t> base, mem;    // and co index: the reads not gone yet
+  std::vector<ex::clock> wclk, rclk;      // per location: memory's write's clock, its readers'
+
+  bool run(const ex::graph& g) {
+    const std::size_t nt = g.th.size();
+    off.assign(nt + 1, 0);
+    std::uint32_t nloc = static_cast<std::uint32_t>(g.co.size_hint());
+    for (std::size_t t = 0; t < nt; t++) {
+      off[t + 1] = off[t] + g.th[t].size();
+      for (const ex::event& e : g.th[t]) nloc = std::max(nloc, e.loc + 1);
+    }
+    auto fl = [&](ex::eid e) {
+      return off[static_cast<std::size_t>(e.t)] + static_cast<std::size_t>(e.i);
+    };
+    co.assign(off[nt], -1);
+    base.assign(nloc + 1, 0);
+    for (std::uint32_t l = 0; l < nloc; l++) {
+      auto ws = g.co.of(l);
+      for (std::size_t k = 0; k < ws.size(); k++) co[fl(ws[k])] = static_cast<std::int32_t>(k + 1);
+      base[l + 1] = base[l] + static_cast<std::int32_t>(ws.size() + 1);
+    }
+    auto read_idx = [&](const ex::event& e) { return e.rf.init() ? 0 : co[fl(e.rf)]; };
+    readers.assign(static_cast<std::size_t>(base[nloc]), 0);
+    for (const auto& tv : g.th)
+      for (const ex::event& e : tv)
+        if (e.reads()) readers[static_cast<std::size_t>(base[e.loc] + read_idx(e))]++;
+    ex::clock none;
+    none.fill(-1);
+    mem.assign(nloc, 0);
+    wclk.assign(nloc, none);
+    rclk.assign(nloc, none);
+    clk.resize(off[nt]);
+    auto join = [nt](ex::clock& a, const ex::clock& b) {
+      for (std::size_t u = 0; u < nt; u++) a[u] = std::max(a[u], b[u]);
+    };
+    std::array<std::size_t, ex::kMaxThreads> pos{};
+    for (std::size_t left = off[nt]; left > 0;) {
+      bool progress = false;
+      for (std::size_t t = 0; t < nt; t++) {
+        for (; pos[t] < g.th[t].size(); pos[t]++, left--, progress = true) {
+          const ex::event& e = g.th[t][pos[t]];
+          ex::clock c = pos[t] == 0 ? none : clk[off[t] + pos[t] - 1];
+          c[t] = static_cast<std::int32_t>(pos[t]);
+          if (e.kind != ex::ek::fence) {
+            std::int32_t cur = mem[e.loc];
+            std::int32_t& waiting = readers[static_cast<std::size_t>(base[e.loc] + cur)];
+            if (e.reads() && read_idx(e) != cur) break;
+            if (e.writes() && (co[off[t] + pos[t]] != cur + 1 || waiting != (e.reads() ? 1 : 0)))
+              break;
+            join(c, wclk[e.loc]);  // rf, co
+            if (e.reads()) {
+              waiting--;
+              join(rclk[e.loc], c);
+            }
+            if (e.writes()) {
+              join(c, rclk[e.loc]);  // fr
+              mem[e.loc] = cur + 1;
+              wclk[e.loc] = c;
+              rclk[e.loc] = none;
+            }
+          }
+          clk[off[t] + pos[t]] = c;
+        }
+      }
+      if (!progress) return false;
+    }
+    return true;
+  }
+};
+
+// RUNQCHECK_PRECEDENCE_BROKEN (the teeth of the precedence, generated_precedence_teeth):
+// "drop" leaves operations of different threads unordered, "invert" orders each
+// pair the other way round (1, 2; 0 unset; -1 anything else, refused by main).
+int broken_precedence() {
+  static const int v = [] {
+    const char* e = std::getenv("RUNQCHECK_PRECEDENCE_BROKEN");
+    if (e == nullptr || *e == '\0') return 0;
+    return std::strcmp(e, "drop") == 0 ? 1 : std::strcmp(e, "invert") == 0 ? 2 : -1;
+  }();
+  return v;
+}
+
 // What one execution's operations did, for lincheck: each operation with
-// its call and return on one clock (the order the threads ran them), and
-// whether every read read the latest write in that order (else the order
-// is not an interleaving, and a history is not judged: exec.hpp's
-// invariants judge it). Values, not writes, are compared: a read of an
-// older write of the same value is the same interleaving's read.
+// its thread's events [first, end) in po (none for the final check's, which
+// runs after the threads: thread -1), and, at the execution's end, their
+// precedence from its graph (precedence()).
 struct history final : model::op_observer {
   struct rec {
     int thread = 0;
     model::op o{};
     std::vector<std::uint64_t> gs;
-    bool inherit = false, empty = false;
-    std::uint64_t call = 0, ret = lin::pending;
+    bool inherit = false, empty = false, done = false;
+    std::int32_t first = 0, end = 0;
   };
   std::vector<rec> ops;
-  std::uint64_t clock = 0;
-  bool stale = false;
-  std::vector<std::uint64_t> last;  // per location: 1 + the value last written (0: none)
+  std::array<std::int32_t, ex::kMaxThreads> events{};  // per thread: its events so far
+  lin::precedence before;
+  bool sc = false;  // the precedence is (po ∪ rf ∪ co ∪ fr)+'s, not hb's
 
   void reset() {
     ops.clear();
-    clock = 0;
-    stale = false;
-    last.clear();
+    events.fill(0);
   }
-  void access(const ex::event& e) {
-    if (e.loc >= last.size()) last.resize(e.loc + 1, 0);
-    if (e.reads()) {
-      std::uint64_t l = last[e.loc];
-      if (e.rf.init() ? l != 0 : (l == 0 || l - 1 != e.rval)) stale = true;
-    }
-    if (e.writes()) last[e.loc] = e.wval + 1;
-  }
+  void access(int t) { events[static_cast<std::size_t>(t)]++; }
   void op_begin(int t, int, const model::op& o) override {
     rec r;
     r.thread = t;
     r.o = o;
-    r.call = clock++;
+    if (t >= 0) r.first = events[static_cast<std::size_t>(t)];
     ops.push_back(std::move(r));
   }
   void op_end(int t, int, const model::op&, const std::uint64_t* gs, int n, bool inherit,
               bool empty) override {
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-      if (it->thread != t || it->ret != lin::pending) continue;
+      if (it->thread != t || it->done) continue;
       it->gs.assign(gs, gs + n);
       it->inherit = inherit;
       it->empty = empty;
-      it->ret = clock++;
+      it->done = true;
+      if (t >= 0) it->end = events[static_cast<std::size_t>(t)];
       return;
     }
   }
-  // The history's text: the memo's key (one per distinct history).
+  // The precedence of the queue operations (judged(): those lincheck sees)
+  // in g, the complete execution's graph. a precedes b when a's end reaches
+  // b's start, ends and starts being events: a's last (an operation without
+  // events: the first after it), b's first (without: the last before it).
+  //   - an SC-consistent g: reaches along (po ∪ rf ∪ co ∪ fr)+. Every
+  //     interleaving of g (a topological order of it) orders a before b
+  //     exactly when this does, or else some interleaving runs b's start
+  //     before a's end; the interleavings may differ in verdict (two
+  //     operations g leaves unordered, each order possible), and what all
+  //     of them require, because each order's precedence contains this one,
+  //     is this precedence's verdict: a failure here is one in every
+  //     interleaving, whichever the engine happened to run.
+  //   - otherwise (RC11, LB): hb = (po ∪ sw)+, the engine's clocks (m's);
+  //     hb-linearizability (Smith, Winter, Colvin, "Linearizability on
+  //     hardware weak memory models", FAoC 2020; CDSChecker's CDSSpec,
+  //     Ou and Demsky, OOPSLA 2017, orders by hb alike).
+  // The threads start after the set-up and the final check's operations
+  // run after every thread (thread -1): those orders hold in both.
+  void precedence(const ex::graph& g, ex::model m) {
+    static sc_clock_state sco;  // buffers kept across executions
+    static std::vector<std::size_t> hoff;
+    static std::vector<ex::clock> hclk;
+    static ex::graph h;
+    sc = sco.run(g);
+    if (!sc) {  // hb's clocks, as the engine's checker computes them, on a copy
+      h = g;
+      ex::checker<> c;
+      c.has_clocks(h, m);
+      hoff.assign(h.th.size() + 1, 0);
+      hclk.clear();
+      for (std::size_t t = 0; t < h.th.size(); t++) {
+        hoff[t + 1] = hoff[t] + h.th[t].size();
+        for (const ex::event& e : h.th[t]) hclk.push_back(e.vc);
+      }
+    }
+    const std::vector<std::size_t>& off = sc ? sco.off : hoff;
+    const std::vector<ex::clock>& clk = sc ? sco.clk : hclk;
+    std::vector<const rec*> q;
+    for (const rec& r : ops)
+      if (judged(r)) q.push_back(&r);
+    const std::size_t n = q.size();
+    before.assign(n, std::vector<bool>(n, false));
+    auto size = [&](int t) {
+      return static_cast<std::int32_t>(g.th[static_cast<std::size_t>(t)].size());
+    };
+    for (std::size_t a = 0; a < n; a++)
+      for (std::size_t b = 0; b < n; b++) {
+        const rec& x = *q[a];
+        const rec& y = *q[b];
+        if (x.thread == y.thread) {
+          before[a][b] = before[a][b] || a < b;  // program order (the final check's too)
+        } else if (y.thread < 0) {
+          before[a][b] = true;  // the final check after every thread
+        } else if (x.thread >= 0) {
+          std::int32_t xe = x.first < x.end ? x.end - 1 : x.end;  // x's end: an event
+          std::int32_t ys = y.first < y.end ? y.first : y.first - 1;  // y's start
+          bool p = xe < size(x.thread) && ys >= 0 &&
+                   clk[off[static_cast<std::size_t>(y.thread)] + static_cast<std::size_t>(ys)]
+                      [static_cast<std::size_t>(x.thread)] >= xe;
+          if (!p || broken_precedence() == 1) continue;
+          if (broken_precedence() == 2) before[b][a] = true;
+          else before[a][b] = true;
+        }
+      }
+  }
+  // The operations lincheck judges: the queue's (not a control), and, on a
+  // graph that is not SC-consistent, not a steal that found nothing nor a
+  // runqempty that said false. Neither changes the queues (in the model
+  // too), Go promises neither exact (a steal may come back empty; runqempty
+  // "never returns true spuriously"), and under RC11 their reads, which
+  // synchronise with nothing, may see the victim in a state no one order
+  // puts with their threads' other operations: Go's relaxed read of
+  // runnext newer than the next steal's acquire read of the tail (a steal
+  // of nothing after a steal of runnext found it taken), or store buffering
+  // (a thief publishes its ring, then sees the owner's ring not empty,
+  // while the owner, having taken its last G, steals from the thief's ring
+  // as it was before). exec.hpp judges them still (the steal size from the
+  // victim's counters; runqempty's true).
+  bool judged(const rec& r) const {
+    model::op_kind k = model::recorded_as(r.o.kind);
+    if (k == model::op_kind::wait_done) return false;
+    if (sc) return true;
+    bool steal = k == model::op_kind::steal || k == model::op_kind::steal_next;
+    return !(steal && r.gs.empty()) && !(k == model::op_kind::empty && !r.empty);
+  }
+  // The history's text and its precedence: the memo's key.
   std::string key() const {
     std::string k;
     for (const rec& r : ops) {
-      k += std::to_string(r.thread) + model::op_text(r.o) + ":" + std::to_string(r.call) + "-" +
-           std::to_string(r.ret) + (r.inherit ? "i" : "") + (r.empty ? "e" : "");
+      if (!judged(r)) continue;
+      k += std::to_string(r.thread) + model::op_text(r.o) + (r.inherit ? "i" : "") +
+           (r.empty ? "e" : "");
       for (std::uint64_t g : r.gs) k += "," + std::to_string(g);
       k += ';';
     }
+    for (const auto& row : before)
+      for (bool b : row) k += b ? '1' : '0';
     return k;
   }
-  // "" if linearizable w.r.t. the reference model from sc's start.
+  // "" if linearizable w.r.t. the reference model from sc's start, under
+  // the precedence.
   std::string judge(const model::scenario& sc) const {
     runqcheck::ref::queues q(sc.cap, sc.nprocs);
     for (std::size_t i = 0; i < sc.initial.size(); i++) {
@@ -172,7 +348,7 @@ struct history final : model::op_observer {
     for (int g : sc.global) q.globrunqput(g);
     lin::history h{std::move(q), {}};
     for (const rec& r : ops) {
-      if (r.o.kind == model::op_kind::wait_done) continue;  // a control: no queue operation
+      if (!judged(r)) continue;  // a control: no queue operation
       lin::operation x;
       x.thread = r.thread < 0 ? static_cast<int>(sc.threads.size()) : r.thread;
       x.kind = model::recorded_as(r.o.kind);
@@ -186,11 +362,10 @@ struct history final : model::op_observer {
       }
       x.inheritTime = r.inherit;
       x.flag = r.empty;
-      x.call = r.call;
-      x.ret = r.ret;
+      x.ret = 0;  // complete (the precedence orders, not the timestamps)
       h.ops.push_back(std::move(x));
     }
-    lin::result res = lin::check(h);
+    lin::result res = lin::check(h, before);
     return res.linearizable ? std::string() : res.report;
   }
 };
@@ -200,15 +375,16 @@ struct history final : model::op_observer {
 // backend's fatal, so it has a replay path like any failure).
 struct explored {
   ex::stats s;
-  std::uint64_t judged = 0;  // executions whose history lincheck judged
-  std::string report;        // lincheck's, of the failing history (if that failed)
+  std::uint64_t judged = 0;    // executions whose history lincheck judged
+  std::uint64_t distinct = 0;  // of them, those the memo did not know (lincheck ran)
+  std::string report;          // lincheck's, of the failing history (if that failed)
 };
 
 struct lincheck_state {
   history h;
   std::unordered_set<std::string> own;
   std::unordered_set<std::string>* ok = &own;  // histories judged linearizable (this program)
-  std::uint64_t judged = 0;
+  std::uint64_t judged = 0, distinct = 0;
   std::string report;  // the last non-linearizable history's report
 };
 
@@ -218,24 +394,28 @@ bool use_ipr() {
   return on;
 }
 
-// The lincheck of every interleaving, as steps around each execution.
+// The lincheck of every complete execution under m, as steps around each.
 runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
-                                                         const model::scenario& sc) {
+                                                         const model::scenario& sc, ex::model m) {
   runqcheck::explore::scenario_run::extras x;
   x.ipr = use_ipr();  // as explore_one
   x.setup = [&L] { L.h.reset(); };
-  x.access = [&L](const ex::event& e) { L.h.access(e); };
-  x.finish = [&L, &sc] {
-    if (L.h.stale) return;
+  x.access = [&L](int t, const ex::event&) { L.h.access(t); };
+  x.finish = [&L, &sc, m] {
+    const ex::graph* g = ex::current != nullptr ? ex::current->finished() : nullptr;
+    if (g == nullptr) return;  // not the engine's finish (cannot happen)
+    L.h.precedence(*g, m);
     L.judged++;
     std::string k = L.h.key();
     if (L.ok->count(k) != 0) return;
+    L.distinct++;
     std::string e = L.h.judge(sc);
     if (e.empty()) {
       L.ok->insert(std::move(k));
       return;
     }
-    L.report = e;
+    L.report = e + (L.h.sc ? "  (the precedence: (po ∪ rf ∪ co ∪ fr)+; the graph is SC-consistent)"
+                           : "  (the precedence: hb; the graph is not SC-consistent)");
     runqcheck::fatal_info f;
     f.msg = "history not linearizable w.r.t. the reference model (its report below)";
     B::fatal(f);
@@ -252,15 +432,15 @@ explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
   if (std::string t = model::spec_text(sc); t != memo_of) memo_of = std::move(t), memo.clear();
   lincheck_state L;
   L.ok = &memo;
-  auto x = lincheck_steps(L, sc);
+  auto x = lincheck_steps(L, sc, o.m);
   prog<Cap> p(sc);
   if (lincheck) {
     obs.history = &L.h;
     p.ext = &x;
-    o.on_access = [&x](int, const ex::event& e, const ex::request&) { x.access(e); };
+    o.on_access = [&x](int t, const ex::event& e, const ex::request&) { x.access(t, e); };
   }
   ex::engine e(p, o);
-  explored r{e.run(), L.judged, L.report};
+  explored r{e.run(), L.judged, L.distinct, L.report};
   obs.history = nullptr;
   return r;
 }
@@ -416,7 +596,7 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::fflush(stdout);
   std::string perr;
   lincheck_state L;
-  auto x = lincheck_steps(L, sc);
+  auto x = lincheck_steps(L, sc, m);
   obs.history = &L.h;
   std::string cause;  // a data race in the port's terms, its accesses' FILE:LINE (at)
   std::vector<std::string> at;
@@ -667,7 +847,7 @@ int crosscheck_models(const gen::bounds& b) {
 // What the workers share (anonymous shared memory, so that forked workers
 // write it): the least failing program's index, each worker's counts.
 struct tally {
-  std::uint64_t done = 0, open = 0, judged = 0;
+  std::uint64_t done = 0, open = 0, judged = 0, distinct = 0;
   cli::model_counts execs{};
   std::uint64_t first_open = 0;  // the first program a budget cut (its index; 0: none)
   bool timed_out = false;
@@ -709,6 +889,7 @@ void work(const settings& st, unsigned w, shared_state& sh) {
     for (auto& [m, r] : explore_models(sc, st.models, st.budget)) {
       t.execs[static_cast<int>(m)] += r.s.executions();
       t.judged += r.judged;
+      t.distinct += r.distinct;
       if (r.s.failed) {
         for (std::uint64_t v = sh.min_fail.load(); n < v && !sh.min_fail.compare_exchange_weak(v, n);) {
         }
@@ -739,6 +920,11 @@ model::scenario program_at(const gen::bounds& b, std::uint64_t n, std::string& n
 int main(int argc, char** argv) {
   settings st;
   if (int rc = parse(argc, argv, st); rc >= 0) return rc;
+  if (broken_precedence() < 0) {
+    std::fprintf(stderr, "%s: RUNQCHECK_PRECEDENCE_BROKEN: '%s' is not drop or invert\n", argv[0],
+                 std::getenv("RUNQCHECK_PRECEDENCE_BROKEN"));
+    return 2;
+  }
   model::observer = &obs;
   if (!st.spec.empty()) return run_spec(argv[0], st);
   if (st.check_pruning) return check_pruning(st.b);
@@ -795,6 +981,7 @@ int main(int argc, char** argv) {
     all.done += t.done;
     all.open += t.open;
     all.judged += t.judged;
+    all.distinct += t.distinct;
     for (int m = 0; m < 4; m++) all.execs[m] += t.execs[m];
     all.timed_out |= t.timed_out;
     if (t.first_open != 0 && (all.first_open == 0 || t.first_open < all.first_open))
@@ -819,11 +1006,11 @@ int main(int argc, char** argv) {
   std::string caps;
   for (std::uint32_t c : st.b.caps) caps += (caps.empty() ? "" : ",") + std::to_string(c);
   std::printf("generated %s: %s of %s programs (owner + 1..%d others, k=%d, cap %s), "
-              "%s executions, %s judged linearizable, %.1f s, %.0f programs/s, "
-              "%u job%s\n",
+              "%s executions, %s judged linearizable, %s distinct histories, %.1f s, "
+              "%.0f programs/s, %u job%s\n",
               subject_name, fmt(all.done).c_str(), fmt(n).c_str(), st.b.threads - 1, st.b.ops,
               caps.c_str(), cli::per_model(all.execs, st.models).c_str(),
-              fmt(all.judged).c_str(), secs,
+              fmt(all.judged).c_str(), fmt(all.distinct).c_str(), secs,
               secs > 0 ? static_cast<double>(all.done) / secs : 0.0, st.jobs,
               st.jobs == 1 ? "" : "s");
   if (all.timed_out && ok) {

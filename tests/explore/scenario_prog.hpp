@@ -56,7 +56,7 @@ inline boundaries obs;
 // after the set-up, at each access a thread makes, after the final check.
 struct extras {
   std::function<void()> setup, finish;
-  std::function<void(const ex::event&)> access;
+  std::function<void(int thread, const ex::event&)> access;
   bool ipr = true;  // the engine's options::ipr the runner explored with (a replay must match)
 };
 
@@ -142,7 +142,7 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
   if (x != nullptr) o.ipr = x->ipr;
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) {
     pic.access(t, e, q);
-    if (x != nullptr && x->access) x->access(e);
+    if (x != nullptr && x->access) x->access(t, e);
   };
   bool finishing = false;
   obs.pic = &pic;

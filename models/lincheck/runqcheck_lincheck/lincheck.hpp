@@ -31,6 +31,12 @@
 //   runqdrain          take runnext | take the ring
 //   global batch       globrunqgetbatch under the lock | runqputbatch
 // Every other operation takes effect at one point.
+//
+// Precedence form. Where the operations' order is not one clock's (an
+// execution graph's: tests/explore/generated.cpp), check(h, before) takes a
+// strict partial order instead of the timestamps: before[a][b], a must have
+// taken every step before b takes its first. The intervals are the case
+// a.ret < b.call (precedence_of()); both forms share the steps above.
 #pragma once
 
 #include <algorithm>
@@ -76,6 +82,19 @@ struct history {
   ref::queues initial;
   std::vector<operation> ops;
 };
+
+// before[a][b]: operation a precedes b (a strict partial order).
+using precedence = std::vector<std::vector<bool>>;
+
+// The intervals' precedence: a returned before b was called.
+inline precedence precedence_of(const history& h) {
+  std::size_t n = h.ops.size();
+  precedence before(n, std::vector<bool>(n, false));
+  for (std::size_t a = 0; a < n; a++)
+    for (std::size_t b = 0; b < n; b++)
+      before[a][b] = h.ops[a].ret != pending && h.ops[a].ret < h.ops[b].call;
+  return before;
+}
 
 inline std::string describe_call(const operation& o) {
   char b[96];
@@ -405,7 +424,106 @@ inline bool sequential_witness(const history& h, bool by_response) {
   return true;
 }
 
+// The precedence form's search (Wing & Gong over a partial order): an
+// operation may step once every operation before it is done; memoized on
+// (every operation's state, model state) like search.
+class po_search {
+ public:
+  po_search(const history& h, const precedence& before) : h_(h), before_(before) {}
+  bool run() {
+    state s{h_.initial, std::vector<opstate>(h_.ops.size())};
+    return dfs(s);
+  }
+  std::size_t states() const { return seen_.size(); }
+
+ private:
+  bool ready(const state& s, std::size_t i) const {
+    for (std::size_t j = 0; j < h_.ops.size(); j++)
+      if (before_[j][i] && s.ops[j].phase != done) return false;
+    return true;
+  }
+  bool dfs(state& s) {
+    bool all = true;  // every complete operation done (a pending one may be left)
+    for (std::size_t i = 0; i < s.ops.size(); i++)
+      all &= h_.ops[i].ret == pending || s.ops[i].phase == done;
+    if (all) return true;
+    key_of(s, 0, key_);
+    if (!seen_.insert(key_).second) return false;
+    for (std::size_t i = 0; i < s.ops.size(); i++) {
+      if (s.ops[i].phase == done || !ready(s, i)) continue;
+      state s2 = s;
+      if (s2.ops[i].phase < 0) s2.ops[i].phase = 0;
+      if (!step(s2, h_.ops[i], i)) continue;
+      if (dfs(s2)) return true;
+    }
+    return false;
+  }
+
+  const history& h_;
+  const precedence& before_;
+  std::unordered_set<std::string> seen_;
+  std::string key_;
+};
+
+// The quick witness of the precedence form: the operations one after
+// another, each with all its steps at once, in a topological order of
+// before (ties to the lowest index, or the highest).
+inline bool po_witness(const history& h, const precedence& before, bool lowest) {
+  std::size_t n = h.ops.size();
+  state s{h.initial, std::vector<opstate>(n)};
+  for (std::size_t k = 0; k < n; k++) {
+    std::size_t pick = n;
+    for (std::size_t x = 0; x < n; x++) {
+      std::size_t i = lowest ? x : n - 1 - x;
+      bool ok = s.ops[i].phase < 0;
+      for (std::size_t j = 0; j < n && ok; j++) ok = !before[j][i] || s.ops[j].phase == done;
+      if (ok) {
+        pick = i;
+        break;
+      }
+    }
+    if (pick == n || h.ops[pick].ret == pending) return false;
+    s.ops[pick].phase = 0;
+    for (int st = 0; st < 4 && s.ops[pick].phase != done; st++)
+      if (!step(s, h.ops[pick], pick)) return false;
+    if (s.ops[pick].phase != done) return false;
+  }
+  return true;
+}
+
 }  // namespace detail
+
+// Is h linearizable w.r.t. the reference model when its operations are
+// ordered by before, not by their timestamps? On failure the report shows
+// every operation, by thread, and the precedence's pairs across threads
+// that no other pair implies.
+inline result check(const history& h, const precedence& before) {
+  result r;
+  if (detail::po_witness(h, before, true) || detail::po_witness(h, before, false)) return r;
+  detail::po_search s(h, before);
+  r.linearizable = s.run();
+  r.states = s.states();
+  if (r.linearizable) return r;
+  std::size_t n = h.ops.size();
+  std::ostringstream os;
+  os << "not linearizable w.r.t. the reference model under its precedence (" << n
+     << " operations):\n  initial: " << h.initial.describe() << "\n";
+  for (std::size_t i = 0; i < n; i++)
+    os << "  " << (i < 10 ? " " : "") << i << "  T" << h.ops[i].thread << "  "
+       << describe_call(h.ops[i]) << " = " << describe_result(h.ops[i]) << "\n";
+  std::string pairs;
+  for (std::size_t a = 0; a < n; a++)
+    for (std::size_t b = 0; b < n; b++) {
+      if (!before[a][b] || h.ops[a].thread == h.ops[b].thread) continue;
+      bool implied = false;
+      for (std::size_t c = 0; c < n && !implied; c++) implied = before[a][c] && before[c][b];
+      if (!implied) pairs += " " + std::to_string(a) + "<" + std::to_string(b);
+    }
+  os << "  across threads, before:" << (pairs.empty() ? " none" : pairs) << "\n"
+     << "  (no order of the effects that keeps this precedence gives these results)\n";
+  r.report = os.str();
+  return r;
+}
 
 // Is h linearizable w.r.t. the reference model? On failure, the report
 // shows the shortest prefix of events that is already not linearizable
