@@ -264,7 +264,7 @@ struct history final : model::op_observer {
     sc = sco.run(g);
     if (!sc) {  // hb's clocks, as the engine's checker computes them, on a copy
       h = g;
-      ex::checker<> c;
+      ex::checker c;
       c.has_clocks(h, m);
       hoff.assign(h.th.size() + 1, 0);
       hclk.clear();
