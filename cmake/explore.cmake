@@ -6,7 +6,7 @@
 # engine against the axiomatic oracle, both directions, with no graph met
 # twice (explore_litmus), and the same test failing on two broken engines
 # (explore_teeth/revisits: no backward revisits; explore_teeth/coherence:
-# no coherence axiom), built with a test-only policy; explore_teeth/mutants:
+# no coherence axiom), each a patch of tests/explore/teeth; explore_teeth/mutants:
 # runqput's tail store relaxed (order:runqput_tail_store, subject mutants) is
 # a failure on owner_vs_thief and owner_vs_two_thieves whose replay: line
 # fails again the same way (tests/explore/teeth.sh); explore_crosscheck: on
