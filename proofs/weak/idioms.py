@@ -158,19 +158,57 @@ def empty_next1_next1(o):
                    "runqempty says empty while the queue always holds a G")
 
 
-def empty_next0_next0(o):
-    """catalog empty_next0_next0: the ring holds g0 (cap 2); the owner puts g1 to the ring
-    and then gets g0.  runqempty must not say empty."""
-    owner = [R("h", "head", o("runqput_head_load")), If(X(lambda r: r["h"] == 0, "h")),
-             W("slot1", "g1", o.port("runqput_slot_store")), W("tail", 2, o("runqput_tail_store")),
-             R("h2", "head", o("runqget_head_load")), If(X(lambda r: r["h2"] == 0, "h2")),
-             R("g", "slot0", o.port("runqget_slot_load")),
-             CAS("c", "head", X(lambda r: r["h2"], "h2"), X(lambda r: r["h2"] + 1, "h2"),
-                 o("runqget_head_cas"))]
-    return Program("empty_next0_next0", {"runnext": 0, "head": 0, "tail": 1, "slot0": "g0",
-                                         "slot1": 0},
-                   [owner, runqempty(o)], lambda rg, m: spurious(rg[1]),
-                   "runqempty says empty while the queue always holds a G")
+def ring_put(o, slot, g, tail):
+    """runqput of g into a ring with room (head 0): the head load, the slot, the tail."""
+    return [R("h", "head", o("runqput_head_load")), If(X(lambda r: r["h"] == 0, "h")),
+            W(slot, g, o.port("runqput_slot_store")), W("tail", tail, o("runqput_tail_store"))]
+
+
+def empty_put_then_take(name, taker):
+    """The ring holds g0 (cap 2); the owner puts g1 to the ring, then `taker` takes g0 off
+    the head by its CAS (runqget, or runqputslow spilling it on the next put).  runqempty
+    must not say empty: the P held g0 or g1 throughout, so a runqempty that reads head from
+    the take's CAS must also see the tail store before it."""
+    def make(o):
+        owner = ring_put(o, "slot1", "g1", 2) + [
+            R("h2", "head", o(taker.replace("runqputslow", "runqput") + "_head_load")),
+            If(X(lambda r: r["h2"] == 0, "h2")),
+            R("g", "slot0", o.port(taker.replace("runqputslow", "runqput") + "_slot_load")),
+            CAS("c", "head", X(lambda r: r["h2"], "h2"), X(lambda r: r["h2"] + 1, "h2"),
+                o(taker + "_head_cas"))]
+        return Program(name, {"runnext": 0, "head": 0, "tail": 1, "slot0": "g0", "slot1": 0},
+                       [owner, runqempty(o)], lambda rg, m: spurious(rg[1]),
+                       "runqempty says empty while the queue always holds a G")
+    return make
+
+
+# catalog empty_next0_next0: the owner's runqget takes g0.
+empty_next0_next0 = empty_put_then_take("empty_next0_next0", "runqget")
+# generated `cap=4 procs=2 P0=0,1,2 | put(0,3) put(0,4) | steal(1,0) empty(0)`, cap 2: the
+# next put finds the ring full and runqputslow spills g0.
+empty_putslow = empty_put_then_take("empty_putslow", "runqputslow")
+
+
+def empty_drain_then_steal(o):
+    """generated program `cap=4 procs=2 P0=/0 | put(0,1) drain(0) | empty(0) steal(1,0)`:
+    runnext holds g0; the owner puts g1 to the ring, then runqdrain takes runnext by its
+    CAS.  A thief whose runqempty reads runnext from that CAS and then steals g1 from the
+    ring saw an empty P that was never empty (g1 sat on the ring until the steal)."""
+    owner = ring_put(o, "slot0", "g1", 1) + [
+             R("n", "runnext", o.port("runqdrain_runnext_load")),
+             If(X(lambda r: r["n"] != 0, "n")),
+             CAS("c", "runnext", X(lambda r: r["n"], "n"), 0, o("runqdrain_runnext_cas"))]
+    thief = runqempty(o) + [
+        R("h3", "head", o("runqgrab_head_load")), R("t3", "tail", o("runqgrab_tail_load")),
+        If(X(lambda r: r["t3"] - r["h3"] == 1, "t3", "h3")),
+        R("g3", "slot0", o.port("runqgrab_slot_load")),
+        CAS("c3", "head", X(lambda r: r["h3"], "h3"), X(lambda r: r["h3"] + 1, "h3"),
+            o("runqgrab_head_cas"))]
+    return Program("empty_drain_then_steal", {"runnext": "g0", "head": 0, "tail": 0,
+                                              "slot0": 0},
+                   [owner, thief],
+                   lambda rg, m: spurious(rg[1]) and rg[1].get("c3_ok") and rg[1]["g3"] == "g1",
+                   "runqempty says empty, then the thief steals a G the ring held throughout")
 
 
 def grab_torn(o):
@@ -230,6 +268,7 @@ IDIOMS = ([pub(p) for p in ("runqput", "runqputbatch", "runqsteal")]
           + [take_race(s) for s in ("runqget_head_cas", "runqdrain_head_cas",
                                     "runqputslow_head_cas", "runqget_runnext_cas",
                                     "runqdrain_runnext_cas")]
-          + [handoff, empty_next1_next1, empty_next0_next0, grab_torn, chained, wakeup(True)])
+          + [handoff, empty_next1_next1, empty_next0_next0, empty_putslow, empty_drain_then_steal,
+             grab_torn, chained, wakeup(True)])
 # Not an order site of runq.hpp: shown as its own row (the surviving mutant of the matrix).
 EXTRA = [wakeup(False)]
