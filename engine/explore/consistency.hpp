@@ -120,8 +120,9 @@ class checker {
   // memory holds what it reads, a write when it is co-next and the readers
   // of the value it overwrites have gone (fr), an RMW both at once. g is
   // acyclic iff every event goes. Sets no clocks; consistent(g, sc) judges
-  // the same (the engine's options::also_sc, at an execution's end).
-  bool sc_order(const graph& g) {
+  // the same (the engine's options::also_sc, at an execution's end). With
+  // `steps`, each event's place in that order is kept: sc_step().
+  bool sc_order(const graph& g, bool steps = false) {
     std::size_t nt = g.th.size();
     auto& off = sco_off_;  // flat numbering: thread t's events from off[t]
     off.assign(nt + 1, 0);
@@ -148,27 +149,35 @@ class checker {
         if (e.reads()) readers[base[e.loc] + read_idx(e)]++;
     auto& mem = sco_mem_;  // per location: the co index memory holds
     mem.assign(nloc, 0);
+    if (steps) sco_step_.resize(static_cast<std::size_t>(off[nt]));
+    std::uint32_t k = 0;
     std::array<std::size_t, kMaxThreads> pos{};
     for (std::size_t left = static_cast<std::size_t>(off[nt]); left > 0;) {
       bool progress = false;
       for (std::size_t t = 0; t < nt; t++) {
         for (; pos[t] < g.th[t].size(); pos[t]++, left--, progress = true) {
           const event& e = g.th[t][pos[t]];
-          if (e.kind == ek::fence) continue;
-          flat cur = mem[e.loc];
-          flat& waiting = readers[base[e.loc] + cur];
-          if (e.reads() && read_idx(e) != cur) break;
-          if (e.writes() && (co[fl({static_cast<std::int16_t>(t),
-                                     static_cast<std::int32_t>(pos[t])})] != cur + 1 ||
-                             waiting != (e.reads() ? 1 : 0)))
-            break;
-          if (e.reads()) waiting--;
-          if (e.writes()) mem[e.loc] = cur + 1;
+          if (e.kind != ek::fence) {
+            flat cur = mem[e.loc];
+            flat& waiting = readers[base[e.loc] + cur];
+            if (e.reads() && read_idx(e) != cur) break;
+            if (e.writes() && (co[off[t] + static_cast<flat>(pos[t])] != cur + 1 ||
+                               waiting != (e.reads() ? 1 : 0)))
+              break;
+            if (e.reads()) waiting--;
+            if (e.writes()) mem[e.loc] = cur + 1;
+          }
+          if (steps) sco_step_[static_cast<std::size_t>(off[t]) + pos[t]] = k++;
         }
       }
       if (!progress) return false;
     }
     return true;
+  }
+
+  // e's place in the order the last sc_order(g, true) found (it returned true).
+  std::uint32_t sc_step(eid e) const {
+    return sco_step_[static_cast<std::size_t>(sco_off_[static_cast<std::size_t>(e.t)] + e.i)];
   }
 
   // Sets g's clocks (for a consistent() with hb_of); false: po ∪ rf has a
@@ -911,6 +920,7 @@ class checker {
   std::vector<std::int32_t> lw_, lr_;
   std::vector<std::uint32_t> touched_;
   std::vector<flat> sco_off_, sco_idx_, sco_base_, sco_readers_, sco_mem_;  // sc_order()'s
+  std::vector<std::uint32_t> sco_step_;  // sc_order(g, true)'s places
 };
 
 // The memory models, one class each: the axioms it takes, in the order

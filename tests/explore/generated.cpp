@@ -103,69 +103,6 @@ struct settings {
   bool run = false;
 };
 
-// One interleaving of a graph, as a schedule: step[off[t] + i], the place of
-// event i of thread t in it. As checker::sc_order: a read goes when memory
-// holds the write it reads, a write when it is co-next and the reads of the
-// value it overwrites have gone; each pass takes a thread as far as it goes
-// before the next (its operations as little interleaved as the graph lets
-// them be), so the schedule is a function of the graph. Every event goes iff
-// po ∪ rf ∪ co ∪ fr is acyclic (false: g is not SC-consistent).
-struct sc_schedule {
-  std::vector<std::size_t> off;
-  std::vector<std::uint32_t> step;
-  std::vector<std::int32_t> co, readers;  // per event: its co index; per location
-  std::vector<std::int32_t> base, mem;    // and co index: the reads not gone yet
-
-  bool run(const ex::graph& g) {
-    const std::size_t nt = g.th.size();
-    off.assign(nt + 1, 0);
-    std::uint32_t nloc = static_cast<std::uint32_t>(g.co.size_hint());
-    for (std::size_t t = 0; t < nt; t++) {
-      off[t + 1] = off[t] + g.th[t].size();
-      for (const ex::event& e : g.th[t]) nloc = std::max(nloc, e.loc + 1);
-    }
-    auto fl = [&](ex::eid e) {
-      return off[static_cast<std::size_t>(e.t)] + static_cast<std::size_t>(e.i);
-    };
-    co.assign(off[nt], -1);
-    base.assign(nloc + 1, 0);
-    for (std::uint32_t l = 0; l < nloc; l++) {
-      auto ws = g.co.of(l);
-      for (std::size_t k = 0; k < ws.size(); k++) co[fl(ws[k])] = static_cast<std::int32_t>(k + 1);
-      base[l + 1] = base[l] + static_cast<std::int32_t>(ws.size() + 1);
-    }
-    auto read_idx = [&](const ex::event& e) { return e.rf.init() ? 0 : co[fl(e.rf)]; };
-    readers.assign(static_cast<std::size_t>(base[nloc]), 0);
-    for (const auto& tv : g.th)
-      for (const ex::event& e : tv)
-        if (e.reads()) readers[static_cast<std::size_t>(base[e.loc] + read_idx(e))]++;
-    mem.assign(nloc, 0);
-    step.resize(off[nt]);
-    std::uint32_t k = 0;
-    std::array<std::size_t, ex::kMaxThreads> pos{};
-    for (std::size_t left = off[nt]; left > 0;) {
-      bool progress = false;
-      for (std::size_t t = 0; t < nt; t++) {
-        for (; pos[t] < g.th[t].size(); pos[t]++, left--, progress = true) {
-          const ex::event& e = g.th[t][pos[t]];
-          if (e.kind != ex::ek::fence) {
-            std::int32_t cur = mem[e.loc];
-            std::int32_t& waiting = readers[static_cast<std::size_t>(base[e.loc] + cur)];
-            if (e.reads() && read_idx(e) != cur) break;
-            if (e.writes() && (co[off[t] + pos[t]] != cur + 1 || waiting != (e.reads() ? 1 : 0)))
-              break;
-            if (e.reads()) waiting--;
-            if (e.writes()) mem[e.loc] = cur + 1;
-          }
-          step[off[t] + pos[t]] = k++;
-        }
-      }
-      if (!progress) return false;
-    }
-    return true;
-  }
-};
-
 // RUNQCHECK_PRECEDENCE_BROKEN (the teeth of the precedence, generated_precedence_teeth):
 // "drop" leaves operations of different threads unordered, "invert" orders each
 // pair the other way round (1, 2; 0 unset; -1 anything else, refused by main).
@@ -193,7 +130,7 @@ struct history final : model::op_observer {
   std::vector<rec> ops;
   std::array<std::int32_t, ex::kMaxThreads> events{};  // per thread: its events so far
   lin::precedence before;
-  bool sc = false;  // the precedence is one interleaving's (sc_schedule), not hb's
+  bool sc = false;  // the precedence is one interleaving's (sc_order), not hb's
 
   void reset() {
     ops.clear();
@@ -224,8 +161,8 @@ struct history final : model::op_observer {
   // b's start, ends and starts being events: a's last (an operation without
   // events: the first after it), b's first (without: the last before it).
   //   - an SC-consistent g: a's end comes before b's start in one
-  //     interleaving of g (sc_schedule: a topological order of po ∪ rf ∪
-  //     co ∪ fr, each thread taken as far as it goes). Every interleaving
+  //     interleaving of g (checker::sc_order: a topological order of po ∪
+  //     rf ∪ co ∪ fr, each thread taken as far as it goes). Every interleaving
   //     is a run of the program, so a history it refutes is a real
   //     failure; this one orders every pair (po ∪ rf ∪ co ∪ fr)+ orders and
   //     more (a stronger check than that partial order's), and is a
@@ -237,23 +174,13 @@ struct history final : model::op_observer {
   // The threads start after the set-up and the final check's operations
   // run after every thread (thread -1): those orders hold in both.
   void precedence(const ex::graph& g, ex::model m) {
-    static sc_schedule sco;  // buffers kept across executions
-    static std::vector<std::size_t> hoff;
-    static std::vector<ex::clock> hclk;
+    static ex::checker sco, hbc;  // buffers kept across executions
     static ex::graph h;
-    sc = sco.run(g);
+    sc = sco.sc_order(g, true);
     if (!sc) {  // hb's clocks, as the engine's checker computes them, on a copy
       h = g;
-      ex::checker c;
-      c.has_clocks(h, m);
-      hoff.assign(h.th.size() + 1, 0);
-      hclk.clear();
-      for (std::size_t t = 0; t < h.th.size(); t++) {
-        hoff[t + 1] = hoff[t] + h.th[t].size();
-        for (const ex::event& e : h.th[t]) hclk.push_back(e.vc);
-      }
+      hbc.has_clocks(h, m);
     }
-    const std::vector<std::size_t>& off = sc ? sco.off : hoff;
     std::vector<const rec*> q;
     for (const rec& r : ops)
       if (judged(r)) q.push_back(&r);
@@ -273,12 +200,10 @@ struct history final : model::op_observer {
         } else if (x.thread >= 0) {
           std::int32_t xe = x.first < x.end ? x.end - 1 : x.end;  // x's end: an event
           std::int32_t ys = y.first < y.end ? y.first : y.first - 1;  // y's start
-          auto at = [&](int t, std::int32_t i) {
-            return off[static_cast<std::size_t>(t)] + static_cast<std::size_t>(i);
-          };
+          ex::eid xa{static_cast<std::int16_t>(x.thread), xe};
+          ex::eid yb{static_cast<std::int16_t>(y.thread), ys};
           bool p = xe < size(x.thread) && ys >= 0 &&
-                   (sc ? sco.step[at(x.thread, xe)] < sco.step[at(y.thread, ys)]
-                       : hclk[at(y.thread, ys)][static_cast<std::size_t>(x.thread)] >= xe);
+                   (sc ? sco.sc_step(xa) < sco.sc_step(yb) : hbc.hb(xa, yb));
           if (!p || broken_precedence() == 1) continue;
           if (broken_precedence() == 2) before[b][a] = true;
           else before[a][b] = true;
