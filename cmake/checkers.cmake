@@ -142,6 +142,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
+  # The names a .cmake spec registers, computed ones too (cmake/subject_spec.cmake).
+  add_test(NAME subject_spec COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/subject_spec_test.sh"
+    "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/subject_spec" "${CMAKE_COMMAND}")
   # Set-up errors found later (a spec CMake rejects, a TYPE that does not compile, no
   # --subject from an install): exit 2, one error line; a port that does not compile: 1.
   add_test(NAME gate_setup COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_setup.sh"
@@ -156,7 +159,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
-    verdict_kinds verdict_columns docs_columns gate_flags verdict_cache
+    verdict_kinds verdict_columns docs_columns gate_flags subject_spec verdict_cache
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
