@@ -50,6 +50,25 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS)
   runqcheck_add_checker(NAME unit_core GTEST CORE_ONLY SOURCES ${_rq_core_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
 endif()
+# Teeth: runqdrain leaving runnext (tests/unit/teeth), built like a subject but
+# registered nowhere else: the edge tests fail it with their message, not a SIGSEGV.
+if("unit" IN_LIST RUNQCHECK_CHECKERS AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_drain_keeps_next_HEADER
+    teeth/drain_keeps_next.hpp)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_drain_keeps_next_TYPE teeth::drain_keeps_next)
+  runqcheck_subject_header(drain_keeps_next _rq_unit_gen)
+  add_executable(unit_teeth__drain_keeps_next "${RUNQCHECK_ROOT}/tests/unit/subject_edges.cpp")
+  target_include_directories(unit_teeth__drain_keeps_next PRIVATE "${_rq_unit_gen}"
+    "${RUNQCHECK_ROOT}/tests/unit")
+  target_link_libraries(unit_teeth__drain_keeps_next PRIVATE runqcheck::core
+    GTest::gtest_main Threads::Threads)
+  set_target_properties(unit_teeth__drain_keeps_next PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME unit_teeth/drain_keeps_next COMMAND sh "${RUNQCHECK_ROOT}/tests/unit/teeth.sh"
+    $<TARGET_FILE:unit_teeth__drain_keeps_next> "SubjectEdges/0.Runqdrain_*"
+    "gQueue tail: the drain returned no G")
+  set_tests_properties(unit_teeth/drain_keeps_next PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
+endif()
 
 # tests/unit/isolate.py's teeth, the verdict's reasons (ci/verdict.py on the
 # outputs of failing checkers: none "without a message") and its columns: the
