@@ -167,7 +167,9 @@ class picture final : public rqm::op_observer {
     std::vector<int> reads;
     for (int k : po_[static_cast<std::size_t>(ta)]) {
       const row& r = rows_[static_cast<std::size_t>(k)];
-      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb) continue;
+      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb ||
+          fuzz::hook_function(r.func.c_str()))
+        continue;
       reads.push_back(k);
       if (!g.empty() && g[0] == 'G' && g == r.value) break;
     }

@@ -277,7 +277,8 @@ class recorder final : public access_observer, public model::op_observer {
     for (int i = w + 1; i < nevents_ && nr < 64; i++) {
       const event& r = events_[i];
       bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
-      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread)
+      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread ||
+          hook_function(r.func))
         continue;
       reads[nr++] = i;
       if (g[0] == 'G' && std::strcmp(r.value, g) == 0) break;
