@@ -149,6 +149,10 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
                                 if x.strip().startswith(("C++:", "Go:"))
                                 or "fatal error" in x)
+            if text.endswith("state dump:"):
+                # a watchdog's hang: the dump's first thread and its Ps (where it hangs)
+                text += " " + "; ".join(x.strip() for x in lines[i + 1:i + 4]
+                                        if x.startswith("  ") and "global queue" not in x)
             first = text
             break
     cause = next((m.group(1) for m in map(CAUSE.match, lines) if m), "")

@@ -110,6 +110,13 @@ CASES = [
      "returned for 5s)\n\nrunqcheck: watchdog: FAILED: no subject operation returned for 5s "
      "(livelock or deadlock in the port); state dump:\n  thread 2: in globrunqget\n",
      "***Exception: Other", ["fatal error: acme: queue full n=3"]),
+    # a hang alone: the dump's first thread and its P in the reason, not "state dump:"
+    ("property_sched_hang", "property",
+     "runqcheck: watchdog: FAILED: no subject operation returned for 5s (livelock or "
+     "deadlock in the port); state dump:\n  thread 0: in runqdrain on P2 (its op #22)\n"
+     "    P2: head=512 tail=769 no describe_p hook\n  global queue: no describe_sched hook\n"
+     "reproduce: RC_PARAMS=\"reproduce=x\" /b/bin/property_sched__acme_x\n", "",
+     ["state dump: thread 0: in runqdrain on P2", "P2: head=512 tail=769"]),
 ]
 
 
