@@ -373,9 +373,11 @@ def main(argv) -> int:
                     "test": name, "preset": label, "subject": subj, "run": d,
                     "reason": reason_of(out, "" if fail_el is None else fail_el.get("message", ""),
                                         ends.get(name, "")),
-                    "repro": [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
-                             + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
-                                or "reproduce with:" in ln],
+                    # each once (a test may print one before and after a crash)
+                    "repro": list(dict.fromkeys(
+                        [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
+                        + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
+                           or "reproduce with:" in ln])),
                     "pictures": [ln.split(":", 1)[1].strip() for ln in lines
                                  if ln.startswith("picture:")],
                     "witness": [ln.split(":", 1)[1].rstrip() for ln in out.splitlines()

@@ -26,6 +26,7 @@ CASES = [
      "Expected equality of these values:\n  got\n    3\n[  FAILED  ] SubjectEdges/0.Wrap\n"
      "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectEdges/0.Wrap\n"
      "[ RUN      ] SubjectConcurrent.Steal\n"
+     "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n"
      "runqcheck: crash: SIGSEGV in SubjectConcurrent.Steal\n"
      "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n"
      "isolate.py: SubjectConcurrent.Steal (SIGSEGV) run alone: crashes again\n", "",
@@ -182,8 +183,9 @@ def main(argv):
         bad += [f"{test}: reason lacks '{w}' ({reason.strip()})" for w in words if w not in reason]
     if (got := protocol_reason(verdict)) != PROTOCOL_REASON:
         bad.append(f"explore_protocol: reason is '{got}', not the failing invariant")
-    if "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal" not in out:
-        bad.append("the crash's reproducer is not listed")
+    n = out.count("reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n")
+    if n != 1:  # printed twice by the test (before and after the crash): listed once
+        bad.append(f"the crash's reproducer is listed {n} times, not once")
     for b in bad:
         print(f"reasons_test: {b}")
     print("reasons_test: " + ("FAILED" if bad else f"passed: {len(CASES)} failing tests, each with "
