@@ -153,6 +153,9 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                 # a watchdog's hang: the dump's first thread and its Ps (where it hangs)
                 text += " " + "; ".join(x.strip() for x in lines[i + 1:i + 4]
                                         if x.startswith("  ") and "global queue" not in x)
+            elif text.endswith(":") and i + 1 < len(lines) and lines[i + 1].strip():
+                # what failed is on the next line (lincheck's "execution 0:")
+                text += " " + lines[i + 1].strip()
             first = text
             break
     cause = next((m.group(1) for m in map(CAUSE.match, lines) if m), "")

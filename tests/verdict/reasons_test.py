@@ -111,6 +111,13 @@ CASES = [
      "returned for 5s)\n\nrunqcheck: watchdog: FAILED: no subject operation returned for 5s "
      "(livelock or deadlock in the port); state dump:\n  thread 2: in globrunqget\n",
      "***Exception: Other", ["fatal error: acme: queue full n=3"]),
+    # lincheck's history: the line after "execution 0:" says what failed
+    ("lincheck_threads_hist", "lincheck",
+     "FAIL: scenario owner_vs_thief (owner vs one thief), execution 4:\n"
+     "not linearizable w.r.t. the reference model; shortest failing prefix (19 of 32 events):\n"
+     "  initial: P0 ring=[] runnext=-1\n"
+     "reproduce: RUNQCHECK_CASE=owner_vs_thief /b/bin/lincheck_threads__acme_x 50\n", "",
+     ["execution 4: not linearizable w.r.t. the reference model"]),
     # a hang alone: the dump's first thread and its P in the reason, not "state dump:"
     ("property_sched_hang", "property",
      "runqcheck: watchdog: FAILED: no subject operation returned for 5s (livelock or "
