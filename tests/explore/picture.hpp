@@ -194,7 +194,15 @@ class picture final : public rqm::op_observer {
       if (rel(of(of(reads[i]).rf)) && !acq(of(reads[i])) && !later) return say(reads[i], false);
     }
     for (int k : reads)
-      if (!rel(of(of(k).rf))) return say(k, true);
+      if (!rel(of(of(k).rf))) {
+        // Neither side orders it: the load is named too (it may be what is misplaced,
+        // a slot read after the CAS that gave the slot back).
+        say(k, true);
+        std::string mo = of(k).ordered ? fuzz::name_of(static_cast<std::memory_order>(of(k).mo))
+                                       : "plain";
+        return text += " (read by the " + std::string(of(k).kind) + " at " + of(k).loc + " (" +
+                       of(k).func + "), " + mo + ")";
+      }
     return text;
   }
 
