@@ -149,6 +149,13 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
                                 if x.strip().startswith(("C++:", "Go:"))
                                 or "fatal error" in x)
+            if text.endswith("state dump:"):
+                # a watchdog's hang: the dump's first thread and its Ps (where it hangs)
+                text += " " + "; ".join(x.strip() for x in lines[i + 1:i + 4]
+                                        if x.startswith("  ") and "global queue" not in x)
+            elif text.endswith(":") and i + 1 < len(lines) and lines[i + 1].strip():
+                # what failed is on the next line (lincheck's "execution 0:")
+                text += " " + lines[i + 1].strip()
             first = text
             break
     cause = next((m.group(1) for m in map(CAUSE.match, lines) if m), "")
@@ -369,9 +376,11 @@ def main(argv) -> int:
                     "test": name, "preset": label, "subject": subj, "run": d,
                     "reason": reason_of(out, "" if fail_el is None else fail_el.get("message", ""),
                                         ends.get(name, "")),
-                    "repro": [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
-                             + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
-                                or "reproduce with:" in ln],
+                    # each once (a test may print one before and after a crash)
+                    "repro": list(dict.fromkeys(
+                        [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
+                        + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
+                           or "reproduce with:" in ln])),
                     "pictures": [ln.split(":", 1)[1].strip() for ln in lines
                                  if ln.startswith("picture:")],
                     "witness": [ln.split(":", 1)[1].rstrip() for ln in out.splitlines()

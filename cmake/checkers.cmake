@@ -50,6 +50,25 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS)
   runqcheck_add_checker(NAME unit_core GTEST CORE_ONLY SOURCES ${_rq_core_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
 endif()
+# Teeth: runqdrain leaving runnext (tests/unit/teeth), built like a subject but
+# registered nowhere else: the edge tests fail it with their message, not a SIGSEGV.
+if("unit" IN_LIST RUNQCHECK_CHECKERS AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_drain_keeps_next_HEADER
+    teeth/drain_keeps_next.hpp)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_drain_keeps_next_TYPE teeth::drain_keeps_next)
+  runqcheck_subject_header(drain_keeps_next _rq_unit_gen)
+  add_executable(unit_teeth__drain_keeps_next "${RUNQCHECK_ROOT}/tests/unit/subject_edges.cpp")
+  target_include_directories(unit_teeth__drain_keeps_next PRIVATE "${_rq_unit_gen}"
+    "${RUNQCHECK_ROOT}/tests/unit")
+  target_link_libraries(unit_teeth__drain_keeps_next PRIVATE runqcheck::core
+    GTest::gtest_main Threads::Threads)
+  set_target_properties(unit_teeth__drain_keeps_next PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME unit_teeth/drain_keeps_next COMMAND sh "${RUNQCHECK_ROOT}/tests/unit/teeth.sh"
+    $<TARGET_FILE:unit_teeth__drain_keeps_next> "SubjectEdges/0.Runqdrain_*"
+    "gQueue tail: the drain returned no G")
+  set_tests_properties(unit_teeth/drain_keeps_next PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
+endif()
 
 # tests/unit/isolate.py's teeth, the verdict's reasons (ci/verdict.py on the
 # outputs of failing checkers: none "without a message") and its columns: the
@@ -142,6 +161,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
+  # The names a .cmake spec registers, computed ones too (cmake/subject_spec.cmake).
+  add_test(NAME subject_spec COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/subject_spec_test.sh"
+    "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/subject_spec" "${CMAKE_COMMAND}")
   # Set-up errors found later (a spec CMake rejects, a TYPE that does not compile, no
   # --subject from an install): exit 2, one error line; a port that does not compile: 1.
   add_test(NAME gate_setup COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_setup.sh"
@@ -156,7 +178,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
-    verdict_kinds verdict_columns docs_columns gate_flags verdict_cache
+    verdict_kinds verdict_columns docs_columns gate_flags subject_spec verdict_cache
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 

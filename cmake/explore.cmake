@@ -549,6 +549,26 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   set_tests_properties(explore_advice/acme_strict PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 300)
 endif()
+# A data race's cause names the port's hand-over, never a hook's read (runq_counters):
+# teeth::steal_next_store (tests/explore/teeth) takes runnext by load + store.
+if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go125)
+  runqcheck_example_exe(explore_teeth__steal_next_store
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" steal_next_store
+    teeth/steal_next_store.hpp teeth::steal_next_store "${RUNQCHECK_ROOT}/tests/explore"
+    runqcheck_explore runqcheck_models ${_rq_pic})
+  add_test(NAME explore_teeth/steal_next_store COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__steal_next_store>)
+  # teeth::grab_after_cas reads the slots after its CAS: the cause names that load.
+  runqcheck_example_exe(explore_teeth__grab_after_cas
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" grab_after_cas
+    teeth/grab_after_cas.hpp teeth::grab_after_cas "${RUNQCHECK_ROOT}/tests/explore"
+    runqcheck_explore runqcheck_models ${_rq_pic})
+  add_test(NAME explore_teeth/grab_after_cas COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__grab_after_cas>
+    "(read by the load at grab_after_cas.hpp:")
+  set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 300)
+endif()
 
 # Every small queue program (models/generate), each explored exhaustively
 # under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the

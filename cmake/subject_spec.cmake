@@ -6,6 +6,7 @@
 # which prints, per spec, "subject <names,...> <spec with absolute paths>",
 # or one "error: <why>" line.
 include_guard(GLOBAL)
+set(_rq_subject_spec_file "${CMAKE_CURRENT_LIST_FILE}")
 
 # runqcheck_subject_spec(<spec> <base> <names_var> <spec_var> <error_var>):
 # <names_var> the subjects it registers, <spec_var> the spec with paths made
@@ -19,16 +20,36 @@ function(runqcheck_subject_spec spec base names_var spec_var error_var)
     if(NOT EXISTS "${out}")
       set(err "--subject: file '${spec}' not found")
     else()
-      # NAME right after the call, on its line or the next.
-      file(READ "${out}" text)
-      # (runqcheck_add_protocol_subject too: a wakeup protocol.)
-      string(REGEX MATCHALL
-        "runqcheck_add_(protocol_)?subject\\([ \t\r\n]*NAME[ \t\r\n]+[A-Za-z0-9_.-]+"
-        calls "${text}")
-      foreach(c IN LISTS calls)
-        string(REGEX REPLACE ".*[ \t\r\n]" "" n "${c}")
-        list(APPEND names ${n})
-      endforeach()
+      # The names the file registers: the file run on its own with both calls stubbed
+      # (a foreach or a variable makes a NAME that no regex reads), else, where it
+      # cannot run alone (it needs a project), the literal NAMEs after each call.
+      execute_process(COMMAND "${CMAKE_COMMAND}" "-DRQ_SPEC_PROBE=${out}"
+        -P "${_rq_subject_spec_file}"
+        RESULT_VARIABLE probe_rc OUTPUT_VARIABLE probe_out ERROR_VARIABLE probe_err)
+      if(probe_rc EQUAL 0 AND probe_err MATCHES "(^|\n)rq-name ")
+        string(REGEX MATCHALL "rq-name [^\n]*" calls "${probe_err}")
+        foreach(c IN LISTS calls)
+          string(REGEX REPLACE "^rq-name " "" n "${c}")
+          if(NOT n MATCHES "^[A-Za-z0-9_.-]+$")
+            set(err "--subject: '${spec}': bad NAME '${n}' (letters, digits, _ . - only)")
+          endif()
+          list(APPEND names ${n})
+        endforeach()
+      else()
+        file(READ "${out}" text)
+        # (runqcheck_add_protocol_subject too: a wakeup protocol.)
+        string(REGEX MATCHALL
+          "runqcheck_add_(protocol_)?subject\\([ \t\r\n]*NAME[ \t\r\n]+[A-Za-z0-9_.{}$-]+"
+          calls "${text}")
+        foreach(c IN LISTS calls)
+          string(REGEX REPLACE ".*[ \t\r\n]" "" n "${c}")
+          if(n MATCHES "[$]")
+            set(err "--subject: '${spec}': NAME ${n} is computed and the file does not run \
+alone (cmake -P) to compute it: write each NAME literally")
+          endif()
+          list(APPEND names ${n})
+        endforeach()
+      endif()
       list(REMOVE_DUPLICATES names)
       if(NOT names)
         set(err "--subject: '${spec}' calls no runqcheck_add_[protocol_]subject(NAME ...)")
@@ -81,7 +102,19 @@ macro(runqcheck_add_subject_spec spec)
   endif()
 endmacro()
 
-if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
+if(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE AND DEFINED RQ_SPEC_PROBE)
+  # Probe mode (runqcheck_subject_spec): the file run with the calls stubbed, each
+  # NAME printed on stderr as `rq-name <NAME>`.
+  function(runqcheck_add_subject)
+    cmake_parse_arguments(A "" "NAME" "" ${ARGN})
+    message(NOTICE "rq-name ${A_NAME}")
+  endfunction()
+  function(runqcheck_add_protocol_subject)
+    cmake_parse_arguments(A "" "NAME" "" ${ARGN})
+    message(NOTICE "rq-name ${A_NAME}")
+  endfunction()
+  include("${RQ_SPEC_PROBE}")
+elseif(CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   foreach(spec IN LISTS SPECS)
     runqcheck_subject_spec("${spec}" "${BASE}" names out err)
     if(err)

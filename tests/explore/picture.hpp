@@ -167,7 +167,9 @@ class picture final : public rqm::op_observer {
     std::vector<int> reads;
     for (int k : po_[static_cast<std::size_t>(ta)]) {
       const row& r = rows_[static_cast<std::size_t>(k)];
-      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb) continue;
+      if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb ||
+          fuzz::hook_function(r.func.c_str()))
+        continue;
       reads.push_back(k);
       if (!g.empty() && g[0] == 'G' && g == r.value) break;
     }
@@ -192,7 +194,15 @@ class picture final : public rqm::op_observer {
       if (rel(of(of(reads[i]).rf)) && !acq(of(reads[i])) && !later) return say(reads[i], false);
     }
     for (int k : reads)
-      if (!rel(of(of(k).rf))) return say(k, true);
+      if (!rel(of(of(k).rf))) {
+        // Neither side orders it: the load is named too (it may be what is misplaced,
+        // a slot read after the CAS that gave the slot back).
+        say(k, true);
+        std::string mo = of(k).ordered ? fuzz::name_of(static_cast<std::memory_order>(of(k).mo))
+                                       : "plain";
+        return text += " (read by the " + std::string(of(k).kind) + " at " + of(k).loc + " (" +
+                       of(k).func + "), " + mo + ")";
+      }
     return text;
   }
 

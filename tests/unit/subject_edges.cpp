@@ -235,6 +235,8 @@ TYPED_TEST(SubjectEdges, Runqdrain_ReturnsRunnextFirstThenRingOrderAndEmptiesQue
       EXPECT_EQ(q.size(), static_cast<std::int32_t>(want.size())) << "gQueue size";
       EXPECT_EQ(rqtest::walk(gs, q), want) << "drained order: runnext, then the ring head to tail";
       if (!want.empty()) {
+        // A drain that returned nothing (runnext left behind) fails here, not by SIGSEGV.
+        ASSERT_NE(q.tail(), nullptr) << "gQueue tail: the drain returned no G";
         EXPECT_EQ(gs.index(q.tail()), want.back()) << "gQueue tail";
         EXPECT_EQ(q.tail()->schedlink.load(), nullptr) << "tail's schedlink must end the list";
       } else {

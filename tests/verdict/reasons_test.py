@@ -26,6 +26,7 @@ CASES = [
      "Expected equality of these values:\n  got\n    3\n[  FAILED  ] SubjectEdges/0.Wrap\n"
      "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectEdges/0.Wrap\n"
      "[ RUN      ] SubjectConcurrent.Steal\n"
+     "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n"
      "runqcheck: crash: SIGSEGV in SubjectConcurrent.Steal\n"
      "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n"
      "isolate.py: SubjectConcurrent.Steal (SIGSEGV) run alone: crashes again\n", "",
@@ -110,6 +111,20 @@ CASES = [
      "returned for 5s)\n\nrunqcheck: watchdog: FAILED: no subject operation returned for 5s "
      "(livelock or deadlock in the port); state dump:\n  thread 2: in globrunqget\n",
      "***Exception: Other", ["fatal error: acme: queue full n=3"]),
+    # lincheck's history: the line after "execution 0:" says what failed
+    ("lincheck_threads_hist", "lincheck",
+     "FAIL: scenario owner_vs_thief (owner vs one thief), execution 4:\n"
+     "not linearizable w.r.t. the reference model; shortest failing prefix (19 of 32 events):\n"
+     "  initial: P0 ring=[] runnext=-1\n"
+     "reproduce: RUNQCHECK_CASE=owner_vs_thief /b/bin/lincheck_threads__acme_x 50\n", "",
+     ["execution 4: not linearizable w.r.t. the reference model"]),
+    # a hang alone: the dump's first thread and its P in the reason, not "state dump:"
+    ("property_sched_hang", "property",
+     "runqcheck: watchdog: FAILED: no subject operation returned for 5s (livelock or "
+     "deadlock in the port); state dump:\n  thread 0: in runqdrain on P2 (its op #22)\n"
+     "    P2: head=512 tail=769 no describe_p hook\n  global queue: no describe_sched hook\n"
+     "reproduce: RC_PARAMS=\"reproduce=x\" /b/bin/property_sched__acme_x\n", "",
+     ["state dump: thread 0: in runqdrain on P2", "P2: head=512 tail=769"]),
 ]
 
 
@@ -175,8 +190,9 @@ def main(argv):
         bad += [f"{test}: reason lacks '{w}' ({reason.strip()})" for w in words if w not in reason]
     if (got := protocol_reason(verdict)) != PROTOCOL_REASON:
         bad.append(f"explore_protocol: reason is '{got}', not the failing invariant")
-    if "reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal" not in out:
-        bad.append("the crash's reproducer is not listed")
+    n = out.count("reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n")
+    if n != 1:  # printed twice by the test (before and after the crash): listed once
+        bad.append(f"the crash's reproducer is listed {n} times, not once")
     for b in bad:
         print(f"reasons_test: {b}")
     print("reasons_test: " + ("FAILED" if bad else f"passed: {len(CASES)} failing tests, each with "

@@ -277,7 +277,8 @@ class recorder final : public access_observer, public model::op_observer {
     for (int i = w + 1; i < nevents_ && nr < 64; i++) {
       const event& r = events_[i];
       bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
-      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread)
+      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread ||
+          hook_function(r.func))
         continue;
       reads[nr++] = i;
       if (g[0] == 'G' && std::strcmp(r.value, g) == 0) break;
@@ -303,7 +304,15 @@ class recorder final : public access_observer, public model::op_observer {
       if (rel(from(k)) && !acq(r) && !later) return said(reads[k], false);
     }
     for (int k = 0; k < nr; k++)
-      if (!rel(from(k))) return said(reads[k], true);
+      if (!rel(from(k))) {
+        // Neither side orders it: the load is named too (it may be what is misplaced).
+        said(reads[k], true);
+        const event& r = events_[reads[k]];
+        std::size_t at = std::strlen(b);
+        std::snprintf(b + at, n - at, " (read by the load in %s (%s:%u), %s)", r.func, r.file,
+                      r.line, r.ordered ? name_of(r.mo) : "plain");
+        return;
+      }
   }
   // The access a racing one conflicts with: the latest access to object o
   // by another thread (or the set-up) that a write conflicts with (any), or
