@@ -4,6 +4,12 @@
 #undef RUNQCHECK_PLAIN
 #undef RUNQCHECK_PLAIN_PARAM
 #undef RUNQCHECK_C_ONLY
+#undef _Static_assert
+#undef _Alignas
+#undef _Alignof
+#undef _Noreturn
+#undef _Bool
+#undef noreturn  // clang's <stdnoreturn.h> defines it in C++ too (it would rewrite [[noreturn]])
 #undef atomic_init
 #undef atomic_load_explicit
 #undef atomic_load

@@ -17,6 +17,12 @@
 // A parameter that receives a marked array (RUNQCHECK_PLAIN(T) ring[N] passed as T *ring):
 // any marked field's type (the function becomes a template).
 #define RUNQCHECK_PLAIN_PARAM(T) auto
+// C11's keywords that C++ lacks (g++ or clang++): their C++ spellings.
+#define _Static_assert static_assert
+#define _Alignas(x) alignas(x)
+#define _Alignof(x) alignof(x)
+#define _Noreturn __attribute__((__noreturn__))  // anywhere among the specifiers, as in C
+#define _Bool bool
 #define atomic_init(obj, v) ::runqcheck::c11::store((obj), (v), memory_order_relaxed)
 #define atomic_load_explicit(obj, mo) ::runqcheck::c11::load((obj), (mo))
 #define atomic_load(obj) ::runqcheck::c11::load((obj), ::runqcheck::c11::sc)
