@@ -2,8 +2,9 @@
 // itself (tests/c11/libc_port.h) compiled inside an adapter's class with runqcheck/c11.hpp
 // as the translation unit's first include (clang's <stdatomic.h> then comes before
 // <atomic>), C11's keywords (_Static_assert, _Alignas, _Alignof, _Noreturn, _Bool), C++'s
-// [[noreturn]] after it (clang's <stdnoreturn.h>), and its assert() raised as the port's
-// fatal error. Exit 0: each held.
+// [[noreturn]] after it (clang's <stdnoreturn.h>), its pthread_mutex_t a B::mutex (the
+// native one knows its holder), and its assert() raised as the port's fatal error. Exit 0:
+// each held.
 #include <runqcheck/c11.hpp>
 #include <runqcheck/backend/native.hpp>
 
@@ -36,6 +37,9 @@ int main() {
   S::lp_init(&c, "ok");
   int bad = 0;
   bad += S::lp_add(&c, 4) != 4 || std::strcmp(c.name, "ok") != 0 || !c.named;
+  c.mu.lock();
+  bad += !c.mu.held_by_me();  // a B::mutex, not POSIX's
+  c.mu.unlock();
   if (bad > 100) unreachable();
   try {
     S::lp_add(&c, 7);  // 11 > 10: the port's assert

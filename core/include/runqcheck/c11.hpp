@@ -15,7 +15,8 @@
 // on.h maps, by macro, `_Atomic(T)` to B::atomic<T>, the atomic_* generic
 // functions (explicit and seq_cst forms) to this file's functions, which
 // call the seam with the port's order and the caller's source line,
-// `mtx_t`/`mtx_lock`/`mtx_unlock` to B::mutex, and RUNQCHECK_PLAIN(T) (a
+// `mtx_t`/`mtx_lock`/`mtx_unlock` (and pthread_mutex_t's) to B::mutex, C11's keywords
+// that C++ lacks to C++'s, and RUNQCHECK_PLAIN(T) (a
 // plain field that threads share: ring slots read racily, fields guarded by
 // a lock) to B::var<T>, RUNQCHECK_C_ONLY(...) (a same-name typedef, a
 // prototype) to nothing and RUNQCHECK_PLAIN_PARAM(T) (a parameter receiving a

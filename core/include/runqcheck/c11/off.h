@@ -31,3 +31,8 @@
 #undef mtx_destroy
 #undef mtx_lock
 #undef mtx_unlock
+#undef pthread_mutex_t
+#undef pthread_mutex_init
+#undef pthread_mutex_destroy
+#undef pthread_mutex_lock
+#undef pthread_mutex_unlock

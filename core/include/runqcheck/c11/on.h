@@ -48,3 +48,9 @@
 #define mtx_destroy(m) ::runqcheck::c11::destroy(m)
 #define mtx_lock(m) ::runqcheck::c11::lock(m)
 #define mtx_unlock(m) ::runqcheck::c11::unlock(m)
+// POSIX's mutex as C11's: onto B::mutex (the attributes are ignored; trylock is not mapped).
+#define pthread_mutex_t runqcheck_c11_mtx
+#define pthread_mutex_init(m, attr) ::runqcheck::c11::init((m), 0)
+#define pthread_mutex_destroy(m) (::runqcheck::c11::destroy(m), 0)
+#define pthread_mutex_lock(m) ::runqcheck::c11::lock(m)
+#define pthread_mutex_unlock(m) ::runqcheck::c11::unlock(m)
