@@ -2,9 +2,9 @@
 // itself (tests/c11/libc_port.h) compiled inside an adapter's class with runqcheck/c11.hpp
 // as the translation unit's first include (clang's <stdatomic.h> then comes before
 // <atomic>), C11's keywords (_Static_assert, _Alignas, _Alignof, _Noreturn, _Bool), C++'s
-// [[noreturn]] after it (clang's <stdnoreturn.h>), its pthread_mutex_t a B::mutex (the
-// native one knows its holder), and its assert() raised as the port's fatal error. Exit 0:
-// each held.
+// [[noreturn]] after it (clang's <stdnoreturn.h>), its atomic_uint a B::atomic, its
+// pthread_mutex_t a B::mutex (the native one knows its holder), and its assert() raised
+// as the port's fatal error. Exit 0: each held.
 #include <runqcheck/c11.hpp>
 #include <runqcheck/backend/native.hpp>
 
@@ -37,6 +37,7 @@ int main() {
   S::lp_init(&c, "ok");
   int bad = 0;
   bad += S::lp_add(&c, 4) != 4 || std::strcmp(c.name, "ok") != 0 || !c.named;
+  bad += c.calls.load(std::memory_order::relaxed) != 1;  // a B::atomic
   c.mu.lock();
   bad += !c.mu.held_by_me();  // a B::mutex, not POSIX's
   c.mu.unlock();
