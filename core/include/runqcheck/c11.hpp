@@ -236,12 +236,19 @@ inline std::string base_name(const char* path) {
                                   ::runqcheck::loc l = ::runqcheck::loc::current()) {       \
     B::fence(mo, l);                                                                        \
   }                                                                                         \
+  /* The port's abort() (found here before C's): the port's fatal error at its line. */    \
+  /* Noreturn as C's: no backend's fatal returns (Relacy's leaves the execution). */        \
+  [[noreturn]] static void abort(::runqcheck::loc l_ = ::runqcheck::loc::current()) {       \
+    B::fatal(::runqcheck::fatal_info{"abort() called", {}, l_});                            \
+    __builtin_unreachable();                                                                \
+  }                                                                                         \
   /* The port's assert() (glibc's and musl's call __assert_fail, found here first): */     \
   /* the port's fatal error, as RQ_CHECK, not an abort with no reproducer. */               \
-  static void __assert_fail(const char* expr_, const char* file_, unsigned line_,           \
-                            const char*) {                                                  \
+  [[noreturn]] static void __assert_fail(const char* expr_, const char* file_,              \
+                                         unsigned line_, const char*) {                     \
     B::fatal(::runqcheck::fatal_info{                                                       \
         expr_, "(assert failed at " + ::runqcheck::c11::base_name(file_) + ":" +            \
                    std::to_string(line_) + ")",                                            \
         ::runqcheck::loc::current()});                                                      \
+    __builtin_unreachable();                                                                \
   }
