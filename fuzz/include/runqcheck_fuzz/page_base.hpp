@@ -34,6 +34,13 @@ inline const char* name_of(std::memory_order mo) {
   }
 }
 
+// A subject hook's function (runq_counters, describe_p, ...): the harness reads the port
+// through it, relaxed by contract, so a race's hand-over never names its accesses.
+inline bool hook_function(const std::string& f) {
+  return f == "runq_counters" || f == "set_runq_counters" || f == "describe_p" ||
+         f == "describe_sched";
+}
+
 inline void json_string(std::string& out, const char* s) {
   out += '"';
   for (; *s != '\0'; s++) {

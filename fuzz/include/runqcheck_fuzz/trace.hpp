@@ -269,7 +269,8 @@ class recorder final : public access_observer, public model::op_observer {
       return e.ordered && e.mo != mo::relaxed && e.mo != mo::release;
     };
     // The raced object's G ("G5" of "G5.status"): candidates end at the read that took
-    // its pointer (a slot, runnext), as the ones after it cannot have handed it over.
+    // its pointer (a slot, runnext), as the ones after it cannot have handed it over; a
+    // hook's reads (the harness's, relaxed by contract) are none.
     char g[24] = {};
     std::snprintf(g, sizeof g, "%s", raced);
     if (char* dot = std::strchr(g, '.')) *dot = '\0';
@@ -277,7 +278,8 @@ class recorder final : public access_observer, public model::op_observer {
     for (int i = w + 1; i < nevents_ && nr < 64; i++) {
       const event& r = events_[i];
       bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
-      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread)
+      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread ||
+          hook_function(r.func))
         continue;
       reads[nr++] = i;
       if (g[0] == 'G' && std::strcmp(r.value, g) == 0) break;
