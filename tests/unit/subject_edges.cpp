@@ -235,6 +235,8 @@ TYPED_TEST(SubjectEdges, Runqdrain_ReturnsRunnextFirstThenRingOrderAndEmptiesQue
       EXPECT_EQ(q.size(), static_cast<std::int32_t>(want.size())) << "gQueue size";
       EXPECT_EQ(rqtest::walk(gs, q), want) << "drained order: runnext, then the ring head to tail";
       if (!want.empty()) {
+        // A port that drained too few (none): a failure, not the test's null dereference.
+        ASSERT_NE(q.tail(), nullptr) << "runqdrain returned no G";
         EXPECT_EQ(gs.index(q.tail()), want.back()) << "gQueue tail";
         EXPECT_EQ(q.tail()->schedlink.load(), nullptr) << "tail's schedlink must end the list";
       } else {
