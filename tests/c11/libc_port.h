@@ -31,6 +31,8 @@ static _Noreturn void lp_die(const char *why) {
   abort();
 }
 
+static noreturn void lp_die_again(void) { lp_die("again"); }
+
 static inline void lp_init(struct lp_counter *c, const char *name) {
   memset(c->name, 0, sizeof c->name);
   strncpy(c->name, name, sizeof c->name - 1);

@@ -9,7 +9,7 @@
 #undef _Alignof
 #undef _Noreturn
 #undef _Bool
-#undef noreturn  // clang's <stdnoreturn.h> defines it in C++ too (it would rewrite [[noreturn]])
+#undef noreturn  // on.h's, or clang's <stdnoreturn.h> in C++ too (it would rewrite [[noreturn]])
 #undef atomic_bool
 #undef atomic_char
 #undef atomic_schar

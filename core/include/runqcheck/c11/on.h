@@ -23,6 +23,7 @@
 #define _Alignof(x) alignof(x)
 #define _Noreturn __attribute__((__noreturn__))  // anywhere among the specifiers, as in C
 #define _Bool bool
+#define noreturn _Noreturn  // <stdnoreturn.h>'s spelling (g++'s defines it for C only)
 // C11's atomic typedefs, as _Atomic(T).
 #define atomic_bool runqcheck_c11_atomic<bool>
 #define atomic_char runqcheck_c11_atomic<char>
