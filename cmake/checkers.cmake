@@ -156,6 +156,18 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     add_test(NAME lwq_c_inspect COMMAND lwq_c_inspect_test)
     set_tests_properties(lwq_c_inspect PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
   endif()
+  # A C port's own #include of C's library headers and its assert() inside the adapter,
+  # with this build's compiler and clang (whose <stdatomic.h> defines macros in C++).
+  if(NOT RUNQCHECK_PORT_ONLY)
+    find_program(_rq_clangxx NAMES clang++-16 clang++)
+    set(_rq_cxxs "${CMAKE_CXX_COMPILER}")
+    if(_rq_clangxx)
+      list(APPEND _rq_cxxs "${_rq_clangxx}")
+    endif()
+    add_test(NAME c11_libc_port COMMAND sh "${RUNQCHECK_ROOT}/tests/c11/check_libc.sh"
+      "${RUNQCHECK_ROOT}/core/include" "${CMAKE_BINARY_DIR}/c11_libc_port" ${_rq_cxxs})
+    set_tests_properties(c11_libc_port PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
+  endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.

@@ -229,6 +229,11 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
     $<TARGET_FILE:explore__mutants> rc11 runqput_tail_store "store relaxed -> release")
   set_tests_properties(explore_advice PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120
     ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
+  # A race's hand-over never names a hook (runq_counters: the harness's relaxed read
+  # around a steal), here the thief's relaxed head CAS under C11 (~1 s).
+  add_test(NAME explore_hook_blame COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/hook_blame.sh"
+    $<TARGET_FILE:explore__mutants>)
+  set_tests_properties(explore_hook_blame PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   # Orders stronger than needed (--advise on a passing port): the sites it
   # reports are exactly the order mutants that expected.txt lets survive the
   # explore column (RC11, ~9 s; nightly: all four models against explore and

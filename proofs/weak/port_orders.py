@@ -113,6 +113,11 @@ def roles(ops):
         for a in op.acc:
             if a.where in ("P0", "P1"):
                 locs.setdefault(a.off, []).append((op, a))
+    for uses in locs.values():
+        if any(a.ptr for _, a in uses):  # a G held as an integer: its 0 is nil
+            for _, a in uses:
+                a.ptr = True
+                a.read, a.written = ("nil" if v == "0" else v for v in (a.read, a.written))
     role = {}
     for off, uses in sorted(locs.items()):
         role[off] = role_of(uses)

@@ -5,7 +5,8 @@
 // The failing execution is re-run alone (the engine's replay of its path)
 // with options::on_access set: each event a thread replays or adds comes
 // here in the order the threads ran, an order of po ∪ rf, with the write it
-// reads from (rf, exact: the graph's), its order, value and source line;
+// reads from (rf, exact: the graph's; under load buffering a store recorded
+// after its load, the rf then filled in), its order, value and source line;
 // exec.hpp's op_observer marks where each operation begins and ends. Every
 // re-run of the program starts a fresh record (setup()), so the last one,
 // the failing execution, is what the page shows.
@@ -58,6 +59,7 @@ class picture final : public rqm::op_observer {
     owners_.clear();
     po_.assign(static_cast<std::size_t>(nthreads), {});
     cur_op_.assign(static_cast<std::size_t>(nthreads), -1);
+    later_rf_.clear();
   }
 
   // options::on_access.
@@ -70,8 +72,13 @@ class picture final : public rqm::op_observer {
     r.kind = kind_of(e, mutex);
     r.ordered = !e.plain;
     r.mo = e.mo;
-    if (e.reads() && !e.rf.init())
-      r.rf = po_[static_cast<std::size_t>(e.rf.t)][static_cast<std::size_t>(e.rf.i)];
+    if (e.reads() && !e.rf.init()) {
+      const auto& wt = po_[static_cast<std::size_t>(e.rf.t)];
+      if (static_cast<std::size_t>(e.rf.i) < wt.size())
+        r.rf = wt[static_cast<std::size_t>(e.rf.i)];
+      else  // a store its thread has not made yet (load buffering): its row comes later
+        later_rf_.push_back({static_cast<int>(rows_.size()), e.rf.t, e.rf.i});
+    }
     r.reads = e.reads() || e.what == op::cas;
     show(q, e.writes() ? e.wval : e.rval, r.value);
     if (e.kind == ek::rmw) show(q, e.rval, r.old);
@@ -82,7 +89,11 @@ class picture final : public rqm::op_observer {
     r.file = q.where.file_name();
     r.line = q.where.line();
     r.obj = q.obj == nullptr ? "" : object(q.obj, kind_name(r.kind), r.func);
-    po_[static_cast<std::size_t>(t)].push_back(static_cast<int>(rows_.size()));
+    auto& pt = po_[static_cast<std::size_t>(t)];
+    for (auto& l : later_rf_)  // the loads that read this store before it was recorded
+      if (l.t == t && static_cast<std::size_t>(l.i) == pt.size())
+        rows_[static_cast<std::size_t>(l.row)].rf = static_cast<int>(rows_.size());
+    pt.push_back(static_cast<int>(rows_.size()));
     rows_.push_back(std::move(r));
   }
 
@@ -162,13 +173,14 @@ class picture final : public rqm::op_observer {
     // made after its racing write, first an acquire of a store without release (the
     // store), else the last release read by no acquire on that object (the load), else
     // any read of a store without release (the store).
-    // Candidates end at the read that took the raced G's pointer ("G5" of "G5.status").
+    // Candidates end at the read that took the raced G's pointer ("G5" of "G5.status");
+    // a hook's reads (the harness's, relaxed by contract) are none.
     std::string g = obj.substr(0, obj.find('.'));
     std::vector<int> reads;
     for (int k : po_[static_cast<std::size_t>(ta)]) {
       const row& r = rows_[static_cast<std::size_t>(k)];
       if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb ||
-          fuzz::hook_function(r.func.c_str()))
+          fuzz::hook_function(r.func))
         continue;
       reads.push_back(k);
       if (!g.empty() && g[0] == 'G' && g == r.value) break;
@@ -183,6 +195,8 @@ class picture final : public rqm::op_observer {
       text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
               ": the " + said(x, &at) + " is " + mo + ", not " +
               (store ? "a release" : "an acquire");
+      if (of(k).rf > k)  // the store's row comes after the read's
+        text += " (load buffering: the read took it before that store was made)";
       return text;
     };
     for (int k : reads)
@@ -345,6 +359,10 @@ class picture final : public rqm::op_observer {
   std::vector<row> rows_;
   int culprit_ = -1;                  // race_cause's hand-over row
   std::vector<std::vector<int>> po_;  // per thread: po index -> row
+  struct later_rf {
+    int row, t, i;  // row reads thread t's po index i, not recorded yet
+  };
+  std::vector<later_rf> later_rf_;
   std::vector<int> cur_op_;
   std::vector<const void*> mutexes_;
   std::unordered_map<const void*, std::string> names_;

@@ -11,7 +11,8 @@
 //   op SCENARIO STEP OPERATION P_ROLES       P_ROLES: owner=P0, or thief=P1,victim=P0
 //   a WHERE OFFSET SIZE PTR KIND ORDER FAILURE_ORDER READ WRITTEN OK FILE:LINE
 //     WHERE: P0, P1, sched, G (a harness G), - (elsewhere); KIND: L P S C A F (load, plain
-//     load, store, CAS, RMW, fence); values of pointers: gN, nil or ?; OK: 1 or 0;
+//     load, store, CAS, RMW, fence); values of pointers: gN, nil or ?; PTR: 1 also for an
+//     integer access of a G's address (a G held as a uintptr_t); OK: 1 or 0;
 //     FILE:LINE: the port's line that made the access (the rest of the line).
 // Exit status: 0 recorded; 1 the port failed a sequential run (fatal error or
 // a spin), with a FAILED: line.
@@ -72,11 +73,23 @@ std::string where(const world& w, const void* a, std::size_t& off) {
   return "-";
 }
 
-std::string value(const world& w, const rec::access& a, std::uint64_t v) {
-  if (!a.ptr) return std::to_string(v);
-  if (v == 0) return "nil";
+// The harness G at address v: 1.., or 0.
+std::size_t g_at(const world& w, std::uint64_t v) {
   for (std::size_t i = 0; i < w.gs.size(); i++)
-    if (reinterpret_cast<std::uintptr_t>(w.gs[i].get()) == v) return "g" + std::to_string(i + 1);
+    if (reinterpret_cast<std::uintptr_t>(w.gs[i].get()) == v) return i + 1;
+  return 0;
+}
+
+// An integer access that reads or writes a G's address (a G held as a uintptr_t, as Go's
+// guintptr runnext): listed as a pointer access, its values as Gs.
+bool holds_g(const world& w, const rec::access& a) {
+  return a.ptr || g_at(w, a.read) != 0 || g_at(w, a.written) != 0;
+}
+
+std::string value(const world& w, const rec::access& a, std::uint64_t v) {
+  if (!holds_g(w, a)) return std::to_string(v);
+  if (v == 0) return "nil";
+  if (std::size_t k = g_at(w, v)) return "g" + std::to_string(k);
   return "?";
 }
 
@@ -87,7 +100,8 @@ void flush(const world& w) {
     std::size_t off = 0;
     std::string at = a.k == rec::kind::fence ? "-" : where(w, a.addr, off);
     std::printf("a %s %zu %u %d %c %s %s %s %s %d %s:%u\n", at.c_str(), off, a.size,
-                a.ptr ? 1 : 0, static_cast<char>(a.k), order_name(a.mo), order_name(a.mo_fail),
+                holds_g(w, a) ? 1 : 0, static_cast<char>(a.k), order_name(a.mo),
+                order_name(a.mo_fail),
                 value(w, a, a.read).c_str(), value(w, a, a.written).c_str(), a.ok ? 1 : 0,
                 a.file, a.line);
   }

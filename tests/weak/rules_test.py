@@ -8,10 +8,10 @@ fails naming runqgrab_tail_load; a runqempty that never reads runnext fails with
 that read "not recognised" (no order advised for it); a fence, a G pointer stored outside
 the P objects, two tails, and a runqputbatch that never stores the tail are each `not
 applied` (exit 77) with their reason, the fence's naming the exhaustive LB column that
-judges such a port (issue 43).  A port whose runqput peeks at runnext seq_cst (no
-runq.hpp site) and CASes it relaxed fails, and its witness and picture draw that peek
-seq_cst, as the port makes it (issue 30).  Prints one line per case; exit 1 if one is
-judged otherwise.
+judges such a port (issue 43).  A runnext held as an integer (uintptr_t) passes.  A port
+whose runqput peeks at runnext seq_cst (no runq.hpp site) and CASes it relaxed fails, and
+its witness and picture draw that peek seq_cst, as the port makes it (issue 30).  Prints
+one line per case; exit 1 if one is judged otherwise.
 
 usage: rules_test.py RECORDER
 """
@@ -73,6 +73,19 @@ def edit(lines, op_name, fn):
     return "\n".join(out) + "\n"
 
 
+def guintptr(lines, runnext):
+    """The listing of a port whose runnext is an integer: its accesses that hold no G
+    (0 read, 0 written) unmarked as pointers, with the value 0, as the recorder lists them."""
+    out = []
+    for ln in lines:
+        f = ln.split()
+        if f[0] == "a" and f[1] in ("P0", "P1") and f[2] == str(runnext) and f[8:10] == [
+                "nil", "nil"]:
+            f = f[:4] + ["0"] + f[5:8] + ["0", "0"] + f[10:]
+        out.append(" ".join(f))
+    return "\n".join(out) + "\n"
+
+
 def cases(lines, head, tail, runnext):
     """(name, listing, exit status, text the output must hold)."""
     peek = f"a P0 {head} 4 0 L relaxed relaxed 0 0 1"
@@ -103,6 +116,10 @@ def cases(lines, head, tail, runnext):
         ("two tails", edit(lines, "runqput", twotails), 77, "behave as the ring's tail"),
         ("runqputbatch stores no tail", edit(lines, "runqputbatch", notail), 77,
          "runqputbatch makes no store of the tail"),
+        # a runnext held as a uintptr_t (Go's guintptr): the recorder lists its accesses
+        # that read and write 0 as an integer's, the others as a G pointer's
+        ("runnext held as an integer", guintptr(lines, runnext), 0,
+         "no idiom has a bad execution"),
         # issue 30: no order is advised for a read the port never makes
         ("runqempty reads no runnext", edit(lines, "runqempty", nonext), 1,
          "runqempty_runnext_load: not recognised"),

@@ -15,7 +15,8 @@
 // on.h maps, by macro, `_Atomic(T)` to B::atomic<T>, the atomic_* generic
 // functions (explicit and seq_cst forms) to this file's functions, which
 // call the seam with the port's order and the caller's source line,
-// `mtx_t`/`mtx_lock`/`mtx_unlock` to B::mutex, and RUNQCHECK_PLAIN(T) (a
+// `mtx_t`/`mtx_lock`/`mtx_unlock` (and pthread_mutex_t's) to B::mutex, C11's keywords
+// that C++ lacks to C++'s, and RUNQCHECK_PLAIN(T) (a
 // plain field that threads share: ring slots read racily, fields guarded by
 // a lock) to B::var<T>, RUNQCHECK_C_ONLY(...) (a same-name typedef, a
 // prototype) to nothing and RUNQCHECK_PLAIN_PARAM(T) (a parameter receiving a
@@ -23,6 +24,9 @@
 // checked as a strong one: its spurious failures are not explored.
 #pragma once
 
+// backend.hpp (<atomic>) before <stdatomic.h>: clang's defines C11's generic functions
+// (kill_dependency, atomic_load, ...) as macros in C++20, which would break <atomic>.
+#include "backend.hpp"
 #include <stdatomic.h>  // first here: the port's include is then a no-op (clang: macros, below)
 #if __has_include(<threads.h>)
 #include <threads.h>  // mtx_plain, thrd_success; the port's include is then a no-op
@@ -30,11 +34,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+// C's library headers a port may include: included here, at file scope, their guards make
+// the port's #include inside the class a no-op (their extern "C" declarations cannot be
+// members). assert.h has no guard, but glibc's declares its function once.
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if __has_include(<sched.h>)
+#include <sched.h>  // sched_yield
+#endif
+#if __has_include(<pthread.h>)
+#include <pthread.h>
+#endif
+#if __has_include(<unistd.h>)
+#include <unistd.h>
+#endif
 
+#include <string>
 #include <type_traits>
 #include <utility>
-
-#include "backend.hpp"
 
 // clang's <stdatomic.h> defines C11's generic functions as macros in C++20
 // too; they would rewrite the functions of those names in headers included
@@ -180,6 +204,13 @@ class plain {
   V v_;
 };
 
+// A path's last component (an assert's __FILE__).
+inline std::string base_name(const char* path) {
+  std::string s(path);
+  auto k = s.find_last_of('/');
+  return k == std::string::npos ? s : s.substr(k + 1);
+}
+
 }  // namespace runqcheck::c11
 
 #define RUNQCHECK_C11_CAT2(a, b) a##b
@@ -204,4 +235,20 @@ class plain {
   static void runqcheck_c11_fence(memory_order mo,                                          \
                                   ::runqcheck::loc l = ::runqcheck::loc::current()) {       \
     B::fence(mo, l);                                                                        \
+  }                                                                                         \
+  /* The port's abort() (found here before C's): the port's fatal error at its line. */    \
+  /* Noreturn as C's: no backend's fatal returns (Relacy's leaves the execution). */        \
+  [[noreturn]] static void abort(::runqcheck::loc l_ = ::runqcheck::loc::current()) {       \
+    B::fatal(::runqcheck::fatal_info{"abort() called", {}, l_});                            \
+    __builtin_unreachable();                                                                \
+  }                                                                                         \
+  /* The port's assert() (glibc's and musl's call __assert_fail, found here first): */     \
+  /* the port's fatal error, as RQ_CHECK, not an abort with no reproducer. */               \
+  [[noreturn]] static void __assert_fail(const char* expr_, const char* file_,              \
+                                         unsigned line_, const char*) {                     \
+    B::fatal(::runqcheck::fatal_info{                                                       \
+        expr_, "(assert failed at " + ::runqcheck::c11::base_name(file_) + ":" +            \
+                   std::to_string(line_) + ")",                                            \
+        ::runqcheck::loc::current()});                                                      \
+    __builtin_unreachable();                                                                \
   }

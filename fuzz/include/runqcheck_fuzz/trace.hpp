@@ -269,7 +269,8 @@ class recorder final : public access_observer, public model::op_observer {
       return e.ordered && e.mo != mo::relaxed && e.mo != mo::release;
     };
     // The raced object's G ("G5" of "G5.status"): candidates end at the read that took
-    // its pointer (a slot, runnext), as the ones after it cannot have handed it over.
+    // its pointer (a slot, runnext), as the ones after it cannot have handed it over; a
+    // hook's reads (the harness's, relaxed by contract) are none.
     char g[24] = {};
     std::snprintf(g, sizeof g, "%s", raced);
     if (char* dot = std::strchr(g, '.')) *dot = '\0';

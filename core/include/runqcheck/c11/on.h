@@ -17,6 +17,48 @@
 // A parameter that receives a marked array (RUNQCHECK_PLAIN(T) ring[N] passed as T *ring):
 // any marked field's type (the function becomes a template).
 #define RUNQCHECK_PLAIN_PARAM(T) auto
+// C11's keywords that C++ lacks (g++ or clang++): their C++ spellings.
+#define _Static_assert static_assert
+#define _Alignas(x) alignas(x)
+#define _Alignof(x) alignof(x)
+#define _Noreturn __attribute__((__noreturn__))  // anywhere among the specifiers, as in C
+#define _Bool bool
+#define noreturn _Noreturn  // <stdnoreturn.h>'s spelling (g++'s defines it for C only)
+// C11's atomic typedefs, as _Atomic(T).
+#define atomic_bool runqcheck_c11_atomic<bool>
+#define atomic_char runqcheck_c11_atomic<char>
+#define atomic_schar runqcheck_c11_atomic<signed char>
+#define atomic_uchar runqcheck_c11_atomic<unsigned char>
+#define atomic_short runqcheck_c11_atomic<short>
+#define atomic_ushort runqcheck_c11_atomic<unsigned short>
+#define atomic_int runqcheck_c11_atomic<int>
+#define atomic_uint runqcheck_c11_atomic<unsigned int>
+#define atomic_long runqcheck_c11_atomic<long>
+#define atomic_ulong runqcheck_c11_atomic<unsigned long>
+#define atomic_llong runqcheck_c11_atomic<long long>
+#define atomic_ullong runqcheck_c11_atomic<unsigned long long>
+#define atomic_intptr_t runqcheck_c11_atomic<intptr_t>
+#define atomic_uintptr_t runqcheck_c11_atomic<uintptr_t>
+#define atomic_size_t runqcheck_c11_atomic<size_t>
+#define atomic_ptrdiff_t runqcheck_c11_atomic<ptrdiff_t>
+#define atomic_intmax_t runqcheck_c11_atomic<intmax_t>
+#define atomic_uintmax_t runqcheck_c11_atomic<uintmax_t>
+#define atomic_int_least8_t runqcheck_c11_atomic<int_least8_t>
+#define atomic_uint_least8_t runqcheck_c11_atomic<uint_least8_t>
+#define atomic_int_fast8_t runqcheck_c11_atomic<int_fast8_t>
+#define atomic_uint_fast8_t runqcheck_c11_atomic<uint_fast8_t>
+#define atomic_int_least16_t runqcheck_c11_atomic<int_least16_t>
+#define atomic_uint_least16_t runqcheck_c11_atomic<uint_least16_t>
+#define atomic_int_fast16_t runqcheck_c11_atomic<int_fast16_t>
+#define atomic_uint_fast16_t runqcheck_c11_atomic<uint_fast16_t>
+#define atomic_int_least32_t runqcheck_c11_atomic<int_least32_t>
+#define atomic_uint_least32_t runqcheck_c11_atomic<uint_least32_t>
+#define atomic_int_fast32_t runqcheck_c11_atomic<int_fast32_t>
+#define atomic_uint_fast32_t runqcheck_c11_atomic<uint_fast32_t>
+#define atomic_int_least64_t runqcheck_c11_atomic<int_least64_t>
+#define atomic_uint_least64_t runqcheck_c11_atomic<uint_least64_t>
+#define atomic_int_fast64_t runqcheck_c11_atomic<int_fast64_t>
+#define atomic_uint_fast64_t runqcheck_c11_atomic<uint_fast64_t>
 #define atomic_init(obj, v) ::runqcheck::c11::store((obj), (v), memory_order_relaxed)
 #define atomic_load_explicit(obj, mo) ::runqcheck::c11::load((obj), (mo))
 #define atomic_load(obj) ::runqcheck::c11::load((obj), ::runqcheck::c11::sc)
@@ -42,3 +84,9 @@
 #define mtx_destroy(m) ::runqcheck::c11::destroy(m)
 #define mtx_lock(m) ::runqcheck::c11::lock(m)
 #define mtx_unlock(m) ::runqcheck::c11::unlock(m)
+// POSIX's mutex as C11's: onto B::mutex (the attributes are ignored; trylock is not mapped).
+#define pthread_mutex_t runqcheck_c11_mtx
+#define pthread_mutex_init(m, attr) ::runqcheck::c11::init((m), 0)
+#define pthread_mutex_destroy(m) (::runqcheck::c11::destroy(m), 0)
+#define pthread_mutex_lock(m) ::runqcheck::c11::lock(m)
+#define pthread_mutex_unlock(m) ::runqcheck::c11::unlock(m)
