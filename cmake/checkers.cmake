@@ -258,6 +258,14 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     LABELS nightly relacy ARGS random 10000000 TIMEOUT 7200)
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_bound
     LABELS nightly relacy ARGS bound 5 TIMEOUT 7200)
+  # The backend's compare_exchange_weak fails spuriously under Relacy, its
+  # strong CAS never (tests/relacy/weak_cas.cpp, < 1 s).
+  if(NOT RUNQCHECK_PORT_ONLY AND NOT TARGET relacy_weak_cas)
+    add_executable(relacy_weak_cas "${RUNQCHECK_ROOT}/tests/relacy/weak_cas.cpp")
+    target_link_libraries(relacy_weak_cas PRIVATE runqcheck_core runqcheck_relacy runqcheck_models)
+    add_test(NAME relacy_weak_cas COMMAND relacy_weak_cas)
+    set_tests_properties(relacy_weak_cas PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 60)
+  endif()
   # Determinism: a chosen mutant's failure (the mutant schemata, subject
   # `mutants`), replayed twice, gives the same history as the original run.
   if(TARGET relacy_scenarios__mutants)

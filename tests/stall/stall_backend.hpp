@@ -102,6 +102,11 @@ struct backend {
       on_access();
       return v_.compare_exchange_strong(expected, desired, s, f);
     }
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order s, std::memory_order f,
+                               loc = loc::current()) {
+      on_access();
+      return v_.compare_exchange_weak(expected, desired, s, f);
+    }
     T fetch_add(T d, std::memory_order mo, loc = loc::current()) {
       on_access();
       return v_.fetch_add(d, mo);

@@ -96,6 +96,11 @@ struct recorder {
       note(kind::cas, success, failure, ok ? want : bits(expected), bits(desired), ok, l);
       return ok;
     }
+    // Recorded as a CAS: the orders are what the audit reads, not the spurious failures.
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+                               std::memory_order failure, loc l = loc::current()) {
+      return compare_exchange_strong(expected, desired, success, failure, l);
+    }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
       T old = base::fetch_add(d, mo, l);
       note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old + d)), true, l);

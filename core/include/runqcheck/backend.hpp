@@ -41,6 +41,7 @@ concept backend_atomic = requires(A& a, const A& ca, T v, T& expected, std::memo
   { ca.load_plain() } -> std::same_as<T>;
   a.store(v, mo);
   { a.compare_exchange_strong(expected, v, mo, mo) } -> std::same_as<bool>;
+  { a.compare_exchange_weak(expected, v, mo, mo) } -> std::same_as<bool>;  // may fail spuriously
   { a.fetch_add(v, mo) } -> std::same_as<T>;  // each RMW returns the value it replaced
   { a.fetch_sub(v, mo) } -> std::same_as<T>;
   { a.exchange(v, mo) } -> std::same_as<T>;

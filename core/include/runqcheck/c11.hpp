@@ -21,7 +21,7 @@
 // a lock) to B::var<T>, RUNQCHECK_C_ONLY(...) (a same-name typedef, a
 // prototype) to nothing and RUNQCHECK_PLAIN_PARAM(T) (a parameter receiving a
 // marked array) to auto; off.h removes every macro again. A weak CAS is
-// checked as a strong one: its spurious failures are not explored.
+// the backend's compare_exchange_weak (Relacy fails it spuriously; explore: strong).
 #pragma once
 
 // backend.hpp (<atomic>) before <stdatomic.h>: clang's defines C11's generic functions
@@ -116,6 +116,11 @@ template <class A>
 bool cas(A* a, value_t<A>* expected, std::type_identity_t<value_t<A>> desired,
          std::memory_order s, std::memory_order f, loc l = loc::current()) {
   return a->compare_exchange_strong(*expected, desired, s, f, l);
+}
+template <class A>
+bool cas_weak(A* a, value_t<A>* expected, std::type_identity_t<value_t<A>> desired,
+              std::memory_order s, std::memory_order f, loc l = loc::current()) {
+  return a->compare_exchange_weak(*expected, desired, s, f, l);
 }
 template <class A>
 value_t<A> fetch_add(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,

@@ -31,6 +31,11 @@ struct native {
                                  std::memory_order failure, loc = loc::current()) noexcept {
       return v_.compare_exchange_strong(expected, desired, success, failure);
     }
+    // May fail although the value equals expected (LL/SC on ARM): a port's loop retries.
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+                               std::memory_order failure, loc = loc::current()) noexcept {
+      return v_.compare_exchange_weak(expected, desired, success, failure);
+    }
     T fetch_add(T d, std::memory_order mo, loc = loc::current()) noexcept {
       return v_.fetch_add(d, mo);
     }

@@ -69,11 +69,11 @@
 #define atomic_compare_exchange_strong_explicit(obj, exp, v, s, f) \
   ::runqcheck::c11::cas((obj), (exp), (v), (s), (f))
 #define atomic_compare_exchange_weak_explicit(obj, exp, v, s, f) \
-  ::runqcheck::c11::cas((obj), (exp), (v), (s), (f))
+  ::runqcheck::c11::cas_weak((obj), (exp), (v), (s), (f))
 #define atomic_compare_exchange_strong(obj, exp, v) \
   ::runqcheck::c11::cas((obj), (exp), (v), ::runqcheck::c11::sc, ::runqcheck::c11::sc)
 #define atomic_compare_exchange_weak(obj, exp, v) \
-  ::runqcheck::c11::cas((obj), (exp), (v), ::runqcheck::c11::sc, ::runqcheck::c11::sc)
+  ::runqcheck::c11::cas_weak((obj), (exp), (v), ::runqcheck::c11::sc, ::runqcheck::c11::sc)
 #define atomic_fetch_add_explicit(obj, d, mo) ::runqcheck::c11::fetch_add((obj), (d), (mo))
 #define atomic_fetch_add(obj, d) ::runqcheck::c11::fetch_add((obj), (d), ::runqcheck::c11::sc)
 #define atomic_fetch_sub_explicit(obj, d, mo) ::runqcheck::c11::fetch_sub((obj), (d), (mo))

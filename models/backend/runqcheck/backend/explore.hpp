@@ -107,6 +107,12 @@ struct explore_backend {
       expected = dec<T>(v);
       return false;
     }
+    // As a strong CAS: its spurious failures are not explored here (Relacy's
+    // backend explores them).
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order s, std::memory_order f,
+                               loc l = loc::current()) {
+      return compare_exchange_strong(expected, desired, s, f, l);
+    }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
       auto q = req<T>(explore::op::fadd, mo, loc_, sizeof(T), l, this);
       q.a1 = enc(d);

@@ -218,11 +218,12 @@ struct relacy {
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                  std::memory_order failure, loc l = loc::current()) {
-      T want = expected;
-      bool ok = cas_(expected, desired, success, failure, l);
-      if (recording != nullptr) [[unlikely]]
-        record(ok ? want : expected, ok ? desired : expected, ok);
-      return ok;
+      return cas_rec(expected, desired, success, failure, l, false);
+    }
+    // Relacy fails it spuriously now and then (its compare_exchange_weak), as LL/SC may.
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+                               std::memory_order failure, loc l = loc::current()) {
+      return cas_rec(expected, desired, success, failure, l, true);
     }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
       T old = fetch_add_(d, mo, l);
@@ -283,17 +284,30 @@ struct relacy {
       a_.store(v, to_rl(mo), info(l));
       note<T>(access_observer::kind::store, this, v, nullptr, mo, l);
     }
+    bool cas_rec(T& expected, T desired, std::memory_order success, std::memory_order failure,
+                 loc l, bool weak) {
+      T want = expected;
+      bool ok = cas_(expected, desired, success, failure, l, weak);
+      if (recording != nullptr) [[unlikely]]
+        record(ok ? want : expected, ok ? desired : expected, ok);
+      return ok;
+    }
+    bool rl_cas(T& expected, T desired, std::memory_order s, std::memory_order f, loc l,
+                bool weak) {
+      if (weak)
+        return a_.compare_exchange_weak(expected, desired, to_rl(s), info(l), to_rl(f), info(l));
+      return a_.compare_exchange_strong(expected, desired, to_rl(s), info(l), to_rl(f), info(l));
+    }
     bool cas_(T& expected, T desired, std::memory_order success, std::memory_order failure,
-              loc l) {
+              loc l, bool weak) {
       auto ts = plain_.writing(l, false);
       if (observer == nullptr) {
-        bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l),
-                                             to_rl(failure), info(l));
+        bool ok = rl_cas(expected, desired, success, failure, l, weak);
         if (ok) plain_.wrote(l, ts);
         return ok;
       }
       T want = expected;
-      bool ok = a_.compare_exchange_strong(expected, desired, to_rl(success), info(l), to_rl(failure), info(l));
+      bool ok = rl_cas(expected, desired, success, failure, l, weak);
       if (ok) plain_.wrote(l, ts);
       if (ok) note<T>(access_observer::kind::rmw, this, desired, &want, success, l);
       else note<T>(access_observer::kind::cas_fail, this, expected, &want, failure, l);
