@@ -264,7 +264,16 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_executable(relacy_weak_cas "${RUNQCHECK_ROOT}/tests/relacy/weak_cas.cpp")
     target_link_libraries(relacy_weak_cas PRIVATE runqcheck_core runqcheck_relacy runqcheck_models)
     add_test(NAME relacy_weak_cas COMMAND relacy_weak_cas)
-    set_tests_properties(relacy_weak_cas PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 60)
+    # Teeth: runnext taken by one weak CAS without a retry (tests/relacy/teeth):
+    # the catalog under Relacy finds a G left in runnext (an invariant fails).
+    runqcheck_example_exe(relacy_teeth__get_next_weak
+      "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp" get_next_weak teeth/get_next_weak.hpp
+      teeth::get_next_weak "${RUNQCHECK_ROOT}/tests/relacy" runqcheck_relacy runqcheck_models)
+    add_test(NAME relacy_weak_cas/teeth COMMAND sh -c
+      "! \"$0\" random 20000 > relacy_weak_cas_teeth.log 2>&1 && grep -m1 'invariant: ' relacy_weak_cas_teeth.log"
+      $<TARGET_FILE:relacy_teeth__get_next_weak>)
+    set_tests_properties(relacy_weak_cas relacy_weak_cas/teeth PROPERTIES
+      LABELS "gate;relacy;selftest" TIMEOUT 120)
   endif()
   # Determinism: a chosen mutant's failure (the mutant schemata, subject
   # `mutants`), replayed twice, gives the same history as the original run.
