@@ -2,13 +2,12 @@
 // spuriously (as LL/SC may), its compare_exchange_strong never does: a port's
 // single weak CAS without a retry loop (runnext taken by one weak CAS, say) is
 // then seen failing with the expected value in place. Two threads each CAS a
-// counter 0 -> 1 once, the other thread's CAS aside; with `weak`, some of the
-// random executions must see a CAS fail while the counter still read 0.
-// Exit 0 when the weak CAS failed spuriously at least once and the strong one
-// never did; 1 otherwise.
+// counter 0 -> 1 once. In every execution (RL_ASSERT in after(), a failed
+// simulate): a strong CAS pair leaves exactly one winner; a weak pair at most
+// one, and a loser that read 0 only by a spurious failure. Across the random
+// executions the weak CAS must fail spuriously at least once. Exit 0 only then.
 #include <atomic>
 #include <cstdio>
-#include <sstream>
 
 #include "runqcheck/backend.hpp"  // std headers before Relacy's macros
 #include "runqcheck/backend/relacy.hpp"
@@ -19,37 +18,48 @@ using B = runqcheck::relacy;
 int spurious = 0;  // executions with a CAS that failed although it read 0
 bool use_weak = false;
 
-struct one_cas : rl::test_suite<one_cas, 1> {
+struct one_cas : rl::test_suite<one_cas, 2> {
   B::atomic<int> x;
-  void before() { x.store(0, std::memory_order::relaxed); }
+  int wins = 0, spurious_here = 0;
+  void before() {
+    x.store(0, std::memory_order::relaxed);
+    wins = spurious_here = 0;
+  }
   void thread(unsigned) {
     int want = 0;
-    bool ok = use_weak ? x.compare_exchange_weak(want, 1, std::memory_order::acq_rel,
-                                                 std::memory_order::acquire)
-                       : x.compare_exchange_strong(want, 1, std::memory_order::acq_rel,
-                                                   std::memory_order::acquire);
-    if (!ok && want == 0) spurious++;
+    constexpr auto s = std::memory_order::acq_rel, f = std::memory_order::acquire;
+    bool ok = use_weak ? x.compare_exchange_weak(want, 1, s, f)
+                       : x.compare_exchange_strong(want, 1, s, f);
+    if (ok) wins++;
+    else if (want == 0) spurious_here++;
+  }
+  void after() {
+    RL_ASSERT(wins <= 1);                               // never two winners
+    RL_ASSERT(use_weak ? wins + spurious_here >= 1      // a weak loser read 0 or lost
+                       : wins == 1 && spurious_here == 0);
+    RL_ASSERT(x.load(std::memory_order::relaxed) == wins);
+    if (spurious_here > 0) spurious++;
   }
 };
 
+// The executions with a spurious failure, or -1 when an execution broke an
+// assertion above (Relacy prints its history).
 int run(bool weak) {
   use_weak = weak;
   spurious = 0;
   rl::test_params p;
   p.iteration_count = 2000;
   p.search_type = rl::random_scheduler_type;
-  std::ostringstream sink;
-  p.output_stream = &sink;
-  rl::simulate<one_cas>(p);
-  return spurious;
+  return rl::simulate<one_cas>(p) ? spurious : -1;
 }
 
 }  // namespace
 
 int main() {
   int weak = run(true), strong = run(false);
-  std::printf("weak_cas: spurious failures in 2000 executions: weak %d, strong %d\n", weak,
-              strong);
+  std::printf("weak_cas: executions with a spurious failure of 2000: weak %d, strong %d\n",
+              weak, strong);
+  if (weak < 0 || strong < 0) std::printf("weak_cas: FAILED: an execution broke an assertion\n");
   if (weak == 0) std::printf("weak_cas: FAILED: the weak CAS never failed spuriously\n");
   if (strong != 0) std::printf("weak_cas: FAILED: the strong CAS failed spuriously\n");
   return weak > 0 && strong == 0 ? 0 : 1;
