@@ -174,12 +174,12 @@ struct history final : model::op_observer {
   // The threads start after the set-up and the final check's operations
   // run after every thread (thread -1): those orders hold in both.
   void precedence(const ex::graph& g, ex::model m) {
-    static ex::checker sco, hbc;  // buffers kept across executions
+    static ex::checker c;  // its buffers kept across executions
     static ex::graph h;
-    sc = sco.sc_order(g, true);
+    sc = c.sc_order(g, true);
     if (!sc) {  // hb's clocks, as the engine's checker computes them, on a copy
       h = g;
-      hbc.has_clocks(h, m);
+      c.has_clocks(h, m);
     }
     std::vector<const rec*> q;
     for (const rec& r : ops)
@@ -203,7 +203,7 @@ struct history final : model::op_observer {
           ex::eid xa{static_cast<std::int16_t>(x.thread), xe};
           ex::eid yb{static_cast<std::int16_t>(y.thread), ys};
           bool p = xe < size(x.thread) && ys >= 0 &&
-                   (sc ? sco.sc_step(xa) < sco.sc_step(yb) : hbc.hb(xa, yb));
+                   (sc ? c.sc_step(xa) < c.sc_step(yb) : c.hb(xa, yb));
           if (!p || broken_precedence() == 1) continue;
           if (broken_precedence() == 2) before[b][a] = true;
           else before[a][b] = true;
