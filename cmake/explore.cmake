@@ -176,6 +176,20 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # a read revisited in place keeping its stamp.
   add_test(NAME explore_random COMMAND explore_symmetry --naive)
   set_tests_properties(explore_random PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+  # Weak CASes (their spurious failures a choice the engine explores): the
+  # generated programs with weak CAS steps against the naive search, and
+  # weak_once's spurious failure met; its teeth: a spurious failure taken as
+  # added maximally (graphs met twice), none ever made (weak_once's state
+  # missing).
+  add_test(NAME explore_random_weak COMMAND explore_symmetry --naive --weak --generated 100)
+  set_tests_properties(explore_random_weak PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+  foreach(_rq_v IN ITEMS weak_choice_any weak_never)
+    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
+    add_test(NAME explore_teeth/${_rq_v}
+      COMMAND explore_symmetry_${_rq_v} --naive --weak --generated 100 --expect-mismatch)
+    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 300)
+  endforeach()
   add_test(NAME explore_random_ipr_waits COMMAND explore_symmetry --ipr-waits)
   set_tests_properties(explore_random_ipr_waits PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 300)
@@ -571,6 +585,21 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   add_test(NAME explore_teeth/grab_after_cas COMMAND sh
     "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__grab_after_cas>
     "(read by the load at grab_after_cas.hpp:")
+  # teeth::get_next_weak takes runnext by one weak CAS and no retry (shared with
+  # relacy_weak_cas/teeth): the engine's spurious failure leaves a G in runnext.
+  runqcheck_example_exe(explore_teeth__get_next_weak
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" get_next_weak
+    teeth/get_next_weak.hpp teeth::get_next_weak "${RUNQCHECK_ROOT}/tests/relacy"
+    runqcheck_explore runqcheck_models ${_rq_pic})
+  runqcheck_example_exe(generated_teeth__get_next_weak
+    "${RUNQCHECK_ROOT}/tests/explore/generated.cpp" get_next_weak
+    teeth/get_next_weak.hpp teeth::get_next_weak "${RUNQCHECK_ROOT}/tests/relacy"
+    runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic})
+  add_test(NAME explore_teeth/get_next_weak COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/explore/generated_teeth.py"
+    $<TARGET_FILE:generated_teeth__get_next_weak> - 3 both --total 3)
+  set_tests_properties(explore_teeth/get_next_weak PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 300)
   set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()

@@ -159,6 +159,9 @@ struct stats {
   // canonical member), and executions run to their end but dropped there
   // unjudged (not counted in complete or blocked).
   std::uint64_t symmetric = 0, sym_leaves = 0;
+  // Executions dropped unjudged where a weak CAS's spurious failure read
+  // another value than the expected one (a plain failure, met elsewhere).
+  std::uint64_t spurious_dups = 0;
   // model::lb (lb_revisit()): reads revisited to read a promise; children
   // dropped because the promise's thread alone cannot write it
   // (uncertified), or because a thread's code, re-run with the promised
@@ -304,6 +307,21 @@ class engine final : public runtime {
     return v;
   }
 
+  // A weak CAS's choice (runtime.hpp): a choice event, explored both ways,
+  // unless the thread failed spuriously with no write of its own since.
+  bool fail_spuriously(const std::source_location& l) override {
+    if (phase_ != phase::run) return false;
+    th& me = ths_[cur_];
+    if (me.spurious_at == me.writes + 1) return false;
+    request q;
+    q.what = op::choice;
+    q.site = site_of(l);
+    q.where = l;
+    bool v = perform(q) != 0;
+    if (v) me.spurious_at = me.writes + 1, spurious_run_ = true;
+    return v;
+  }
+
   void spin() override {
     if (phase_ != phase::run) return;
     th& me = ths_[cur_];
@@ -351,6 +369,7 @@ class engine final : public runtime {
     std::uint64_t writes = 0, window = 0, fresh = 0;
     std::size_t wfrom = 0;  // where the spin window began (po index)
     std::size_t iter = 0;   // blocked: where its repeating iteration began
+    std::uint64_t spurious_at = 0;  // writes + 1 at its last spurious failure (0: none)
     // wfrom is a loop's start (a spin_pause passed in this operation), and
     // blocked: iter is (see loop_iter()).
     bool wloop = false, loop = false;
@@ -407,6 +426,7 @@ class engine final : public runtime {
     current = this;
     direct_n_ = 0;
     discarded_ = false;
+    spurious_run_ = false;
     lb_graph_ = false;
     if (has_lb(opt_.m))
       for (auto& tv : g_.th)
@@ -462,6 +482,10 @@ class engine final : public runtime {
   }
 
   void finish_execution() {
+    if (spurious_run_ && misread_spurious()) {  // a plain failure's execution, met with a choice of 0
+      st_.spurious_dups += counting_;
+      return;
+    }
     bool blocked = false, cut = false;
     for (auto& x : ths_) blocked |= x.state == ts::blocked, cut |= x.state == ts::cut;
     if (!cut && sym_on_ && !sym_ok(g_, true)) {  // not its class's canonical member
@@ -529,6 +553,15 @@ class engine final : public runtime {
     st_.sc_complete += sc;
     if (first) st_.hashes.push_back(h);  // complete graphs only (judged by finish())
     if (first && sc) st_.sc_hashes.push_back(h);
+  }
+
+  // Did a weak CAS's spurious failure read a value other than the expected
+  // one? Then it failed as the CAS would have (explored with a choice of 0).
+  bool misread_spurious() const {
+    for (const auto& tv : g_.th)
+      for (const event& e : tv)
+        if (e.spurious && e.rval != e.a1) return true;
+    return false;
   }
 
   // Does every blocked thread wait for good? (finish_execution's question.)
@@ -651,7 +684,7 @@ class engine final : public runtime {
     if (++direct_n_ > kMaxDirect)
       fail_here("explore: the sequential part before or after the threads made over " +
                 std::to_string(kMaxDirect) + " accesses: a spin that no thread can end");
-    if (q.what == op::fence) return 0;
+    if (q.what == op::fence || q.what == op::choice) return 0;
     locval& l = slot(q.loc);
     std::uint64_t v = l.cur;
     if (q.what == op::store) {
@@ -823,6 +856,7 @@ class engine final : public runtime {
     e.mo = q.mo;
     e.mo_fail = q.mo_fail;
     e.plain = q.plain;
+    e.spurious = q.spurious;
     e.loc = used(q.loc);
     e.a1 = q.a1;
     e.a2 = q.a2;
@@ -859,11 +893,14 @@ class engine final : public runtime {
       checker& c;
       ~unprep() { c.unprepare(); }
     } done{checker_};
-    if (q.what == op::fence) {
-      e.kind = ek::fence;
-      place(e, -1);
-      if (checker_.consistent(g_, opt_.m, id)) fwd_child(kids, g_.at(id), -1, {}, t);
-      undo(-1);
+    if (q.what == op::fence || q.what == op::choice) {
+      e.kind = ek::fence;  // a choice: two children, 0 (no spurious failure) then 1
+      for (std::uint64_t v = 0; v < (q.what == op::choice ? 2u : 1u); v++) {
+        e.rval = v;
+        place(e, -1);
+        if (checker_.consistent(g_, opt_.m, id)) fwd_child(kids, g_.at(id), -1, {}, t);
+        undo(-1);
+      }
     } else if (q.what == op::store) {
       e.kind = ek::write;
       e.wval = q.a1;
@@ -1307,8 +1344,8 @@ class engine final : public runtime {
       if (me.state != ts::pending) return false;  // done, blocked, cut or failed
       const request& q = me.req;
       event e = from_request(q);
-      if (q.what == op::fence) {
-        e.kind = ek::fence;
+      if (q.what == op::fence || q.what == op::choice) {
+        e.kind = ek::fence;  // a choice: 0, as a maximal one
       } else if (q.what == op::store) {
         e.kind = ek::write;
         e.wval = q.a1;
@@ -1439,7 +1476,10 @@ class engine final : public runtime {
     sym_key k;
     k.what = static_cast<std::uint8_t>(e.what);
     k.kind = static_cast<std::uint8_t>(e.kind);
-    if (e.kind == ek::fence) return k;
+    if (e.kind == ek::fence) {
+      k.co = static_cast<int>(choice_bits(e));  // a choice's value
+      return k;
+    }
     std::uint32_t key = keys_used_[e.loc];
     auto [creator, rank] = key_from_[key];
     k.loc = key;
@@ -1526,7 +1566,7 @@ class engine final : public runtime {
   // e was added maximally, as TruSt's revisit by w (prefix plen) judges it.
   bool added_max(const graph& g, eid e, eid w, const prefix_len& plen) const {
     const event& x = g.at(e);
-    if (x.kind == ek::fence) return true;
+    if (x.kind == ek::fence) return x.what != op::choice || x.rval == 0;  // 0: the first child
     auto prev = [&](eid y) {
       return !(y == w) && !(y == e) && (g.at(y).stamp <= x.stamp || y.i < plen[y.t]);
     };
@@ -1797,7 +1837,8 @@ class engine final : public runtime {
   // A graph as text: per thread its events; reads name their write.
   void print(std::FILE* f, const graph& g) const {
     static const char* kinds[] = {"R", "W", "U", "F"};
-    static const char* ops[] = {"load", "store", "cas", "fadd", "lock", "fence", "xchg"};
+    static const char* ops[] = {"load",  "store", "cas",   "fadd",
+                                "lock",  "fence", "xchg",  "choice"};
     for (std::size_t t = 0; t < g.th.size(); t++) {
       std::fprintf(f, "  thread %zu:\n", t);
       for (std::size_t i = 0; i < g.th[t].size(); i++) {
@@ -1842,7 +1883,8 @@ class engine final : public runtime {
     for (const auto& t : g.th) {
       mix(0xABCDEFull + t.size());
       for (const event& e : t) {
-        mix(static_cast<std::uint64_t>(e.kind) | (std::uint64_t(keys_used_[e.loc]) << 8));
+        mix(static_cast<std::uint64_t>(e.kind) | choice_bits(e) |
+            (std::uint64_t(keys_used_[e.loc]) << 8));
         if (e.reads()) mix((std::uint64_t(std::uint16_t(e.rf.t)) << 32) | std::uint32_t(e.rf.i));
       }
     }
@@ -1875,7 +1917,8 @@ class engine final : public runtime {
       mix(0xABCDEFull + n);
       for (std::size_t i = 0; i < n; i++) {
         const event& e = t[i];
-        mix(static_cast<std::uint64_t>(e.kind) | (std::uint64_t(keys_used_[e.loc]) << 8));
+        mix(static_cast<std::uint64_t>(e.kind) | choice_bits(e) |
+            (std::uint64_t(keys_used_[e.loc]) << 8));
         if (e.reads() && !lock_loc[e.loc])
           mix((std::uint64_t(std::uint16_t(e.rf.t)) << 32) | std::uint32_t(e.rf.i));
       }
@@ -1931,7 +1974,7 @@ class engine final : public runtime {
       const auto& tv = g.th[from[n]];
       mix(0xABCDEFull + tv.size());
       for (const event& e : tv) {
-        mix(static_cast<std::uint64_t>(e.kind) | (name(e.loc) << 8));
+        mix(static_cast<std::uint64_t>(e.kind) | choice_bits(e) | (name(e.loc) << 8));
         if (e.reads()) mix(id(e.rf));
       }
     }
@@ -1971,6 +2014,7 @@ class engine final : public runtime {
   double weight_ = 1;  // estimate(): the product of the nodes' child counts
   std::array<int, kMaxThreads> sym_{};  // per thread: the thread it is symmetric to, or -1
   std::array<int, kMaxThreads> cls_{};  // per thread: the least thread of its class
+  bool spurious_run_ = false;  // a weak CAS failed spuriously in this run
   bool sym_on_ = false;                 // symmetry reduction on (sym_ok())
   std::vector<std::vector<int>> classes_;  // the classes of symmetric threads, ascending
   std::vector<std::pair<int, std::uint32_t>> key_from_;  // per key: its creator and rank

@@ -37,7 +37,9 @@ enum class ek : std::uint8_t {
 
 // What produced a read-like event; it fixes how the value read turns into
 // success and the value written (a revisit changes the value read).
-enum class op : std::uint8_t { load, store, cas, fadd, lock, fence, xchg };
+// choice: a weak CAS's choice to fail spuriously (no location: a relaxed
+// fence to the checks; rval 0, then 1; engine.hpp's fail_spuriously()).
+enum class op : std::uint8_t { load, store, cas, fadd, lock, fence, xchg, choice };
 
 struct event {
   ek kind = ek::read;
@@ -48,6 +50,10 @@ struct event {
   // A read that reads a promise (model::lb: rf is not replayed before it;
   // engine.hpp's lb_revisit()).
   bool lb = false;
+  // A weak CAS's spurious failure: a load that read a1, the expected value.
+  // One that read another value is a plain failure met twice: the engine
+  // drops its execution unjudged (engine.hpp's finish_execution()).
+  bool spurious = false;
   std::uint8_t bytes = 8;    // the value's size (fetch_add wraps at it)
   std::uint32_t loc = 0;     // location: its index among those in use (engine.hpp's used)
   std::uint32_t stamp = 0;   // the order events were added (TruSt's <=_G)
@@ -64,6 +70,12 @@ struct event {
   bool reads() const { return kind == ek::read || kind == ek::rmw; }
   bool writes() const { return kind == ek::write || kind == ek::rmw; }
 };
+
+// What tells two events of one kind apart in a graph's hash or shape
+// beyond rf and co: a choice's value.
+inline std::uint64_t choice_bits(const event& e) {
+  return e.what == op::choice ? (e.rval + 1) << 4 : 0;
+}
 
 // A read-like event's outcome for the value it reads: success, the value
 // written. Used when it is added and when a revisit changes its rf.

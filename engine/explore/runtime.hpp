@@ -20,6 +20,7 @@ struct request {
   std::uint8_t mo = 0, mo_fail = 0;
   std::uint8_t bytes = 8;  // the value's size (fetch_add wraps at it)
   bool plain = false;
+  bool spurious = false;  // see event::spurious
   std::uint32_t loc = 0;
   std::uint64_t a1 = 0, a2 = 0;  // see event::a1, a2
   std::uintptr_t site = 0;       // the source location, for spin detection
@@ -42,6 +43,13 @@ class runtime {
   virtual std::uint32_t new_loc(std::uint64_t init) = 0;
   // Performs the access; returns the value read (a store: 0).
   virtual std::uint64_t access(const request& q) = 0;
+  // A weak CAS at l: does it fail spuriously here? The engine explores both
+  // answers (a choice event), a thread's weak CASes failing spuriously at
+  // most once between two of its writes (a retry loop ends).
+  virtual bool fail_spuriously(const std::source_location& l) {
+    (void)l;
+    return false;
+  }
   // B::spin_pause(): blocks the thread if its iteration wrote nothing.
   virtual void spin() = 0;
   // A new operation of the running thread begins (its spin windows reset).

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """generated_teeth.py BINARY MUTANT MAX_SIZE [--under MODEL] [ARGS...]: passes iff the generated
-column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT
+column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT (MUTANT
+"-": none, BINARY built on a broken port of its own)
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
 the mutant, for comparison), prints that program, a saved file holding it, `replay:`
@@ -35,7 +36,9 @@ def main() -> int:
     if args[:1] == ["--under"] and len(args) > 1:
         under, args = args[1], args[2:]
     args = args or ["both", "--total", "4"]
-    env = dict(os.environ, RUNQCHECK_MUTANT=mutant)
+    env = dict(os.environ)
+    if mutant != "-":  # "-": BINARY is a port's own (a teeth port), no mutant
+        env["RUNQCHECK_MUTANT"] = mutant
     p = subprocess.run([binary, *args], env=env, capture_output=True, text=True, timeout=600)
     out = p.stdout + p.stderr
     print(out[-4000:])

@@ -79,7 +79,7 @@ class picture final : public rqm::op_observer {
       else  // a store its thread has not made yet (load buffering): its row comes later
         later_rf_.push_back({static_cast<int>(rows_.size()), e.rf.t, e.rf.i});
     }
-    r.reads = e.reads() || e.what == op::cas;
+    r.reads = e.reads() || e.what == op::cas || e.spurious;
     show(q, e.writes() ? e.wval : e.rval, r.value);
     if (e.kind == ek::rmw) show(q, e.rval, r.old);
     r.func = func_of(q.where.function_name());
@@ -276,10 +276,11 @@ class picture final : public rqm::op_observer {
     switch (e.what) {
       case op::lock: return "lock";
       case op::fence: return "fence";
+      case op::choice: return e.rval ? "spurious_fail" : "weak_cas";  // the weak CAS's choice
       case op::cas: return e.kind == ek::rmw ? "rmw" : "cas_fail";
       case op::fadd: return "rmw";
       case op::store: return mutex ? "unlock" : e.plain ? "write" : "store";
-      default: return e.plain ? "read" : "load";
+      default: return e.spurious ? "cas_fail" : e.plain ? "read" : "load";
     }
   }
   static const char* kind_name(const char* k) {

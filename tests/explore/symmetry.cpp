@@ -28,6 +28,11 @@
 // reduction off: TruSt meets the same graphs as the naive search, none
 // twice; with in-place revisits too where no step waits. --ipr-waits
 // (explore_random_ipr_waits): with in-place revisits where a step waits.
+// --weak: the generated programs' steps include weak CASes (once, and in
+// a retry loop), whose spurious failures the engine explores as a choice;
+// with --naive, TruSt against the naive search on them; and weak_once (t0
+// makes one weak CAS of x from 0 to 1, stores y if it failed): its
+// spurious failure (x 0, y 1) is among the final states.
 // --generated N: N generated programs (200; random_435 of 800 and random_1034
 // of 2,000 are gate cases of --ipr-waits, docs/explore.md).
 // Exit 0 only if every expectation holds (each printed ok or FAIL). With
@@ -174,19 +179,20 @@ outcome run(const program_case& c, ex::model md) {
 struct step {
   // 0 load, 1 store r+1, 2 fetch_add, 3 CAS r -> r+1, 4 exchange, 5 skip the next
   // step if r, 6 lock, add r to the plain counter, unlock, 7 a fence, 8 wait
-  // until the location is not 0 (spin_pause)
+  // until the location is not 0 (spin_pause), 9 weak CAS r -> r+1, 10 add 1
+  // by a weak CAS in a retry loop
   int what;
   bool on_y;
   mo order;
 };
 std::string text(const std::vector<step>& steps) {
-  static const char* names[] = {"load", "store", "fadd", "cas",  "xchg",
-                                "skip", "lock",  "fence", "wait"};
+  static const char* names[] = {"load", "store", "fadd", "cas",  "xchg",  "skip",
+                                "lock", "fence", "wait", "weak", "weak_loop"};
   static const char* orders[] = {"rlx", "con", "acq", "rel", "acq_rel", "sc"};
   std::string t;
   for (const step& s : steps) {
     std::string where = s.what == 5 || s.what == 6 || s.what == 7 ? "" : s.on_y ? ".y" : ".x";
-    if (s.what < 5 || s.what == 7) where += std::string(".") + orders[static_cast<int>(s.order)];
+    if (s.what < 5 || s.what == 7 || s.what >= 9) where += std::string(".") + orders[static_cast<int>(s.order)];
     t += std::string(t.empty() ? "" : " ") + names[s.what] + where;
   }
   return t;
@@ -217,6 +223,19 @@ body script(std::vector<step> steps) {
         case 8:
           while ((r = a.load(mo::acquire)) == 0) B::spin_pause();
           break;
+        case 9: {
+          int e = r;
+          (void)a.compare_exchange_weak(e, r + 1, s.order, mo::relaxed);
+          r = e;
+          break;
+        }
+        case 10: {
+          int e = a.load(mo::relaxed);
+          while (!a.compare_exchange_weak(e, e + 1, s.order, mo::relaxed)) {
+          }
+          r = e;
+          break;
+        }
         default:
           if (r != 0) i++;
           break;
@@ -225,8 +244,9 @@ body script(std::vector<step> steps) {
   };
 }
 constexpr int kGenerated = 200;
-std::vector<program_case> generated(int n, int ops) {
-  std::uint64_t rng = 0x9E3779B97F4A7C15ull;
+// weak: steps 9 and 10 drawn too (and another seed).
+std::vector<program_case> generated(int n, int ops, bool weak = false) {
+  std::uint64_t rng = weak ? 0xD1B54A32D192ED03ull : 0x9E3779B97F4A7C15ull;
   auto next = [&](std::uint64_t k) {
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
     return static_cast<int>(rng % k);
@@ -234,7 +254,10 @@ std::vector<program_case> generated(int n, int ops) {
   const mo orders[] = {mo::relaxed, mo::acquire, mo::release, mo::seq_cst};
   auto gen = [&] {
     std::vector<step> v(static_cast<std::size_t>(2 + next(3)));
-    for (auto& s : v) s = {next(ops), next(2) == 1, orders[next(4)]};
+    for (auto& s : v) {
+      int k = next(ops + (weak ? 2 : 0));
+      s = {k < ops ? k : 9 + (k - ops), next(2) == 1, orders[next(4)]};
+    }
     return v;
   };
   std::vector<program_case> cs;
@@ -302,13 +325,16 @@ bool naive_check(const program_case& c, ex::model md, bool ipr_waits) {
 
 // Is c small enough for the test (the search without symmetry reduction
 // exhausts within kLargest executions under RC11)? Large ones are left out
-// (a naive search of them takes minutes).
+// (a naive search of them takes minutes). ends: a run whose waits no thread
+// ends is the program's end, as the naive check takes it (--weak; else such a
+// run fails, and the program is kept).
 constexpr std::uint64_t kLargest = 3000;
-bool small(const program_case& c) {
+bool small(const program_case& c, bool ends) {
   prog p(c);
   ex::options o;
   o.read_spins = false;
   o.symmetry = false;
+  o.waits_end = ends;
   o.budget = kLargest;
   ex::engine e(p, o);
   ex::stats st = e.run();
@@ -318,7 +344,7 @@ bool small(const program_case& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool expect_mismatch = false, naive = false, ipr_waits = false;
+  bool expect_mismatch = false, naive = false, ipr_waits = false, weak = false;
   int n_generated = kGenerated;
   for (int i = 1; i < argc; i++) {
     if (std::strcmp(argv[i], "--expect-mismatch") == 0) {
@@ -333,11 +359,13 @@ int main(int argc, char** argv) {
       n_generated = static_cast<int>(v);
     } else if (std::strcmp(argv[i], "--naive") == 0) {
       naive = true;
+    } else if (std::strcmp(argv[i], "--weak") == 0) {
+      weak = true;
     } else if (std::strcmp(argv[i], "--ipr-waits") == 0) {
       naive = ipr_waits = true;
     } else {
       std::fprintf(stderr,
-                   "usage: explore_symmetry [--naive | --ipr-waits] [--generated N] "
+                   "usage: explore_symmetry [--naive | --ipr-waits] [--weak] [--generated N] "
                    "[--expect-mismatch]\n");
       return 2;
     }
@@ -408,24 +436,42 @@ int main(int argc, char** argv) {
   auto named = [&](const program_case& c) {
     return only == nullptr || c.name.substr(0, c.name.find(' ')) == only;
   };
-  for (auto& c : generated(n_generated, naive ? 9 : 7))
+  for (auto& c : generated(n_generated, naive ? 9 : 7, weak))
     if (!named(c))
       continue;
-    else if (small(c))
+    else if (small(c, weak))
       all.push_back(std::move(c));
     else
       left_out++;
   std::printf("%d of %d generated programs left out: over %llu executions\n", left_out,
               n_generated, static_cast<unsigned long long>(kLargest));
   std::erase_if(all, [&](const program_case& c) { return !named(c); });
+  bool spurious_met = true;
+  if (weak && named(program_case{"weak_once", {}, {}})) {
+    program_case c{"weak_once",
+                   {[](mem& m) {
+                     int e = 0;
+                     if (!m.x.compare_exchange_weak(e, 1, mo::acq_rel, mo::relaxed))
+                       m.y.store(1, mo::relaxed);
+                   }},
+                   {-1}};
+    for (ex::model md : {ex::model::sc, ex::model::rc11}) {
+      run_result r = explore(c, md, false, true);
+      spurious_met &= expect_that(r.states.count({0, 1, 0}) == 1 && r.states.count({1, 0, 0}) == 1 &&
+                                      r.s.complete == 2,
+                                  c, md,
+                                  "the CAS and its spurious failure (x 0, y 1), one execution "
+                                  "each (" + std::to_string(r.s.complete) + " complete)");
+    }
+  }
   if (naive) {
-    bool same = true;
+    bool same = spurious_met;
     for (const auto& c : all)
       if (!ipr_waits || c.waits)
         for (ex::model md : {ex::model::sc, ex::model::rc11}) same &= naive_check(c, md, ipr_waits);
     return ex::selftest::verdict("explore_symmetry --naive", same, true, expect_mismatch);
   }
-  bool same = true;
+  bool same = spurious_met;
   outcome total;
   for (const auto& c : all)
     for (ex::model md : {ex::model::sc, ex::model::rc11}) {

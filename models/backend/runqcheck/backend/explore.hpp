@@ -107,11 +107,18 @@ struct explore_backend {
       expected = dec<T>(v);
       return false;
     }
-    // As a strong CAS: its spurious failures are not explored here (Relacy's
-    // backend explores them).
+    // The strong CAS, or a spurious failure: a load with the failure order
+    // that reads the expected value (the engine's choice, both explored;
+    // runtime.hpp's fail_spuriously(): at most once between two writes of
+    // the thread, so that a retry loop ends).
     bool compare_exchange_weak(T& expected, T desired, std::memory_order s, std::memory_order f,
                                loc l = loc::current()) {
-      return compare_exchange_strong(expected, desired, s, f, l);
+      if (!rt().fail_spuriously(l)) return compare_exchange_strong(expected, desired, s, f, l);
+      auto q = req<T>(explore::op::load, f, loc_, sizeof(T), l, this);
+      q.spurious = true;
+      q.a1 = enc(expected);
+      expected = dec<T>(rt().access(q));
+      return false;
     }
     T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
       auto q = req<T>(explore::op::fadd, mo, loc_, sizeof(T), l, this);
