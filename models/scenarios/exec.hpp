@@ -246,6 +246,7 @@ class world {
       case op_kind::steal_next:
       case op_kind::steal_next_must: {
         held_[o.victim].steals_begun++;
+        if (o.kind != op_kind::steal) held_[o.victim].next_steals++;
         G* gp = steal(pp, *ps_[o.victim], o.kind != op_kind::steal);
         held_[o.victim].steals_ended++;
         if (o.kind == op_kind::steal_next_must) {
@@ -339,7 +340,8 @@ class world {
   //    saw in the ring (n <= the ring's count at its CAS), or runnext alone,
   //    so it takes at most max(1, ceil(ring_max/2)).
   //  - steals_begun/ended: the steals with victim p; base: steals_ended when
-  //    p was last known empty (steals ended before then took nothing since).
+  //    p was last known empty (steals ended before then took nothing since);
+  //    next_steals: those begun that may take runnext (stealRunNextG).
   //  - least: the least `lower` since the threads started, the owner's ops
   //    in flight included (a get while it takes a G, a drain).
   struct held_p {
@@ -350,6 +352,7 @@ class world {
     int ring = 0;      // upper bound of the ring's count now
     int ring_max = 0;  // ... and since p was last known empty
     int steals_begun = 0, steals_ended = 0, base = 0;
+    int next_steals = 0;
   };
 
   void held_put(int p, int gid, bool next) {
@@ -419,6 +422,10 @@ class world {
   void judge_get(int p, G* gp, bool inheritTime) {
     held_p& h = held_[p];
     if (gp == nullptr) {
+      // Only p's owner (this thread) and a steal with stealRunNextG clear runnext.
+      RQ_INVARIANT(B, h.next < 0 || !h.next_sure || h.next_steals > 0,
+                   "invariant: runqget found nothing though runnext held a G throughout the "
+                   "call (no steal could take it)", "p", p, "g", h.next);
       int steals = h.steals_begun - h.base;
       int left = h.lower - steals * std::max(1, (h.ring_max + 1) / 2);
       RQ_INVARIANT(B, left <= 0, "invariant: runqget found nothing though its P held a G throughout the call",
