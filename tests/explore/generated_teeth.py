@@ -1,12 +1,13 @@
 #!/usr/bin/python3
-"""generated_teeth.py BINARY MUTANT MAX_SIZE [--under MODEL] [ARGS...]: passes iff the generated
+"""generated_teeth.py BINARY MUTANT MAX_SIZE [--under MODEL] [--reason TEXT] [ARGS...]: passes iff the generated
 column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT (MUTANT
 "-": none, BINARY built on a broken port of its own)
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
 the mutant, for comparison), prints that program, a saved file holding it, `replay:`
 and `picture:` lines, and its replay fails again with the same reason; --under MODEL:
-the failure is under that model (its name as printed: C11), no earlier one of ARGS."""
+the failure is under that model (its name as printed: C11), no earlier one of ARGS;
+--reason TEXT: the failure's reason holds TEXT."""
 import os
 import re
 import shlex
@@ -33,8 +34,13 @@ def main() -> int:
     binary, mutant, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
     args = sys.argv[4:]
     under = None
-    if args[:1] == ["--under"] and len(args) > 1:
-        under, args = args[1], args[2:]
+    reason = None
+    while args[:1] in (["--under"], ["--reason"]) and len(args) > 1:
+        if args[0] == "--under":
+            under = args[1]
+        else:
+            reason = args[1]
+        args = args[2:]
     args = args or ["both", "--total", "4"]
     env = dict(os.environ)
     if mutant != "-":  # "-": BINARY is a port's own (a teeth port), no mutant
@@ -57,6 +63,9 @@ def main() -> int:
             return 1
     if under is not None and why.group(1) != under:
         print(f"generated_teeth: {mutant}: fails under {why.group(1)}, not {under}")
+        return 1
+    if reason is not None and reason not in why.group(2):
+        print(f"generated_teeth: {mutant}: the reason does not say '{reason}'")
         return 1
     n = size(prog.group(1))
     if n > limit:
