@@ -272,7 +272,15 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_weak_cas/teeth COMMAND sh -c
       "! \"$0\" random 20000 > relacy_weak_cas_teeth.log 2>&1 && grep -m1 'invariant: ' relacy_weak_cas_teeth.log"
       $<TARGET_FILE:relacy_teeth__get_next_weak>)
-    set_tests_properties(relacy_weak_cas relacy_weak_cas/teeth PROPERTIES
+    # A port's `= delete` past relacy.hpp's `delete` macro (the generated header).
+    _runqcheck_protocol_header(deleted_member_proto deleted_member.hpp deleted_member::proto
+      "${RUNQCHECK_ROOT}/tests/relacy" _rq_dm_incs
+      deleted_member deleted_member.hpp deleted_member::port)
+    add_executable(relacy_deleted_member "${RUNQCHECK_ROOT}/tests/relacy/deleted_member.cpp")
+    target_include_directories(relacy_deleted_member BEFORE PRIVATE ${_rq_dm_incs})
+    target_link_libraries(relacy_deleted_member PRIVATE runqcheck::core runqcheck_relacy)
+    add_test(NAME relacy_deleted_member COMMAND relacy_deleted_member)
+    set_tests_properties(relacy_weak_cas relacy_weak_cas/teeth relacy_deleted_member PROPERTIES
       LABELS "gate;relacy;selftest" TIMEOUT 120)
   endif()
   # Determinism: a chosen mutant's failure (the mutant schemata, subject
