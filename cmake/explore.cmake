@@ -481,6 +481,13 @@ if(NOT CMAKE_CROSSCOMPILING)
     if(_rq_kqs)
       set_tests_properties(explore_protocol_queue/kite_empty_unlocked PROPERTIES
         PASS_REGULAR_EXPRESSION "submit_vs_spinner_drop SC: data race")
+      # The summary counts only what was explored (kite has no procresize hook).
+      add_test(NAME explore_protocol_summary COMMAND explore_protocol_queue__kite_runq
+        both --budget 2000)
+      set_tests_properties(explore_protocol_summary PROPERTIES
+        LABELS "gate;explore;selftest" TIMEOUT 120
+        ENVIRONMENT "RUNQCHECK_CASE=submit_vs_spinner_drop,procresize_vs_spinner"
+        PASS_REGULAR_EXPRESSION ": 1 scenarios explored [(]1 not applied, 0 skipped[)], all passed")
     endif()
     # A replay path under the other model: one line, exit 2 (tests/explore/cli.hpp).
     add_test(NAME explore_protocol_replay_model COMMAND sh
