@@ -387,6 +387,10 @@ def main(argv) -> int:
                                 if ln.startswith("witness:")],
                     "out": out, "build": d,
                 })
+    protos = {s for _, d in runs for s in protocol_subjects_of(d)}
+    # A cell of the other kind (a queue subject's protocol column, a protocol
+    # subject's queue column) is "-": no check of that kind exists for it.
+    other_kind = lambda s, c: (c in PROTOCOL_COLUMNS) != (s in protos) and c != "other"
     for preset, what, why, log, cols, d in setup:
         try:
             text = Path(log).read_text(errors="replace")
@@ -394,6 +398,8 @@ def main(argv) -> int:
             text = ""
         for s in subjects or ["(all)"]:
             for col in cols:
+                if subjects and other_kind(s, col):  # not its kind: no failure to list
+                    continue
                 c = cell(s, col)
                 c.tests.append((f"({preset} {what})", "failed"))
                 label = preset + (f", shard {shard_of[d]}" if d in shard_of else "")
@@ -409,10 +415,6 @@ def main(argv) -> int:
                                     if f["run"] == d],
                         lambda f: verdict_files.where(f, ports.get(f["subject"], {})))
     rows = subjects or ["(none)"]
-    protos = {s for _, d in runs for s in protocol_subjects_of(d)}
-    # A cell of the other kind (a queue subject's protocol column, a protocol
-    # subject's queue column) is "-": no check of that kind exists for it.
-    other_kind = lambda s, c: (c in PROTOCOL_COLUMNS) != (s in protos) and c != "other"
     columns = [c for c in COLUMNS if any(not other_kind(s, c) for s in rows)
                and (c not in NIGHTLY_COLUMNS or any(cells[k].tests for k in cells if k[1] == c))
                and (not only or c in only)]
