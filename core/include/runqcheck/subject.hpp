@@ -29,8 +29,10 @@
 //                                     in victim's ring (only runnext, when the
 //                                     ring is empty and stealRunNextG), puts all
 //                                     but the last into thief's ring in order,
-//                                     returns the last; nil if nothing. Thief's
-//                                     ring must have room (Go throws otherwise)
+//                                     returns the last; nil if nothing. A steal
+//                                     that would leave thief's ring full (its Gs
+//                                     + the n-1 kept >= Cap) is a fatal error, as
+//                                     Go's "runqsteal: runq overflow"
 //   S::globrunqput(schedt&, g*)       any; global tail; takes sched.lock itself
 //   S::globrunqget(schedt&) -> g*     any; the global head; takes sched.lock
 //                                     (Go <= 1.24's globrunqget(pp, max) is
