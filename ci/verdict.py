@@ -360,7 +360,7 @@ def main(argv) -> int:
                 c.time += float(tc.get("time", "0"))
             except ValueError:
                 pass
-            if skipped and not NOT_APPLIED.search(out):
+            if skipped and not any(NOT_APPLIED.search(ln) for ln in out.splitlines()):
                 c.notes.append(f"{name} ({preset}): skipped by the test itself "
                                "(exit 77: a tool is missing)")
             for line in out.splitlines():

@@ -58,6 +58,18 @@ def main(argv):
     _, rows = matrix(verdict, work, "q")
     if "relacy protocol" in rows.get("q", {}):
         bad.append("a relacy protocol column with no protocol subject")
+    # A test that skipped itself (exit 77) after a not-applied line that is not
+    # its last: not applied, with no "a tool is missing" note.
+    (work / "junit.xml").write_text(
+        '<testsuite tests="1">'
+        '<testcase name="relacy_protocol/p" classname="x" time="1" status="notrun">'
+        '<skipped/><system-out>runqcheck: not applied: w: no hook\nnone applied\n'
+        '</system-out></testcase></testsuite>\n')
+    (work / "runqcheck_columns.json").write_text(json.dumps({
+        "protocol_subjects": ["p"], "tests": {"relacy_protocol/p": "relacy_protocol"}}))
+    out, rows = matrix(verdict, work, "p")
+    if rows.get("p", {}).get("relacy protocol") != "not applied" or "tool is missing" in out:
+        bad.append("a skipped test's not-applied line, not its last, was not read")
     # A build that failed: each subject's failure names its own kind's columns only.
     (work / "junit.xml").unlink()
     (work / "build.log").write_text("q.hpp:1:1: error: broken\n")
