@@ -68,6 +68,14 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_C
     $<TARGET_FILE:unit_teeth__drain_keeps_next> "SubjectEdges/0.Runqdrain_*"
     "gQueue tail: the drain returned no G")
   set_tests_properties(unit_teeth/drain_keeps_next PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
+  # A ring that is a list through g.schedlink: Go's test names why it fails.
+  runqcheck_example_exe(unit_teeth__list_ring "${RUNQCHECK_ROOT}/tests/unit/subject_go_tests.cpp"
+    list_ring teeth/list_ring.hpp teeth::list_ring "${RUNQCHECK_ROOT}/tests/unit"
+    GTest::gtest_main Threads::Threads)
+  add_test(NAME unit_teeth/list_ring COMMAND sh "${RUNQCHECK_ROOT}/tests/unit/teeth.sh"
+    $<TARGET_FILE:unit_teeth__list_ring> "GoLocalQueue/0.RunSchedLocalQueueTest_SameG*"
+    "the ring must hold a G more than once")
+  set_tests_properties(unit_teeth/list_ring PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
 endif()
 
 # tests/unit/isolate.py's teeth, the verdict's reasons (ci/verdict.py on the

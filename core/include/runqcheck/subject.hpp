@@ -18,7 +18,9 @@
 //                                     G throughout the call
 //   S::runqput(p&, g*, bool next)     owner. next: gp to runnext, the old runnext
 //                                     (if any) to the ring tail. Full ring: the
-//                                     oldest Cap/2 then gp to the global tail
+//                                     oldest Cap/2 then gp to the global tail.
+//                                     gp may already be queued (Go's tests put one
+//                                     G i times): not a list through g.schedlink
 //   S::runqputbatch(p&, gQueue&)      owner; as many as fit, in order; leftovers
 //                                     stay in the gQueue (Go 1.25's signature)
 //   S::runqget(p&) -> {g*, bool}      owner; runnext first ({gp, inheritTime =
