@@ -215,6 +215,14 @@ def ctest_ends(d: Path) -> dict:
     return ends
 
 
+def crash_named(line: str, out: str) -> str:
+    """A fuzz target's `reproduce with: ... <the crash file named below>`
+    with the file libFuzzer named (`Test unit written to PATH`) in its place:
+    the verdict does not show the output below it."""
+    m = re.search(r"Test unit written to (/\S+)", out)
+    return line.replace("<the crash file named below>", m.group(1)) if m else line
+
+
 def first_error(log: Path) -> str:
     try:
         text = log.read_text(errors="replace")
@@ -379,7 +387,8 @@ def main(argv) -> int:
                     # each once (a test may print one before and after a crash)
                     "repro": list(dict.fromkeys(
                         [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
-                        + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
+                        + [crash_named(ln, out) for ln in lines
+                           if ln.startswith(("replay:", "reproduce:"))
                            or "reproduce with:" in ln])),
                     "pictures": [ln.split(":", 1)[1].strip() for ln in lines
                                  if ln.startswith("picture:")],
