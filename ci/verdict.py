@@ -215,6 +215,14 @@ def ctest_ends(d: Path) -> dict:
     return ends
 
 
+def crash_named(line: str, out: str) -> str:
+    """A fuzz target's `reproduce with: ... <the crash file named below>`
+    with the file libFuzzer named (`Test unit written to PATH`) in its place:
+    the verdict does not show the output below it."""
+    m = re.search(r"Test unit written to (/\S+)", out)
+    return line.replace("<the crash file named below>", m.group(1)) if m else line
+
+
 def first_error(log: Path) -> str:
     try:
         text = log.read_text(errors="replace")
@@ -360,7 +368,7 @@ def main(argv) -> int:
                 c.time += float(tc.get("time", "0"))
             except ValueError:
                 pass
-            if skipped and not NOT_APPLIED.search(out):
+            if skipped and not any(NOT_APPLIED.search(ln) for ln in out.splitlines()):
                 c.notes.append(f"{name} ({preset}): skipped by the test itself "
                                "(exit 77: a tool is missing)")
             for line in out.splitlines():
@@ -379,7 +387,8 @@ def main(argv) -> int:
                     # each once (a test may print one before and after a crash)
                     "repro": list(dict.fromkeys(
                         [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
-                        + [ln for ln in lines if ln.startswith(("replay:", "reproduce:"))
+                        + [crash_named(ln, out) for ln in lines
+                           if ln.startswith(("replay:", "reproduce:"))
                            or "reproduce with:" in ln])),
                     "pictures": [ln.split(":", 1)[1].strip() for ln in lines
                                  if ln.startswith("picture:")],
@@ -387,6 +396,10 @@ def main(argv) -> int:
                                 if ln.startswith("witness:")],
                     "out": out, "build": d,
                 })
+    protos = {s for _, d in runs for s in protocol_subjects_of(d)}
+    # A cell of the other kind (a queue subject's protocol column, a protocol
+    # subject's queue column) is "-": no check of that kind exists for it.
+    other_kind = lambda s, c: (c in PROTOCOL_COLUMNS) != (s in protos) and c != "other"
     for preset, what, why, log, cols, d in setup:
         try:
             text = Path(log).read_text(errors="replace")
@@ -394,6 +407,8 @@ def main(argv) -> int:
             text = ""
         for s in subjects or ["(all)"]:
             for col in cols:
+                if subjects and other_kind(s, col):  # not its kind: no failure to list
+                    continue
                 c = cell(s, col)
                 c.tests.append((f"({preset} {what})", "failed"))
                 label = preset + (f", shard {shard_of[d]}" if d in shard_of else "")
@@ -409,10 +424,6 @@ def main(argv) -> int:
                                     if f["run"] == d],
                         lambda f: verdict_files.where(f, ports.get(f["subject"], {})))
     rows = subjects or ["(none)"]
-    protos = {s for _, d in runs for s in protocol_subjects_of(d)}
-    # A cell of the other kind (a queue subject's protocol column, a protocol
-    # subject's queue column) is "-": no check of that kind exists for it.
-    other_kind = lambda s, c: (c in PROTOCOL_COLUMNS) != (s in protos) and c != "other"
     columns = [c for c in COLUMNS if any(not other_kind(s, c) for s in rows)
                and (c not in NIGHTLY_COLUMNS or any(cells[k].tests for k in cells if k[1] == c))
                and (not only or c in only)]

@@ -68,6 +68,14 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_C
     $<TARGET_FILE:unit_teeth__drain_keeps_next> "SubjectEdges/0.Runqdrain_*"
     "gQueue tail: the drain returned no G")
   set_tests_properties(unit_teeth/drain_keeps_next PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
+  # A ring that is a list through g.schedlink: Go's test names why it fails.
+  runqcheck_example_exe(unit_teeth__list_ring "${RUNQCHECK_ROOT}/tests/unit/subject_go_tests.cpp"
+    list_ring teeth/list_ring.hpp teeth::list_ring "${RUNQCHECK_ROOT}/tests/unit"
+    GTest::gtest_main Threads::Threads)
+  add_test(NAME unit_teeth/list_ring COMMAND sh "${RUNQCHECK_ROOT}/tests/unit/teeth.sh"
+    $<TARGET_FILE:unit_teeth__list_ring> "GoLocalQueue/0.RunSchedLocalQueueTest_SameG*"
+    "the ring must hold a G more than once")
+  set_tests_properties(unit_teeth/list_ring PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
 endif()
 
 # tests/unit/isolate.py's teeth, the verdict's reasons (ci/verdict.py on the
@@ -272,7 +280,15 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_weak_cas/teeth COMMAND sh -c
       "! \"$0\" random 20000 > relacy_weak_cas_teeth.log 2>&1 && grep -m1 'invariant: ' relacy_weak_cas_teeth.log"
       $<TARGET_FILE:relacy_teeth__get_next_weak>)
-    set_tests_properties(relacy_weak_cas relacy_weak_cas/teeth PROPERTIES
+    # A port's `= delete` past relacy.hpp's `delete` macro (the generated header).
+    _runqcheck_protocol_header(deleted_member_proto deleted_member.hpp deleted_member::proto
+      "${RUNQCHECK_ROOT}/tests/relacy" _rq_dm_incs
+      deleted_member deleted_member.hpp deleted_member::port)
+    add_executable(relacy_deleted_member "${RUNQCHECK_ROOT}/tests/relacy/deleted_member.cpp")
+    target_include_directories(relacy_deleted_member BEFORE PRIVATE ${_rq_dm_incs})
+    target_link_libraries(relacy_deleted_member PRIVATE runqcheck::core runqcheck_relacy)
+    add_test(NAME relacy_deleted_member COMMAND relacy_deleted_member)
+    set_tests_properties(relacy_weak_cas relacy_weak_cas/teeth relacy_deleted_member PROPERTIES
       LABELS "gate;relacy;selftest" TIMEOUT 120)
   endif()
   # Determinism: a chosen mutant's failure (the mutant schemata, subject

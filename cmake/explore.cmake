@@ -495,6 +495,24 @@ if(NOT CMAKE_CROSSCOMPILING)
     if(_rq_kqs)
       set_tests_properties(explore_protocol_queue/kite_empty_unlocked PROPERTIES
         PASS_REGULAR_EXPRESSION "submit_vs_spinner_drop SC: data race")
+      # A handoffp that frees a P holding a G (tests/explore/teeth): failed
+      # by handoffp_with_work, the catalog's one handoff of a P with work.
+      _runqcheck_protocol_header(explore_teeth__handoff_frees_work
+        teeth/handoff_frees_work.hpp teeth::handoff_frees_work
+        "${RUNQCHECK_ROOT}/tests/explore;${_rq_kinc}" _rq_hgen kite_runq kite/runq.hpp kite::runq)
+      _rq_explore_protocol(explore_protocol_teeth__handoff_frees_work ${_rq_hgen})
+      add_test(NAME explore_protocol_teeth/handoff_frees_work
+        COMMAND explore_protocol_teeth__handoff_frees_work both --budget 2000)
+      set_tests_properties(explore_protocol_teeth/handoff_frees_work PROPERTIES
+        LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=handoffp_with_work"
+        PASS_REGULAR_EXPRESSION "handoffp_with_work SC: fatal error")
+      # The summary counts only what was explored (kite has no procresize hook).
+      add_test(NAME explore_protocol_summary COMMAND explore_protocol_queue__kite_runq
+        both --budget 2000)
+      set_tests_properties(explore_protocol_summary PROPERTIES
+        LABELS "gate;explore;selftest" TIMEOUT 120
+        ENVIRONMENT "RUNQCHECK_CASE=submit_vs_spinner_drop,procresize_vs_spinner"
+        PASS_REGULAR_EXPRESSION ": 1 scenarios explored [(]1 not applied, 0 skipped[)], all passed")
     endif()
     # A replay path under the other model: one line, exit 2 (tests/explore/cli.hpp).
     add_test(NAME explore_protocol_replay_model COMMAND sh

@@ -109,7 +109,8 @@ foreach(_rq_ps IN LISTS _rq_psubs)
   endif()
   add_test(NAME stress_protocol/${_rq_ps}
     COMMAND sh "${_rq_stress_dir}/protocol_column.sh" $<TARGET_FILE:${_rq_t}> ${_rq_small})
-  set_tests_properties(stress_protocol/${_rq_ps} PROPERTIES LABELS "gate;stress;port" TIMEOUT 300)
+  set_tests_properties(stress_protocol/${_rq_ps} PROPERTIES LABELS "gate;stress;port" TIMEOUT 300
+    SKIP_RETURN_CODE 77)  # no workload applied: the column did not apply
 endforeach()
 # The rest is the harness's own (not built by ci/gate --subject).
 if(NOT "stress" IN_LIST RUNQCHECK_CHECKERS)
@@ -192,6 +193,10 @@ add_test(NAME stress/cli_min_procs COMMAND sh -c
 add_test(NAME stress/cli_protocol_column_bad_size COMMAND sh -c
          "sh \"$0\" \"$1\" large; test $? -eq 2" "${_rq_stress_dir}/protocol_column.sh"
          ${_rq_stress_bin})
+# No workload applied (every one `not applied`): exit 77, not a pass; one ran: 0.
+add_test(NAME stress/cli_protocol_column_not_applied COMMAND sh -c
+         "sh \"$0\" \"$1\"; test $? -eq 77 && sh \"$0\" /bin/true"
+         "${_rq_stress_dir}/protocol_column.sh" "${_rq_stress_dir}/tests/not_applied.sh")
 # The subcommand the main CLI adds (runqcheck::stress::add_command).
 add_executable(runqcheck_stress_subcommand_test "${_rq_stress_dir}/tests/subcommand.cpp")
 target_link_libraries(runqcheck_stress_subcommand_test PRIVATE runqcheck_stress_lib)

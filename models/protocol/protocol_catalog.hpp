@@ -161,6 +161,13 @@ inline const std::vector<proto_scenario> catalog = {
       {m_role::spinner_drop, 1, {}},
       {m_role::idle, -1, {}}},
      false, false, false, {}, true},
+    {"handoffp_with_work",
+     "handoffp's local-work clause: M1's G readied G0 onto P1's ring (runqput only), then "
+     "enters a blocking syscall and hands off P1 with G0 on it; M0 is busy, M2 parked, P2 "
+     "idle (so no 'start a spinning M' clause applies). handoffp must start an M for P1 (M2 "
+     "runs G0), not put P1 on the idle list with G0",
+     3,
+     {{m_role::busy, 0, {}}, {m_role::syscall_block, 1, {{0, true}}}, {m_role::idle, -1, {}}}},
 };
 
 }  // namespace rqproto

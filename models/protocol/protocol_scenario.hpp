@@ -38,7 +38,8 @@ struct m_role {
   // resizer: holds a P, the world stopped, its G shrinks gomaxprocs by one
   // (procresize): the last P, stopped with submits on its queue, dies; busy:
   // submitted before the run (runqput + wakep with no P idle: needspinning
-  // set), runs on; syscall_block: entersyscallblock, handoffp(releasep());
+  // set), runs on; syscall_block: its submits queued on its P before (runqput
+  // only), then entersyscallblock, handoffp(releasep());
   // handback: parked on midle, the M that last ran P p, which the world
   // stop left with the submits queued (procresize hands p back to it);
   // syscall: its G (submits[0]) in a syscall, the M without a P (p: its old

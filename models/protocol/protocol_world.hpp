@@ -290,6 +290,8 @@ struct world {
         for (const submit& s : r.submits) S::runqput(*dying, &gs[s.g], s.next);
       }
       envt::acquirep(mp, &ps[r.p]);
+      if (r.k == m_role::syscall_block)  // readied before the syscall (runqput only)
+        for (const submit& s : r.submits) S::runqput(ps[r.p], &gs[s.g], s.next);
       if (r.k == m_role::syscall_keep)  // readied before the syscall (runqput only)
         for (std::size_t j = 1; j < r.submits.size(); j++)
           S::runqput(ps[r.p], &gs[r.submits[j].g], r.submits[j].next);

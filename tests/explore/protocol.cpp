@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   bool ok = true;
-  int ran = 0;
+  int ran = 0, not_applied = 0, skipped = 0;  // ran: selected, of which the others
   const bool named = std::getenv("RUNQCHECK_CASE") != nullptr;
   const bool stop_on_fail = std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
   for (const auto& sc : catalog) {
@@ -138,6 +138,13 @@ int main(int argc, char** argv) {
     ran++;
     if (by_name_only(sc) && !named && only.empty()) {
       std::printf("explore_protocol %s %s: skipped (runs only by name)\n", subject, name.c_str());
+      skipped++;
+      continue;
+    }
+    if (const char* why = world_t::missing_hook(sc)) {  // once, not once per model
+      std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n",
+                  name.c_str(), why, subject);
+      not_applied++;
       continue;
     }
     for (ex::model m : a.models) {
@@ -151,6 +158,8 @@ int main(int argc, char** argv) {
                  !only.empty() ? only.c_str() : std::getenv("RUNQCHECK_CASE"), argv[0]);
     return 2;
   }
-  std::printf("%s: %d scenarios, %s\n", argv[0], ran, ok ? "all passed" : "FAILED");
+  // Only the scenarios explored pass or fail: say how many the others were.
+  std::printf("%s: %d scenarios explored (%d not applied, %d skipped), %s\n", argv[0],
+              ran - not_applied - skipped, not_applied, skipped, ok ? "all passed" : "FAILED");
   return ok ? 0 : 1;
 }

@@ -38,6 +38,8 @@ TYPED_TEST_SUITE(GoLocalQueue, Caps);
 TYPED_TEST(GoLocalQueue, RunSchedLocalQueueTest_SameGPutITimesComesBackITimes) {
   using Subj = typename TestFixture::Subj;
   constexpr std::uint32_t Cap = TestFixture::Cap;
+  SCOPED_TRACE("one G put i times: the ring must hold a G more than once, as Go's does (a "
+               "list through g.schedlink cannot; subject.hpp, runqput)");
   typename Subj::schedt sched(1);
   typename Subj::p pp(sched, 0);
   gpool gs(Cap);

@@ -7,7 +7,8 @@ relacy_scenarios test and a protocol subject p (runqcheck_columns.json's
 protocol_subjects) with a failing relacy_protocol test. Checks that
 ci/verdict.py shows p's queue cells and q's protocol cell as `-` (not
 counted), p's protocol cell FAILED, and, for q alone, no relacy protocol
-column. Exit 0 if so, 1 if not.
+column; after a failed build, each subject's failure lists its own kind's
+columns only. Exit 0 if so, 1 if not.
 """
 import json
 import subprocess
@@ -57,6 +58,33 @@ def main(argv):
     _, rows = matrix(verdict, work, "q")
     if "relacy protocol" in rows.get("q", {}):
         bad.append("a relacy protocol column with no protocol subject")
+    # A test that skipped itself (exit 77) after a not-applied line that is not
+    # its last: not applied, with no "a tool is missing" note.
+    (work / "junit.xml").write_text(
+        '<testsuite tests="1">'
+        '<testcase name="relacy_protocol/p" classname="x" time="1" status="notrun">'
+        '<skipped/><system-out>runqcheck: not applied: w: no hook\nnone applied\n'
+        '</system-out></testcase></testsuite>\n')
+    (work / "runqcheck_columns.json").write_text(json.dumps({
+        "protocol_subjects": ["p"], "tests": {"relacy_protocol/p": "relacy_protocol"}}))
+    out, rows = matrix(verdict, work, "p")
+    if rows.get("p", {}).get("relacy protocol") != "not applied" or "tool is missing" in out:
+        bad.append("a skipped test's not-applied line, not its last, was not read")
+    # A build that failed: each subject's failure names its own kind's columns only.
+    (work / "junit.xml").unlink()
+    (work / "build.log").write_text("q.hpp:1:1: error: broken\n")
+    (work / "stage-failed").write_text(f"build {work / 'build.log'}\n")
+    (work / "runqcheck_columns.json").write_text(json.dumps({
+        "protocol_subjects": ["p"], "tests": {}}))
+    out, _ = matrix(verdict, work, "q,p")
+    print(out)
+    for line in out.splitlines():
+        if line.startswith("  p, ") and "relacy random" in line:
+            bad.append(f"p's build failure names a queue column: {line.strip()}")
+        if line.startswith("  q, ") and "relacy protocol" in line:
+            bad.append(f"q's build failure names a protocol column: {line.strip()}")
+    if not any(line.startswith("  p, relacy protocol") for line in out.splitlines()):
+        bad.append("no build failure listed for p's relacy protocol")
     for b in bad:
         print(f"kinds_test: {b}")
     print(f"kinds_test: {'FAILED' if bad else 'passed'}")

@@ -18,7 +18,9 @@
 //                                     G throughout the call
 //   S::runqput(p&, g*, bool next)     owner. next: gp to runnext, the old runnext
 //                                     (if any) to the ring tail. Full ring: the
-//                                     oldest Cap/2 then gp to the global tail
+//                                     oldest Cap/2 then gp to the global tail.
+//                                     gp may already be queued (Go's tests put one
+//                                     G i times): not a list through g.schedlink
 //   S::runqputbatch(p&, gQueue&)      owner; as many as fit, in order; leftovers
 //                                     stay in the gQueue (Go 1.25's signature)
 //   S::runqget(p&) -> {g*, bool}      owner; runnext first ({gp, inheritTime =
@@ -29,8 +31,10 @@
 //                                     in victim's ring (only runnext, when the
 //                                     ring is empty and stealRunNextG), puts all
 //                                     but the last into thief's ring in order,
-//                                     returns the last; nil if nothing. Thief's
-//                                     ring must have room (Go throws otherwise)
+//                                     returns the last; nil if nothing. A steal
+//                                     that would leave thief's ring full (its Gs
+//                                     + the n-1 kept >= Cap) is a fatal error, as
+//                                     Go's "runqsteal: runq overflow"
 //   S::globrunqput(schedt&, g*)       any; global tail; takes sched.lock itself
 //   S::globrunqget(schedt&) -> g*     any; the global head; takes sched.lock
 //                                     (Go <= 1.24's globrunqget(pp, max) is
