@@ -638,6 +638,8 @@ int run_spec(const char* argv0, const settings& st) {
     if (!st.replay.empty()) {
       std::printf("generated %s replay %s: %s%s\n", subject_name, mn,
                   r.s.failed ? "FAILED: " : "passed", r.s.failure.c_str());
+      // The failure line promises lincheck's report "below": print it.
+      if (r.s.failed && !r.report.empty()) std::printf("%s\n", r.report.c_str());
       ok &= !r.s.failed;
       continue;
     }

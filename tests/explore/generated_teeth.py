@@ -4,7 +4,8 @@ column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTAN
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
 the mutant, for comparison), prints that program, a saved file holding it, `replay:`
-and `picture:` lines, and its replay fails again with the same reason; --under MODEL:
+and `picture:` lines, and its replay fails again with the same reason (and prints the
+report the reason points to); --under MODEL:
 the failure is under that model (its name as printed: C11), no earlier one of ARGS."""
 import os
 import re
@@ -72,6 +73,12 @@ def main() -> int:
     if again.returncode == 0 or line not in again.stdout:
         print(f"generated_teeth: {mutant}: the replay did not fail again the same way:\n"
               f"{again.stdout}{again.stderr}")
+        return 1
+    # A failure whose line says "(its report below)": the replay prints that report too.
+    report = re.search(r"^  fails under .*\(its report below\)\n(.+)$", out, re.M)
+    if report is not None and report.group(1) not in again.stdout:
+        print(f"generated_teeth: {mutant}: the replay lacks the report its line promises "
+              f"('{report.group(1)}'):\n{again.stdout}{again.stderr}")
         return 1
     print(f"generated_teeth: {mutant} killed, shrunk to size {n} (catalog {limit}), "
           "its replay reproduces it")
