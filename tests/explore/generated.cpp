@@ -492,11 +492,15 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   if (!last.report.empty()) std::printf("%s\n", last.report.c_str());
+  // A history not linearizable: only this runner judges it (the catalog's checks invariants).
+  const char* run_it = last.report.empty()
+                           ? "\n# run it: explore_scenarios --scenario FILE, or generated run FILE"
+                           : "\n# run it: generated run FILE (the catalog's runner does not"
+                             " judge linearizability)";
   cli::save_program("generated__" + std::string(subject_name) + "__" + std::string(sc.name) +
                         "__" + cli::arg_of(m) + cli::mutant_suffix() + ".scn",
                     "# a program the generated column found failing (" +
-                        std::string(subject_name) + ", " + mn + "): " + last.s.failure +
-                        "\n# run it: explore_scenarios --scenario FILE, or generated run FILE",
+                        std::string(subject_name) + ", " + mn + "): " + last.s.failure + run_it,
                     spec);
   std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
   std::printf("replay: %s\n", line.c_str());

@@ -3,7 +3,8 @@
 column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
-the mutant, for comparison), prints that program, a saved file holding it, `replay:`
+the mutant, for comparison), prints that program, a saved file holding it (which the
+catalog's runner fails too, where the file names that runner), `replay:`
 and `picture:` lines, and its replay fails again with the same reason (and prints the
 report the reason points to); --under MODEL:
 the failure is under that model (its name as printed: C11), no earlier one of ARGS."""
@@ -12,6 +13,7 @@ import re
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 
 def size(spec: str) -> int:
@@ -61,8 +63,19 @@ def main() -> int:
         print(f"generated_teeth: {mutant}: shrunk to size {n}, more than the catalog's {limit}")
         return 1
     with open(saved.group(1)) as f:
-        if prog.group(1) not in f.read():
-            print(f"generated_teeth: {mutant}: the saved file does not hold the program")
+        text = f.read()
+    if prog.group(1) not in text:
+        print(f"generated_teeth: {mutant}: the saved file does not hold the program")
+        return 1
+    # The catalog's runner, where the saved file names it, fails the program too.
+    run_it = re.search(r"^# run it: ([^(\n]*)", text, re.M)
+    exp = Path(binary).with_name(Path(binary).name.replace("generated__", "explore__", 1))
+    if run_it and "explore_scenarios --scenario" in run_it.group(1) and exp.is_file():
+        r = subprocess.run([str(exp), "--scenario", saved.group(1), why.group(1).lower()],
+                           env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode == 0:
+            print(f"generated_teeth: {mutant}: the saved file says the catalog's runner runs "
+                  f"it, which passes it:\n{r.stdout[-1000:]}")
             return 1
     words = shlex.split(replay.group(1))
     while words and "=" in words[0]:
