@@ -3,10 +3,8 @@
 column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
-the mutant, for comparison), prints that program, a saved file holding it (which the
-catalog's runner fails too, where the file names that runner), `replay:`
-and `picture:` lines, and its replay fails again with the same reason (and prints the
-report the reason points to); --under MODEL:
+the mutant, for comparison), prints that program, a saved file holding it, `replay:`
+and `picture:` lines, and its replay fails again with the same reason; --under MODEL:
 the failure is under that model (its name as printed: C11), no earlier one of ARGS."""
 import os
 import re
@@ -14,6 +12,9 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+# Also checked: a replay prints the report its failure line promises ("its report below"),
+# and the saved file fails in the catalog's runner where its "# run it:" line names it.
 
 
 def size(spec: str) -> int:
