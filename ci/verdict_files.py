@@ -7,7 +7,8 @@ is <skipped> with why.
 SARIF 2.1.0: one result per failing test and column, ruleId the column's id
 (ci/checkers.json), message the reason, location the port's own file and
 line: in a Relacy history (`file(line)` of each access) the failing access,
-or the port's last write before it when the failure is on the harness's data;
+else the access a data race's cause names (the hand-over: a relaxed store or load),
+else the port's last write before it when the failure is on the harness's data;
 else the last port line the output names (a fatal error's `at file:line`, a
 sanitizer's frame); else the port's header. The replay command and the
 picture as related data. With the artifact folder (ci/verdict_artifacts.py): each
@@ -64,6 +65,23 @@ def history(out: str) -> str:
 
 
 WRITE = re.compile(r"\b(store|CAS|exchange|fetch_\w+|rmw)\b")
+# A data race's hand-over in `runqcheck: cause:` ("... the load in grab_into (queue.hpp:100)
+# is relaxed, not an acquire"): the port's access that should have ordered the race.
+CAUSE_SITE = re.compile(r"the \w+ in \w+ \(([\w.+-]+):(\d+)\) is \w+, not a")
+
+
+def cause_site(out: str, hist: list, port: dict, build: Path = None):
+    """(path, line) of the hand-over that the first failure's cause names, found in its
+    history (the cause names the file by its base name), or None."""
+    first = next((ln for ln in out.splitlines() if ln.startswith("runqcheck: cause:")), "")
+    m = CAUSE_SITE.search(first)
+    if m is None:
+        return None
+    for ln in hist:
+        for at in locations(ln, port, build):
+            if Path(at[0]).name == m.group(1) and at[1] == int(m.group(2)):
+                return at
+    return None
 
 
 # A compiler's error line: path:line[:col]: [fatal ]error: (GCC and clang).
@@ -100,8 +118,9 @@ def any_error_site(log: str, build: Path = None):
 def where(f: dict, port: dict):
     """(path, line, how) of failure f, always one (GitHub code scanning needs a location).
     A build that failed: the compiler's error in the port (compiler_site). A check: in a
-    Relacy history, the failing event when it is the port's, else the port's last write
-    before it (a race found on the harness's data was published by it); else the last port
+    Relacy history, the failing event when it is the port's, else the hand-over that a data
+    race's cause names, else the port's last write before it (a race found on the harness's
+    data was published by it); else the last port
     line the output names. Else the port's header (or its .cmake spec) at line 1; else the
     compiler's first error in any file; else the log at line 1."""
     out, build = f.get("out", ""), f.get("build")
@@ -114,6 +133,9 @@ def where(f: dict, port: dict):
         last = locations(hist[-1], port, build)
         if last:
             return last[-1] + ("the access that failed (Relacy's history)",)
+        site = cause_site(out, hist, port, build)
+        if site:
+            return site + ("the access the race's cause names (Relacy's history)",)
         writes = [x for ln in hist if WRITE.search(ln.split(", in ")[0])
                   for x in locations(ln, port, build)]
         if writes:

@@ -101,6 +101,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_files" "${RUNQCHECK_ROOT}/tests/verdict/fixtures/weak_relacy"
     "${RUNQCHECK_ROOT}")
+  # SARIF's location of a Relacy data race: the hand-over its cause names, not a later write.
+  add_test(NAME verdict_where COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/where_test.py" "${RUNQCHECK_ROOT}/ci/verdict_files.py"
+    "${CMAKE_BINARY_DIR}/verdict_where")
   foreach(_rq_fx weak_native nocompile)
     add_test(NAME verdict_files_${_rq_fx} COMMAND /usr/bin/python3
       "${RUNQCHECK_ROOT}/tests/verdict/files_test.py" fixture "${RUNQCHECK_ROOT}/ci/verdict.py"
@@ -196,7 +200,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     "${RUNQCHECK_ROOT}/tests/verdict/shard_test.py" "${RUNQCHECK_ROOT}"
     "${CMAKE_BINARY_DIR}/gate_shards")
   set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
-  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files
+  set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_columns docs_columns gate_flags subject_spec verdict_cache
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)

@@ -492,11 +492,15 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   if (!last.report.empty()) std::printf("%s\n", last.report.c_str());
+  // A history not linearizable: only this runner judges it (the catalog's checks invariants).
+  const char* run_it = last.report.empty()
+                           ? "\n# run it: explore_scenarios --scenario FILE, or generated run FILE"
+                           : "\n# run it: generated run FILE (the catalog's runner does not"
+                             " judge linearizability)";
   cli::save_program("generated__" + std::string(subject_name) + "__" + std::string(sc.name) +
                         "__" + cli::arg_of(m) + cli::mutant_suffix() + ".scn",
                     "# a program the generated column found failing (" +
-                        std::string(subject_name) + ", " + mn + "): " + last.s.failure +
-                        "\n# run it: explore_scenarios --scenario FILE, or generated run FILE",
+                        std::string(subject_name) + ", " + mn + "): " + last.s.failure + run_it,
                     spec);
   std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
   std::printf("replay: %s\n", line.c_str());
@@ -638,6 +642,8 @@ int run_spec(const char* argv0, const settings& st) {
     if (!st.replay.empty()) {
       std::printf("generated %s replay %s: %s%s\n", subject_name, mn,
                   r.s.failed ? "FAILED: " : "passed", r.s.failure.c_str());
+      // The failure line promises lincheck's report "below": print it.
+      if (r.s.failed && !r.report.empty()) std::printf("%s\n", r.report.c_str());
       ok &= !r.s.failed;
       continue;
     }

@@ -13,6 +13,10 @@ import re
 import shlex
 import subprocess
 import sys
+from pathlib import Path
+
+# Also checked: a replay prints the report its failure line promises ("its report below"),
+# and the saved file fails in the catalog's runner where its "# run it:" line names it.
 
 
 def size(spec: str) -> int:
@@ -72,8 +76,19 @@ def main() -> int:
         print(f"generated_teeth: {mutant}: shrunk to size {n}, more than the catalog's {limit}")
         return 1
     with open(saved.group(1)) as f:
-        if prog.group(1) not in f.read():
-            print(f"generated_teeth: {mutant}: the saved file does not hold the program")
+        text = f.read()
+    if prog.group(1) not in text:
+        print(f"generated_teeth: {mutant}: the saved file does not hold the program")
+        return 1
+    # The catalog's runner, where the saved file names it, fails the program too.
+    run_it = re.search(r"^# run it: ([^(\n]*)", text, re.M)
+    exp = Path(binary).with_name(Path(binary).name.replace("generated__", "explore__", 1))
+    if run_it and "explore_scenarios --scenario" in run_it.group(1) and exp.is_file():
+        r = subprocess.run([str(exp), "--scenario", saved.group(1), why.group(1).lower()],
+                           env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode == 0:
+            print(f"generated_teeth: {mutant}: the saved file says the catalog's runner runs "
+                  f"it, which passes it:\n{r.stdout[-1000:]}")
             return 1
     words = shlex.split(replay.group(1))
     while words and "=" in words[0]:
@@ -84,6 +99,12 @@ def main() -> int:
     if again.returncode == 0 or line not in again.stdout:
         print(f"generated_teeth: {mutant}: the replay did not fail again the same way:\n"
               f"{again.stdout}{again.stderr}")
+        return 1
+    # A failure whose line says "(its report below)": the replay prints that report too.
+    report = re.search(r"^  fails under .*\(its report below\)\n(.+)$", out, re.M)
+    if report is not None and report.group(1) not in again.stdout:
+        print(f"generated_teeth: {mutant}: the replay lacks the report its line promises "
+              f"('{report.group(1)}'):\n{again.stdout}{again.stderr}")
         return 1
     print(f"generated_teeth: {mutant} killed, shrunk to size {n} (catalog {limit}), "
           "its replay reproduces it")

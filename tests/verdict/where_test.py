@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""ci/verdict_files.py's where() on a Relacy data race: SARIF's location is the port's
+access that the race's cause names (the relaxed hand-over), not the port's last write
+before the failure; a failure without such a cause keeps the last write.
+
+usage: where_test.py VERDICT_FILES_PY WORKDIR
+Exit 0 if so, 1 naming what is wrong."""
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+# A Relacy history as relacy_scenarios prints it (trimmed): the owner's relaxed tail store
+# (line 42), a thief's later release store (line 90), the race on the harness's data.
+OUT = """execution history (5):
+[1] 0: <0x1> atomic store, value=1, (prev value=0), order=relaxed, in push_back, {q}(42)
+[2] 1: <0x2> atomic load, value=1, order=relaxed, in grab_into, {q}(30)
+[3] 1: <0x3> atomic store, value=1, (prev value=0), order=release, in runqsteal, {q}(90)
+[4] 1: <0x4> load, value=0, in deliver, ../models/scenarios/exec.hpp(224)
+[5] 1: DATA RACE (data race detected), in deliver, ../models/scenarios/exec.hpp(224)
+
+runqcheck: cause: s: relacy: DATA RACE: read of G4.status in deliver (exec.hpp:224) races \
+with the write #20 by T0 (no happens-before edge); T1 took it over through P0+8 \
+atomic@push_back: the store in push_back (q.hpp:{line}) is relaxed, not a release
+"""
+NO_RACE = "runqcheck: cause: s: harness fatal error: invariant: conservation g=1\n"
+
+
+def main(argv) -> int:
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    spec = importlib.util.spec_from_file_location("verdict_files", argv[1])
+    vf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(vf)
+    work = Path(argv[2])
+    shutil.rmtree(work, ignore_errors=True)
+    inc = work / "include"
+    q = inc / "my" / "q.hpp"
+    q.parent.mkdir(parents=True)
+    q.write_text("// line\n" * 100)
+    port = {"include_dirs": [str(inc)], "header": "my/q.hpp"}
+    race = OUT.format(q=q, line=42)
+    bad = []
+    for name, out, want in [("race", race, 42),
+                            ("no race", race.split("runqcheck: cause:")[0] + NO_RACE, 90),
+                            ("a cause not in the history", OUT.format(q=q, line=41), 90)]:
+        path, line, how = vf.where({"out": out}, port)
+        if Path(path) != q.resolve() or line != want:
+            bad.append(f"{name}: {path}:{line} ({how}), want {q}:{want}")
+    for b in bad:
+        print(f"FAIL {b}")
+    print("where_test: " + ("FAILED" if bad else "passed"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
