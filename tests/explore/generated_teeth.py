@@ -82,8 +82,11 @@ def main() -> int:
         return 1
     # The catalog's runner, where the saved file names it, fails the program too.
     run_it = re.search(r"^# run it: ([^(\n]*)", text, re.M)
-    exp = Path(binary).with_name(Path(binary).name.replace("generated__", "explore__", 1))
-    if run_it and "explore_scenarios --scenario" in run_it.group(1) and exp.is_file():
+    # generated__X's catalog runner is explore__X (generated_teeth__X's, explore_teeth__X).
+    name = Path(binary).name
+    exp = Path(binary).with_name(name.replace("generated", "explore", 1))
+    if name.startswith("generated") and run_it and \
+            "explore_scenarios --scenario" in run_it.group(1) and exp.is_file():
         r = subprocess.run([str(exp), "--scenario", saved.group(1), why.group(1).lower()],
                            env=env, capture_output=True, text=True, timeout=120)
         if r.returncode == 0:
