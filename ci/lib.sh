@@ -93,7 +93,8 @@ rq_add_backports() {
     'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$RQ_BACKPORTS_FILE"
 }
 
-rq_jobs() { nproc 2>/dev/null || echo 2; }
+# Parallel jobs of a build: ci/gate --jobs N (RQ_JOBS), else one per core.
+rq_jobs() { echo "${RQ_JOBS:-$(nproc 2>/dev/null || echo 2)}"; }
 
 # rq_port_tests PRESET DIR: run `ctest -L port -LE nightly` in DIR (built by
 # rq_build_preset DIR port); results: DIR/junit.xml.
@@ -164,7 +165,7 @@ rq_ctest() {
     arm64-tsan) env=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1); set -- "$@" -R '^unit';;
   esac
   rq_log "preset $preset: ctest $*"
-  env "${env[@]}" ctest --test-dir "$dir" -j 2 --output-on-failure --output-junit "$dir/$name.xml" \
+  env "${env[@]}" ctest --test-dir "$dir" -j "${RQ_JOBS:-2}" --output-on-failure --output-junit "$dir/$name.xml" \
     --test-output-size-passed 400000 --test-output-size-failed 4000000 "$@" 2>&1 \
     | tee "$dir/$name.log"
   return "${PIPESTATUS[0]}"

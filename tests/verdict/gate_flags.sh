@@ -26,6 +26,17 @@ expect2 "unknown column 'nope'" --columns nope
 expect2 "no preset runs them" --columns relacy_random --presets native
 expect2 "needs a value" --columns
 expect2 "unknown flag '--frobnicate'" --frobnicate
+expect2 "is not 1..999" --jobs 0
+expect2 "is not 1..999" --jobs=two
+expect2 "needs a value" --jobs
+# --jobs N reaches the builds and tests (ci/lib.sh); without it, a build per core.
+jobs=$(RQ_JOBS=3 bash -c ". '$src/ci/lib.sh' && rq_jobs")
+cores=$(RQ_JOBS= bash -c "unset RQ_JOBS; . '$src/ci/lib.sh' && rq_jobs")
+if [ "$jobs" = 3 ] && [ "$cores" = "$(nproc)" ]; then
+  echo "ok   rq_jobs: RQ_JOBS=3 gives 3, unset gives nproc ($cores)"
+else
+  echo "FAIL rq_jobs: RQ_JOBS=3 gave '$jobs', unset gave '$cores' (nproc $(nproc))"; status=1
+fi
 expect2 "cannot write there" --junit /proc/no-such-dir/verdict.xml
 expect2 "cannot write there" --sarif /
 expect2 "is not I/N" --shard 2/2
@@ -45,7 +56,7 @@ if [ $? -eq 0 ] && [ "$(printf '%s\n' "$help" | head -c 6)" = usage: ] \
    && [ "$(printf '%s\n' "$help" \
           | grep -cE '^  --(subject|presets|columns|strict|no-cache|build-dir|junit|sarif) ')" \
         -eq 8 ] \
-   && [ "$(printf '%s\n' "$help" | grep -cE '^  --(artifacts|shard|merge) ')" -eq 3 ]
+   && [ "$(printf '%s\n' "$help" | grep -cE '^  --(jobs|artifacts|shard|merge) ')" -eq 4 ]
 then
   echo "ok   ci/gate --help: a usage line and each flag"
 else
