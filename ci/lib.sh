@@ -165,7 +165,8 @@ rq_ctest() {
     arm64-tsan) env=(TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1); set -- "$@" -R '^unit';;
   esac
   rq_log "preset $preset: ctest $*"
-  env "${env[@]}" ctest --test-dir "$dir" -j "${RQ_JOBS:-2}" --output-on-failure --output-junit "$dir/$name.xml" \
+  env "${env[@]}" ctest --test-dir "$dir" -j "${RQ_JOBS:-2}" --output-on-failure \
+    --output-junit "$dir/$name.xml" \
     --test-output-size-passed 400000 --test-output-size-failed 4000000 "$@" 2>&1 \
     | tee "$dir/$name.log"
   return "${PIPESTATUS[0]}"

@@ -482,7 +482,8 @@ class engine final : public runtime {
   }
 
   void finish_execution() {
-    if (spurious_run_ && misread_spurious()) {  // a plain failure's execution, met with a choice of 0
+    // A plain failure's execution, met with a choice of 0: dropped unjudged.
+    if (spurious_run_ && misread_spurious()) {
       st_.spurious_dups += counting_;
       return;
     }

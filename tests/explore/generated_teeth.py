@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""generated_teeth.py BINARY MUTANT MAX_SIZE [--under MODEL] [--reason TEXT] [ARGS...]: passes iff the generated
-column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT (MUTANT
+"""generated_teeth.py BINARY MUTANT MAX_SIZE [--under MODEL] [--reason TEXT] [ARGS...]:
+passes iff the generated column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT (MUTANT
 "-": none, BINARY built on a broken port of its own)
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills

@@ -192,7 +192,8 @@ std::string text(const std::vector<step>& steps) {
   std::string t;
   for (const step& s : steps) {
     std::string where = s.what == 5 || s.what == 6 || s.what == 7 ? "" : s.on_y ? ".y" : ".x";
-    if (s.what < 5 || s.what == 7 || s.what >= 9) where += std::string(".") + orders[static_cast<int>(s.order)];
+    if (s.what < 5 || s.what == 7 || s.what >= 9)
+      where += std::string(".") + orders[static_cast<int>(s.order)];
     t += std::string(t.empty() ? "" : " ") + names[s.what] + where;
   }
   return t;
@@ -457,8 +458,8 @@ int main(int argc, char** argv) {
                    {-1}};
     for (ex::model md : {ex::model::sc, ex::model::rc11}) {
       run_result r = explore(c, md, false, true);
-      spurious_met &= expect_that(r.states.count({0, 1, 0}) == 1 && r.states.count({1, 0, 0}) == 1 &&
-                                      r.s.complete == 2,
+      bool both = r.states.count({0, 1, 0}) == 1 && r.states.count({1, 0, 0}) == 1;
+      spurious_met &= expect_that(both && r.s.complete == 2,
                                   c, md,
                                   "the CAS and its spurious failure (x 0, y 1), one execution "
                                   "each (" + std::to_string(r.s.complete) + " complete)");
