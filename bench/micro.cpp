@@ -44,7 +44,9 @@ void fail(benchmark::State& state, const char* what) {
 }
 
 // Owner-only index resets (single-threaded benchmark).
-void move_head(P& pp, std::int32_t by) { pp.runqhead.store(pp.runqhead.load(relaxed) + by, relaxed); }
+void move_head(P& pp, std::int32_t by) {
+  pp.runqhead.store(pp.runqhead.load(relaxed) + by, relaxed);
+}
 void empty_ring(P& pp) { pp.runqhead.store(pp.runqtail.load(relaxed), relaxed); }
 std::uint32_t ring_len(P& pp) { return pp.runqtail.load(relaxed) - pp.runqhead.load(relaxed); }
 
@@ -105,7 +107,8 @@ void BM_PutSlow(benchmark::State& state) {
     runqcheck::runqput(pp, &gs[256], false);
     {
       auto s = runqcheck::lock(sched);
-      if (s.runq().size() != 129 || s.runq().tail() != &gs[256]) return fail(state, "PutSlow: not the spilled batch");
+      if (s.runq().size() != 129 || s.runq().tail() != &gs[256])
+        return fail(state, "PutSlow: not the spilled batch");
       s.runq() = runqcheck::gQueue<B>{};
     }
     move_head(pp, -128);
@@ -148,7 +151,8 @@ BENCHMARK(BM_GlobBatch);
 // The same step before go1.25: globrunqget(pp, 0), which runqputs the 127
 // under sched.lock. No Go peer: Go 1.25+ has no globrunqget(pp, max).
 void BM_GlobGetPre125(benchmark::State& state) {
-  glob_batch(state, [](P& pp) { return runqcheck::go124<B, Cap>::findRunnable_globrunq(pp); }, false);
+  glob_batch(
+      state, [](P& pp) { return runqcheck::go124<B, Cap>::findRunnable_globrunq(pp); }, false);
 }
 BENCHMARK(BM_GlobGetPre125);
 

@@ -89,7 +89,8 @@ const char* mutant_env() {
 
 std::string replay_command(const std::string& path) {
   const char* m = mutant_env();
-  return (m != nullptr ? "RUNQCHECK_MUTANT=" + std::string(m) + " " : std::string()) + "runqcheck replay " + path;
+  return (m != nullptr ? "RUNQCHECK_MUTANT=" + std::string(m) + " " : std::string()) +
+         "runqcheck replay " + path;
 }
 
 // A Relacy counterexample's .replay file: `key value` lines after the line
@@ -187,8 +188,8 @@ int do_replay(const std::string& path, bool quiet, const std::string& json_out) 
   fz::outcome o = fz::run(s->d, fz::sched_kind::input, true);
   const fz::recorder& r = fz::the_recorder();
   if (!quiet) {
-    std::printf("seed: %s (%zu bytes: %zu of scenario, %zu of choices, %zu used)\n", path.c_str(), s->bytes.size(),
-                s->d.header_bytes, s->d.schedule.size(), o.choices_used);
+    std::printf("seed: %s (%zu bytes: %zu of scenario, %zu of choices, %zu used)\n", path.c_str(),
+                s->bytes.size(), s->d.header_bytes, s->d.schedule.size(), o.choices_used);
     if (const char* m = mutant_env()) std::printf("mutant: %s\n", m);
     fz::print_trace(stdout, s->d, r);
   }
@@ -201,10 +202,13 @@ int do_replay(const std::string& path, bool quiet, const std::string& json_out) 
       return kBad;
     }
   }
-  if (o.failed) std::printf("FAILED: %s\nreproduce: %s\n", o.message.c_str(), replay_command(path).c_str());
+  if (o.failed)
+    std::printf("FAILED: %s\nreproduce: %s\n", o.message.c_str(), replay_command(path).c_str());
   else if (o.stale_loads > 0)
-    std::printf("passed: every invariant held (%zu stale reads: a weak-memory execution, no real-time linearizability check)\n",
-                o.stale_loads);
+    std::printf(
+        "passed: every invariant held (%zu stale reads: a weak-memory execution, no real-time "
+        "linearizability check)\n",
+        o.stale_loads);
   else std::printf("passed: every invariant held and the history is linearizable\n");
   return o.failed ? 1 : 0;
 }
@@ -224,7 +228,8 @@ int do_explain(const std::string& path, const std::string& html_out, const std::
   auto s = load(path);
   if (!s) return kBad;
   fz::outcome o = fz::run(s->d, fz::sched_kind::input, true);
-  std::string json = fz::trace_json(s->d, o, fz::the_recorder(), path, replay_command(path), mutant_env());
+  std::string json =
+      fz::trace_json(s->d, o, fz::the_recorder(), path, replay_command(path), mutant_env());
   if (!json_out.empty()) {
     make_parent(json_out);
     std::ofstream j(json_out);
@@ -235,8 +240,9 @@ int do_explain(const std::string& path, const std::string& html_out, const std::
     std::fprintf(stderr, "runqcheck: %s\n", err.c_str());
     return kBad;
   }
-  std::printf("%s: %d steps, %s%s -> %s\n", path.c_str(), fz::the_recorder().nevents(), o.failed ? "FAILED: " : "passed",
-              o.failed ? o.message.c_str() : "", html_out.c_str());
+  std::printf("%s: %d steps, %s%s -> %s\n", path.c_str(), fz::the_recorder().nevents(),
+              o.failed ? "FAILED: " : "passed", o.failed ? o.message.c_str() : "",
+              html_out.c_str());
   return 0;
 }
 
@@ -247,7 +253,8 @@ int do_corpus(const std::vector<std::string>& paths, const std::string& expect) 
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
       for (const auto& e : fs::recursive_directory_iterator(p))
-        if (e.is_regular_file() && e.path().filename().string()[0] != '.' && e.path().extension() != ".md")
+        if (e.is_regular_file() && e.path().filename().string()[0] != '.' &&
+            e.path().extension() != ".md")
           files.push_back(e.path().string());
     } else if (fs::exists(p, ec)) {
       files.push_back(p);
@@ -270,7 +277,8 @@ int do_corpus(const std::vector<std::string>& paths, const std::string& expect) 
     if (!ok) wrong++;
     std::printf("%-6s %s%s%s\n", o.failed ? "FAIL" : "pass", f.c_str(), o.failed ? ": " : "",
                 o.failed ? o.message.c_str() : "");
-    if (!ok) std::printf("       expected %s; reproduce: %s\n", expect.c_str(), replay_command(f).c_str());
+    if (!ok)
+      std::printf("       expected %s; reproduce: %s\n", expect.c_str(), replay_command(f).c_str());
   }
   std::printf("corpus: %zu seeds, %d not as expected (%s)\n", files.size(), wrong, expect.c_str());
   return wrong == 0 ? 0 : 1;
@@ -349,41 +357,54 @@ int do_pct(const std::string& path, unsigned depth, long runs, double seconds, s
   plain.schedule = {};
   fz::outcome o0 = fz::run(plain, fz::sched_kind::input, false);
   std::size_t k = std::max<std::size_t>(o0.steps, 1);
-  std::printf("pct: %s\n  scenario: %s\n  threads n=%zu, depth d=%u, steps k=%zu (default schedule), %s loads\n",
-              path.c_str(), fz::describe_scenario(s->d).c_str(), n, depth, k, stale ? "weak-memory" : "latest-store");
+  std::printf(
+      "pct: %s\n  scenario: %s\n  threads n=%zu, depth d=%u, steps k=%zu (default schedule), %s "
+      "loads\n",
+      path.c_str(), fz::describe_scenario(s->d).c_str(), n, depth, k,
+      stale ? "weak-memory" : "latest-store");
   auto t0 = std::chrono::steady_clock::now();
   long done = 0;
   for (; done < runs; done++) {
-    if (seconds > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) break;
+    if (seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds)
+      break;
     fz::current_pct() = {seed0 + static_cast<std::uint64_t>(done), depth, k, stale};
     fz::outcome o = fz::run(s->d, fz::sched_kind::pct, false);
     k = std::max(k, o.steps);
     if (!o.failed) continue;
     // Save the execution as a seed: the scenario bytes + the choices PCT made.
     const fz::choices& ch = fz::current_choices();
-    std::vector<std::uint8_t> bytes(s->bytes.begin(), s->bytes.begin() + static_cast<std::ptrdiff_t>(s->d.header_bytes));
+    std::vector<std::uint8_t> bytes(
+        s->bytes.begin(), s->bytes.begin() + static_cast<std::ptrdiff_t>(s->d.header_bytes));
     bytes.insert(bytes.end(), ch.out, ch.out + ch.nout);
     std::error_code ec;
     fs::create_directories(out_dir, ec);
-    std::string file = (fs::path(out_dir) / ("pct-" + std::to_string(seed0 + static_cast<std::uint64_t>(done)) + ".rqf")).string();
+    std::string file =
+        (fs::path(out_dir) /
+         ("pct-" + std::to_string(seed0 + static_cast<std::uint64_t>(done)) + ".rqf"))
+            .string();
     std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
                                                 static_cast<std::streamsize>(bytes.size()));
     fz::decoded again;
     fz::parse(bytes, fz::kSubjects, again);
     fz::outcome o2 = fz::run(again, fz::sched_kind::input, false);
     std::printf("FAILED on run %ld (seed %llu): %s\n  saved as %s (%s)\nreproduce: %s\n", done + 1,
-                static_cast<unsigned long long>(seed0 + static_cast<std::uint64_t>(done)), o.message.c_str(),
-                file.c_str(), o2.failed && o2.message == o.message ? "replays exactly" : "DOES NOT REPLAY",
+                static_cast<unsigned long long>(seed0 + static_cast<std::uint64_t>(done)),
+                o.message.c_str(), file.c_str(),
+                o2.failed && o2.message == o.message ? "replays exactly" : "DOES NOT REPLAY",
                 replay_command(file).c_str());
     return 1;
   }
-  double p = 1.0 / (static_cast<double>(n) * std::pow(static_cast<double>(k), static_cast<double>(depth) - 1.0));
+  double p = 1.0 / (static_cast<double>(n) *
+                    std::pow(static_cast<double>(k), static_cast<double>(depth) - 1.0));
   double miss = std::exp(static_cast<double>(done) * std::log1p(-p));
-  std::printf("pct: %ld runs, no failure.\n  Guarantee (Burckhardt et al. 2010): one run finds a given bug of depth <= %u\n"
-              "  with probability >= 1/(n k^(d-1)) = %.3g; after %ld runs a bug of depth %u\n"
-              "  was missed with probability <= %.3g (k=%zu, the most steps seen).\n"
-              "  It covers thread interleavings; weak-memory load choices were drawn at random on top.\n",
-              done, depth, p, done, depth, miss, k);
+  std::printf(
+      "pct: %ld runs, no failure.\n  Guarantee (Burckhardt et al. 2010): one run finds a given bug "
+      "of depth <= %u\n"
+      "  with probability >= 1/(n k^(d-1)) = %.3g; after %ld runs a bug of depth %u\n"
+      "  was missed with probability <= %.3g (k=%zu, the most steps seen).\n"
+      "  It covers thread interleavings; weak-memory load choices were drawn at random on top.\n",
+      done, depth, p, done, depth, miss, k);
   return 0;
 }
 
@@ -396,7 +417,8 @@ int main(int argc, char** argv) {
 
   std::string file, html, json;
   bool quiet = false;
-  auto* replay = app.add_subcommand("replay", "re-run a seed and print the execution step by step (exit 1: it fails)");
+  auto* replay = app.add_subcommand(
+      "replay", "re-run a seed and print the execution step by step (exit 1: it fails)");
   replay
       ->add_option("FILE", file,
                    "seed file (fuzz corpus, crash file, pct output) or a Relacy .replay file")
@@ -413,10 +435,12 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> paths;
   std::string expect = "pass";
-  auto* corpus = app.add_subcommand("corpus", "replay every seed of directories/files, check each passes (or fails)");
+  auto* corpus = app.add_subcommand(
+      "corpus", "replay every seed of directories/files, check each passes (or fails)");
   std::string from_catalog;
   auto* paths_opt = corpus->add_option("PATHS", paths, "seed files or directories");
-  corpus->add_option("--expect", expect, "pass (default) or fail")->check(CLI::IsMember({"pass", "fail"}));
+  corpus->add_option("--expect", expect, "pass (default) or fail")
+      ->check(CLI::IsMember({"pass", "fail"}));
   corpus->add_option("--from-catalog", from_catalog, "write the scenario catalog as seeds into DIR")
       ->excludes(paths_opt);
   corpus->callback([&] {
@@ -436,11 +460,14 @@ int main(int argc, char** argv) {
   std::uint64_t pseed = 1;
   std::string out_dir = "pct-failures";
   bool no_stale = false;
-  auto* pct = app.add_subcommand("pct", "PCT search (random priorities, d-1 change points) on a seed's scenario");
-  pct->add_option("FILE", file, "seed file giving the scenario (its choices are ignored)")->required();
+  auto* pct = app.add_subcommand(
+      "pct", "PCT search (random priorities, d-1 change points) on a seed's scenario");
+  pct->add_option("FILE", file, "seed file giving the scenario (its choices are ignored)")
+      ->required();
   pct->add_option("--depth,-d", depth, "bug depth d (>= 1)")->check(CLI::Range(1u, 16u));
   pct->add_option("--runs,-n", runs, "runs")->check(CLI::Range(1L, 1000000000L));
-  pct->add_option("--seconds", seconds, "stop after this long (0: no limit)")->check(CLI::NonNegativeNumber);
+  pct->add_option("--seconds", seconds, "stop after this long (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   pct->add_option("--seed", pseed, "first PRNG seed");
   pct->add_option("--out", out_dir, "where a failing execution is saved as a seed");
   pct->add_flag("--no-stale", no_stale, "loads read the latest store (interleavings only)");

@@ -182,6 +182,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   endif()
   # The docs' column list is ci/columns_doc.py's table of ci/checkers.json.
   add_test(NAME docs_columns COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/columns_doc.py" --check)
+  # Lines of code at most 100 columns (ci/line_length.py; its teeth first).
+  add_test(NAME style_line_length COMMAND sh "${RUNQCHECK_ROOT}/tests/style/line_length_test.sh"
+    "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/style_line_length")
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
@@ -203,7 +206,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_columns docs_columns gate_flags subject_spec verdict_cache
-    PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)

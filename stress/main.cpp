@@ -9,7 +9,9 @@
 #include "runqcheck/stress/watchdog.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"runqcheck_stress: Go's run queues in an M:N scheduler on real threads; see stress/README.md"};
+  CLI::App app{
+      "runqcheck_stress: Go's run queues in an M:N scheduler on real threads; see "
+      "stress/README.md"};
   runqcheck::stress::options o;
   // The reproducer names this program by its full path (runqcheck_stress,
   // runqcheck_stress__<name>, wherever it was run from).

@@ -26,6 +26,7 @@ struct request {
   std::uintptr_t site = 0;       // the source location, for spin detection
   // For a listener (options::on_access: the failure picture), not the search:
   const void* obj = nullptr;      // the B object accessed (null: a fence)
+  bool atomic_obj = false;        // obj is a B::atomic read plainly (load_plain), not a var
   std::source_location where{};   // the port's line that made the access
   void (*show)(std::uint64_t v, char* buf, std::size_t n) = nullptr;  // v as text
 };

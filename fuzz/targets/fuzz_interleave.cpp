@@ -48,11 +48,14 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fz::decoded d;
-  if (fz::parse({data, size}, fz::kSubjects, d) != fz::parse_error::none) return -1;  // not a seed: not kept
+  if (fz::parse({data, size}, fz::kSubjects, d) != fz::parse_error::none)
+    return -1;  // not a seed: not kept
   fz::outcome o = fz::run(d, fz::sched_kind::input, false);
   if (o.failed) {
     const char* m = std::getenv("RUNQCHECK_MUTANT");
-    std::fprintf(stderr, "\nrunqcheck: %s\nrunqcheck: reproduce with: %s%s%srunqcheck replay <the crash file named below>\n",
+    std::fprintf(stderr,
+                 "\nrunqcheck: %s\nrunqcheck: reproduce with: %s%s%srunqcheck replay <the crash "
+                 "file named below>\n",
                  o.message.c_str(), m ? "RUNQCHECK_MUTANT=" : "", m ? m : "", m ? " " : "");
     std::abort();
   }

@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fz::outcome o = fz::run(d, fz::sched_kind::input, true);
   static std::FILE* devnull = std::fopen("/dev/null", "w");
   fz::print_trace(devnull, d, fz::the_recorder());
-  std::string j = fz::trace_json(d, o, fz::the_recorder(), "fuzz", "runqcheck replay fuzz", nullptr);
+  std::string j =
+      fz::trace_json(d, o, fz::the_recorder(), "fuzz", "runqcheck replay fuzz", nullptr);
   // Well-formed enough to embed in a page: balanced, and no raw '<'.
   int depth = 0;
   bool in_str = false;

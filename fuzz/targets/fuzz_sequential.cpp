@@ -162,17 +162,20 @@ bool decode(reader& r, const ref::world& m, menu_cache& menus, op& o) {
 }
 
 [[noreturn]] void fail(int nprocs, const std::vector<op>& ops, const std::string& what) {
-  std::fprintf(stderr, "\nrunqcheck fuzz_sequential: subject %s, cap %u, nprocs %d; %zu ops:\n", subject_name,
-               kCap, nprocs, ops.size());
-  for (std::size_t i = 0; i < ops.size(); i++) std::fprintf(stderr, "%5zu %s\n", i + 1, show_op(ops[i]).c_str());
+  std::fprintf(stderr, "\nrunqcheck fuzz_sequential: subject %s, cap %u, nprocs %d; %zu ops:\n",
+               subject_name, kCap, nprocs, ops.size());
+  for (std::size_t i = 0; i < ops.size(); i++)
+    std::fprintf(stderr, "%5zu %s\n", i + 1, show_op(ops[i]).c_str());
   std::fprintf(stderr, "MISMATCH at op %zu: %s\n", ops.size(), what.c_str());
   const char* mu = std::getenv("RUNQCHECK_MUTANT");
-  std::fprintf(stderr, "runqcheck: reproduce with: %s%s%sRUNQCHECK_VERBOSE=1 %s <the crash file named below>\n",
-               mu ? "RUNQCHECK_MUTANT=" : "", mu ? mu : "", mu ? " " : "",
+  std::fprintf(
+      stderr,
+      "runqcheck: reproduce with: %s%s%sRUNQCHECK_VERBOSE=1 %s <the crash file named below>\n",
+      mu ? "RUNQCHECK_MUTANT=" : "", mu ? mu : "", mu ? " " : "",
 #ifdef RUNQCHECK_FUZZ_MUTANT
-               "build/fuzz/bin/fuzz_sequential_mutant"
+      "build/fuzz/bin/fuzz_sequential_mutant"
 #else
-               "build/fuzz/bin/fuzz_sequential"
+      "build/fuzz/bin/fuzz_sequential"
 #endif
   );
   std::abort();
@@ -192,8 +195,9 @@ std::string run_input(std::span<const std::uint8_t> in, int nprocs, int every,
   sut<kCap> s(nprocs);
   s.track_seen = false;  // rapidcheck's coverage tally: not ours
   initial_sut(s);
-  if (v) std::printf("fuzz_sequential: subject %s, cap %u, nprocs %d\n     model: %s\n", subject_name, kCap, nprocs,
-                     m.q.describe().c_str());
+  if (v)
+    std::printf("fuzz_sequential: subject %s, cap %u, nprocs %d\n     model: %s\n", subject_name,
+                kCap, nprocs, m.q.describe().c_str());
   reader r{in};
   menu_cache menus;
   op o;
@@ -222,8 +226,9 @@ std::string run_input(std::span<const std::uint8_t> in, int nprocs, int every,
         e = "subject returned " + show_outcome(got) + ", model " + show_outcome(want);
       else e = n % every == 0 ? s.compare(m) : s.quick_compare(m);
       if (e.empty() && n == kMaxOps && n % every != 0) e = s.compare(m, false);
-      if (v) std::printf("%5d %-40s  -> %s\n     model: %s\n", n, show_op(o).c_str(), show_outcome(got).c_str(),
-                         m.q.describe().c_str());
+      if (v)
+        std::printf("%5d %-40s  -> %s\n     model: %s\n", n, show_op(o).c_str(),
+                    show_outcome(got).c_str(), m.q.describe().c_str());
     } catch (const std::exception& ex) {
       if (!logged) s.log.push_back(o);  // thrown by the model
       e = ex.what();

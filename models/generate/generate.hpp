@@ -338,8 +338,8 @@ inline std::uint64_t enumerate(const bounds& b,
             pr.threads.push_back(others[i][ix[i]]);
           }
           bool batch0 = !own.empty() && own[0].kind == op_kind::glob_batch;
-          bool reads_global =
-              detail::has(pr.threads, op_kind::glob_get) || detail::has(pr.threads, op_kind::glob_batch);
+          bool reads_global = detail::has(pr.threads, op_kind::glob_get) ||
+                              detail::has(pr.threads, op_kind::glob_batch);
           for (int fill = 0; fill <= static_cast<int>(cap); fill++) {
             for (int nx = 0; nx < 2; nx++) {
               if (batch0 && (fill > 0 || nx > 0)) continue;  // the batch needs an empty P0
@@ -503,7 +503,9 @@ inline const char* uncovered(const bounds& b, const std::function<bool(const pro
     if (why != nullptr || kept(plain(p))) return;
     if (p.threads.size() == 3 && p.roles[1] == p.roles[2]) {
       // The mirror: threads 1 and 2 swapped, and P1 and P2 (through a spare index).
-      auto swap12 = [&](const std::vector<op>& seq) { return move(move(move(seq, 1, 9), 2, 1), 9, 2); };
+      auto swap12 = [&](const std::vector<op>& seq) {
+        return move(move(move(seq, 1, 9), 2, 1), 9, 2);
+      };
       program m = p;  // the owner's steal from P1 becomes one from P2
       m.threads[0] = swap12(p.threads[0]);
       m.threads[1] = swap12(p.threads[2]);

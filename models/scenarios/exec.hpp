@@ -61,8 +61,8 @@ struct op_observer {
   virtual void op_begin(int thread, int index, const op& o) = 0;
   // The Gs the operation delivered, in order; runqget's inheritTime;
   // runqempty's answer (expect_nonempty).
-  virtual void op_end(int thread, int index, const op& o, const std::uint64_t* gs, int n, bool inheritTime,
-                      bool empty) = 0;
+  virtual void op_end(int thread, int index, const op& o, const std::uint64_t* gs, int n,
+                      bool inheritTime, bool empty) = 0;
   virtual ~op_observer() = default;
 };
 inline op_observer* observer = nullptr;
@@ -135,7 +135,8 @@ class world {
       inherit_[t] = empty_[t] = false;
       if (observer != nullptr) observer->op_begin(t, index, o);
       step(t, o);
-      if (observer != nullptr) observer->op_end(t, index, o, step_gs_[t], nstep_[t], inherit_[t], empty_[t]);
+      if (observer != nullptr)
+        observer->op_end(t, index, o, step_gs_[t], nstep_[t], inherit_[t], empty_[t]);
       index++;
     }
     done_[t].store(1, std::memory_order::release);  // release: pairs with wait_done's acquire
@@ -151,11 +152,12 @@ class world {
         if (observer != nullptr) observer->op_begin(-1, index, o);
         auto r = S::runqget(*ps_[i]);
         std::uint64_t id = r.gp != nullptr ? r.gp->goid : 0;
-        if (observer != nullptr) observer->op_end(-1, index++, o, &id, r.gp != nullptr, r.inheritTime, false);
+        if (observer != nullptr)
+          observer->op_end(-1, index++, o, &id, r.gp != nullptr, r.inheritTime, false);
         judge_get(i, r.gp, r.inheritTime);
         if (r.gp == nullptr) break;
-        RQ_INVARIANT(B, r.gp->goid < static_cast<std::uint64_t>(MaxG), "invariant: delivered a G that was never put",
-                     "goid", r.gp->goid);
+        RQ_INVARIANT(B, r.gp->goid < static_cast<std::uint64_t>(MaxG),
+                     "invariant: delivered a G that was never put", "goid", r.gp->goid);
         if (!r.inheritTime) fifo_get(i, static_cast<int>(r.gp->goid));  // the owner's view too
         count(left, r.gp);
       }
@@ -172,13 +174,14 @@ class world {
       popped++;
       count(left, gp);
     }
-    RQ_INVARIANT(B, gsize == popped, "invariant: global queue size disagrees with its contents", "size", gsize, "popped",
-             popped);
+    RQ_INVARIANT(B, gsize == popped, "invariant: global queue size disagrees with its contents",
+                 "size", gsize, "popped", popped);
     for (int gid = 0; gid < MaxG; gid++) {
       int n = left[gid];
       for (int t = 0; t < kMaxThreads; t++) n += delivered_[t][gid];
-      RQ_INVARIANT(B, n == introduced_[gid], "invariant: conservation (each G delivered exactly once)", "g", gid,
-               "delivered", n, "put", introduced_[gid]);
+      RQ_INVARIANT(B, n == introduced_[gid],
+                   "invariant: conservation (each G delivered exactly once)", "g", gid, "delivered",
+                   n, "put", introduced_[gid]);
     }
   }
 
@@ -216,8 +219,8 @@ class world {
 
   void deliver(int t, G* gp) {
     if (gp == nullptr) return;
-    RQ_INVARIANT(B, gp->goid < static_cast<std::uint64_t>(MaxG), "invariant: delivered a G that was never put", "goid",
-             gp->goid);
+    RQ_INVARIANT(B, gp->goid < static_cast<std::uint64_t>(MaxG),
+                 "invariant: delivered a G that was never put", "goid", gp->goid);
     delivered_[t][gp->goid]++;
     last_got_[t] = static_cast<int>(gp->goid);
     if (nstep_[t] < MaxG) step_gs_[t][nstep_[t]++] = gp->goid;
@@ -250,7 +253,8 @@ class world {
         G* gp = steal(pp, *ps_[o.victim], o.kind != op_kind::steal);
         held_[o.victim].steals_ended++;
         if (o.kind == op_kind::steal_next_must) {
-          RQ_INVARIANT(B, gp != nullptr, "invariant: a steal found nothing though the victim always had a G", "p",
+          RQ_INVARIANT(B, gp != nullptr,
+                       "invariant: a steal found nothing though the victim always had a G", "p",
                        o.victim);
         }
         if (gp != nullptr) {
@@ -288,7 +292,8 @@ class world {
         RQ_INVARIANT(B, !empty_[t], "invariant: runqempty spuriously true", "p", o.victim);
         break;
       case op_kind::wait_done:
-        while (done_[o.victim].load(std::memory_order::acquire) == 0) B::spin_pause();  // acquire: the other thread's ops happen before ours
+        while (done_[o.victim].load(std::memory_order::acquire) == 0)
+          B::spin_pause();  // acquire: the other thread's ops happen before ours
         break;
       case op_kind::destroy:
         lowest(o.p, 0);
@@ -319,7 +324,8 @@ class world {
       C took = gp == nullptr ? 0 : C(S::runq_counters(pp).tail - own0 + 1);
       C n = C(t0 - h0);
       if (t1 == t0 && h1 - h0 == took && n != 0) {
-        RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n", n, "took", took);
+        RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n",
+                     n, "took", took);
       }
       return gp;
     } else {
@@ -428,17 +434,20 @@ class world {
                    "call (no steal could take it)", "p", p, "g", h.next);
       int steals = h.steals_begun - h.base;
       int left = h.lower - steals * std::max(1, (h.ring_max + 1) / 2);
-      RQ_INVARIANT(B, left <= 0, "invariant: runqget found nothing though its P held a G throughout the call",
+      RQ_INVARIANT(B, left <= 0,
+                   "invariant: runqget found nothing though its P held a G throughout the call",
                    "p", p, "at_least", left);
       emptied(p);
       return;
     }
     int gid = gp->goid < static_cast<std::uint64_t>(MaxG) ? static_cast<int>(gp->goid) : -1;
     if (gid != h.next) {
-      RQ_INVARIANT(B, !inheritTime, "invariant: runqget's inheritTime true for a G that was not in runnext", "p", p,
+      RQ_INVARIANT(B, !inheritTime,
+                   "invariant: runqget's inheritTime true for a G that was not in runnext", "p", p,
                    "g", gid);
     } else if (h.next_sure) {
-      RQ_INVARIANT(B, inheritTime, "invariant: runqget's inheritTime false for the G in runnext", "p", p, "g", gid);
+      RQ_INVARIANT(B, inheritTime, "invariant: runqget's inheritTime false for the G in runnext",
+                   "p", p, "g", gid);
     }
     if (h.lower > 0) h.lower--;
     if (gid == h.next && (inheritTime || h.next_sure)) {
@@ -469,8 +478,8 @@ class world {
     fifo_entry& e = fifo_[p][gid];
     if (e.seq < 0) return;  // not an own put (kicked runnext, stolen or batched in)
     if (e.epoch == fifo_p_[p].epoch) {
-      RQ_INVARIANT(B, e.seq > fifo_p_[p].last, "invariant: owner's runqget out of FIFO order", "p", p,
-               "g", gid, "put#", e.seq, "after put#", fifo_p_[p].last);
+      RQ_INVARIANT(B, e.seq > fifo_p_[p].last, "invariant: owner's runqget out of FIFO order", "p",
+                   p, "g", gid, "put#", e.seq, "after put#", fifo_p_[p].last);
     }
     if (e.seq > fifo_p_[p].last) fifo_p_[p].last = e.seq;
     e = {};

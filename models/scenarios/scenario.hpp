@@ -15,16 +15,26 @@
 namespace runqcheck::model {
 
 constexpr op put(int p, int g) { return {op_kind::put, std::uint8_t(p), 0, std::int16_t(g)}; }
-constexpr op put_next(int p, int g) { return {op_kind::put_next, std::uint8_t(p), 0, std::int16_t(g)}; }
+constexpr op put_next(int p, int g) {
+  return {op_kind::put_next, std::uint8_t(p), 0, std::int16_t(g)};
+}
 constexpr op get(int p) { return {op_kind::get, std::uint8_t(p)}; }
-constexpr op steal(int p, int victim) { return {op_kind::steal, std::uint8_t(p), std::uint8_t(victim)}; }
-constexpr op steal_next(int p, int victim) { return {op_kind::steal_next, std::uint8_t(p), std::uint8_t(victim)}; }
-constexpr op steal_next_must(int p, int victim) { return {op_kind::steal_next_must, std::uint8_t(p), std::uint8_t(victim)}; }
+constexpr op steal(int p, int victim) {
+  return {op_kind::steal, std::uint8_t(p), std::uint8_t(victim)};
+}
+constexpr op steal_next(int p, int victim) {
+  return {op_kind::steal_next, std::uint8_t(p), std::uint8_t(victim)};
+}
+constexpr op steal_next_must(int p, int victim) {
+  return {op_kind::steal_next_must, std::uint8_t(p), std::uint8_t(victim)};
+}
 constexpr op drain(int p) { return {op_kind::drain, std::uint8_t(p)}; }
 constexpr op glob_batch(int p) { return {op_kind::glob_batch, std::uint8_t(p)}; }
 constexpr op glob_put(int g) { return {op_kind::glob_put, 0, 0, std::int16_t(g)}; }
 constexpr op glob_get() { return {op_kind::glob_get}; }
-constexpr op expect_nonempty(int victim) { return {op_kind::expect_nonempty, 0, std::uint8_t(victim)}; }
+constexpr op expect_nonempty(int victim) {
+  return {op_kind::expect_nonempty, 0, std::uint8_t(victim)};
+}
 constexpr op wait_done(int thread) { return {op_kind::wait_done, 0, std::uint8_t(thread)}; }
 constexpr op destroy(int p) { return {op_kind::destroy, std::uint8_t(p)}; }
 constexpr op empty(int victim) { return {op_kind::empty, 0, std::uint8_t(victim)}; }

@@ -125,7 +125,8 @@ struct outcome {
 
 inline std::string show_outcome(const outcome& r) {
   std::ostringstream os;
-  os << "gp=" << r.gp << " inheritTime=" << r.inheritTime << " where=" << r.where << " list=" << ref::show(r.list);
+  os << "gp=" << r.gp << " inheritTime=" << r.inheritTime << " where=" << r.where
+     << " list=" << ref::show(r.list);
   return os.str();
 }
 
@@ -141,7 +142,8 @@ inline bool valid(const ref::world& m, const op& o) {
   auto idle_empty = [&](int p) { return isP(p) && m.current[p] == nil && m.q.runqempty(p); };
   switch (o.k) {
     case op_kind::spawn: return running(o.a) && m.gs.size() < kMaxG;
-    case op_kind::spawn_many: return running(o.a) && o.b >= 1 && m.gs.size() + static_cast<std::size_t>(o.b) <= kMaxG;
+    case op_kind::spawn_many:
+      return running(o.a) && o.b >= 1 && m.gs.size() + static_cast<std::size_t>(o.b) <= kMaxG;
     case op_kind::park:
     case op_kind::gosched:
     case op_kind::goexit:
@@ -232,12 +234,14 @@ struct sut {
   std::vector<op> log;             // the ops run so far (a counterexample)
   // Coverage, reported by rapidcheck's classification after each property.
   struct {
-    bool putslow = false, fairness = false, global_batch = false, steal = false, steal_runnext = false,
-         resize_down = false, exitsyscall_global = false, inject_leftover = false;
+    bool putslow = false, fairness = false, global_batch = false, steal = false,
+         steal_runnext = false, resize_down = false, exitsyscall_global = false,
+         inject_leftover = false;
   } seen;
   bool track_seen = true;  // false: apply() skips `seen` (two globrunqsize calls an op)
 
-  explicit sut(int n) : sched(n), gs(new G[kMaxG]), nprocs(n), current(kMaxP, nil), schedtick(kMaxP, 0) {
+  explicit sut(int n)
+      : sched(n), gs(new G[kMaxG]), nprocs(n), current(kMaxP, nil), schedtick(kMaxP, 0) {
     for (int i = 0; i < kMaxP; i++) {
       ps[i] = std::make_unique<typename S::p>(sched, i);
       allp[i] = ps[i].get();
@@ -336,7 +340,8 @@ struct sut {
         observe_local(o.a, r.list);
         // Batch bounds: 1 + the ring ≤ min(cap/2, size, size/gomaxprocs + 1).
         std::int32_t n = 1 + static_cast<std::int32_t>(r.list.size());
-        std::int32_t bound = std::min({static_cast<std::int32_t>(Cap / 2), before, before / nprocs + 1});
+        std::int32_t bound =
+            std::min({static_cast<std::int32_t>(Cap / 2), before, before / nprocs + 1});
         RQ_SCHED_ASSERT(n <= bound);
         RQ_SCHED_ASSERT(S::globrunqsize(sched) == before - n);
         break;
@@ -475,11 +480,15 @@ struct sut {
       for (gid x : ring) where[x]++;
       if (rn != nil) where[rn]++;
       const ref::local& l = m.q.ps[p];
-      if (rn != l.runnext) err << "P" << p << " runnext " << rn << " vs model " << l.runnext << "; ";
+      if (rn != l.runnext)
+        err << "P" << p << " runnext " << rn << " vs model " << l.runnext << "; ";
       if (ring != std::vector<gid>(l.ring.begin(), l.ring.end()))
-        err << "P" << p << " ring " << ref::show(ring) << " vs model " << ref::show(l.ring) << " (FIFO); ";
-      if (current[p] != m.current[p]) err << "P" << p << " runs " << current[p] << " vs model " << m.current[p] << "; ";
-      if (schedtick[p] != m.schedtick[p]) err << "P" << p << " schedtick " << schedtick[p] << " vs model " << m.schedtick[p] << "; ";
+        err << "P" << p << " ring " << ref::show(ring) << " vs model " << ref::show(l.ring)
+            << " (FIFO); ";
+      if (current[p] != m.current[p])
+        err << "P" << p << " runs " << current[p] << " vs model " << m.current[p] << "; ";
+      if (schedtick[p] != m.schedtick[p])
+        err << "P" << p << " schedtick " << schedtick[p] << " vs model " << m.schedtick[p] << "; ";
       if (current[p] != nil) where[current[p]]++;
     }
     std::vector<gid> glob = observe_global(restore);
@@ -491,7 +500,8 @@ struct sut {
     for (int x = 0; x < ngs; x++) {
       int want = (state[x] == ref::gstate::runnable || state[x] == ref::gstate::running) ? 1 : 0;
       if (where[x] != want)
-        err << "conservation: G" << x << " (" << ref::to_string(state[x]) << ") found in " << where[x] << " places; ";
+        err << "conservation: G" << x << " (" << ref::to_string(state[x]) << ") found in "
+            << where[x] << " places; ";
     }
     if (ngs != static_cast<int>(m.gs.size())) err << ngs << " Gs vs model " << m.gs.size() << "; ";
     if (std::string e = m.check(); !e.empty()) err << "model invariant: " << e << "; ";

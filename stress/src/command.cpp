@@ -35,9 +35,10 @@ long rss_peak_kib() {  // VmHWM of /proc/self/status
 
 std::string reproduce_line(const options& o, int procs, std::int64_t size) {
   std::ostringstream s;
-  if (const char* m = std::getenv("RUNQCHECK_MUTANT"); m != nullptr && *m != '\0') s << "RUNQCHECK_MUTANT=" << m << ' ';
-  s << o.argv0 << " --workload " << o.workload << " --procs " << procs << " --size " << size << " --seed " << o.seed
-    << " --watchdog-ms " << o.watchdog_ms;
+  if (const char* m = std::getenv("RUNQCHECK_MUTANT"); m != nullptr && *m != '\0')
+    s << "RUNQCHECK_MUTANT=" << m << ' ';
+  s << o.argv0 << " --workload " << o.workload << " --procs " << procs << " --size " << size
+    << " --seed " << o.seed << " --watchdog-ms " << o.watchdog_ms;
   if (o.rounds > 0) s << " --rounds " << o.rounds;
   else s << " --seconds " << o.seconds;
   if (o.sysmon) s << " --sysmon";
@@ -56,27 +57,37 @@ void add_options(CLI::App& app, options& o) {
   for (const auto& w : workloads()) names.emplace_back(w.name);
   std::string list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  app.add_option("--workload,-w", o.workload, "workload: " + list)->required()->check(CLI::IsMember(names));
-  app.add_option("--procs,-p", o.procs, "GOMAXPROCS (default: number of CPUs)")->check(CLI::Range(1, max_procs));
-  auto* sec = app.add_option("--seconds", o.seconds, "run rounds until S seconds have passed (stress mode)")
-                  ->check(CLI::PositiveNumber);
-  auto* rds = app.add_option("--rounds", o.rounds, "one warm-up round, then R timed rounds (bench mode)")
-                  ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_option("--workload,-w", o.workload, "workload: " + list)
+      ->required()
+      ->check(CLI::IsMember(names));
+  app.add_option("--procs,-p", o.procs, "GOMAXPROCS (default: number of CPUs)")
+      ->check(CLI::Range(1, max_procs));
+  auto* sec =
+      app.add_option("--seconds", o.seconds, "run rounds until S seconds have passed (stress mode)")
+          ->check(CLI::PositiveNumber);
+  auto* rds =
+      app.add_option("--rounds", o.rounds, "one warm-up round, then R timed rounds (bench mode)")
+          ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   sec->excludes(rds);
   rds->excludes(sec);
   app.add_option("--size", o.size, "K, the size of one round (default: the workload's)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app.add_option("--seed", o.seed, "seed (chaos's choices, the Ms' steal order)");
-  app.add_option("--watchdog-ms", o.watchdog_ms, "exit 3 after M ms in which no G was created, readied or finished while Gs are alive")
+  app.add_option(
+         "--watchdog-ms", o.watchdog_ms,
+         "exit 3 after M ms in which no G was created, readied or finished while Gs are alive")
       ->check(CLI::Range(1, 3600 * 1000));
-  app.add_flag("--sysmon", o.sysmon, "retake Ps stuck in syscalls (off by default: it masks lost wakeups)");
+  app.add_flag("--sysmon", o.sysmon,
+               "retake Ps stuck in syscalls (off by default: it masks lost wakeups)");
 }
 
 int run(const options& o) {
   const workload* w = find_workload(o.workload);
   if (w == nullptr) return usage_error("unknown --workload");
-  if ((o.seconds > 0) == (o.rounds > 0)) return usage_error("give exactly one of --seconds S or --rounds R");
-  int procs = o.procs > 0 ? o.procs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if ((o.seconds > 0) == (o.rounds > 0))
+    return usage_error("give exactly one of --seconds S or --rounds R");
+  int procs =
+      o.procs > 0 ? o.procs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   procs = std::min(procs, max_procs);
   if (w->procs1) procs = 1;  // Go: defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
   if (procs < w->min_procs) return usage_error("this --workload needs --procs 2 or more");
@@ -109,19 +120,22 @@ int run(const options& o) {
   auto t_start = clk::now(), t_progress = t_start;
   for (int r = 0;; r++) {
     if (o.rounds > 0 && r > o.rounds) break;
-    if (o.seconds > 0 && r > 0 && clk::now() - t_start >= std::chrono::duration<double>(o.seconds)) break;
+    if (o.seconds > 0 && r > 0 && clk::now() - t_start >= std::chrono::duration<double>(o.seconds))
+      break;
     round_ctx ctx{procs, size, o.seed, r};
     std::int64_t own = 0;
     auto t0 = clk::now();
     run_main([&] { own = w->round(ctx); });
-    std::int64_t d = own > 0 ? own : std::chrono::duration_cast<std::chrono::nanoseconds>(clk::now() - t0).count();
+    std::int64_t d =
+        own > 0 ? own
+                : std::chrono::duration_cast<std::chrono::nanoseconds>(clk::now() - t0).count();
     if (r > 0 || o.seconds > 0) ns.push_back(d);  // round 0 of --rounds is the warm-up
     judge_round_end();  // every G done: every M parks, the end state holds (untimed)
     if (o.seconds > 0 && clk::now() - t_progress >= std::chrono::seconds(1)) {
       t_progress = clk::now();
       double el = std::chrono::duration<double>(t_progress - t_start).count();
-      std::fprintf(stderr, "progress: workload=%s procs=%d elapsed=%.1fs rounds=%zu %s\n", w->name, procs, el,
-                   ns.size(), stats_line().c_str());
+      std::fprintf(stderr, "progress: workload=%s procs=%d elapsed=%.1fs rounds=%zu %s\n", w->name,
+                   procs, el, ns.size(), stats_line().c_str());
     }
   }
   std::string stats = stats_line();
@@ -133,8 +147,8 @@ int run(const options& o) {
   std::int64_t median = ns[ns.size() / 2];
   if (ns.size() % 2 == 0) median = (ns[ns.size() / 2 - 1] + ns[ns.size() / 2]) / 2;
   std::fprintf(stderr, "%s rss_peak_mib=%ld\n", stats.c_str(), rss_peak_kib() / 1024);
-  std::printf("bench: workload=%s procs=%d size=%" PRId64 " rounds=%zu median_ns=%" PRId64 " min_ns=%" PRId64
-              " max_ns=%" PRId64 "\n",
+  std::printf("bench: workload=%s procs=%d size=%" PRId64 " rounds=%zu median_ns=%" PRId64
+              " min_ns=%" PRId64 " max_ns=%" PRId64 "\n",
               w->name, procs, size, ns.size(), median, ns.front(), ns.back());
   std::fflush(stdout);
   return 0;
@@ -150,7 +164,8 @@ CLI::App* add_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<options>();
   std::string self = self_path();
   o->argv0 = (self.empty() ? std::string("runqcheck") : self) + " stress";
-  CLI::App* sub = app.add_subcommand("stress", "run the queues in an M:N scheduler on real threads (stress/README.md)");
+  CLI::App* sub = app.add_subcommand(
+      "stress", "run the queues in an M:N scheduler on real threads (stress/README.md)");
   add_options(*sub, *o);
   sub->callback([o, &exit_code] { exit_code = run(*o); });
   return sub;

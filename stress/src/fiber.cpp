@@ -51,7 +51,8 @@ struct pool {
       return b;
     }
     if (left < g_stack_size()) {
-      void* p = ::mmap(nullptr, chunk_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      void* p = ::mmap(nullptr, chunk_bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (p == MAP_FAILED) {
         std::fprintf(stderr, "fatal error: stack pool: mmap of %zu bytes failed\n", chunk_bytes);
         std::_Exit(1);
@@ -141,13 +142,14 @@ void* tsan_current_fiber() { return tsan() ? __tsan_get_current_fiber() : nullpt
 
 void gogo(M* mp, G* gp) {
   if (!gp->ctx) {  // first run: the stack comes from the pool now
-    gp->ctx = boost::context::fiber(std::allocator_arg, pooled_stack{}, [gp](boost::context::fiber&& g0) {
-      getm()->g0 = std::move(g0);
-      gentry(gp);  // the G's function, then Go's goexit1 (sets mp->fn = goexit0)
-      M* m = getm();
-      tsan_switch_to(m->tsan_g0);
-      return std::move(m->g0);  // the fiber ends; Boost frees its stack on g0
-    });
+    gp->ctx =
+        boost::context::fiber(std::allocator_arg, pooled_stack{}, [gp](boost::context::fiber&& g0) {
+          getm()->g0 = std::move(g0);
+          gentry(gp);  // the G's function, then Go's goexit1 (sets mp->fn = goexit0)
+          M* m = getm();
+          tsan_switch_to(m->tsan_g0);
+          return std::move(m->g0);  // the fiber ends; Boost frees its stack on g0
+        });
     gp->tsan_fiber = tsan_fiber_get();
   }
   tsan_switch_to(gp->tsan_fiber);

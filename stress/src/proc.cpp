@@ -57,7 +57,8 @@ constexpr auto seq_cst = std::memory_order_seq_cst;
 constexpr auto relaxed = std::memory_order_relaxed;
 constexpr auto acquire = std::memory_order_acquire;
 constexpr auto release = std::memory_order_release;
-using locked = runqcheck::locked_sched<B>;  // sched.lock held: unlocked when it goes out of scope (also by goto/return)
+using locked = runqcheck::locked_sched<B>;  // sched.lock held: unlocked when it goes out of scope
+                                            // (also by goto/return)
 
 schedt* the_sched = nullptr;
 // The M running on this thread. Read only through getm() (noipa), never
@@ -156,7 +157,8 @@ void casgstatus(G* gp, gstatus from, gstatus to) { casgstatus_of(gp, from, to); 
 // The owner-P check: runq put/get/drain only by the M that holds the P
 // (proc.go: "Executed only by the owner P"). Cheap: one relaxed load.
 core_p& owner(P* pp) {
-  RQ_CHECK(B, pp->owner() == getm(), "runq owner operation by an M that does not hold the P", "p", pp->id);
+  RQ_CHECK(B, pp->owner() == getm(), "runq owner operation by an M that does not hold the P", "p",
+           pp->id);
   return *pp;
 }
 
@@ -169,8 +171,8 @@ locked lock_sched() { return runqcheck::lock(the_sched->core); }
 // syscalling M by syscallingThread::takeP).
 void acquirep(M* mp, P* pp) {
   RQ_CHECK(B, mp->p.load(relaxed) == nullptr, "wirep: already in go", "m", mp->id);
-  RQ_CHECK(B, pp->owner() == nullptr && pp->status.load(relaxed) == st(pstatus::idle), "wirep: invalid p state",
-           "p", pp->id, "status", pp->status.load(relaxed));
+  RQ_CHECK(B, pp->owner() == nullptr && pp->status.load(relaxed) == st(pstatus::idle),
+           "wirep: invalid p state", "p", pp->id, "status", pp->status.load(relaxed));
   pp->m.store(mp, release);  // release: runqgrab's acquire load of pp.m may then read the M
   mp->p.store(pp, relaxed);    // relaxed: this M only (dumps read it)
   pp->status.store(st(pstatus::running), relaxed);  // relaxed: runqgrab's hint only
@@ -180,11 +182,13 @@ void acquirep(M* mp, P* pp) {
 // Go: releasep. The M holding the P.
 P* releasep(M* mp) {
   P* pp = mp->p.load(relaxed);
-  RQ_CHECK(B, pp != nullptr && pp->owner() == mp && pp->status.load(relaxed) == st(pstatus::running),
+  RQ_CHECK(B,
+           pp != nullptr && pp->owner() == mp && pp->status.load(relaxed) == st(pstatus::running),
            "releasep: invalid p state", "m", mp->id);
   pp->m.store(nullptr, relaxed);
   mp->p.store(nullptr, relaxed);
-  pp->status.store(st(pstatus::idle), relaxed);  // the hand-over is published by sched.lock or the note
+  pp->status.store(st(pstatus::idle),
+                   relaxed);  // the hand-over is published by sched.lock or the note
   return pp;
 }
 
@@ -200,10 +204,12 @@ P* pidleget(locked& l) { return proto::pidleget(l); }
 void mput(locked& l, M* mp) { proto::mput(l, mp); }
 M* mget(locked& l) { return proto::mget(l); }
 
-// sched.lock must be held. Go: "sched.stopwait--; if sched.stopwait == 0 { notewakeup(&sched.stopnote) }"
+// sched.lock must be held. Go: "sched.stopwait--; if sched.stopwait == 0 {
+// notewakeup(&sched.stopnote) }"
 void stopwait_dec(locked&) {
   if (--the_sched->stopwait == 0) {
-    the_sched->stopnote.fetch_add(1, release);  // release: pairs with the stopper's acquire load of the generation
+    the_sched->stopnote.fetch_add(
+        1, release);  // release: pairs with the stopper's acquire load of the generation
     the_sched->stopnote.notify_all();
   }
 }
@@ -333,8 +339,10 @@ bool gcstopm(M* mp) {
 // Go: mp.snapshotAllp. Any M: the Ps that exist now (Ps are never freed
 // during a run, so the pointers stay valid after a procresize).
 std::int32_t snapshotAllp(std::array<core_p*, max_procs>& snap) {
-  std::int32_t n = the_sched->gomaxprocs.load(acquire);  // acquire: pairs with procresize's release, so allp[0..n) are set
-  for (std::int32_t i = 0; i < n; i++) snap[i] = the_sched->allp[i].load(acquire);  // acquire: a new P's fields
+  std::int32_t n = the_sched->gomaxprocs.load(
+      acquire);  // acquire: pairs with procresize's release, so allp[0..n) are set
+  for (std::int32_t i = 0; i < n; i++)
+    snap[i] = the_sched->allp[i].load(acquire);  // acquire: a new P's fields
   return n;
 }
 
@@ -368,9 +376,11 @@ top:
   P* pp = mp->p.load(relaxed);
   // "A spinning M's P has an empty local queue" (Go: schedule's throw; here
   // at findRunnable's top, which every spinning M passes through).
-  RQ_CHECK(B, !mp->spinning.load(relaxed) || (pp->runnext.load(relaxed) == nullptr &&
-                                               pp->runqhead.load(relaxed) == pp->runqtail.load(relaxed)),
-           "schedule: spinning with local work", "p", pp->id);
+  RQ_CHECK(
+      B,
+      !mp->spinning.load(relaxed) || (pp->runnext.load(relaxed) == nullptr &&
+                                      pp->runqhead.load(relaxed) == pp->runqtail.load(relaxed)),
+      "schedule: spinning with local work", "p", pp->id);
   if (s.shutdown.load(acquire)) {  // acquire: pairs with runtime_stop's store
     dropP_for_exit(mp);
     return {};
@@ -381,7 +391,8 @@ top:
   }
   mp->state.store(mstate::findrunnable, relaxed);
   // schedtick%61 fairness, local runq, global batch (sched_policy.hpp).
-  if (auto f = runqcheck::findRunnable_queues<S>(s.core, owner(pp), pp->schedtick); f.gp != nullptr) {
+  if (auto f = runqcheck::findRunnable_queues<S>(s.core, owner(pp), pp->schedtick);
+      f.gp != nullptr) {
     if (f.from != found_in::local) s.nglobal.fetch_add(1, relaxed);
     return {asG(f.gp), f.inheritTime};
   }
@@ -393,7 +404,8 @@ top:
     std::int32_t n = snapshotAllp(snap);
     auto f = runqcheck::stealWork<S>(
         owner(pp), std::span<core_p* const>(snap.data(), static_cast<std::size_t>(n)), s.stealOrder,
-        [mp] { return cheaprand(mp); }, [&snap](std::uint32_t i) { return static_cast<P*>(snap[i])->idle.load(relaxed); });
+        [mp] { return cheaprand(mp); },
+        [&snap](std::uint32_t i) { return static_cast<P*>(snap[i])->idle.load(relaxed); });
     if (f.gp != nullptr) {
       s.nsteal.fetch_add(1, relaxed);
       return {asG(f.gp), false};
@@ -484,9 +496,11 @@ G* gfget(P* pp) {
 next_g goexit0(M* mp, G* gp) {
   casgstatus(gp, gstatus::running, gstatus::dead);
   dropg(mp, gp);
-  tsan_fiber_put(gp->tsan_fiber);  // the G's fiber ended on this g0; TSan's fiber goes back to the pool
+  tsan_fiber_put(
+      gp->tsan_fiber);  // the G's fiber ended on this g0; TSan's fiber goes back to the pool
   gp->tsan_fiber = nullptr;
-  the_sched->ngdone.fetch_add(1, release);  // release: the driver's acquire sees everything the G did
+  the_sched->ngdone.fetch_add(1,
+                              release);  // release: the driver's acquire sees everything the G did
   gfput(mp->p.load(relaxed), gp);
   return {};
 }
@@ -618,7 +632,8 @@ void preemptall(M* self) {
     if (pp->status.load(relaxed) != st(pstatus::running)) continue;
     auto* mp = static_cast<M*>(pp->m.load(acquire));  // acquire: pairs with acquirep's release
     if (mp == nullptr || mp == self) continue;
-    if (auto* gp = static_cast<G*>(mp->curg.load(acquire)); gp != nullptr) {  // acquire: execute's release
+    if (auto* gp = static_cast<G*>(mp->curg.load(acquire));
+        gp != nullptr) {                 // acquire: execute's release
       gp->preempt.store(true, relaxed);  // relaxed: a request; the G acts on it at its next check
     }
   }
@@ -700,7 +715,8 @@ P* procresize(locked& l, std::int32_t nprocs, M* mp) {
     P* pp = s.allp[i].load(relaxed);
     if (pp == nullptr) {
       pp = new P(s.core, i);
-      s.allp[i].store(pp, release);  // release: a P's fields before its pointer (snapshotAllp's acquire)
+      s.allp[i].store(
+          pp, release);  // release: a P's fields before its pointer (snapshotAllp's acquire)
     }
     pp->status.store(st(pstatus::gcstop), relaxed);
   }
@@ -743,7 +759,9 @@ void gentry(G* gp) {
 
 schedt& sched() { return *the_sched; }
 
-[[gnu::noipa]] M* getm() { return tls_m; }  // noipa: never cache the TLS address across a fiber switch
+[[gnu::noipa]] M* getm() {
+  return tls_m;
+}  // noipa: never cache the TLS address across a fiber switch
 G* getg() { return getm()->curG(); }
 
 void newproc(std::function<void()> fn) {
@@ -779,8 +797,9 @@ void gopark(bool (*unlockf)(G*, void*), void* lock) {
   mp->waitlock = lock;
   mcall(park_m);
   // Each ready resumes exactly once: as many readies as parks.
-  RQ_CHECK(B, gp->nreadies.load(relaxed) == gp->nparks, "gopark: resumed without exactly one goready", "goid",
-           gp->goid, "parks", gp->nparks, "readies", gp->nreadies.load(relaxed));
+  RQ_CHECK(B, gp->nreadies.load(relaxed) == gp->nparks,
+           "gopark: resumed without exactly one goready", "goid", gp->goid, "parks", gp->nparks,
+           "readies", gp->nreadies.load(relaxed));
 }
 
 void goready(G* gp) {
@@ -921,7 +940,8 @@ void runtime_start(const runtime_config& cfg) {
 
 void run_main(std::function<void()> fn) {
   auto& s = *the_sched;
-  auto& done = s.round_done;  // in sched, not on this stack: the G still calls notify after the driver may return
+  auto& done = s.round_done;  // in sched, not on this stack: the G still calls notify after the
+                              // driver may return
   done.store(0, relaxed);
   G* gp = new G;
   gp->goid = s.goidgen.fetch_add(1, relaxed) + 1;
@@ -948,7 +968,8 @@ void run_main(std::function<void()> fn) {
   injecting(false);
   while (done.load(acquire) == 0) done.wait(0, acquire);
   // The stragglers (a G that sent its last message) finish on their own.
-  while (s.ngdone.load(acquire) != s.ngcreated.load(relaxed)) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  while (s.ngdone.load(acquire) != s.ngcreated.load(relaxed))
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
   watchdog_round(false);
 }
 
@@ -992,7 +1013,8 @@ bool check_quiescent() {
     ok = false;
   };
   std::uint64_t created = s.ngcreated.load(acquire), finished = s.ngdone.load(acquire);
-  if (created != finished) fail("every G runs to completion exactly once: created vs finished", created, finished);
+  if (created != finished)
+    fail("every G runs to completion exactly once: created vs finished", created, finished);
   {
     auto l = lock_sched();
     // The protocol's counts (observe(), under sched.lock): every M has left.
@@ -1002,7 +1024,8 @@ bool check_quiescent() {
   }
   std::int32_t n = s.gomaxprocs.load(relaxed);
   for (std::int32_t i = 0; i < n; i++) {
-    if (!S::runqempty(*s.allp[i].load(relaxed))) fail("a P's runq not empty after shutdown: P", i, 0);
+    if (!S::runqempty(*s.allp[i].load(relaxed)))
+      fail("a P's runq not empty after shutdown: P", i, 0);
   }
   return ok;
 }
@@ -1130,11 +1153,13 @@ std::string stats_line() {
   auto& s = *the_sched;
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "stats: gs=%" PRIu64 " executes=%" PRIu64 " steals=%" PRIu64 " global=%" PRIu64 " wakep=%" PRIu64
-                " stopm=%" PRIu64 " handoffp=%" PRIu64 " retake=%" PRIu64 " procresize=%" PRIu64 " ms=%d stack_mapped_mib=%zu",
-                s.ngcreated.load(relaxed), s.nexecute.load(relaxed), s.nsteal.load(relaxed), s.nglobal.load(relaxed),
-                s.nwakep.load(relaxed), s.nstopm.load(relaxed), s.nhandoff.load(relaxed), s.nretake.load(relaxed),
-                s.nprocresize.load(relaxed), s.mcount.load(relaxed), stack_bytes_mapped() >> 20);
+                "stats: gs=%" PRIu64 " executes=%" PRIu64 " steals=%" PRIu64 " global=%" PRIu64
+                " wakep=%" PRIu64 " stopm=%" PRIu64 " handoffp=%" PRIu64 " retake=%" PRIu64
+                " procresize=%" PRIu64 " ms=%d stack_mapped_mib=%zu",
+                s.ngcreated.load(relaxed), s.nexecute.load(relaxed), s.nsteal.load(relaxed),
+                s.nglobal.load(relaxed), s.nwakep.load(relaxed), s.nstopm.load(relaxed),
+                s.nhandoff.load(relaxed), s.nretake.load(relaxed), s.nprocresize.load(relaxed),
+                s.mcount.load(relaxed), stack_bytes_mapped() >> 20);
   return buf;
 }
 

@@ -20,9 +20,11 @@ constexpr auto relaxed = std::memory_order_relaxed;
 
 std::string repro;
 std::thread wd_thread;
-std::atomic<bool> wd_stop{false};   // driver -> watchdog: release store, acquire load (then the thread is joined)
+std::atomic<bool> wd_stop{
+    false};  // driver -> watchdog: release store, acquire load (then the thread is joined)
 std::atomic<bool> wd_round{false};  // a round is in flight; relaxed: a hint next to the counters
-std::atomic<bool> dying{false};     // the first failure wins (exchange; seq_cst default); later ones just exit
+std::atomic<bool> dying{
+    false};  // the first failure wins (exchange; seq_cst default); later ones just exit
 
 const char* pstatus_name(std::uint32_t s) {
   static const char* n[] = {"idle", "running", "syscall", "gcstop", "dead"};
@@ -40,7 +42,8 @@ const char* gstatus_name(std::uint32_t s) {
   }
 }
 const char* mstate_name(mstate s) {
-  static const char* n[] = {"idle", "running", "findrunnable", "spinning", "parked", "syscall", "stw", "exited"};
+  static const char* n[] = {"idle",   "running", "findrunnable", "spinning",
+                            "parked", "syscall", "stw",          "exited"};
   return n[static_cast<int>(s)];
 }
 
@@ -53,7 +56,8 @@ void print_g(const core_g* g) {
 void arm_alarm(int code) {
   std::thread([code] {
     std::this_thread::sleep_for(std::chrono::seconds(5));
-    std::fprintf(stderr, "(dump did not finish in 5 s; sched.lock held?)\nreproduce: %s\n", repro.c_str());
+    std::fprintf(stderr, "(dump did not finish in 5 s; sched.lock held?)\nreproduce: %s\n",
+                 repro.c_str());
     std::fflush(stderr);
     std::_Exit(code);
   }).detach();
@@ -71,8 +75,8 @@ void stress_fatal(const runqcheck::fatal_info& f) {
     std::this_thread::sleep_for(std::chrono::seconds(10));  // the first reporter exits the process
     std::_Exit(exit_invariant);
   }
-  std::fprintf(stderr, "fatal error: %s%s%s at %s:%u\n", f.msg, f.values.empty() ? "" : " ", f.values.c_str(),
-               f.where.file_name(), static_cast<unsigned>(f.where.line()));
+  std::fprintf(stderr, "fatal error: %s%s%s at %s:%u\n", f.msg, f.values.empty() ? "" : " ",
+               f.values.c_str(), f.where.file_name(), static_cast<unsigned>(f.where.line()));
   arm_alarm(exit_invariant);
   dump_sched(f.msg);
   die(exit_invariant);
@@ -173,17 +177,21 @@ void dump_sched(const char* why) {
     if (pp == nullptr) break;
     std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
     M* m = pp->owner();
-    std::fprintf(stderr, "P%d: status=%s m=%lld idle=%d schedtick=%u runqhead=%u runqtail=%u len=%u runnext=", i,
-                 pstatus_name(pp->status.load(relaxed)), m ? static_cast<long long>(m->id) : -1LL,
-                 pp->idle.load(relaxed) ? 1 : 0, pp->schedtick, h, t, t - h);
+    std::fprintf(
+        stderr,
+        "P%d: status=%s m=%lld idle=%d schedtick=%u runqhead=%u runqtail=%u len=%u runnext=", i,
+        pstatus_name(pp->status.load(relaxed)), m ? static_cast<long long>(m->id) : -1LL,
+        pp->idle.load(relaxed) ? 1 : 0, pp->schedtick, h, t, t - h);
     if (core_g* n = pp->runnext.load(relaxed)) print_g(n);
     else std::fprintf(stderr, " -");
     std::fprintf(stderr, " runq=[");
-    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++) print_g(pp->runq[k % runq_cap].load(relaxed));
+    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
+      print_g(pp->runq[k % runq_cap].load(relaxed));
     std::fprintf(stderr, " ]\n");
   }
   if (s.core.lock.held_by_me()) {
-    std::fprintf(stderr, "(sched.lock held by the failing thread: Ms and the global runq not printed)\n");
+    std::fprintf(stderr,
+                 "(sched.lock held by the failing thread: Ms and the global runq not printed)\n");
   } else {
     auto l = runqcheck::lock(s.core);
     // The protocol's own counts, through its observe() (sched.lock held).
@@ -195,16 +203,17 @@ void dump_sched(const char* why) {
       P* p = mp->p.load(relaxed);
       P* np = mp->nextp.load(relaxed);
       G* g = mp->curG();
-      std::fprintf(stderr, "M%lld: state=%s p=%d nextp=%d spinning=%d curg=", static_cast<long long>(mp->id),
-                   mstate_name(mp->state.load(relaxed)), p ? p->id : -1, np ? np->id : -1,
-                   mp->spinning.load(relaxed) ? 1 : 0);
+      std::fprintf(stderr, "M%lld: state=%s p=%d nextp=%d spinning=%d curg=",
+                   static_cast<long long>(mp->id), mstate_name(mp->state.load(relaxed)),
+                   p ? p->id : -1, np ? np->id : -1, mp->spinning.load(relaxed) ? 1 : 0);
       if (g) print_g(g);
       else std::fprintf(stderr, " -");
       std::fprintf(stderr, "\n");
     }
     std::fprintf(stderr, "global runq: size=%d [", l.runq().size());
     int k = 0;
-    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++) print_g(g);
+    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
+      print_g(g);
     std::fprintf(stderr, "%s ]\n", l.runq().size() > 64 ? " ..." : "");
     // Where the alive Gs that can be found sit (the others wait: parked).
     std::string at = where_gs(&l);

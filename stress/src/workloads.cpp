@@ -61,7 +61,8 @@ std::int64_t ping_pong_hog(std::int64_t k) {
   std::atomic<bool> stopped{false};  // pinger -> hog: release store, acquire load
   chan<bool> stop, done, ping, pong;
   newproc([&] {  // the CPU hog: Go's select { case <-stop: ... default: }
-    while (!stopped.load(std::memory_order_acquire)) gosched();  // acquire: pairs with the pinger's release
+    while (!stopped.load(std::memory_order_acquire))
+      gosched();  // acquire: pairs with the pinger's release
     done.send(true);
   });
   newproc([&] {
@@ -126,8 +127,8 @@ matrix make_matrix(int n) {
     for (int j = 0; j < n; j++) m[i][j] = static_cast<double>(i * n + j);
   return m;
 }
-void matmult(chan<bool>* done, const matrix& A, const matrix& Bm, matrix& C, int i0, int i1, int j0, int j1, int k0,
-             int k1, int threshold) {
+void matmult(chan<bool>* done, const matrix& A, const matrix& Bm, matrix& C, int i0, int i1, int j0,
+             int j1, int k0, int k1, int threshold) {
   int di = i1 - i0, dj = j1 - j0, dk = k1 - k0;
   if (di >= dj && di >= dk && di >= threshold) {
     // divide in two by y axis
@@ -172,7 +173,8 @@ std::int64_t matmult_round(std::int64_t k) {
 // Go: benchmarkChanProdCons(chanSize=10, localWork=100) with b.N = k items.
 void chan_prod_cons(int procs, std::int64_t k, std::size_t chanSize, int localWork) {
   constexpr int CallsPerSched = 1000;
-  std::atomic<std::int32_t> N{static_cast<std::int32_t>(k / CallsPerSched)};  // batches left; relaxed (Go: AddInt32)
+  std::atomic<std::int32_t> N{
+      static_cast<std::int32_t>(k / CallsPerSched)};  // batches left; relaxed (Go: AddInt32)
   chan<bool> c(2 * static_cast<std::size_t>(procs));
   chan<int> myc(chanSize);
   for (int p = 0; p < procs; p++) {
@@ -345,7 +347,8 @@ void chaos(int procs, std::int64_t k, std::uint64_t seed, int round) {
   waitgroup wg;
   std::atomic<std::int64_t> left{k - procs};  // spawn budget after the roots
   std::function<void(std::int64_t)> task = [&](std::int64_t id) {
-    std::uint64_t r = seed * 1000003u + static_cast<std::uint64_t>(round) * 7919u + static_cast<std::uint64_t>(id);
+    std::uint64_t r = seed * 1000003u + static_cast<std::uint64_t>(round) * 7919u +
+                      static_cast<std::uint64_t>(id);
     for (int step = 0; step < 8; step++) {
       checkpreempt();  // a function prologue: Go preempts here for a stop-the-world
       std::uint64_t x = splitmix(r);
@@ -398,48 +401,88 @@ void chaos(int procs, std::int64_t k, std::uint64_t seed, int round) {
       exited.recv();
       return;
     }
-    if (i % 64 == 0) gomaxprocs(1 + static_cast<int>(splitmix(r) % static_cast<std::uint64_t>(procs)));
+    if (i % 64 == 0)
+      gomaxprocs(1 + static_cast<int>(splitmix(r) % static_cast<std::uint64_t>(procs)));
     gosched();
   }
 }
 
 const workload table[] = {
     {"CreateGoroutines", 100000, false,
-     [](const round_ctx& c) -> std::int64_t { create_goroutines(1, c.size); return 0; },
+     [](const round_ctx& c) -> std::int64_t {
+       create_goroutines(1, c.size);
+       return 0;
+     },
      "one chain of K Gs, each spawning the next (Go: BenchmarkCreateGoroutines)"},
     {"CreateGoroutinesParallel", 100000, false,
-     [](const round_ctx& c) -> std::int64_t { create_goroutines(c.procs, c.size); return 0; },
+     [](const round_ctx& c) -> std::int64_t {
+       create_goroutines(c.procs, c.size);
+       return 0;
+     },
      "procs chains of K/procs Gs (Go: BenchmarkCreateGoroutinesParallel)"},
     {"CreateGoroutinesSingle", 100000, false,
-     [](const round_ctx& c) -> std::int64_t { create_goroutines_single(c.size); return 0; },
+     [](const round_ctx& c) -> std::int64_t {
+       create_goroutines_single(c.size);
+       return 0;
+     },
      "the main G spawns K Gs that each wg.Done() (Go: BenchmarkCreateGoroutinesSingle)"},
-    {"PingPongHog", 100000, true, [](const round_ctx& c) -> std::int64_t { return ping_pong_hog(c.size); },
-     "GOMAXPROCS 1: a yielding hog and K ping-pongs over unbuffered channels (Go: BenchmarkPingPongHog)"},
+    {"PingPongHog", 100000, true,
+     [](const round_ctx& c) -> std::int64_t { return ping_pong_hog(c.size); },
+     "GOMAXPROCS 1: a yielding hog and K ping-pongs over unbuffered channels (Go: "
+     "BenchmarkPingPongHog)"},
     {"WakeupParallelSpinning", 10000, false,
-     [](const round_ctx& c) -> std::int64_t { wakeup_parallel(c.size, false); return 0; },
-     "two Gs alternate send/receive with 5us spins, K iterations (Go: BenchmarkWakeupParallelSpinning)"},
+     [](const round_ctx& c) -> std::int64_t {
+       wakeup_parallel(c.size, false);
+       return 0;
+     },
+     "two Gs alternate send/receive with 5us spins, K iterations (Go: "
+     "BenchmarkWakeupParallelSpinning)"},
     {"WakeupParallelSyscall", 10000, false,
-     [](const round_ctx& c) -> std::int64_t { wakeup_parallel(c.size, true); return 0; },
+     [](const round_ctx& c) -> std::int64_t {
+       wakeup_parallel(c.size, true);
+       return 0;
+     },
      "the same with 5us nanosleep syscalls (Go: BenchmarkWakeupParallelSyscall)", true},
-    {"Matmult", 256, false, [](const round_ctx& c) -> std::int64_t { return matmult_round(c.size); },
+    {"Matmult", 256, false,
+     [](const round_ctx& c) -> std::int64_t { return matmult_round(c.size); },
      "recursive fork/join matmult of KxK matrices, threshold 8 (Go: BenchmarkMatmult)"},
     {"ChanProdCons", 100000, false,
-     [](const round_ctx& c) -> std::int64_t { chan_prod_cons(c.procs, c.size, 10, 100); return 0; },
-     "procs producer/consumer pairs, channel of 10, localWork 100, K items (Go: benchmarkChanProdCons)"},
-    {"skynet", 1000000, false, [](const round_ctx& c) -> std::int64_t { skynet_round(c.size); return 0; },
+     [](const round_ctx& c) -> std::int64_t {
+       chan_prod_cons(c.procs, c.size, 10, 100);
+       return 0;
+     },
+     "procs producer/consumer pairs, channel of 10, localWork 100, K items (Go: "
+     "benchmarkChanProdCons)"},
+    {"skynet", 1000000, false,
+     [](const round_ctx& c) -> std::int64_t {
+       skynet_round(c.size);
+       return 0;
+     },
      "a 10-ary tree of Gs with K leaves summing their ids"},
     {"GoroutineParallelism2", 10, false,
-     [](const round_ctx& c) -> std::int64_t { goroutine_parallelism2(c.procs, c.size); return 0; },
+     [](const round_ctx& c) -> std::int64_t {
+       goroutine_parallelism2(c.procs, c.size);
+       return 0;
+     },
      "Go's lost-wakeup detector (TestGoroutineParallelism2, load=true), K tries"},
     {"chaos", 2000, false,
-     [](const round_ctx& c) -> std::int64_t { chaos(c.procs, c.size, c.seed, c.round); return 0; },
+     [](const round_ctx& c) -> std::int64_t {
+       chaos(c.procs, c.size, c.seed, c.round);
+       return 0;
+     },
      "seeded random spawns, yields, syscalls, park/ready and procresize; K tasks", true, true},
-    {"WakeupFromIdle", 100,
-     false, [](const round_ctx& c) -> std::int64_t { wakeup_from_idle(c.size); return 0; },
+    {"WakeupFromIdle", 100, false,
+     [](const round_ctx& c) -> std::int64_t {
+       wakeup_from_idle(c.size);
+       return 0;
+     },
      "K times: with every other M idle, spawn a G and spin until it runs (a lost wakeup hangs)",
      false, false, 2},
-    {"SubmitVsSpinnerDrop", 100,
-     false, [](const round_ctx& c) -> std::int64_t { submit_vs_spinner_drop(c.size); return 0; },
+    {"SubmitVsSpinnerDrop", 100, false,
+     [](const round_ctx& c) -> std::int64_t {
+       submit_vs_spinner_drop(c.size);
+       return 0;
+     },
      "K times: submit while a searcher, its steal failed, is held; it must recheck as it drops",
      false, false, 2},
 };

@@ -340,7 +340,8 @@ void run_idle(const sequence& s, int id, std::ostream& out) {
     const dop& o = s.ops[i];
     out << i << " " << o.kind << " ";
     if (o.kind == "pidleput") {
-      P* pick = first_not(ps, [](const P* pp) { return pp->idle.load(std::memory_order::relaxed); });
+      P* pick =
+          first_not(ps, [](const P* pp) { return pp->idle.load(std::memory_order::relaxed); });
       if (pick != nullptr) idle_proto::pidleput(l, pick);
       out << pname(pick);
     } else if (o.kind == "pidleget") {
@@ -397,8 +398,8 @@ int check_model(const char* self, long n, std::uint64_t seed) {
       std::string lx, ly;
       while (std::getline(x, lx) && std::getline(y, ly) && lx == ly) {
       }
-      std::printf("FAIL: sequence %ld: subject %s says '%s', reference model says '%s'\n", id, subject_name, lx.c_str(),
-                  ly.c_str());
+      std::printf("FAIL: sequence %ld: subject %s says '%s', reference model says '%s'\n", id,
+                  subject_name, lx.c_str(), ly.c_str());
       std::printf("reproduce: %s\n", repro(self, id, seed).c_str());
       return 1;
     }
@@ -414,8 +415,10 @@ int main(int argc, char** argv) {
     return check_model(argv[0], std::strtol(argv[2], nullptr, 10),
                        std::strtoull(argv[3], nullptr, 10));
   if (argc != 5) {
-    std::fprintf(stderr, "usage: %s <sequences> <seed> <seqs-out> <cpp-out> | --check-model <sequences> <seed>\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s <sequences> <seed> <seqs-out> <cpp-out> | --check-model <sequences> <seed>\n",
+        argv[0]);
     return 2;
   }
   long n = std::strtol(argv[1], nullptr, 10);

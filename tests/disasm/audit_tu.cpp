@@ -27,7 +27,9 @@ using locked = runqcheck::locked_sched<backend>;
 
 // The local run queue (runq.hpp).
 AUDIT_FN bool audit_runqempty(audit::P& pp) { return runqcheck::runqempty(pp); }
-AUDIT_FN void audit_runqput(audit::P& pp, audit::G* gp, bool next) { runqcheck::runqput(pp, gp, next); }
+AUDIT_FN void audit_runqput(audit::P& pp, audit::G* gp, bool next) {
+  runqcheck::runqput(pp, gp, next);
+}
 AUDIT_FN bool audit_runqputslow(audit::P& pp, audit::G* gp, std::uint32_t h, std::uint32_t t) {
   return runqcheck::runqputslow(pp, gp, h, t);
 }
@@ -38,7 +40,8 @@ AUDIT_FN audit::G* audit_runqget(audit::P& pp, bool* inherit) {
   return r.gp;
 }
 AUDIT_FN void audit_runqdrain(audit::P& pp, audit::Q* out) { *out = runqcheck::runqdrain(pp); }
-AUDIT_FN std::uint32_t audit_runqgrab(audit::P& pp, audit::P::ring& batch, std::uint32_t batchHead, bool stealRunNextG) {
+AUDIT_FN std::uint32_t audit_runqgrab(audit::P& pp, audit::P::ring& batch, std::uint32_t batchHead,
+                                      bool stealRunNextG) {
   return runqcheck::runqgrab(pp, batch, batchHead, stealRunNextG);
 }
 AUDIT_FN audit::G* audit_runqsteal(audit::P& pp, audit::P& p2, bool stealRunNextG) {
@@ -64,4 +67,6 @@ AUDIT_FN audit::G* audit_globrunqgetbatch(audit::sched& s, std::int32_t n, audit
   *rest = std::move(r.q);
   return r.gp;
 }
-AUDIT_FN audit::G* audit_findRunnable_globrunq(audit::P& pp) { return audit::S::findRunnable_globrunq(pp); }
+AUDIT_FN audit::G* audit_findRunnable_globrunq(audit::P& pp) {
+  return audit::S::findRunnable_globrunq(pp);
+}

@@ -268,6 +268,14 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
   const char* mn = model_name(r.m);
   const char* name = r.scenario.c_str();
   double rate = s.seconds > 0 ? static_cast<double>(s.executions()) / s.seconds : 0;
+  if (!a.replay.empty()) {  // one execution, its path's: no counts or rate to speak of
+    std::printf("%s %s %-32s %-4s replay of one execution: %s\n", r.checker, r.subject, name, mn,
+                verdict != nullptr ? verdict : s.failed ? "FAILED" : "passed");
+    if (s.failed && verdict == nullptr)
+      std::printf("%s %s %s %s: %s\n", r.checker, r.subject, name, mn, s.failure.c_str());
+    std::fflush(stdout);
+    return !s.failed;
+  }
   std::printf("%s %s %-32s %-4s %s complete, %s blocked, %.3f s, %.0f executions/s, %s",
               r.checker, r.subject, name, mn, fmt(s.complete).c_str(), fmt(s.blocked).c_str(),
               s.seconds, rate,
@@ -280,7 +288,7 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
     std::printf(" (shard %u/%u%s)", a.shard, a.shards, s.split ? "" : ", tree not split");
   if (a.hash || a.crosscheck) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());
   std::printf("\n");
-  if (!s.failed && !s.exhausted && a.replay.empty()) {
+  if (!s.failed && !s.exhausted) {
     std::string limit = a.budget != 0 ? fmt(a.budget) + " executions" : "";
     char secs[32];
     std::snprintf(secs, sizeof secs, "%g s", a.seconds);
@@ -301,8 +309,8 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
   }
   if (s.failed && verdict == nullptr)
     std::printf("%s %s %s %s: %s\n", r.checker, r.subject, name, mn, s.failure.c_str());
-  bool none_complete = verdict == nullptr && !s.failed && s.exhausted && s.complete == 0 &&
-                       a.replay.empty() && a.shards <= 1;
+  bool none_complete =
+      verdict == nullptr && !s.failed && s.exhausted && s.complete == 0 && a.shards <= 1;
   if (none_complete) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
     std::string env = mut != nullptr ? std::string("RUNQCHECK_MUTANT=") + mut + " " : "";
@@ -313,7 +321,6 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
                 arg_of(r.m));
   }
   std::fflush(stdout);
-  if (!a.replay.empty()) return !s.failed;
   return !s.failed && !none_complete && s.exhausted;
 }
 

@@ -521,12 +521,13 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
 }
 
 int usage(const char* argv0) {
-  std::fprintf(stderr,
-               "usage: %s [sc|rc11|both] [--ops K] [--threads 2|3] [--total T] [--caps C,...] [--budget N]"
-               " [--seconds S] [--jobs J] [--keep-going] [--count]\n"
-               "       %s run 'SPEC'|FILE [sc|rc11|both] [--budget N]\n"
-               "       %s replay 'SPEC'|FILE sc|rc11 PATH\n",
-               argv0, argv0, argv0);
+  std::fprintf(
+      stderr,
+      "usage: %s [sc|rc11|both] [--ops K] [--threads 2|3] [--total T] [--caps C,...] [--budget N]"
+      " [--seconds S] [--jobs J] [--keep-going] [--count]\n"
+      "       %s run 'SPEC'|FILE [sc|rc11|both] [--budget N]\n"
+      "       %s replay 'SPEC'|FILE sc|rc11 PATH\n",
+      argv0, argv0, argv0);
   return 2;
 }
 
@@ -675,7 +676,9 @@ int check_pruning(const gen::bounds& b) {
   all.prune = false;
   std::uint64_t total = gen::enumerate(all);
   gen::program bad;
-  auto in = [&](const gen::program& p) { return kept.count(model::spec_text(gen::to_scenario(p))) > 0; };
+  auto in = [&](const gen::program& p) {
+    return kept.count(model::spec_text(gen::to_scenario(p))) > 0;
+  };
   const char* why = gen::uncovered(b, in, bad);
   std::printf("generated: pruning: %s of %s programs kept; %s\n", fmt(n).c_str(),
               fmt(total).c_str(), why == nullptr ? "every other one covered" : why);
@@ -804,7 +807,8 @@ void work(const settings& st, unsigned w, shared_state& sh) {
       t.judged += r.judged;
       t.distinct += r.distinct;
       if (r.s.failed) {
-        for (std::uint64_t v = sh.min_fail.load(); n < v && !sh.min_fail.compare_exchange_weak(v, n);) {
+        for (std::uint64_t v = sh.min_fail.load();
+             n < v && !sh.min_fail.compare_exchange_weak(v, n);) {
         }
         stop = !st.keep_going;
         return;

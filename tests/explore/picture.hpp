@@ -88,7 +88,8 @@ class picture final : public rqm::op_observer {
             std::to_string(q.where.line());
     r.file = q.where.file_name();
     r.line = q.where.line();
-    r.obj = q.obj == nullptr ? "" : object(q.obj, kind_name(r.kind), r.func);
+    const char* what = q.atomic_obj ? "atomic" : kind_name(r.kind);
+    r.obj = q.obj == nullptr ? "" : object(q.obj, what, r.func);
     auto& pt = po_[static_cast<std::size_t>(t)];
     for (auto& l : later_rf_)  // the loads that read this store before it was recorded
       if (l.t == t && static_cast<std::size_t>(l.i) == pt.size())

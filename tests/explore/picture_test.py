@@ -80,6 +80,13 @@ def main(argv):
         w = ev[e["rf"]]
         if e["rf"] >= e["id"] or w["kind"] not in writes or w["obj"] != e["obj"]:
             fail(f"row {e['id']} reads from row {e['rf']}, not an earlier write of {e['obj']}: {w}")
+    # An object is named by what it is: one that an atomic access touches is an
+    # atomic (named at its first access, which may be a plain read: load_plain).
+    atomic_kinds = ("load", "store", "rmw", "cas_fail", "weak_cas", "spurious_fail")
+    for e in ev:
+        if e.get("kind") in atomic_kinds and e.get("obj", "").split("@")[0].split(" ")[-1] \
+                .startswith("var"):
+            fail(f"row {e['id']}, an atomic {e['kind']}, names its object a var: {e['obj']}")
     # The replay line as printed (RUNQCHECK_MUTANT=... BINARY replay ...).
     words = shlex.split(replay)
     renv = dict(env)

@@ -74,35 +74,60 @@ struct tcase {
 int main() {
   std::vector<tcase> cases = {
       // --- linearizable
-      {"sequential FIFO", true,
-       {init({}), {put(0, 0, 0, 0, 1), put(0, 0, 1, 2, 3), get(0, 0, 0, false, 4, 5), get(0, 0, 1, false, 6, 7)}}},
-      {"runnext first, with inheritTime", true, {init({0}, 1), {get(0, 0, 1, true, 0, 1), get(0, 0, 0, false, 2, 3)}}},
-      {"get and steal race for runnext: one wins", true,
+      {"sequential FIFO",
+       true,
+       {init({}),
+        {put(0, 0, 0, 0, 1), put(0, 0, 1, 2, 3), get(0, 0, 0, false, 4, 5),
+         get(0, 0, 1, false, 6, 7)}}},
+      {"runnext first, with inheritTime",
+       true,
+       {init({0}, 1), {get(0, 0, 1, true, 0, 1), get(0, 0, 0, false, 2, 3)}}},
+      {"get and steal race for runnext: one wins",
+       true,
        {init({}, 0), {get(0, 0, nil, false, 0, 3), steal(1, 1, 0, true, 0, 1, 2)}}},
-      {"steal takes ceil(3/2)=2, returns the 2nd", true,
-       {init({0, 1, 2}), {steal(1, 1, 0, false, 1, 0, 1), get(1, 1, 0, false, 2, 3), get(0, 0, 2, false, 4, 5)}}},
-      {"thief sees runqput's new runnext before the kicked G reaches the ring (two-step runqput)", true,
-       {init({}, 0), {put(0, 0, 1, 0, 3, true), steal(1, 1, 0, true, 1, 1, 2), get(0, 0, 0, false, 4, 5)}}},
-      {"steal of runnext while the owner fills the ring (runqgrab reads runnext after h/t)", true,
-       {init({}), {put(0, 0, 0, 0, 1), get(0, 0, 0, false, 2, 3), put(0, 0, 1, 4, 5, true),
-                   steal(1, 1, 0, true, 1, 3, 8), put(0, 0, 2, 6, 7)}}},
-      {"drain overlapped by a steal of the ring head", true,
+      {"steal takes ceil(3/2)=2, returns the 2nd",
+       true,
+       {init({0, 1, 2}),
+        {steal(1, 1, 0, false, 1, 0, 1), get(1, 1, 0, false, 2, 3), get(0, 0, 2, false, 4, 5)}}},
+      {"thief sees runqput's new runnext before the kicked G reaches the ring (two-step runqput)",
+       true,
+       {init({}, 0),
+        {put(0, 0, 1, 0, 3, true), steal(1, 1, 0, true, 1, 1, 2), get(0, 0, 0, false, 4, 5)}}},
+      {"steal of runnext while the owner fills the ring (runqgrab reads runnext after h/t)",
+       true,
+       {init({}),
+        {put(0, 0, 0, 0, 1), get(0, 0, 0, false, 2, 3), put(0, 0, 1, 4, 5, true),
+         steal(1, 1, 0, true, 1, 3, 8), put(0, 0, 2, 6, 7)}}},
+      {"drain overlapped by a steal of the ring head",
+       true,
        {init({0, 1}, 2), {drain(0, 0, {2, 1}, 0, 3), steal(1, 1, 0, true, 0, 1, 2)}}},
-      {"drain takes runnext first: a thief cannot get it while drain returns the whole ring", false,
+      {"drain takes runnext first: a thief cannot get it while drain returns the whole ring",
+       false,
        {init({0, 1}, 2), {drain(0, 0, {0, 1}, 0, 3), steal(1, 1, 0, true, 2, 1, 2)}}},
-      {"runqempty false while the owner moves runnext to the ring", true,
-       {init({}, 0), {put(0, 0, 1, 0, 1, true), get(0, 0, 1, true, 2, 3), empty(1, 0, false, 0, 4)}}},
-      {"pending operation may or may not have taken effect", true,
+      {"runqempty false while the owner moves runnext to the ring",
+       true,
+       {init({}, 0),
+        {put(0, 0, 1, 0, 1, true), get(0, 0, 1, true, 2, 3), empty(1, 0, false, 0, 4)}}},
+      {"pending operation may or may not have taken effect",
+       true,
        {init({}), {put(0, 0, 0, 0, pending), steal(1, 1, 0, false, 0, 1, 2)}}},
       // --- not linearizable
-      {"a G delivered twice", false, {init({0}), {get(0, 0, 0, false, 0, 3), steal(1, 1, 0, false, 0, 1, 2)}}},
+      {"a G delivered twice",
+       false,
+       {init({0}), {get(0, 0, 0, false, 0, 3), steal(1, 1, 0, false, 0, 1, 2)}}},
       {"a steal taking floor(n/2)", false, {init({0, 1, 2}), {steal(1, 1, 0, false, 0, 0, 1)}}},
-      {"FIFO violation", false,
+      {"FIFO violation",
+       false,
        {init({}), {put(0, 0, 0, 0, 1), put(0, 0, 1, 2, 3), get(0, 0, 1, false, 4, 5)}}},
-      {"steal finds nothing on a non-empty victim", false, {init({0}), {steal(1, 1, 0, false, nil, 0, 1)}}},
-      {"runnext stolen although the ring was never empty", false,
+      {"steal finds nothing on a non-empty victim",
+       false,
+       {init({0}), {steal(1, 1, 0, false, nil, 0, 1)}}},
+      {"runnext stolen although the ring was never empty",
+       false,
        {init({0}, 1), {steal(1, 1, 0, true, 1, 0, 1)}}},
-      {"runqempty spuriously true", false, {init({}, 0), {put(0, 0, 1, 0, 1), empty(1, 0, true, 2, 3)}}},
+      {"runqempty spuriously true",
+       false,
+       {init({}, 0), {put(0, 0, 1, 0, 1), empty(1, 0, true, 2, 3)}}},
       {"a G lost by runqdrain", false, {init({}), {put(0, 0, 0, 0, 1), drain(0, 0, {}, 2, 3)}}},
       {"runnext without inheritTime", false, {init({}, 0), {get(0, 0, 0, false, 0, 1)}}},
   };
@@ -111,20 +136,21 @@ int main() {
     result r = check(c.h);
     bool ok = r.linearizable == c.linearizable;
     std::printf("%s  %-95s expected %s, got %s (%zu states)\n", ok ? "ok  " : "FAIL", c.name,
-                c.linearizable ? "linearizable" : "NOT linearizable", r.linearizable ? "linearizable" : "NOT linearizable",
-                r.states);
+                c.linearizable ? "linearizable" : "NOT linearizable",
+                r.linearizable ? "linearizable" : "NOT linearizable", r.states);
     if (!r.linearizable) std::printf("%s", r.report.c_str());
     if (!ok) bad++;
   }
   // The report is the shortest failing prefix, not the whole history: a
   // FIFO violation at event 6 followed by more (consistent) operations.
   {
-    history h{init({}), {put(0, 0, 0, 0, 1), put(0, 0, 1, 2, 3), get(0, 0, 1, false, 4, 5), put(0, 0, 2, 6, 7),
-                         get(0, 0, 0, false, 8, 9), get(0, 0, 2, false, 10, 11)}};
+    history h{init({}),
+              {put(0, 0, 0, 0, 1), put(0, 0, 1, 2, 3), get(0, 0, 1, false, 4, 5),
+               put(0, 0, 2, 6, 7), get(0, 0, 0, false, 8, 9), get(0, 0, 2, false, 10, 11)}};
     result r = check(h);
     bool ok = !r.linearizable && r.prefix_events == 6;
-    std::printf("%s  shortest failing prefix is reported (expected 6 of 12 events, got %zu)\n", ok ? "ok  " : "FAIL",
-                r.prefix_events);
+    std::printf("%s  shortest failing prefix is reported (expected 6 of 12 events, got %zu)\n",
+                ok ? "ok  " : "FAIL", r.prefix_events);
     if (!ok) bad++;
   }
   // The precedence form (check(h, before)): on every case above, the

@@ -290,15 +290,19 @@ int main(int argc, char** argv) {
   if (expect_failure) {
     argc--;
     argv++;
-    std::printf("INVERTED TEST: mutant %s injected; this run succeeds only if a non-linearizable history is found.\n",
-                std::getenv("RUNQCHECK_MUTANT") ? std::getenv("RUNQCHECK_MUTANT") : "(none)");
+    std::printf(
+        "INVERTED TEST: mutant %s injected; this run succeeds only if a non-linearizable history "
+        "is found.\n",
+        std::getenv("RUNQCHECK_MUTANT") ? std::getenv("RUNQCHECK_MUTANT") : "(none)");
   }
   long iters = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 300;
-  if (const char* sc = std::getenv("RUNQCHECK_SCALE"); sc != nullptr && std::strtod(sc, nullptr) > 0)
+  if (const char* sc = std::getenv("RUNQCHECK_SCALE");
+      sc != nullptr && std::strtod(sc, nullptr) > 0)
     iters = std::max(1L, std::lround(static_cast<double>(iters) * std::strtod(sc, nullptr)));
-  std::printf("subject %s: scenario catalog on native threads, %ld executions each, histories checked for "
-              "linearizability against models/reference\n",
-              subject_name, iters);
+  std::printf(
+      "subject %s: scenario catalog on native threads, %ld executions each, histories checked for "
+      "linearizability against models/reference\n",
+      subject_name, iters);
   auto t0 = std::chrono::steady_clock::now();
   long total = 0, overlapping = 0;
   std::vector<std::string> failures;  // every failing scenario, reported at the end
@@ -307,7 +311,8 @@ int main(int argc, char** argv) {
     if (!s.expect_fatal.empty() || !selected(s)) continue;
     if (!runqcheck::model::runs_as_written<subject_under_test<B, 4>>(s)) continue;
     if (!supported(s)) {
-      std::printf("skip %s: uses an op kind the runner does not model yet\n", std::string(s.name).c_str());
+      std::printf("skip %s: uses an op kind the runner does not model yet\n",
+                  std::string(s.name).c_str());
       continue;
     }
     long scenario_overlaps = 0;
@@ -353,6 +358,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("%s: %ld executions linearizable, %ld with overlapping operations (%.1f s)\n",
-              expect_failure ? "FAIL (inverted: the mutant survived)" : "PASS", total, overlapping, secs);
+              expect_failure ? "FAIL (inverted: the mutant survived)" : "PASS", total, overlapping,
+              secs);
   return expect_failure ? 1 : 0;
 }

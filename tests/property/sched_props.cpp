@@ -69,7 +69,9 @@ struct cmd final : rc::state::Command<ref::world, sut<Cap>> {
     ref::world m = m0;
     outcome want = model_do(m, o);
     outcome got = s.apply(o);
-    if (!(want == got)) RC_FAIL(show_op(o) + ": subject returned " + show_outcome(got) + ", model " + show_outcome(want));
+    if (!(want == got))
+      RC_FAIL(show_op(o) + ": subject returned " + show_outcome(got) + ", model " +
+              show_outcome(want));
     if (std::string e = s.compare(m); !e.empty()) RC_FAIL(show_op(o) + ": " + e);
   }
   void show(std::ostream& os) const override { os << show_op(o); }
@@ -135,8 +137,9 @@ rc::Gen<op> gen_op(const ref::world& m, std::uint32_t cap) {
 
 std::string artifact_path(const std::string& prop) {
   const char* d = std::getenv("RUNQCHECK_ARTIFACT_DIR");
-  std::filesystem::path dir = (d != nullptr && *d != '\0') ? std::filesystem::path(d)
-                                                            : std::filesystem::path(RUNQCHECK_BUILD_DIR) / "counterexamples";
+  std::filesystem::path dir = (d != nullptr && *d != '\0')
+                                  ? std::filesystem::path(d)
+                                  : std::filesystem::path(RUNQCHECK_BUILD_DIR) / "counterexamples";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   return (dir / (prop + "__" + subject_name + ".ops")).string();
@@ -161,8 +164,8 @@ void throwing_fatal(const runqcheck::fatal_info& f) {
 // interesting path was taken, and how many ops ran.
 struct coverage {
   long sequences = 0, ops = 0;
-  long putslow = 0, fairness = 0, global_batch = 0, steal = 0, resize_down = 0, exitsyscall_global = 0,
-       inject_leftover = 0;
+  long putslow = 0, fairness = 0, global_batch = 0, steal = 0, resize_down = 0,
+       exitsyscall_global = 0, inject_leftover = 0;
   long kinds[std::size(kSchedOps)] = {};
   template <class Sut>
   void add(const Sut& s) {
@@ -178,12 +181,16 @@ struct coverage {
     inject_leftover += s.seen.inject_leftover;
   }
   void print() const {
-    auto pc = [&](long n) { return sequences ? 100.0 * static_cast<double>(n) / static_cast<double>(sequences) : 0.0; };
-    std::printf("coverage: %ld sequences, %ld ops; sequences with: runqputslow %.0f%%, %%61 check hit %.0f%%, "
-                "global batch %.0f%%, steal %.0f%%, procresize down %.0f%%, exitsyscall to global %.0f%%, "
-                "runqputbatch leftovers %.0f%%\n",
-                sequences, ops, pc(putslow), pc(fairness), pc(global_batch), pc(steal), pc(resize_down),
-                pc(exitsyscall_global), pc(inject_leftover));
+    auto pc = [&](long n) {
+      return sequences ? 100.0 * static_cast<double>(n) / static_cast<double>(sequences) : 0.0;
+    };
+    std::printf(
+        "coverage: %ld sequences, %ld ops; sequences with: runqputslow %.0f%%, %%61 check hit "
+        "%.0f%%, "
+        "global batch %.0f%%, steal %.0f%%, procresize down %.0f%%, exitsyscall to global %.0f%%, "
+        "runqputbatch leftovers %.0f%%\n",
+        sequences, ops, pc(putslow), pc(fairness), pc(global_batch), pc(steal), pc(resize_down),
+        pc(exitsyscall_global), pc(inject_leftover));
     std::printf("ops:");
     for (std::size_t k = 0; k < std::size(kSchedOps); k++)
       std::printf(" %s %ld", runqcheck::model::name(kSchedOps[k]).data(), kinds[k]);
@@ -236,7 +243,8 @@ bool stateful_property(const std::string& prop) {
     try {
       rc::state::check(m0, s, [](const ref::world& m) {
         return rc::gen::map(gen_op(m, Cap), [](op o) {
-          return std::shared_ptr<const rc::state::Command<ref::world, sut<Cap>>>(std::make_shared<cmd<Cap>>(std::move(o)));
+          return std::shared_ptr<const rc::state::Command<ref::world, sut<Cap>>>(
+              std::make_shared<cmd<Cap>>(std::move(o)));
         });
       });
       tally.add(s);
@@ -263,7 +271,8 @@ constexpr int kSlice = 10;
 
 template <std::uint32_t Cap>
 bool fairness_property() {
-  const char* what = "fairness: a global G runs within 61 schedticks while two Gs respawn each other";
+  const char* what =
+      "fairness: a global G runs within 61 schedticks while two Gs respawn each other";
   return rc_check(what, [] {
     using S = runqcheck::watched<subject_under_test<B, Cap>>;
     sut<Cap> s(1);
@@ -287,7 +296,9 @@ bool fairness_property() {
       // The running G makes the other one runnable again (it is waiting
       // for it) and blocks: next=true shares the time slice, next=false
       // does not; after kSlice inheriting runs the time slice is over.
-      int act = chain >= kSlice || actions.empty() ? 1 : actions[static_cast<std::size_t>(step) % actions.size()];
+      int act = chain >= kSlice || actions.empty()
+                    ? 1
+                    : actions[static_cast<std::size_t>(step) % actions.size()];
       s.state[cur] = ref::gstate::waiting;
       s.current[0] = nil;
       s.state[other] = ref::gstate::runnable;
@@ -299,10 +310,11 @@ bool fairness_property() {
       chain = f.inheritTime ? chain + 1 : 0;
       if (s.id(f.gp) == x) return;
       if (s.schedtick[0] - ticks_at_enqueue > 62) {
-        RC_FAIL("G" + std::to_string(x) + " waited on the global queue for " +
-                std::to_string(s.schedtick[0] - ticks_at_enqueue) +
-                " schedticks while the local queue stayed busy (no %61 fairness check?); start tick " +
-                std::to_string(tick0));
+        RC_FAIL(
+            "G" + std::to_string(x) + " waited on the global queue for " +
+            std::to_string(s.schedtick[0] - ticks_at_enqueue) +
+            " schedticks while the local queue stayed busy (no %61 fairness check?); start tick " +
+            std::to_string(tick0));
       }
     }
     RC_FAIL("G_x never ran within the step budget");
@@ -330,14 +342,18 @@ int replay(std::istream& in, int nprocs) {
     }
     n++;
     if (!valid(m, *o)) {
-      std::printf("%3d %-40s  (invalid in this state: skipped, as rapidcheck would)\n", n, line.c_str());
+      std::printf("%3d %-40s  (invalid in this state: skipped, as rapidcheck would)\n", n,
+                  line.c_str());
       continue;
     }
     try {
       outcome want = model_do(m, *o);
       outcome got = s.apply(*o);
-      std::string e = want == got ? s.compare(m) : "subject returned " + show_outcome(got) + ", model " + show_outcome(want);
-      std::printf("%3d %-40s  -> %s\n     model: %s\n", n, line.c_str(), show_outcome(got).c_str(), m.q.describe().c_str());
+      std::string e =
+          want == got ? s.compare(m)
+                      : "subject returned " + show_outcome(got) + ", model " + show_outcome(want);
+      std::printf("%3d %-40s  -> %s\n     model: %s\n", n, line.c_str(), show_outcome(got).c_str(),
+                  m.q.describe().c_str());
       if (!e.empty()) {
         std::printf("MISMATCH at step %d: %s\n", n, e.c_str());
         return 1;
@@ -396,7 +412,8 @@ void set_sequences(long n) {
 int main(int argc, char** argv) {
   g_self = argv[0];
   if (argc == 3 && std::string(argv[1]) == "--replay") return replay_file(argv[2]);
-  runqcheck::fatal_handler() = &throwing_fatal;  // a failed RQ_CHECK fails the property (and is shrunk)
+  runqcheck::fatal_handler() =
+      &throwing_fatal;  // a failed RQ_CHECK fails the property (and is shrunk)
   // --expect-failure: the inverted run for a mutant build (RUNQCHECK_MUTANT
   // set): succeed only if a stateful property finds a counterexample.
   bool expect_failure = argc > 1 && std::string(argv[1]) == "--expect-failure";
@@ -409,11 +426,13 @@ int main(int argc, char** argv) {
     argc--;
     argv++;
   }
-  if (argc == 3 && std::string(argv[1]) == "--sequences") set_sequences(std::strtol(argv[2], nullptr, 10));
+  if (argc == 3 && std::string(argv[1]) == "--sequences")
+    set_sequences(std::strtol(argv[2], nullptr, 10));
   if (!sut<8>::can_resize)
-    std::printf("runqcheck: not applied: procresize (destroy's order at the global head, the batch after): "
-                "needs S::set_gomaxprocs (subject %s)\n",
-                subject_name);
+    std::printf(
+        "runqcheck: not applied: procresize (destroy's order at the global head, the batch after): "
+        "needs S::set_gomaxprocs (subject %s)\n",
+        subject_name);
   if (fairness_only) {
     std::printf("INVERTED TEST: mutant %s; only the fairness property runs and must FAIL.\n",
                 std::getenv("RUNQCHECK_MUTANT") ? std::getenv("RUNQCHECK_MUTANT") : "(none)");
@@ -422,19 +441,24 @@ int main(int argc, char** argv) {
       std::printf("FAIL: the fairness property held without the %%61 check: it has no teeth.\n");
       return 1;
     }
-    std::printf("PASS: the fairness property caught the missing %%61 check (the failure above is expected).\n");
+    std::printf(
+        "PASS: the fairness property caught the missing %%61 check (the failure above is "
+        "expected).\n");
     return 0;
   }
   if (expect_failure) {
     const char* m = std::getenv("RUNQCHECK_MUTANT");
-    std::printf("INVERTED TEST: mutant %s injected; succeeds only if a stateful property fails.\n", m ? m : "(none)");
+    std::printf("INVERTED TEST: mutant %s injected; succeeds only if a stateful property fails.\n",
+                m ? m : "(none)");
     bool ok = stateful_property<256>("sched_ops_cap256") && stateful_property<8>("sched_ops_cap8");
     if (ok) {
       std::printf("FAIL (inverted): the mutant survived both stateful properties.\n");
       return 1;
     }
-    std::printf("counterexample op list: %s\nPASS (inverted): the mutant was caught (the failure above is expected).\n",
-                g_last_artifact.c_str());
+    std::printf(
+        "counterexample op list: %s\nPASS (inverted): the mutant was caught (the failure above is "
+        "expected).\n",
+        g_last_artifact.c_str());
     return 0;
   }
   std::printf("subject %s: stateful properties against models/reference\n", subject_name);
@@ -445,8 +469,8 @@ int main(int argc, char** argv) {
                           std::pair{"sched_ops_cap8", &stateful_property<8>}}) {
     if (fn(prop)) continue;
     ok = false;
-    std::printf("counterexample op list: %s\nreplay: %s --replay %s\n", g_last_artifact.c_str(), argv[0],
-                g_last_artifact.c_str());
+    std::printf("counterexample op list: %s\nreplay: %s --replay %s\n", g_last_artifact.c_str(),
+                argv[0], g_last_artifact.c_str());
     if (std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) return 1;  // as relacy_scenarios
   }
   ok &= fairness_property<256>();

@@ -259,8 +259,8 @@ void explain(const char* prog, const runqcheck::model::scenario& sc, const char*
 // (Go's text) passes only if it fails with a fatal error of the port's (any
 // text). In explain mode, draws s.state instead.
 template <class T>
-bool run(const char* prog, const runqcheck::model::scenario& sc, [[maybe_unused]] const char* subject,
-         const char* what, search& s) {
+bool run(const char* prog, const runqcheck::model::scenario& sc,
+         [[maybe_unused]] const char* subject, const char* what, search& s) {
   std::string name_s(sc.name);
   const char* name = name_s.c_str();
   std::string_view expect_fatal = sc.expect_fatal;
@@ -312,17 +312,21 @@ bool run(const char* prog, const runqcheck::model::scenario& sc, [[maybe_unused]
     // failures (deadlock, data race), which leave no fatal text. Go's text is
     // only shown as the example.
     std::string_view text(runqcheck::relacy::fatal_text);
-    bool seen = !ok && !text.empty() && runqcheck::relacy::fatal_seen == runqcheck::fatal_kind::port;
+    bool seen =
+        !ok && !text.empty() && runqcheck::relacy::fatal_seen == runqcheck::fatal_kind::port;
     if (!seen) std::fwrite(captured_buf.view().data(), 1, captured_buf.view().size(), stdout);
-    std::printf("%s: %s: %s (expected a fatal error from the port, as Go's \"%.*s\": %s%.*s) after %llu "
-                "executions\n",
-                prog, name, seen ? "passed" : "FAILED", static_cast<int>(expect_fatal.size()), expect_fatal.data(),
-                seen ? "seen " : "NOT seen", seen ? static_cast<int>(text.size()) : 0, text.data(), execs);
+    std::printf(
+        "%s: %s: %s (expected a fatal error from the port, as Go's \"%.*s\": %s%.*s) after %llu "
+        "executions\n",
+        prog, name, seen ? "passed" : "FAILED", static_cast<int>(expect_fatal.size()),
+        expect_fatal.data(), seen ? "seen " : "NOT seen", seen ? static_cast<int>(text.size()) : 0,
+        text.data(), execs);
     std::fflush(stdout);
     return seen;
   }
-  std::printf("%s: %s: %s after %llu executions, %.2fs, %.0f executions/s\n", prog, name, ok ? "passed" : "FAILED",
-              execs, secs, secs > 0 ? static_cast<double>(execs) / secs : 0.0);
+  std::printf("%s: %s: %s after %llu executions, %.2fs, %.0f executions/s\n", prog, name,
+              ok ? "passed" : "FAILED", execs, secs,
+              secs > 0 ? static_cast<double>(execs) / secs : 0.0);
   if (foreign_executions() > 0)
     std::printf("%s: %s: shard %u/%u also ran %llu short executions of other shards\n", prog,
                 name, sh.i, sh.n, foreign_executions());

@@ -118,8 +118,8 @@ bool skip_names_known(const char* prog) {
     bool known = false;
     for (const auto& sc : model::catalog) known |= sc.name == name;
     if (!known) {
-      std::fprintf(stderr, "%s: RUNQCHECK_SKIP_CASE: no scenario named '%.*s' (see: %s list)\n", prog,
-                   static_cast<int>(name.size()), name.data(), prog);
+      std::fprintf(stderr, "%s: RUNQCHECK_SKIP_CASE: no scenario named '%.*s' (see: %s list)\n",
+                   prog, static_cast<int>(name.size()), name.data(), prog);
       return false;
     }
     pos = end + 1;
@@ -132,8 +132,9 @@ bool skip_names_known(const char* prog) {
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
     for (const auto& sc : model::catalog)
-      std::printf("%-32s %zu threads, cap %u: %.*s\n", std::string(sc.name).c_str(), sc.threads.size(), sc.cap,
-                  static_cast<int>(sc.targets.size()), sc.targets.data());
+      std::printf("%-32s %zu threads, cap %u: %.*s\n", std::string(sc.name).c_str(),
+                  sc.threads.size(), sc.cap, static_cast<int>(sc.targets.size()),
+                  sc.targets.data());
     return 0;
   }
   rqtest::search search;
@@ -162,7 +163,8 @@ int main(int argc, char** argv) {
     if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
   }
   if (ran == 0) {
-    std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0], std::getenv("RUNQCHECK_CASE"), argv[0]);
+    std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0],
+                 std::getenv("RUNQCHECK_CASE"), argv[0]);
     return 2;
   }
   if (search.mode == "explain") return 0;

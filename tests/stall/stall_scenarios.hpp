@@ -84,7 +84,14 @@ inline const std::vector<scenario>& catalog() {
       {"owner_get_ring", 4, 4, false, op_kind::get, 0, 0, others},
       // (c) P0's owner held inside runqget while one steal takes half its
       // ring: the get must still find a G (a nil would be spurious).
-      {"owner_get_one_steal", 2, 4, false, op_kind::get, 0, 0, {{{load_kind::steal_from, 1, 0, 1}}}},
+      {"owner_get_one_steal",
+       2,
+       4,
+       false,
+       op_kind::get,
+       0,
+       0,
+       {{{load_kind::steal_from, 1, 0, 1}}}},
       {"owner_putslow", 4, -1, false, op_kind::put, 0, 0, others},
       {"owner_putslow_next", 4, -1, true, op_kind::put_next, 0, 0, others},
   };

@@ -61,15 +61,17 @@ TEST_F(CoreGlobrunq, Globrunqgetbatch_NIsMinOfRequestSizeAndFairShare) {
     std::int32_t size, gomaxprocs, n;
   };
   const row table[] = {
-      {0, 1, 128},  {0, 4, 1},       {1, 1, 128},  {1, 1000, 128}, {2, 1, 128},   {2, 2, 128},   {2, 3, 128},
-      {5, 1, 128},  {5, 2, 128},     {5, 4, 128},  {5, 5, 128},    {5, 6, 128},   {5, 1, 3},     {5, 1, 1},
-      {10, 3, 128}, {100, 1, 128},   {100, 4, 128}, {100, 4, 10},  {100, 99, 128}, {100, 100, 128}, {100, 101, 128},
-      {300, 1, 128}, {300, 2, 128},  {300, 3, 128}, {1000, 1, 2},  {1000, 1000, 128}, {1000, 7, 200},
-      {2, 0x7FFFFFFF, 128},
+      {0, 1, 128},     {0, 4, 1},         {1, 1, 128},    {1, 1000, 128},
+      {2, 1, 128},     {2, 2, 128},       {2, 3, 128},    {5, 1, 128},
+      {5, 2, 128},     {5, 4, 128},       {5, 5, 128},    {5, 6, 128},
+      {5, 1, 3},       {5, 1, 1},         {10, 3, 128},   {100, 1, 128},
+      {100, 4, 128},   {100, 4, 10},      {100, 99, 128}, {100, 100, 128},
+      {100, 101, 128}, {300, 1, 128},     {300, 2, 128},  {300, 3, 128},
+      {1000, 1, 2},    {1000, 1000, 128}, {1000, 7, 200}, {2, 0x7FFFFFFF, 128},
   };
   for (const row& r : table) {
-    SCOPED_TRACE("size " + std::to_string(r.size) + ", gomaxprocs " + std::to_string(r.gomaxprocs) + ", n " +
-                 std::to_string(r.n));
+    SCOPED_TRACE("size " + std::to_string(r.size) + ", gomaxprocs " + std::to_string(r.gomaxprocs) +
+                 ", n " + std::to_string(r.n));
     Sched sched(r.gomaxprocs);
     gpool gs(static_cast<std::size_t>(r.size));
     fill_global(sched, gs, 0, r.size);
@@ -87,7 +89,8 @@ TEST_F(CoreGlobrunq, Globrunqgetbatch_NIsMinOfRequestSizeAndFairShare) {
     EXPECT_EQ(gs.index(b.gp), 0u) << "the global head is returned";
     EXPECT_EQ(b.q.size(), want - 1) << "batch size, n=" << want;
     EXPECT_EQ(rqtest::walk(gs, b.q), gpool::range(1, want)) << "batch in global order";
-    EXPECT_EQ(global_contents(gs, sched), gpool::range(want, r.size)) << "the remainder stays global in order";
+    EXPECT_EQ(global_contents(gs, sched), gpool::range(want, r.size))
+        << "the remainder stays global in order";
     auto l = runqcheck::lock(sched);
     EXPECT_EQ(l.runq().size(), r.size - want);
     (void)rqtest::pop_all(gs, b.q);
@@ -125,8 +128,8 @@ TYPED_TEST(CorePre125, Globrunqget_NIsFairShareCappedBySizeMaxAndHalfRing) {
   for (std::int32_t gomaxprocs : {1, 2, 3, 8, 1000}) {
     for (std::int32_t size : {0, 1, 2, 3, Cap / 2, Cap / 2 + 1, Cap, 3 * Cap + 1, 1000}) {
       for (std::int32_t max : {0, 1, 2, Cap / 2 - 1, Cap, 1000, -1}) {
-        SCOPED_TRACE("gomaxprocs " + std::to_string(gomaxprocs) + ", size " + std::to_string(size) + ", max " +
-                     std::to_string(max));
+        SCOPED_TRACE("gomaxprocs " + std::to_string(gomaxprocs) + ", size " + std::to_string(size) +
+                     ", max " + std::to_string(max));
         Sched sched(gomaxprocs);
         typename TestFixture::P pp(sched, 0);
         gpool gs(static_cast<std::size_t>(size));
@@ -145,7 +148,8 @@ TYPED_TEST(CorePre125, Globrunqget_NIsFairShareCappedBySizeMaxAndHalfRing) {
         if (max > 0) n = std::min(n, max);
         n = std::min(n, Cap / 2);
         EXPECT_EQ(gs.index(gp), 0u);
-        EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(1, n)) << "local ring receives exactly n-1, n=" << n;
+        EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(1, n))
+            << "local ring receives exactly n-1, n=" << n;
         EXPECT_EQ(global_contents(gs, sched), gpool::range(n, size));
       }
     }
@@ -167,7 +171,8 @@ TYPED_TEST(CorePre125, Globrunqget_AppendsBehindExistingLocalGs) {
     gp = runqcheck::pre125::globrunqget(l, pp, 0);
   }
   EXPECT_EQ(gs.index(gp), k);
-  EXPECT_EQ(TestFixture::get_all(gs, pp), rqtest::concat(gpool::range(0, k), gpool::range(k + 1, k + Cap / 2)))
+  EXPECT_EQ(TestFixture::get_all(gs, pp),
+            rqtest::concat(gpool::range(0, k), gpool::range(k + 1, k + Cap / 2)))
       << "the ring's own Gs, then the n-1 = Cap/2-1 Gs after the returned global head";
   EXPECT_EQ(global_contents(gs, sched), gpool::range(k + Cap / 2, k + Cap));
 }

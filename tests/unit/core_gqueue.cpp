@@ -77,7 +77,8 @@ TEST_F(CoreGQueue, GQueue_PushBackAllAppendsAndEmptiesSource) {
       expect_empty(q, "empty + empty");
     }
     if (c.b > 0) expect_empty(q2, "q2 after pushBackAll");
-    EXPECT_EQ(rqtest::pop_all(gs, q), gpool::range(0, c.a + c.b)) << "pop order agrees with the links";
+    EXPECT_EQ(rqtest::pop_all(gs, q), gpool::range(0, c.a + c.b))
+        << "pop order agrees with the links";
   }
 }
 
@@ -104,7 +105,8 @@ TEST_F(CoreGQueue, GQueue_ConstructFromHeadTailSizeAndMoveEmptiesSource) {
   EXPECT_EQ(rqtest::walk(gs, q), (idx{0, 1}));
   EXPECT_EQ(q.size(), 2);
   gqueue m(std::move(q));
-  expect_empty(q, "moved-from (construct)");  // NOLINT(bugprone-use-after-move): the port guarantees it
+  expect_empty(
+      q, "moved-from (construct)");  // NOLINT(bugprone-use-after-move): the port guarantees it
   EXPECT_EQ(m.size(), 2);
   EXPECT_EQ(rqtest::walk(gs, m), (idx{0, 1}));
   gqueue t = gs.queue(2, 4);

@@ -112,7 +112,8 @@ static_assert(!runqcheck::protocol_env<env_of<P_<M_nolink, false>, M_nolink>>,
 // syscall thief among them.
 static_assert(runqcheck::has_protocol_syscalls<proto> &&
               runqcheck::has_protocol_syscall_thief<proto> &&
-              runqcheck::has_protocol_procresize<proto> && runqcheck::has_protocol_idle_lists<proto>);
+              runqcheck::has_protocol_procresize<proto> &&
+              runqcheck::has_protocol_idle_lists<proto>);
 
 // stop_or_spin's idle_step must have the three values the world acts on.
 template <bool Global>

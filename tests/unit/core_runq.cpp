@@ -103,7 +103,8 @@ TYPED_TEST(CoreRunq, Runqgrab_CopiesCeilHalfIntoBatchRingFromBatchHeadWrapping) 
     const std::uint32_t n = runqcheck::runqgrab(victim, batch, batchHead, false);
     EXPECT_EQ(n, k - k / 2);
     for (std::uint32_t i = 0; i < n; i++) {
-      EXPECT_EQ(gs.index(batch[(batchHead + i) % Cap].load(relaxed)), i) << "batch slot for grabbed G " << i;
+      EXPECT_EQ(gs.index(batch[(batchHead + i) % Cap].load(relaxed)), i)
+          << "batch slot for grabbed G " << i;
     }
     EXPECT_EQ(TestFixture::head(victim), n);
     EXPECT_EQ(TestFixture::get_all(gs, victim), gpool::range(n, k));
@@ -196,12 +197,14 @@ TYPED_TEST(CoreRunq, Runqsteal_OverflowThrowsExactlyWhenThiefRingLacksRoom) {
     if (k + kept < Cap) {
       G* gp = runqcheck::runqsteal(thief, victim, false);
       EXPECT_EQ(gs.index(gp), kept) << "the last grabbed G";
-      EXPECT_EQ(TestFixture::get_all(gs, thief), rqtest::concat(gpool::range(Cap, Cap + k), gpool::range(0, kept)))
+      EXPECT_EQ(TestFixture::get_all(gs, thief),
+                rqtest::concat(gpool::range(Cap, Cap + k), gpool::range(0, kept)))
           << "stolen Gs go behind the thief's own";
       EXPECT_EQ(TestFixture::get_all(gs, victim), gpool::range(Cap / 2, Cap));
     } else {
       EXPECT_FATAL((void)runqcheck::runqsteal(thief, victim, false), "runqsteal: runq overflow");
-      EXPECT_EQ(TestFixture::tail(thief), static_cast<std::uint32_t>(k)) << "the thief's tail is not published";
+      EXPECT_EQ(TestFixture::tail(thief), static_cast<std::uint32_t>(k))
+          << "the thief's tail is not published";
     }
   }
 }

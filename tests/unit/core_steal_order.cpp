@@ -50,7 +50,8 @@ TEST(CoreStealOrder, RunStealOrderTest_EveryEnumerationVisitsEachPOnce) {
         ASSERT_FALSE(e.done()) << "done too early, procs " << procs << " step " << p;
         std::uint32_t x = e.position();
         ASSERT_LT(x, procs);
-        ASSERT_FALSE(checked[x]) << "duplicate during enumeration, procs " << procs << " inc " << e.inc;
+        ASSERT_FALSE(checked[x]) << "duplicate during enumeration, procs " << procs << " inc "
+                                 << e.inc;
         checked[x] = true;
         e.next();
       }
@@ -70,8 +71,8 @@ TEST(CoreStealOrder, RunStealOrderTest_DistinctPosIncForEachStart) {
       randomEnum e = ord.start(i);
       std::uint32_t j = e.pos * procs + e.inc;
       ASSERT_LT(j, checked.size());
-      ASSERT_FALSE(checked[j]) << "duplicate pos+inc during enumeration, procs " << procs << " pos " << e.pos
-                               << " inc " << e.inc;
+      ASSERT_FALSE(checked[j]) << "duplicate pos+inc during enumeration, procs " << procs << " pos "
+                               << e.pos << " inc " << e.inc;
       checked[j] = true;
     }
   }

@@ -28,7 +28,8 @@ class CoreWrap : public rqtest::fatal_guarded {
 
   // Counter values just before (and at) the uint32 wrap, and the int32 sign boundary.
   static std::vector<std::uint32_t> starts() {
-    return {0xFFFFFFF0u, 0xFFFFFFFFu, 0u - Cap, 0u - Cap / 2, 0u - Cap + 1, 0x7FFFFFFFu - Cap / 2, 0u};
+    return {0xFFFFFFF0u,  0xFFFFFFFFu,           0u - Cap, 0u - Cap / 2,
+            0u - Cap + 1, 0x7FFFFFFFu - Cap / 2, 0u};
   }
   static void set_counters(P& pp, std::uint32_t v) {
     pp.runqhead.store(v, relaxed);
@@ -66,10 +67,12 @@ TYPED_TEST(CoreWrap, PutGet_FifoAndCountersAcrossWrap) {
     // Three full rounds: whatever the start, one of them crosses 2^32.
     for (std::uint32_t round = 0; round < 3; round++) {
       TestFixture::put_range(gs, pp, round * Cap, (round + 1) * Cap);
-      EXPECT_EQ(TestFixture::tail(pp) - TestFixture::head(pp), Cap) << "length under modular arithmetic";
+      EXPECT_EQ(TestFixture::tail(pp) - TestFixture::head(pp), Cap)
+          << "length under modular arithmetic";
       EXPECT_EQ(TestFixture::tail(pp), static_cast<std::uint32_t>(s + (round + 1) * Cap));
       EXPECT_FALSE(runqcheck::runqempty(pp));
-      EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(round * Cap, (round + 1) * Cap)) << "round " << round;
+      EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(round * Cap, (round + 1) * Cap))
+          << "round " << round;
       EXPECT_EQ(TestFixture::head(pp), TestFixture::tail(pp));
       EXPECT_TRUE(runqcheck::runqempty(pp));
     }
@@ -97,8 +100,10 @@ TYPED_TEST(CoreWrap, Runqputslow_MovesOldestHalfAcrossWrap) {
     TestFixture::set_counters(pp, s);
     gpool gs(Cap + 1);
     TestFixture::put_range(gs, pp, 0, Cap + 1);  // the last put overflows
-    EXPECT_EQ(TestFixture::head(pp), static_cast<std::uint32_t>(s + Cap / 2)) << "head advanced by Cap/2";
-    EXPECT_EQ(TestFixture::tail(pp), static_cast<std::uint32_t>(s + Cap)) << "tail unchanged by runqputslow";
+    EXPECT_EQ(TestFixture::head(pp), static_cast<std::uint32_t>(s + Cap / 2))
+        << "head advanced by Cap/2";
+    EXPECT_EQ(TestFixture::tail(pp), static_cast<std::uint32_t>(s + Cap))
+        << "tail unchanged by runqputslow";
     EXPECT_EQ(TestFixture::glob_all(gs, sched), rqtest::concat(gpool::range(0, Cap / 2), idx{Cap}));
     EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(Cap / 2, Cap));
   }
@@ -123,7 +128,8 @@ TYPED_TEST(CoreWrap, Runqsteal_VictimAndThiefCountersAcrossWrap) {
       EXPECT_EQ(TestFixture::head(victim), static_cast<std::uint32_t>(s + n)) << "victim head += n";
       EXPECT_EQ(TestFixture::tail(victim), static_cast<std::uint32_t>(s + k));
       EXPECT_EQ(TestFixture::head(thief), ts);
-      EXPECT_EQ(TestFixture::tail(thief), static_cast<std::uint32_t>(ts + n - 1)) << "thief tail += n-1";
+      EXPECT_EQ(TestFixture::tail(thief), static_cast<std::uint32_t>(ts + n - 1))
+          << "thief tail += n-1";
       EXPECT_EQ(TestFixture::get_all(gs, thief), gpool::range(0, n - 1));
       EXPECT_EQ(TestFixture::get_all(gs, victim), gpool::range(n, k));
     }
@@ -140,7 +146,8 @@ TYPED_TEST(CoreWrap, RunqdrainAndRunqputbatch_AcrossWrap) {
     gpool gs(2 * Cap + 1);
     gqueue q = gs.queue(0, Cap + 2);
     runqcheck::runqputbatch(pp, q);
-    EXPECT_EQ(TestFixture::tail(pp), static_cast<std::uint32_t>(s + Cap)) << "runqputbatch fills exactly Cap";
+    EXPECT_EQ(TestFixture::tail(pp), static_cast<std::uint32_t>(s + Cap))
+        << "runqputbatch fills exactly Cap";
     EXPECT_EQ(rqtest::walk(gs, q), gpool::range(Cap, Cap + 2)) << "leftovers";
     runqcheck::runqput(pp, gs[2 * Cap], true);
     gqueue d = runqcheck::runqdrain(pp);

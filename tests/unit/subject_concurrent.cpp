@@ -73,7 +73,8 @@ struct ledger {
       if (c > 1 && dup++ == 0) first_dup = i;
       if (i >= created && c != 0) phantom++;
     }
-    EXPECT_EQ(lost, 0u) << "Gs never delivered (lost), first: G#" << first_lost << " of " << created;
+    EXPECT_EQ(lost, 0u) << "Gs never delivered (lost), first: G#" << first_lost << " of "
+                        << created;
     EXPECT_EQ(dup, 0u) << "Gs delivered more than once, first: G#" << first_dup;
     EXPECT_EQ(phantom, 0u) << "Gs delivered that were never queued";
     EXPECT_EQ(foreign.load(), 0u) << "pointers delivered that are not Gs of the pool";
@@ -98,8 +99,9 @@ struct thief_loop {
   std::atomic<bool>& failed;
   std::string& error;
   std::uint32_t seed;
-  std::uint32_t runnext_mask;  // steal runnext when (rng() & mask) == 0: 0 = always, 1 = half the time
-  bool link;                   // also runqdrain own ring and re-queue Gs globally (schedlink writers)
+  std::uint32_t
+      runnext_mask;  // steal runnext when (rng() & mask) == 0: 0 = always, 1 = half the time
+  bool link;         // also runqdrain own ring and re-queue Gs globally (schedlink writers)
   std::atomic<std::uint64_t>& stolen;
   std::atomic<int>& started;
 
@@ -122,7 +124,8 @@ struct thief_loop {
         if (!link || (rng() & 1)) {
           led.deliver_gets([&] { return Subj::runqget(mine).gp; });
         } else {
-          gqueue q = Subj::runqdrain(mine);  // links the stolen Gs: races with a victim that links too early
+          gqueue q = Subj::runqdrain(
+              mine);  // links the stolen Gs: races with a victim that links too early
           led.deliver_all(q);
         }
         if (link && (rng() & 3) == 0) {
@@ -145,7 +148,8 @@ struct thief_loop {
 
 // Single-threaded cleanup after the threads joined: everything still queued
 // anywhere is delivered.
-void drain_everything(ledger& led, Sched& sched, P& owner, std::vector<std::unique_ptr<P>>& thieves) {
+void drain_everything(ledger& led, Sched& sched, P& owner,
+                      std::vector<std::unique_ptr<P>>& thieves) {
   gqueue rest = Subj::runqdrain(owner);
   led.deliver_all(rest);
   EXPECT_TRUE(Subj::runqempty(owner)) << "owner not empty after runqdrain";
@@ -179,12 +183,14 @@ TEST_F(SubjectConcurrent, OwnerRandomOpsVsThieves_EveryGDeliveredExactlyOnce) {
   std::vector<std::string> errors(nthieves);
   std::vector<std::unique_ptr<B::thread>> threads;
   for (int i = 0; i < nthieves; i++) {
-    threads.push_back(std::make_unique<B::thread>(
-        thief_loop{*thieves[i], owner, sched, led, stop, failed, errors[i], seed + 1 + i, 1, true, stolen, started}));
+    threads.push_back(
+        std::make_unique<B::thread>(thief_loop{*thieves[i], owner, sched, led, stop, failed,
+                                               errors[i], seed + 1 + i, 1, true, stolen, started}));
   }
   // Start only when every thief runs, so that the steals overlap the owner.
-  EXPECT_TRUE(rqtest::spin_until([&] { return started.load(std::memory_order_acquire) == nthieves; }))
-      << "thieves did not start";
+  EXPECT_TRUE(rqtest::spin_until([&] {
+    return started.load(std::memory_order_acquire) == nthieves;
+  })) << "thieves did not start";
 
   std::size_t created = 0;
   std::uint64_t overflow_puts = 0;
@@ -203,7 +209,8 @@ TEST_F(SubjectConcurrent, OwnerRandomOpsVsThieves_EveryGDeliveredExactlyOnce) {
       } else if (r < 16 && room) {
         // A burst that overflows a full ring: runqputslow moves Cap/2+1 Gs.
         const std::int32_t before = Subj::globrunqsize(sched);
-        for (std::uint32_t i = 0; i < Cap + 1 && created < gs.size(); i++) Subj::runqput(owner, fresh(), false);
+        for (std::uint32_t i = 0; i < Cap + 1 && created < gs.size(); i++)
+          Subj::runqput(owner, fresh(), false);
         if (Subj::globrunqsize(sched) > before) overflow_puts++;
       } else if (r < 18 && room) {
         const std::uint32_t m = 1 + rng() % (Cap + 1);
@@ -221,7 +228,8 @@ TEST_F(SubjectConcurrent, OwnerRandomOpsVsThieves_EveryGDeliveredExactlyOnce) {
         auto g1 = Subj::runqget(owner);
         if (g1.gp != nullptr) {
           led.deliver(g1.gp);
-        } else if (G* gp = Subj::findRunnable_globrunq(owner)) {  // local queue empty: findRunnable's next step
+        } else if (G* gp = Subj::findRunnable_globrunq(
+                       owner)) {  // local queue empty: findRunnable's next step
           led.deliver(gp);
         }
       } else if (r < 29) {
@@ -271,11 +279,13 @@ TEST_F(SubjectConcurrent, RunnextOwnerVsThieves_EveryGDeliveredExactlyOnce) {
   std::vector<std::string> errors(nthieves);
   std::vector<std::unique_ptr<B::thread>> threads;
   for (int i = 0; i < nthieves; i++) {
-    threads.push_back(std::make_unique<B::thread>(
-        thief_loop{*thieves[i], owner, sched, led, stop, failed, errors[i], 77u + i, 0, false, stolen, started}));
+    threads.push_back(
+        std::make_unique<B::thread>(thief_loop{*thieves[i], owner, sched, led, stop, failed,
+                                               errors[i], 77u + i, 0, false, stolen, started}));
   }
-  EXPECT_TRUE(rqtest::spin_until([&] { return started.load(std::memory_order_acquire) == nthieves; }))
-      << "thieves did not start";
+  EXPECT_TRUE(rqtest::spin_until([&] {
+    return started.load(std::memory_order_acquire) == nthieves;
+  })) << "thieves did not start";
   std::size_t created = 0;
   std::string owner_error;
   try {
@@ -319,8 +329,9 @@ TEST(SubjectConcurrentEmpty, RunqemptyHammeredDuringRunnextKick_NeverSpuriouslyT
   rqtest::watchdog dog("RunqemptyHammeredDuringRunnextKick_NeverSpuriouslyTrue");
   using S256 = rqtest::watched<subject_under_test<B, 256>>;
   if (std::thread::hardware_concurrency() == 1) {
-    std::printf("runqcheck: not applied: unit RunqemptyHammeredDuringRunnextKick: one CPU (subject %s)\n",
-                subject_name);
+    std::printf(
+        "runqcheck: not applied: unit RunqemptyHammeredDuringRunnextKick: one CPU (subject %s)\n",
+        subject_name);
     GTEST_SKIP() << "needs two cores to overlap";
   }
   rqtest::fatal_throws guard;
@@ -370,8 +381,8 @@ TEST(SubjectConcurrentEmpty, RunqemptyHammeredDuringRunnextKick_NeverSpuriouslyT
   observer.join();
   EXPECT_TRUE(observer_error.empty()) << observer_error;
   EXPECT_TRUE(owner_error.empty()) << owner_error;
-  EXPECT_EQ(spurious.load(), 0u) << "runqempty was true while the queue held a G (" << in_window_calls.load()
-                                 << " calls inside windows)";
+  EXPECT_EQ(spurious.load(), 0u) << "runqempty was true while the queue held a G ("
+                                 << in_window_calls.load() << " calls inside windows)";
   EXPECT_TRUE(S256::runqempty(pp));
   RecordProperty("in_window_calls", static_cast<int>(in_window_calls.load()));
 }

@@ -123,12 +123,14 @@ TYPED_TEST(SubjectEdges, Runqput_NextOnFullRingKicksOldRunnextThroughRunqputslow
   gpool gs(Cap + 2);
   TestFixture::put_range(gs, pp, 0, Cap);     // ring full: 0..Cap-1
   Subj::runqput(pp, gs[Cap], true);           // runnext: Cap
-  Subj::runqput(pp, gs[Cap + 1], true);       // runnext: Cap+1; Cap kicked into the full ring → runqputslow
+  Subj::runqput(pp, gs[Cap + 1],
+                true);  // runnext: Cap+1; Cap kicked into the full ring → runqputslow
   EXPECT_EQ(Subj::globrunqsize(sched), static_cast<std::int32_t>(Cap / 2 + 1));
   EXPECT_EQ(TestFixture::glob_all(gs, sched), rqtest::concat(gpool::range(0, Cap / 2), idx{Cap}))
       << "global queue: the Cap/2 oldest ring Gs, then the kicked runnext";
   std::vector<bool> inherit;
-  EXPECT_EQ(TestFixture::get_all(gs, pp, &inherit), rqtest::concat(idx{Cap + 1}, gpool::range(Cap / 2, Cap)));
+  EXPECT_EQ(TestFixture::get_all(gs, pp, &inherit),
+            rqtest::concat(idx{Cap + 1}, gpool::range(Cap / 2, Cap)));
   ASSERT_FALSE(inherit.empty());
   EXPECT_TRUE(inherit[0]);
 }
@@ -150,10 +152,12 @@ TYPED_TEST(SubjectEdges, Runqputslow_MovesOldestHalfThenNewGToGlobalInOrder) {
     TestFixture::put_range(gs, pp, 0, Cap);  // full
     EXPECT_EQ(Subj::globrunqsize(sched), 0) << "a full ring (Cap Gs) must not overflow yet";
     Subj::runqput(pp, gs[X], false);  // overflow: 0..H-1 and X go global
-    EXPECT_EQ(Subj::globrunqsize(sched), static_cast<std::int32_t>(H + 1)) << "runqputslow moves Cap/2 + 1 Gs";
+    EXPECT_EQ(Subj::globrunqsize(sched), static_cast<std::int32_t>(H + 1))
+        << "runqputslow moves Cap/2 + 1 Gs";
     // The ring goes on: H more Gs fill it again, the next put overflows again.
     TestFixture::put_range(gs, pp, Cap + 1, Cap + 1 + H);
-    EXPECT_EQ(Subj::globrunqsize(sched), static_cast<std::int32_t>(H + 1)) << "refilling to Cap must not overflow";
+    EXPECT_EQ(Subj::globrunqsize(sched), static_cast<std::int32_t>(H + 1))
+        << "refilling to Cap must not overflow";
     Subj::runqput(pp, gs[Y], false);  // overflow: H..Cap-1 and Y go global
     EXPECT_EQ(Subj::globrunqsize(sched), static_cast<std::int32_t>(2 * (H + 1)));
     idx want_global = rqtest::concat(gpool::range(0, H), idx{X});
@@ -178,8 +182,8 @@ TYPED_TEST(SubjectEdges, Runqputbatch_MovesExactlyRoomGsInOrderAndLeavesRestInQu
       const std::uint32_t room = Cap - k;
       for (std::uint32_t m : {1u, room, room + 1, Cap + 3}) {
         if (m == 0) continue;
-        SCOPED_TRACE("offset " + std::to_string(offset) + ", ring holds " + std::to_string(k) + ", batch of " +
-                     std::to_string(m));
+        SCOPED_TRACE("offset " + std::to_string(offset) + ", ring holds " + std::to_string(k) +
+                     ", batch of " + std::to_string(m));
         typename TestFixture::Sched sched(1);
         typename TestFixture::P pp(sched, 0);
         TestFixture::rotate(pp, offset);
@@ -189,9 +193,11 @@ TYPED_TEST(SubjectEdges, Runqputbatch_MovesExactlyRoomGsInOrderAndLeavesRestInQu
         Subj::runqputbatch(pp, q);
         const std::uint32_t moved = std::min(m, room);
         EXPECT_EQ(q.size(), static_cast<std::int32_t>(m - moved)) << "leftover count";
-        EXPECT_EQ(rqtest::walk(gs, q), gpool::range(k + moved, k + m)) << "leftovers stay in q, in order";
+        EXPECT_EQ(rqtest::walk(gs, q), gpool::range(k + moved, k + m))
+            << "leftovers stay in q, in order";
         EXPECT_EQ(q.empty(), moved == m);
-        EXPECT_EQ(Subj::globrunqsize(sched), 0) << "runqputbatch never overflows to the global queue";
+        EXPECT_EQ(Subj::globrunqsize(sched), 0)
+            << "runqputbatch never overflows to the global queue";
         EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(0, k + moved))
             << "ring: the old Gs, then the moved batch head, in order";
         (void)rqtest::pop_all(gs, q);
@@ -280,7 +286,8 @@ TYPED_TEST(SubjectEdges, Runqsteal_TakesCeilHalfReturnsLastGrabbedRestInThiefRin
         EXPECT_EQ(gs.index(gp), n - 1) << "runqsteal returns the last grabbed G";
         EXPECT_EQ(TestFixture::get_all(gs, thief), gpool::range(0, n - 1))
             << "thief's ring: the other grabbed Gs, oldest first";
-        EXPECT_EQ(TestFixture::get_all(gs, victim), gpool::range(n, k)) << "victim keeps the newer half in order";
+        EXPECT_EQ(TestFixture::get_all(gs, victim), gpool::range(n, k))
+            << "victim keeps the newer half in order";
         EXPECT_EQ(Subj::globrunqsize(sched), 0);
       }
     }
@@ -298,12 +305,14 @@ TYPED_TEST(SubjectEdges, Runqsteal_TakesRunnextOnlyIfAllowedAndRingEmpty) {
 
   // Only runnext, stealRunNextG=false: nothing is stolen.
   Subj::runqput(victim, gs[R], true);
-  EXPECT_EQ(Subj::runqsteal(thief, victim, false), nullptr) << "runnext stolen though stealRunNextG=false";
+  EXPECT_EQ(Subj::runqsteal(thief, victim, false), nullptr)
+      << "runnext stolen though stealRunNextG=false";
   EXPECT_FALSE(Subj::runqempty(victim));
   EXPECT_TRUE(Subj::runqempty(thief));
   // Only runnext, stealRunNextG=true: the runnext G is returned; no ring G appears.
   G* gp = Subj::runqsteal(thief, victim, true);
-  EXPECT_EQ(gp, gs[R]) << "runqsteal(stealRunNextG=true) must take runnext from a victim with an empty ring";
+  EXPECT_EQ(gp, gs[R])
+      << "runqsteal(stealRunNextG=true) must take runnext from a victim with an empty ring";
   EXPECT_TRUE(Subj::runqempty(victim)) << "victim's runnext must be cleared";
   EXPECT_TRUE(Subj::runqempty(thief)) << "the stolen runnext is returned, not queued";
   EXPECT_EQ(Subj::runqget(victim).gp, nullptr);
@@ -318,7 +327,8 @@ TYPED_TEST(SubjectEdges, Runqsteal_TakesRunnextOnlyIfAllowedAndRingEmpty) {
     EXPECT_EQ(gs.index(gp), n - 1) << "with a non-empty ring the steal takes ring Gs, not runnext";
     EXPECT_EQ(TestFixture::get_all(gs, thief), gpool::range(0, n - 1));
     std::vector<bool> inherit;
-    EXPECT_EQ(TestFixture::get_all(gs, victim, &inherit), rqtest::concat(idx{R}, gpool::range(n, k)))
+    EXPECT_EQ(TestFixture::get_all(gs, victim, &inherit),
+              rqtest::concat(idx{R}, gpool::range(n, k)))
         << "victim keeps its runnext first";
     ASSERT_FALSE(inherit.empty());
     EXPECT_TRUE(inherit[0]);
@@ -398,8 +408,10 @@ TYPED_TEST(SubjectEdges, FindRunnableGlobrunq_TakesMinOfHalfRingSizeAndFairShare
   using Subj = typename TestFixture::Subj;
   constexpr std::int32_t Cap = static_cast<std::int32_t>(TestFixture::Cap);
   for (std::int32_t gomaxprocs : {1, 2, 3, 4, 7, 64, 1000}) {
-    for (std::int32_t size : {0, 1, 2, 3, Cap / 2 - 1, Cap / 2, Cap / 2 + 1, Cap, 2 * Cap + 3, 1000}) {
-      SCOPED_TRACE("gomaxprocs " + std::to_string(gomaxprocs) + ", global size " + std::to_string(size));
+    for (std::int32_t size :
+         {0, 1, 2, 3, Cap / 2 - 1, Cap / 2, Cap / 2 + 1, Cap, 2 * Cap + 3, 1000}) {
+      SCOPED_TRACE("gomaxprocs " + std::to_string(gomaxprocs) + ", global size " +
+                   std::to_string(size));
       typename TestFixture::Sched sched(gomaxprocs);
       typename TestFixture::P pp(sched, 0);
       gpool gs(static_cast<std::size_t>(size) + 1);
@@ -412,9 +424,11 @@ TYPED_TEST(SubjectEdges, FindRunnableGlobrunq_TakesMinOfHalfRingSizeAndFairShare
       }
       const std::int32_t n = std::min({Cap / 2, size, size / gomaxprocs + 1});
       EXPECT_EQ(gs.index(gp), 0u) << "the global head is returned";
-      EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(1, n)) << "n-1 Gs go to the local ring, n=" << n;
+      EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(1, n))
+          << "n-1 Gs go to the local ring, n=" << n;
       EXPECT_EQ(Subj::globrunqsize(sched), size - n);
-      EXPECT_EQ(TestFixture::glob_all(gs, sched), gpool::range(n, size)) << "the rest stays global in order";
+      EXPECT_EQ(TestFixture::glob_all(gs, sched), gpool::range(n, size))
+          << "the rest stays global in order";
     }
   }
 }
@@ -461,7 +475,8 @@ TYPED_TEST(SubjectEdges, FindRunnableGlobrunq_FullLocalRingFailsOrKeepsEveryG) {
   all = rqtest::concat(all, TestFixture::get_all(gs, pp));
   all = rqtest::concat(all, TestFixture::glob_all(gs, sched));
   std::sort(all.begin(), all.end());
-  EXPECT_EQ(all, gpool::range(0, 3 * Cap)) << "no fatal error, so every G must still be queued exactly once";
+  EXPECT_EQ(all, gpool::range(0, 3 * Cap))
+      << "no fatal error, so every G must still be queued exactly once";
 }
 
 // Counters near the wrap of the port's counter type (S::set_runq_counters;

@@ -152,7 +152,8 @@ TEST(GoLocalQueueEmpty, RunSchedLocalQueueEmptyTest_RunqemptyNeverSpuriouslyTrue
     try {
       for (std::int64_t i = 0; i < iters; i++) {
         arrivals.fetch_add(1, std::memory_order_acq_rel);
-        if (!rqtest::spin_until([&] { return arrivals.load(std::memory_order_acquire) >= 2 * i + 2; }, &abort)) {
+        if (!rqtest::spin_until(
+                [&] { return arrivals.load(std::memory_order_acquire) >= 2 * i + 2; }, &abort)) {
           observer_error = "observer: handshake timed out at iteration " + std::to_string(i);
           abort.store(true);
           return;
@@ -173,14 +174,16 @@ TEST(GoLocalQueueEmpty, RunSchedLocalQueueEmptyTest_RunqemptyNeverSpuriouslyTrue
     const bool next1 = (i & 2) == 0;
     Subj::runqput(pp, gs[0], next0);
     arrivals.fetch_add(1, std::memory_order_acq_rel);
-    if (!rqtest::spin_until([&] { return arrivals.load(std::memory_order_acquire) >= 2 * i + 2; }, &abort)) {
+    if (!rqtest::spin_until([&] { return arrivals.load(std::memory_order_acquire) >= 2 * i + 2; },
+                            &abort)) {
       ADD_FAILURE() << "owner: handshake timed out at iteration " << i;
       abort.store(true);
       break;
     }
     Subj::runqput(pp, gs[1], next1);
     (void)Subj::runqget(pp);
-    if (!rqtest::spin_until([&] { return done.load(std::memory_order_acquire) >= i + 1; }, &abort)) {
+    if (!rqtest::spin_until([&] { return done.load(std::memory_order_acquire) >= i + 1; },
+                            &abort)) {
       ADD_FAILURE() << "owner: observer did not finish iteration " << i;
       abort.store(true);
       break;
@@ -195,8 +198,9 @@ TEST(GoLocalQueueEmpty, RunSchedLocalQueueEmptyTest_RunqemptyNeverSpuriouslyTrue
   observer.join();
   EXPECT_TRUE(observer_error.empty()) << observer_error;
   const std::int64_t first = first_spurious_iter.load();
-  EXPECT_EQ(spurious.load(), 0) << "runqempty reported an empty queue that held a G; first at iteration " << first
-                                << " (next0=" << ((first & 1) == 0) << " next1=" << ((first & 2) == 0) << ")";
+  EXPECT_EQ(spurious.load(), 0)
+      << "runqempty reported an empty queue that held a G; first at iteration " << first
+      << " (next0=" << ((first & 1) == 0) << " next1=" << ((first & 2) == 0) << ")";
   EXPECT_EQ(Subj::globrunqsize(sched), 0);
 }
 

@@ -82,7 +82,9 @@ inline void throwing_fatal_handler(const runqcheck::fatal_info& f) {
 // starting threads; a thread body must catch fatal_exception itself.
 class fatal_throws {
  public:
-  fatal_throws() : prev_(runqcheck::fatal_handler()) { runqcheck::fatal_handler() = &throwing_fatal_handler; }
+  fatal_throws() : prev_(runqcheck::fatal_handler()) {
+    runqcheck::fatal_handler() = &throwing_fatal_handler;
+  }
   ~fatal_throws() { runqcheck::fatal_handler() = prev_; }
   fatal_throws(const fatal_throws&) = delete;
   fatal_throws& operator=(const fatal_throws&) = delete;
@@ -172,7 +174,8 @@ inline std::vector<std::size_t> walk(const gpool& pool, const gqueue& q) {
   return out;
 }
 
-inline std::vector<std::size_t> concat(std::vector<std::size_t> a, const std::vector<std::size_t>& b) {
+inline std::vector<std::size_t> concat(std::vector<std::size_t> a,
+                                       const std::vector<std::size_t>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
@@ -233,7 +236,8 @@ class watchdog {
           std::unique_lock<std::mutex> lk(m_);
           if (!cv_.wait_for(lk, limit, [this] { return done_; })) {
             std::fprintf(stderr,
-                         "watchdog: %s still running after %llds: stuck in the queue code (livelock on a corrupted "
+                         "watchdog: %s still running after %llds: stuck in the queue code "
+                         "(livelock on a corrupted "
                          "queue?); aborting\n",
                          what, static_cast<long long>(limit.count()));
             std::fflush(stderr);

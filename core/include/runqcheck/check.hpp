@@ -17,11 +17,19 @@
 
 namespace runqcheck {
 
-// Who raised a fatal error: the port (its RQ_CHECKs: Go's throws) or the
-// harness (a backend's own check, such as the native mutex's self-deadlock,
-// or a checker's invariant). A checker that accepts "the port may raise a
-// fatal error here" accepts only fatal_kind::port.
-enum class fatal_kind : unsigned char { port, harness };
+// Who raised a fatal error: the port (its RQ_CHECKs: Go's throws), a
+// checker's invariant that the port broke (RQ_INVARIANT: "invariant: ..."),
+// or the harness itself (a backend's own check, such as the native mutex's
+// self-deadlock). A checker that accepts "the port may raise a fatal error
+// here" accepts only fatal_kind::port.
+enum class fatal_kind : unsigned char { port, invariant, harness };
+
+// The word that starts a fatal error's line: "fatal error" for the port's
+// and for an invariant (whose text says "invariant:"), as every backend
+// prints it; "harness fatal error" only where the harness itself failed.
+constexpr const char* fatal_label(fatal_kind k) {
+  return k == fatal_kind::harness ? "harness fatal error" : "fatal error";
+}
 
 // A failed check: Go's throw message plus up to three named values
 // ("h=5 t=9"), formatted once so every backend prints the same text.
@@ -38,7 +46,7 @@ using fatal_handler_fn = void (*)(const fatal_info&);
 
 inline void default_fatal_handler(const fatal_info& f) {
   std::fprintf(stderr, "%s: %s%s%s at %s:%u\n",
-               f.kind == fatal_kind::harness ? "harness fatal error" : "fatal error", f.msg,
+               fatal_label(f.kind), f.msg,
                f.values.empty() ? "" : " ", f.values.c_str(),
                f.where.file_name(), static_cast<unsigned>(f.where.line()));
   std::fflush(stderr);

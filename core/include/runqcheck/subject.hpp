@@ -55,8 +55,9 @@
 // as long as another thread holds them. Fatal errors: a port reports a
 // broken invariant or precondition through B::fatal (RQ_CHECK), with its own
 // text; checkers recognise a port's fatal error by its kind (fatal_info's
-// kind: fatal_kind::port for RQ_CHECK; the harness's own checks, such as the
-// native mutex's self-deadlock, are fatal_kind::harness and always fail),
+// kind: fatal_kind::port for RQ_CHECK; a checker's invariant is
+// fatal_kind::invariant and the harness's own checks, such as the native
+// mutex's self-deadlock, fatal_kind::harness: both always fail),
 // never by Go's wording. A self-deadlock on sched.lock is a hang, not a
 // fatal error of the port's.
 //

@@ -35,7 +35,8 @@ namespace runqcheck::fuzz {
 
 using backend_t = runqcheck::relacy;
 inline constexpr int kSubjects = runqcheck_subject_count;
-inline constexpr unsigned kThreads = 3;  // every run has 3 Relacy threads; unused ones have empty scripts
+inline constexpr unsigned kThreads =
+    3;  // every run has 3 Relacy threads; unused ones have empty scripts
 
 enum class sched_kind { input, pct };
 
@@ -128,8 +129,9 @@ outcome run_one(const model::scenario& sc, sched_kind k, bool trace) {
   rl::test_params p = one_execution(200000);
   relacy::fatal_text[0] = '\0';
   std::ostringstream oss;  // Relacy's replay state: unused, our seed is the state
-  rl::test_result_e res = k == sched_kind::input ? rl::run_test<T, input_scheduler<kThreads>>(p, oss, false)
-                                                 : rl::run_test<T, pct_scheduler<kThreads>>(p, oss, false);
+  rl::test_result_e res = k == sched_kind::input
+                              ? rl::run_test<T, input_scheduler<kThreads>>(p, oss, false)
+                              : rl::run_test<T, pct_scheduler<kThreads>>(p, oss, false);
   model::observer = nullptr;
   backend_t::observer = nullptr;
   outcome out;
@@ -174,7 +176,8 @@ inline const char* subject_name(int i) { return runqcheck_subject_names[i]; }
 // current_choices().out.
 inline outcome run(const decoded& d, sched_kind k, bool trace) {
   current_choices().reset(d.schedule.data(), d.schedule.size());
-  return detail::run_subject(d.subject, d.sc, k, trace, std::make_integer_sequence<int, kSubjects>{});
+  return detail::run_subject(d.subject, d.sc, k, trace,
+                             std::make_integer_sequence<int, kSubjects>{});
 }
 
 }  // namespace runqcheck::fuzz

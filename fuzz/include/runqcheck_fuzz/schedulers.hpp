@@ -89,7 +89,8 @@ class choice_scheduler : public rl::scheduler<Derived, rl::scheduler_thread_info
  public:
   struct task_t {};
   using shared_context_t = typename base_t::shared_context_t;
-  choice_scheduler(rl::test_params& p, shared_context_t& c, rl::thread_id_t dyn) : base_t(p, c, dyn) {}
+  choice_scheduler(rl::test_params& p, shared_context_t& c, rl::thread_id_t dyn)
+      : base_t(p, c, dyn) {}
 
   // The runnable threads, by id; at a yield without the current thread
   // unless it is the only one.
@@ -203,7 +204,8 @@ class pct_scheduler : public choice_scheduler<pct_scheduler<N>, N> {
   using base_t = choice_scheduler<pct_scheduler<N>, N>;
 
  public:
-  pct_scheduler(rl::test_params& p, typename base_t::shared_context_t& c, rl::thread_id_t dyn) : base_t(p, c, dyn) {
+  pct_scheduler(rl::test_params& p, typename base_t::shared_context_t& c, rl::thread_id_t dyn)
+      : base_t(p, c, dyn) {
     const pct_params& pp = current_pct();
     rng_.seed(pp.seed);
     int prio[N];
@@ -217,7 +219,8 @@ class pct_scheduler : public choice_scheduler<pct_scheduler<N>, N> {
   rl::thread_id_t pick(const rl::thread_id_t* c, unsigned n, bool yield) {
     step_++;
     for (unsigned j = 0; j < nchange_; j++)
-      if (change_[j] == step_ && this->current_ >= 0) prio_[this->current_] = static_cast<int>(nchange_ - 1 - j);
+      if (change_[j] == step_ && this->current_ >= 0)
+        prio_[this->current_] = static_cast<int>(nchange_ - 1 - j);
     rl::thread_id_t best = c[0];
     for (unsigned i = 1; i < n; i++)
       if (prio_[c[i]] > prio_[best]) best = c[i];

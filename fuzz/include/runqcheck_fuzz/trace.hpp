@@ -26,7 +26,9 @@
 
 namespace runqcheck::fuzz {
 
-enum class ev : std::uint8_t { op_begin, op_end, load, store, rmw, cas_fail, fence, read, write, lock, unlock, yield, check };
+enum class ev : std::uint8_t {
+  op_begin, op_end, load, store, rmw, cas_fail, fence, read, write, lock, unlock, yield, check
+};
 
 inline const char* name_of(ev k) {
   static const char* const n[] = {"op_begin", "op_end", "load", "store", "rmw", "cas_fail", "fence",
@@ -90,7 +92,8 @@ class recorder final : public access_observer, public model::op_observer {
     }
     owner(&w.sched(), sizeof w.sched(), "sched", -1);
     if constexpr (requires { w.sched().lock; }) name(&w.sched().lock, "sched.lock");
-    for (int t = 0; t < static_cast<int>(kMaxThreads) && t < model::kMaxThreads; t++) name(w.done_flag(t), "T.done", t);
+    for (int t = 0; t < static_cast<int>(kMaxThreads) && t < model::kMaxThreads; t++)
+      name(w.done_flag(t), "T.done", t);
   }
 
   // Names P i's queue (ports with Go's field names; else its fields are
@@ -162,8 +165,8 @@ class recorder final : public access_observer, public model::op_observer {
     if (&e != &spare_) e.text = text_op(o);
     if (&e != &spare_) e.func = go_function(o.kind);
   }
-  void op_end(int thread, int index, const model::op& o, const std::uint64_t* gs, int n, bool inheritTime,
-              bool empty) override {
+  void op_end(int thread, int index, const model::op& o, const std::uint64_t* gs, int n,
+              bool inheritTime, bool empty) override {
     int ri = thread >= 0 ? open_[thread] : open_final_;
     if (ri >= 0 && ri < nops_) {
       op_record& r = ops_[ri];
@@ -188,10 +191,15 @@ class recorder final : public access_observer, public model::op_observer {
     if (t >= 0 && t < static_cast<int>(kMaxThreads)) current_choices().stale[t] = 0;
   }
   void before_plain(access_observer::kind k, const void* obj, const loc& l) override {
-    pending_ = {k, obj, l.function_name(), l.file_name(), l.line(), phase_ == phase::run ? static_cast<int>(rl::thread_index()) : -1};
+    pending_ = {k,
+                obj,
+                l.function_name(),
+                l.file_name(),
+                l.line(),
+                phase_ == phase::run ? static_cast<int>(rl::thread_index()) : -1};
   }
-  void on_access(access_observer::kind k, const void* obj, const char* value, const char* old, std::memory_order mo,
-                 const loc& l) override {
+  void on_access(access_observer::kind k, const void* obj, const char* value, const char* old,
+                 std::memory_order mo, const loc& l) override {
     pending_.obj = nullptr;
     int th = phase_ == phase::run ? static_cast<int>(rl::thread_index()) : -1;
     ev kind = static_cast<ev>(static_cast<int>(k) + 2);
@@ -215,9 +223,12 @@ class recorder final : public access_observer, public model::op_observer {
     bool reads = kind == ev::load || kind == ev::rmw || kind == ev::cas_fail || kind == ev::read;
     bool writes = kind == ev::store || kind == ev::rmw || kind == ev::write;
     if (reads) {
-      unsigned back = kind == ev::load && th >= 0 && th < static_cast<int>(kMaxThreads) ? current_choices().stale[th] : 0;
+      unsigned back = kind == ev::load && th >= 0 && th < static_cast<int>(kMaxThreads)
+                          ? current_choices().stale[th]
+                          : 0;
       e.stale = back;
-      e.rf = back < ob.nstores && back < kStoreLog ? ob.stores[(ob.nstores - 1 - back) % kStoreLog] : -1;
+      e.rf = back < ob.nstores && back < kStoreLog ? ob.stores[(ob.nstores - 1 - back) % kStoreLog]
+                                                   : -1;
     }
     if (writes) ob.stores[ob.nstores++ % kStoreLog] = nevents_ - 1;
   }
@@ -227,12 +238,14 @@ class recorder final : public access_observer, public model::op_observer {
   // A plain access Relacy stopped inside (a data race) is named, with the
   // last write to that variable.
   void failure(const char* text, int thread) {
-    if (nevents_ > 0 && events_[nevents_ - 1].kind == ev::check) return;  // the check already said it
+    if (nevents_ > 0 && events_[nevents_ - 1].kind == ev::check)
+      return;  // the check already said it
     char b[512];
     std::snprintf(b, sizeof b, "%s", text);
     if (pending_.obj != nullptr) {
       thread = pending_.thread;
-      int o = object(pending_.obj, relacy::short_name(pending_.func), static_cast<ev>(static_cast<int>(pending_.kind) + 2));
+      int o = object(pending_.obj, relacy::short_name(pending_.func),
+                     static_cast<ev>(static_cast<int>(pending_.kind) + 2));
       const obj_t& ob = objs_[o];
       bool pw = pending_.kind == access_observer::kind::write;
       int last = conflicting(o, thread, pw);
@@ -243,12 +256,14 @@ class recorder final : public access_observer, public model::op_observer {
         std::snprintf(w, sizeof w, "the %s #%d by %s%d", cw ? "write" : "read", last,
                       c.thread < 0 ? "set-up " : "T", c.thread);
       }
-      std::snprintf(b, sizeof b, "%s: %s of %s in %s (%s:%u) races with %s (no happens-before edge)", text,
+      std::snprintf(b, sizeof b,
+                    "%s: %s of %s in %s (%s:%u) races with %s (no happens-before edge)", text,
                     pending_.kind == access_observer::kind::write ? "write" : "read", ob.name,
                     relacy::short_name(pending_.func), base_name(pending_.file), pending_.line, w);
       if (!pw && last >= 0) hand_over(b, sizeof b, thread, last, ob.name);
     }
-    event& e = push(ev::check, thread, thread >= 0 && thread < static_cast<int>(kMaxThreads) ? cur_op_[thread] : -1);
+    event& e = push(ev::check, thread,
+                    thread >= 0 && thread < static_cast<int>(kMaxThreads) ? cur_op_[thread] : -1);
     if (&e != &spare_) {
       e.text = add_text(b);
       if (pending_.obj != nullptr) e.obj = object(pending_.obj, nullptr, ev::read);
@@ -332,7 +347,9 @@ class recorder final : public access_observer, public model::op_observer {
   int culprit() const { return culprit_; }
   // The failure line as recorded (with the racing access named).
   const char* failure_text() const {
-    return nevents_ > 0 && events_[nevents_ - 1].kind == ev::check ? text(events_[nevents_ - 1].text) : "";
+    return nevents_ > 0 && events_[nevents_ - 1].kind == ev::check
+               ? text(events_[nevents_ - 1].text)
+               : "";
   }
 
   int nevents() const { return nevents_; }
@@ -434,7 +451,8 @@ class recorder final : public access_observer, public model::op_observer {
     return add_text(b);
   }
 
-  int text_result(const model::op& o, const std::uint64_t* gs, int n, bool inheritTime, bool empty) {
+  int text_result(const model::op& o, const std::uint64_t* gs, int n, bool inheritTime,
+                  bool empty) {
     char b[256];
     result_text(o, gs, n, inheritTime, empty, b, sizeof b);
     return add_text(b);

@@ -227,7 +227,8 @@ inline bool step(state& s, const operation& o, std::size_t i) {
         if (!v.ring.empty()) {
           ref::steal_outcome r = q.allowed_steal(o.victim, false).front();
           if (check && r.gp() != o.res) return false;
-          v.ring.erase(v.ring.begin(), v.ring.begin() + static_cast<std::ptrdiff_t>(r.taken.size()));
+          v.ring.erase(v.ring.begin(),
+                       v.ring.begin() + static_cast<std::ptrdiff_t>(r.taken.size()));
           st.inflight = r.taken;
           st.phase = 1;
           if (r.taken.size() == 1) st.phase = done;
@@ -249,7 +250,8 @@ inline bool step(state& s, const operation& o, std::size_t i) {
         return true;
       }
       // phase 1: publish all but the returned one to the thief's ring
-      for (std::size_t k = 0; k + 1 < st.inflight.size(); k++) q.ps[o.p].ring.push_back(st.inflight[k]);
+      for (std::size_t k = 0; k + 1 < st.inflight.size(); k++)
+        q.ps[o.p].ring.push_back(st.inflight[k]);
       st.inflight.clear();
       st.phase = done;
       return true;
@@ -318,7 +320,8 @@ struct event {
 
 class search {
  public:
-  search(const history& h, std::size_t nevents, std::vector<event> evs) : h_(h), evs_(std::move(evs)), n_(nevents) {}
+  search(const history& h, std::size_t nevents, std::vector<event> evs)
+      : h_(h), evs_(std::move(evs)), n_(nevents) {}
 
   bool run() {
     state s{h_.initial, std::vector<opstate>(h_.ops.size())};
@@ -390,8 +393,8 @@ inline std::string print_events(const history& h, const std::vector<event>& evs,
   os << "  initial: " << h.initial.describe() << "\n";
   for (std::size_t k = 0; k < n; k++) {
     const operation& o = h.ops[evs[k].op];
-    os << "  " << (k < 10 ? " " : "") << k << "  T" << o.thread << (evs[k].call ? "  call " : "  ret  ")
-       << describe_call(o);
+    os << "  " << (k < 10 ? " " : "") << k << "  T" << o.thread
+       << (evs[k].call ? "  call " : "  ret  ") << describe_call(o);
     if (!evs[k].call) os << " = " << describe_result(o);
     os << "\n";
   }
@@ -550,10 +553,11 @@ inline result check(const history& h) {
     }
   }
   std::ostringstream os;
-  os << "not linearizable w.r.t. the reference model; shortest failing prefix (" << r.prefix_events << " of "
-     << evs.size() << " events):\n"
+  os << "not linearizable w.r.t. the reference model; shortest failing prefix (" << r.prefix_events
+     << " of " << evs.size() << " events):\n"
      << detail::print_events(h, evs, r.prefix_events)
-     << "  (no order of the effects, each within its call/ret interval, gives the results after 'ret')\n";
+     << "  (no order of the effects, each within its call/ret interval, gives the results after "
+        "'ret')\n";
   r.report = os.str();
   return r;
 }

@@ -104,7 +104,9 @@ inline std::string show(const std::deque<gid>& q) {
   for (std::size_t i = 0; i < q.size(); i++) s += (i ? " " : "") + std::to_string(q[i]);
   return s + "]";
 }
-inline std::string show(const std::vector<gid>& q) { return show(std::deque<gid>(q.begin(), q.end())); }
+inline std::string show(const std::vector<gid>& q) {
+  return show(std::deque<gid>(q.begin(), q.end()));
+}
 
 // The queue state: Ps' local queues and the global queue.
 struct queues {
@@ -114,7 +116,8 @@ struct queues {
   std::deque<gid> global;
 
   queues() = default;
-  queues(std::uint32_t capacity, int nprocs) : cap(capacity), gomaxprocs(nprocs), ps(static_cast<std::size_t>(nprocs)) {}
+  queues(std::uint32_t capacity, int nprocs)
+      : cap(capacity), gomaxprocs(nprocs), ps(static_cast<std::size_t>(nprocs)) {}
   bool operator==(const queues&) const = default;
 
   // --- allowed outcomes ---------------------------------------------------
@@ -131,7 +134,9 @@ struct queues {
   std::vector<steal_outcome> allowed_steal(int victim, bool stealRunNext) const {
     const local& v = ps[victim];
     std::size_t n = v.ring.size() - v.ring.size() / 2;  // ceil(n/2)
-    if (n > 0) return {{std::vector<gid>(v.ring.begin(), v.ring.begin() + static_cast<std::ptrdiff_t>(n)), false}};
+    if (n > 0)
+      return {{std::vector<gid>(v.ring.begin(), v.ring.begin() + static_cast<std::ptrdiff_t>(n)),
+               false}};
     if (stealRunNext && v.runnext != nil) return {{{v.runnext}, true}};
     return {{{}, false}};
   }
@@ -232,7 +237,9 @@ struct queues {
   // Go: globrunqgetbatch, without the caller's runqputbatch.
   batch_outcome globrunqgetbatch(std::int32_t req) {
     batch_outcome b = allowed_globrunqgetbatch(req).front();
-    global.erase(global.begin(), global.begin() + (b.gp == nil ? 0 : 1 + static_cast<std::ptrdiff_t>(b.rest.size())));
+    global.erase(
+        global.begin(),
+        global.begin() + (b.gp == nil ? 0 : 1 + static_cast<std::ptrdiff_t>(b.rest.size())));
     return b;
   }
 
@@ -445,7 +452,8 @@ struct world {
         current[p] = nil;
       }
     }
-    for (int p = n; p < old; p++) q.destroy(p);  // Go: for i := nprocs; i < old; i++ { allp[i].destroy() }
+    for (int p = n; p < old; p++)
+      q.destroy(p);  // Go: for i := nprocs; i < old; i++ { allp[i].destroy() }
     q.ps.resize(static_cast<std::size_t>(n));
     current.resize(static_cast<std::size_t>(n), nil);
     schedtick.resize(static_cast<std::size_t>(n), 0);
@@ -477,8 +485,9 @@ struct world {
       int want_q = gs[g] == gstate::runnable ? 1 : 0;
       int want_r = gs[g] == gstate::running ? 1 : 0;
       if (seen[g] != want_q || running[g] != want_r)
-        return "G" + std::to_string(g) + " (" + to_string(gs[g]) + ") is in " + std::to_string(seen[g]) +
-               " queue slots and current on " + std::to_string(running[g]) + " Ps";
+        return "G" + std::to_string(g) + " (" + to_string(gs[g]) + ") is in " +
+               std::to_string(seen[g]) + " queue slots and current on " +
+               std::to_string(running[g]) + " Ps";
     }
     return {};
   }

@@ -89,6 +89,7 @@ struct explore_backend {
     T load_plain(loc l = loc::current()) const {
       auto q = req<T>(explore::op::load, std::memory_order::relaxed, loc_, sizeof(T), l, this);
       q.plain = true;
+      q.atomic_obj = true;
       return dec<T>(rt().access(q));
     }
     void store(T v, std::memory_order mo, loc l = loc::current()) {
@@ -281,7 +282,8 @@ struct explore_backend {
   static void runqgrab_backoff() {}
   static void spin_pause() { rt().spin(); }
   [[noreturn]] static void fatal(const fatal_info& f) {
-    rt().fail(std::string("fatal error: ") + f.msg + (f.values.empty() ? "" : " " + f.values));
+    rt().fail(std::string(fatal_label(f.kind)) + ": " + f.msg +
+              (f.values.empty() ? "" : " " + f.values));
     std::abort();  // fail() does not return
   }
 };

@@ -35,11 +35,13 @@ namespace runqcheck {
 // Called by the accessing thread right after the access, before the next
 // scheduling point, so calls arrive in execution order. Must not allocate.
 struct access_observer {
-  enum class kind : std::uint8_t { load, store, rmw, cas_fail, fence, read, write, lock, unlock, yield, check };
+  enum class kind : std::uint8_t {
+    load, store, rmw, cas_fail, fence, read, write, lock, unlock, yield, check
+  };
   // value: what was read or written (rmw: the new value); old: what a store
   // or rmw replaced ("" if unknown). Texts are valid during the call only.
-  virtual void on_access(kind k, const void* obj, const char* value, const char* old, std::memory_order mo,
-                         const loc& l) = 0;
+  virtual void on_access(kind k, const void* obj, const char* value, const char* old,
+                         std::memory_order mo, const loc& l) = 0;
   // Called before an atomic load's scheduling point.
   virtual void before_load(const void* obj) = 0;
   // Called before a plain access (Relacy may stop the execution inside it
@@ -54,7 +56,8 @@ template <class T>
 void format_value(const T& v, char* buf, std::size_t n) {
   if constexpr (std::is_pointer_v<T>) {
     if (v == nullptr) std::snprintf(buf, n, "nil");
-    else if constexpr (requires { v->goid; }) std::snprintf(buf, n, "G%llu", static_cast<unsigned long long>(v->goid));
+    else if constexpr (requires { v->goid; })
+      std::snprintf(buf, n, "G%llu", static_cast<unsigned long long>(v->goid));
     else std::snprintf(buf, n, "%p", static_cast<const void*>(v));
   } else if constexpr (std::is_same_v<T, bool>) {
     std::snprintf(buf, n, "%s", v ? "true" : "false");
@@ -70,8 +73,8 @@ struct relacy {
   static constexpr const char* name = "relacy";
   static inline access_observer* observer = nullptr;
   template <class T>
-  static void note(access_observer::kind k, const void* obj, const T& value, const T* old, std::memory_order mo,
-                   const loc& l) {
+  static void note(access_observer::kind k, const void* obj, const T& value, const T* old,
+                   std::memory_order mo, const loc& l) {
     char v[32], o[32] = "";
     detail::format_value(value, v, sizeof v);
     if (old != nullptr) detail::format_value(*old, o, sizeof o);
@@ -97,7 +100,8 @@ struct relacy {
     if (paren == nullptr || n == kMax) return pretty;
     const char* b = paren;
     while (b > pretty && (std::isalnum(static_cast<unsigned char>(b[-1])) || b[-1] == '_')) b--;
-    std::size_t len = std::min<std::size_t>(static_cast<std::size_t>(paren - b), sizeof names[0] - 1);
+    std::size_t len =
+        std::min<std::size_t>(static_cast<std::size_t>(paren - b), sizeof names[0] - 1);
     std::memcpy(names[i], b, len);
     names[i][len] = '\0';
     keys[i] = pretty;
@@ -316,7 +320,8 @@ struct relacy {
     T fetch_add_(T d, std::memory_order mo, loc l) {
       plain_.writing(l, true);
       T old = a_.fetch_add(d, to_rl(mo), info(l));
-      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, static_cast<T>(old + d), &old, mo, l);
+      if (observer != nullptr)
+        note<T>(access_observer::kind::rmw, this, static_cast<T>(old + d), &old, mo, l);
       return old;
     }
     // rl::atomic's fetch_sub and exchange: RMWs with the order given.
@@ -348,13 +353,15 @@ struct relacy {
     T load(loc l = loc::current()) const {
       if (observer != nullptr) observer->before_plain(access_observer::kind::read, this, l);
       T v = v_(info(l));
-      if (observer != nullptr) note<T>(access_observer::kind::read, this, v, nullptr, std::memory_order::relaxed, l);
+      if (observer != nullptr)
+        note<T>(access_observer::kind::read, this, v, nullptr, std::memory_order::relaxed, l);
       return v;
     }
     void store(T v, loc l = loc::current()) {
       if (observer != nullptr) observer->before_plain(access_observer::kind::write, this, l);
       v_(info(l)) = v;
-      if (observer != nullptr) note<T>(access_observer::kind::write, this, v, nullptr, std::memory_order::relaxed, l);
+      if (observer != nullptr)
+        note<T>(access_observer::kind::write, this, v, nullptr, std::memory_order::relaxed, l);
     }
 
    private:
@@ -365,11 +372,13 @@ struct relacy {
    public:
     void lock(loc l = loc::current()) {
       m_.lock(info(l));
-      if (observer != nullptr) note<int>(access_observer::kind::lock, this, 1, nullptr, std::memory_order::acquire, l);
+      if (observer != nullptr)
+        note<int>(access_observer::kind::lock, this, 1, nullptr, std::memory_order::acquire, l);
     }
     void unlock(loc l = loc::current()) {
       m_.unlock(info(l));
-      if (observer != nullptr) note<int>(access_observer::kind::unlock, this, 0, nullptr, std::memory_order::release, l);
+      if (observer != nullptr)
+        note<int>(access_observer::kind::unlock, this, 0, nullptr, std::memory_order::release, l);
     }
     bool held_by_me() const { return true; }  // relacy reports misuse itself
 
@@ -404,7 +413,8 @@ struct relacy {
   static void runqgrab_backoff(loc l = loc::current()) { yield(l); }
   static void spin_pause(loc l = loc::current()) { yield(l); }
   static void yield(const loc& l) {
-    if (observer != nullptr) note<int>(access_observer::kind::yield, nullptr, 0, nullptr, std::memory_order::relaxed, l);
+    if (observer != nullptr)
+      note<int>(access_observer::kind::yield, nullptr, 0, nullptr, std::memory_order::relaxed, l);
     rl::yield(1, info(l));
   }
   // The last failed check's text (a static buffer, not a std::string:
@@ -414,9 +424,11 @@ struct relacy {
   static void fatal(const fatal_info& f) {
     fatal_seen = f.kind;
     std::snprintf(fatal_text, sizeof fatal_text, "%s: %s%s%s",
-                  f.kind == fatal_kind::harness ? "harness fatal error" : "fatal error", f.msg,
+                  fatal_label(f.kind), f.msg,
                   f.values.empty() ? "" : " ", f.values.c_str());
-    if (observer != nullptr) observer->on_access(access_observer::kind::check, nullptr, fatal_text, "", std::memory_order::relaxed, f.where);
+    if (observer != nullptr)
+      observer->on_access(access_observer::kind::check, nullptr, fatal_text, "",
+                          std::memory_order::relaxed, f.where);
     rl::ctx().fail_test(fatal_text, rl::test_result_user_assert_failed, info(f.where));
   }
 };

@@ -73,7 +73,9 @@ class spinlock {
       while (f_.load(std::memory_order_relaxed)) std::this_thread::yield();
     }
   }
-  void unlock() { f_.store(false, std::memory_order_release); }  // release: publishes the critical section
+  void unlock() {
+    f_.store(false, std::memory_order_release);
+  }                                   // release: publishes the critical section
   static bool unlockf(G*, void* l) {  // gopark's unlock function (Go: parkunlock_c)
     static_cast<spinlock*>(l)->unlock();
     return true;

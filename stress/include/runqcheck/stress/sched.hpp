@@ -90,8 +90,10 @@ struct G : core_g {
   // CAS from the expected state, the exactly-once checks (casgstatus).
   std::atomic<M*> m{nullptr};         // the M running it (dumps only; relaxed)
   std::uint32_t nparks = 0;           // gopark calls; the G itself only
-  std::atomic<std::uint32_t> nreadies{0};  // goready calls (relaxed: published with the G by runqput)
-  std::atomic<bool> preempt{false};   // Go: gp.preempt; set by preemptall, cleared by the G (relaxed)
+  std::atomic<std::uint32_t> nreadies{
+      0};  // goready calls (relaxed: published with the G by runqput)
+  std::atomic<bool> preempt{
+      false};  // Go: gp.preempt; set by preemptall, cleared by the G (relaxed)
   std::uint64_t rng = 0;              // per-G seeded random state (workloads)
   // Go: sudog, reduced: a channel waiter's element and result.
   void* elem = nullptr;
@@ -102,7 +104,7 @@ struct G : core_g {
 // Go: type p, the scheduler part around the core's ring.
 struct P : core_p {
   P(runqcheck::schedt<B>& s, std::int32_t pid) : core_p(s, pid) {}
-  std::uint32_t schedtick = 0;                  // owner only: incremented on every non-inherited execute
+  std::uint32_t schedtick = 0;  // owner only: incremented on every non-inherited execute
   // owner, or a syscall thief (releaseP), writes; sysmon reads (relaxed: a hint)
   std::atomic<std::uint32_t> syscalltick{0};
   P* link = nullptr;                            // pidle list; sched.lock
@@ -111,7 +113,7 @@ struct P : core_p {
   // release/acquire elsewhere). M() gives it as the stress M.
   M* owner() const;
   std::atomic<bool> idle{false};                // Go: idlepMask bit; relaxed hint for stealWork
-  std::vector<stress::G*> gfree;                // Go: pp.gFree; owner only (stress::G: core_p::G is the core g)
+  std::vector<stress::G*> gfree;  // Go: pp.gFree; owner only (stress::G: core_p::G is the core g)
   std::uint32_t sysmontick = 0;                 // sysmon's last seen syscalltick; sysmon only
   // Go: pp.oldm (go1.26, 2263d4aabd): the M that last acquired pp; relaxed:
   // a hint, procresize takes that M only if it is idle (mgetSpecific).
@@ -119,7 +121,16 @@ struct P : core_p {
 };
 
 // M states for the watchdog dump.
-enum class mstate : std::uint8_t { idle, running, findrunnable, spinning, parked, syscall, stw, exited };
+enum class mstate : std::uint8_t {
+  idle,
+  running,
+  findrunnable,
+  spinning,
+  parked,
+  syscall,
+  stw,
+  exited
+};
 
 // Go: type m. curg is the core m's (runqgrab reads it); curG() as a stress G.
 struct M : runqcheck::m<B> {
@@ -127,12 +138,14 @@ struct M : runqcheck::m<B> {
   std::int64_t id = 0;
   std::thread thread;
   std::atomic<P*> p{nullptr};          // Go: mp.p; owner M writes, dumps read (relaxed)
-  std::atomic<P*> nextp{nullptr};      // Go: mp.nextp; written by startm before notewakeup (published by the note's release)
+  std::atomic<P*> nextp{nullptr};  // Go: mp.nextp; written by startm before notewakeup (published
+                                   // by the note's release)
   P* oldp = nullptr;                   // Go: mp.oldp; the P held at entersyscall; this M only
-  std::atomic<bool> spinning{false};   // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
+  std::atomic<bool> spinning{
+      false};  // Go: mp.spinning; this M (and startm before wakeup); dumps read (relaxed)
   futex_note park;                     // Go: mp.park (notewakeup releases, mPark acquires)
   idle_node<M> idleNode;               // Go: mp.idleNode, the midle list; sched.lock
-  boost::context::fiber g0;            // while a G runs on this M: the M's scheduler context (Go: g0)
+  boost::context::fiber g0;  // while a G runs on this M: the M's scheduler context (Go: g0)
   void* tsan_g0 = nullptr;             // TSan's fiber of the thread itself
   mcall_fn fn = nullptr;               // set by the G before mcall, run on g0
   bool (*waitunlockf)(G*, void*) = nullptr;  // Go: mp.waitunlockf (gopark)
@@ -157,11 +170,15 @@ struct schedt {
   bool injecting = false;  // the driver injects a round's main G: checkdead waits
   std::atomic<bool> gcwaiting{false};           // Go: sched.gcwaiting (stop the world)
   std::atomic<std::uint32_t> stopnote{0};       // generation, bumped when stopwait reaches 0
-  std::atomic<std::int32_t> gomaxprocs{0};      // copy of core.gomaxprocs for lock-free reads (Go reads it racily)
-  std::array<std::atomic<P*>, max_procs> allp{};  // Ps never freed during a run, so a stale read is safe
+  std::atomic<std::int32_t> gomaxprocs{
+      0};  // copy of core.gomaxprocs for lock-free reads (Go reads it racily)
+  std::array<std::atomic<P*>, max_procs>
+      allp{};  // Ps never freed during a run, so a stale read is safe
   runqcheck::randomOrder stealOrder;            // reset under stop-the-world only
-  std::atomic<bool> shutdown{false};            // driver -> Ms, sysmon: set under sched.lock with release; read acquire
-  std::atomic<std::uint32_t> round_done{0};     // run_main's main G sets it (release) and notifies the driver
+  std::atomic<bool> shutdown{
+      false};  // driver -> Ms, sysmon: set under sched.lock with release; read acquire
+  std::atomic<std::uint32_t> round_done{
+      0};  // run_main's main G sets it (release) and notifies the driver
   // A workload's hold of a searcher (hold_next_searcher): 0 none, 1 armed, 2 held.
   // acquire/release: the holder's window against the workload's submission.
   std::atomic<int> hold{0};
@@ -170,7 +187,8 @@ struct schedt {
   std::vector<G*> gfree;
   // Counters (relaxed; the invariants compare them once the run is quiet).
   // ngdone: release in goexit0, acquire by the driver (run_main, runtime_stop); the rest relaxed.
-  std::atomic<std::uint64_t> goidgen{0}, ngcreated{0}, ngdone{0}, nready{0}, nexecute{0}, nsteal{0}, nglobal{0};
+  std::atomic<std::uint64_t> goidgen{0}, ngcreated{0}, ngdone{0}, nready{0}, nexecute{0}, nsteal{0},
+      nglobal{0};
   std::atomic<std::uint64_t> nstopm{0}, nwakep{0}, nhandoff{0}, nretake{0}, nprocresize{0};
   std::atomic<std::int32_t> mcount{0};
   // Configuration, fixed before the first M starts.

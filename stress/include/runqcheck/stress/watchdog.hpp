@@ -5,11 +5,11 @@
 // --watchdog-ms while Gs are alive (created but not finished), work is not
 // being conserved: a G sits in a queue (or was lost) while every M is parked,
 // Gs spin waiting for one that never runs (GoroutineParallelism2), or a G
-// polls with Gosched for one that was lost (chaos's main G). It then prints every P's ring and runnext, every
-// M's state, the global queue and the counters, the reproducing command line,
-// and exits with status 3. The deadline is a hang detector, not a timing
-// assertion: the default (10 s) is orders of magnitude above any legitimate
-// gap between two such events in these workloads, even under TSan.
+// polls with Gosched for one that was lost (chaos's main G). It then prints every P's ring and
+// runnext, every M's state, the global queue and the counters, the reproducing command line, and
+// exits with status 3. The deadline is a hang detector, not a timing assertion: the default (10 s)
+// is orders of magnitude above any legitimate gap between two such events in these workloads, even
+// under TSan.
 //
 // Every failed check (RQ_CHECK in core/ and in the scheduler) goes through
 // the same report (message, dump, reproducer) and exits with status 1.

@@ -38,6 +38,7 @@ const workload* find_workload(std::string_view name);
 
 // Building blocks, also used by tests. From a G.
 void spin_for_ns(std::int64_t ns);          // Go: spin loop on the clock
-void sys_nanosleep_ns(std::int64_t ns, bool block = false);  // entersyscall(block) / nanosleep / exitsyscall
+void sys_nanosleep_ns(std::int64_t ns,
+                      bool block = false);  // entersyscall(block) / nanosleep / exitsyscall
 
 }  // namespace runqcheck::stress
