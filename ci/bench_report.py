@@ -21,7 +21,8 @@ MICRO = [
     ("PutGet", "PutGet", "runqput(pp, g, false) + runqget(pp), empty P"),
     ("PutNextGet", "PutNextGet", "runqput(pp, g, true) + runqget(pp): through runnext"),
     ("Steal128", "Steal128", "runqsteal from a victim with 256 queued: 128 moved"),
-    ("PutSlow", "PutSlow", "runqput on a full ring: runqputslow spills 128 + 1 to the global queue"),
+    ("PutSlow", "PutSlow",
+     "runqput on a full ring: runqputslow spills 128 + 1 to the global queue"),
     ("GlobBatch", "GlobBatch",
      "globrunqgetbatch(128) under sched.lock, then runqputbatch of 127 (findRunnable, go1.25+)"),
     ("GlobGetPre125", None,
@@ -155,7 +156,8 @@ def main():
       " hog yields (runtime.Gosched / the C++ yield) each iteration on both sides, so both do the"
       " same work. GOMAXPROCS is forced to 1.")
     w("- WakeupParallel*: delay 0 (Go's first sub-benchmark), the sender spinning 5 µs before"
-      " each send; the syscall variant's nanosleep(5 µs) takes the kernel's timer slack (~50 µs).")
+      " each send; the syscall variant's nanosleep(5 µs) takes the kernel's timer slack"
+      " (~50 µs).")
     w("- GoroutineParallelism2 and chaos are correctness workloads (a lost wakeup hangs the"
       " first; the second resizes GOMAXPROCS, a stop-the-world in Go); their times vary a lot.")
     w("- Micro: the C++ side is built with assertions on (RQ_CHECK, as in every build); Debian's"

@@ -54,7 +54,8 @@ ORDERS = ["relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"]
 sys.path.insert(0, os.path.join(ROOT, "models", "mutants"))
 import schemata  # noqa: E402  (the order sites, derived from the code)
 ACCESS_RE = re.compile(r"\.(load|store|compare_exchange_strong|fetch_add)\(")
-ORDER_WORD_RE = re.compile(r"\b(?:std::memory_order(?:::|_))?(relaxed|consume|acquire|release|acq_rel|seq_cst)\b")
+ORDER_WORD_RE = re.compile(r"\b(?:std::memory_order(?:::|_))?"
+                           r"(relaxed|consume|acquire|release|acq_rel|seq_cst)\b")
 
 
 def strip_comment(line: str) -> str:
@@ -159,7 +160,8 @@ WRAPPERS = {
 
 # -------------------------------------------------------------- machine side
 
-HELPER_RE = re.compile(r"__aarch64_(cas|swp|ldadd|ldclr|ldeor|ldset)(\d+)_(relax|acq_rel|acq|rel)\b")
+HELPER_RE = re.compile(r"__aarch64_(cas|swp|ldadd|ldclr|ldeor|ldset)"
+                       r"(\d+)_(relax|acq_rel|acq|rel)\b")
 
 
 def classify(mn: str, target: str) -> tuple[str, set[str]] | None:
@@ -171,7 +173,8 @@ def classify(mn: str, target: str) -> tuple[str, set[str]] | None:
         if not m:
             return None
         model = m.group(3)
-        sem = {"relax": set(), "acq": {"acquire"}, "rel": {"release"}, "acq_rel": {"acquire", "release"}}[model]
+        sem = {"relax": set(), "acq": {"acquire"}, "rel": {"release"},
+               "acq_rel": {"acquire", "release"}}[model]
         return "rmw", sem
     if mn.startswith("dmb") or mn.startswith("dsb"):
         return "fence", {"acquire", "release"}
@@ -212,7 +215,8 @@ def needs(order: str, kind: str) -> set[str]:
     if order == "release":
         return {"release"} if kind in ("store", "rmw", "llsc") else set()
     # acq_rel / seq_cst
-    return {"acquire", "release"} if kind in ("rmw", "llsc") else ({"acquire"} if kind == "load" else {"release"})
+    return ({"acquire", "release"} if kind in ("rmw", "llsc")
+            else ({"acquire"} if kind == "load" else {"release"}))
 
 
 def run(cmd: list[str], **kw) -> str:
@@ -248,7 +252,8 @@ def disassemble(objdump: str, so: str) -> dict[str, list[Insn]]:
             code = ops.split("//")[0]
             lt, gt = code.find("<"), code.rfind(">")
             target = code[lt + 1:gt] if 0 <= lt < gt else ""
-            funcs[cur].append(Insn(int(m.group(1), 16), m.group(2), ops.split("//")[0].strip(), target,
+            funcs[cur].append(Insn(int(m.group(1), 16), m.group(2), ops.split("//")[0].strip(),
+                                   target,
                                    (m.group(2) + " " + ops.split("//")[0].strip()).strip()))
     return funcs
 
@@ -277,7 +282,8 @@ def addr2line(tool: str, so: str, addrs: list[int]) -> dict[int, list[tuple[str,
     res: dict[int, list[tuple[str, str, int]]] = {}
     if not addrs:
         return res
-    out = run([tool, "-a", "-i", "-f", "-C", "-e", so], input="\n".join(hex(a) for a in addrs) + "\n")
+    out = run([tool, "-a", "-i", "-f", "-C", "-e", so],
+              input="\n".join(hex(a) for a in addrs) + "\n")
     cur = None
     lines = out.split("\n")
     k = 0
@@ -328,7 +334,8 @@ class Access:
     """One source line's accesses in one wrapper on one -march."""
 
     def __init__(self, key, site, order, path, no, func):
-        self.key, self.site, self.order, self.path, self.no, self.func = key, site, order, path, no, func
+        (self.key, self.site, self.order, self.path, self.no,
+         self.func) = key, site, order, path, no, func
         self.insns: list[tuple[str, str, set[str]]] = []   # (text, kind, sem)
 
     def verdict(self) -> str:
@@ -366,7 +373,8 @@ def audit_so(src: Source, so: str, tools: dict[str, str]):
         unattributed = []
         for i, (kind, sem) in mem:
             chain = chains.get(i.addr, [])
-            atomic_insn = kind == "fence" or i.mn in ("bl", "b") or (chain and is_std_atomic(chain[0][1]))
+            atomic_insn = (kind == "fence" or i.mn in ("bl", "b")
+                           or (chain and is_std_atomic(chain[0][1])))
             if not atomic_insn:
                 continue
             fr = source_frame(chain)
@@ -382,8 +390,8 @@ def audit_so(src: Source, so: str, tools: dict[str, str]):
             acc[key].insns.append((i.text, kind, sem))
         for s in src.expected_sites(roots):
             if s not in acc:
-                acc[s] = Access(s, s, src.site_order[s], os.path.join(CORE, "runq.hpp"), src.site_lines[s][0],
-                                src.site_func[s])
+                acc[s] = Access(s, s, src.site_order[s], os.path.join(CORE, "runq.hpp"),
+                                src.site_lines[s][0], src.site_func[s])
         calls = sorted({i.target.split("@")[0] for f in fs for i in funcs[f]
                         if i.mn in ("bl", "b") and "pthread_mutex" in i.target})
         result[w] = {"acc": acc, "unattributed": unattributed, "funcs": fs, "locks": calls}
@@ -393,8 +401,8 @@ def audit_so(src: Source, so: str, tools: dict[str, str]):
 def compile_so(tools, march, out_dir, breaks):
     so = os.path.join(out_dir, f"audit-{march}{'-break' if breaks else ''}.so")
     cmd = [tools["cxx"], "-std=c++20", "-O2", "-g", f"-march={march}", "-fPIC", "-shared",
-           "-fvisibility=hidden", "-fno-semantic-interposition", "-I", os.path.join(ROOT, "core", "include"),
-           TU, "-o", so]
+           "-fvisibility=hidden", "-fno-semantic-interposition",
+           "-I", os.path.join(ROOT, "core", "include"), TU, "-o", so]
     if breaks:
         # A line-for-line copy of the port with those orders spelled relaxed;
         # its lines are attributed to core/ (same numbers).
@@ -441,22 +449,26 @@ def main() -> int:
     ap.add_argument("--expect-plain", action="store_true",
                     help="self-test: pass iff exactly the --break sites are reported PLAIN")
     ap.add_argument("--cross-prefix", default="aarch64-linux-gnu-")
-    ap.add_argument("-v", "--verbose", action="store_true", help="print every row, not only failures")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="print every row, not only failures")
     args = ap.parse_args()
     t0 = time.monotonic()
     src = Source()
     breaks = [b for b in args.breaks.split(",") if b]
     for b in breaks:
         if b not in src.all_sites:
-            sys.stderr.write(f"disasm-audit: unknown site '{b}' (models/mutants/schemata.py --manifest)\n")
+            sys.stderr.write(f"disasm-audit: unknown site '{b}' "
+                             "(models/mutants/schemata.py --manifest)\n")
             return 2
     if args.expect_plain and not breaks:
         sys.stderr.write("disasm-audit: --expect-plain needs --break\n")
         return 2
-    tools = {k: args.cross_prefix + v for k, v in (("cxx", "g++"), ("objdump", "objdump"), ("addr2line", "addr2line"))}
+    tools = {k: args.cross_prefix + v
+             for k, v in (("cxx", "g++"), ("objdump", "objdump"), ("addr2line", "addr2line"))}
     for t in tools.values():
         if shutil.which(t) is None:
-            sys.stderr.write(f"disasm-audit: {t} not found (apt-get install g++-aarch64-linux-gnu)\n")
+            sys.stderr.write(f"disasm-audit: {t} not found "
+                             "(apt-get install g++-aarch64-linux-gnu)\n")
             return 2
     os.makedirs(args.out, exist_ok=True)
     results = {}
@@ -476,11 +488,13 @@ def main() -> int:
     # Every order site must be reached by some wrapper on each
     # -march: a new core function needs a wrapper in audit_tu.cpp.
     for march in MARCHES:
-        seen = {a.site for r in results[march].values() for a in r["acc"].values() if a.site and a.insns}
+        seen = {a.site for r in results[march].values() for a in r["acc"].values()
+                if a.site and a.insns}
         for s in src.all_sites:
             if s not in seen:
                 failures.append((march, "(no wrapper)", s, "UNCOVERED",
-                                 f"{src.site_func[s]} is reached by no wrapper of tests/disasm/audit_tu.cpp"))
+                                 f"{src.site_func[s]} is reached by no wrapper of "
+                                 "tests/disasm/audit_tu.cpp"))
     n_rows = sum(len(r["acc"]) for r in results[MARCHES[0]].values())
 
     for march, w, key, v, text in failures:
@@ -489,23 +503,27 @@ def main() -> int:
         for march in MARCHES:
             for w, r in results[march].items():
                 for a in r["acc"].values():
-                    print(f"  {march:9} {w:28} {a.key:32} {a.order or '?':8} {describe(a):40} {a.verdict()}")
+                    print(f"  {march:9} {w:28} {a.key:32} {a.order or '?':8} "
+                          f"{describe(a):40} {a.verdict()}")
     secs = time.monotonic() - t0
     n_all = sum(len(r["acc"]) for m in MARCHES for r in results[m].values())
     print(f"disasm-audit: {n_all - len(failures)} passed, {len(failures)} failed (rows)")
     print(f"disasm-audit: {len(tagged_found)}/{len(src.all_sites)} tagged sites found, {n_rows} "
           f"(wrapper, access) rows per -march, {len(failures)} failing rows, "
-          f"{len(MARCHES)} -march variants, {secs:.1f}s" + (f"; broken: {','.join(breaks)}" if breaks else ""))
+          f"{len(MARCHES)} -march variants, {secs:.1f}s"
+          + (f"; broken: {','.join(breaks)}" if breaks else ""))
 
     if args.doc:
-        write_doc(args.doc, src, results, failures, breaks, run([tools["cxx"], "-dumpfullversion"]).strip())
+        write_doc(args.doc, src, results, failures, breaks,
+                  run([tools["cxx"], "-dumpfullversion"]).strip())
 
     if args.expect_plain:
         plain_sites = {(m, k) for m, _, k, v, _ in failures if v == "PLAIN"}
         others = [f for f in failures if not (f[3] == "PLAIN" and f[2] in breaks)]
         want = {(m, b) for m in MARCHES for b in breaks}
         if want <= plain_sites and not others:
-            print(f"disasm-audit self-test: passed: the audit reports {','.join(breaks)} as PLAIN on "
+            print(f"disasm-audit self-test: passed: the audit reports {','.join(breaks)} "
+                  "as PLAIN on "
                   f"{' and '.join(MARCHES)}")
             return 0
         print(f"disasm-audit self-test: FAILED: wanted exactly {sorted(want)} PLAIN, "
@@ -526,24 +544,34 @@ def write_doc(path, src, results, failures, breaks, gcc_version):
                "`ci/disasm_audit.py` compiles it with `aarch64-linux-gnu-g++` (GCC "
                f"{gcc_version}) `-O2 -g` for "
                "`-march=armv8-a` (outline atomics: a CAS is a call to libgcc's "
-               "`__aarch64_cas<size>_<order>`, which picks LSE or an LDXR/STXR loop at run time) and "
-               "`-march=armv8.1-a` (LSE inline), disassembles it, follows each wrapper into what it calls, "
-               "and attributes every instruction that comes from `std::atomic` to the source line that "
+               "`__aarch64_cas<size>_<order>`, which picks LSE or an LDXR/STXR loop at run "
+               "time) and "
+               "`-march=armv8.1-a` (LSE inline), disassembles it, follows each wrapper into what "
+               "it calls, "
+               "and attributes every instruction that comes from `std::atomic` to the source "
+               "line that "
                "asked for it (DWARF inline chain, `addr2line -i`).\n")
     out.append("The expected order is read from the source: the order argument of each access; "
-               f"the {len(src.all_sites)} order sites are named as models/mutants/schemata.py derives them, else the order "
+               f"the {len(src.all_sites)} order sites are named as models/mutants/schemata.py "
+               "derives them, else the order "
                "argument of the access on that line (slots, own tail, runnext peeks: relaxed). "
-               "Verdict `ok`: the instruction gives at least that order (acquire load → LDAR/LDAPR, "
+               "Verdict `ok`: the instruction gives at least that order "
+               "(acquire load → LDAR/LDAPR, "
                "release store → STLR, release CAS → CASL/CASAL or a `_rel`/`_acq_rel` helper, "
                "acquire CAS → CASA/CASAL or an `_acq`/`_acq_rel` helper; relaxed → anything). "
                "`PLAIN`: an acquire or release became a plain LDR/STR/CAS or a `_relax` helper. "
-               "`MISSING`: a tagged site of a reached function has no instruction; `UNCOVERED`: a site no wrapper reaches. "
+               "`MISSING`: a tagged site of a reached function has no instruction; "
+               "`UNCOVERED`: a site no wrapper reaches. "
                "ctest `disasm_audit` fails on either; `disasm_audit_selftest` compiles four "
-               "sites as relaxed (a load, a store, a release CAS, an acquire CAS) (a line-for-line copy of the port, `schemata.py --break`) and passes iff the "
+               "sites as relaxed (a load, a store, a release CAS, an acquire CAS) "
+               "(a line-for-line copy of the port, `schemata.py --break`) and passes iff the "
                "audit reports exactly those as PLAIN.\n")
-    out.append("Relaxed atomic loads and stores are plain LDR/STR on aarch64: that is correct, and why "
-               "an order lost in a refactoring is invisible in a test run under qemu (which executes "
-               "aarch64 code on x86's TSO memory anyway). GCC 12 never emits LDAPR here (it would need "
+    out.append("Relaxed atomic loads and stores are plain LDR/STR on aarch64: that is correct, "
+               "and why "
+               "an order lost in a refactoring is invisible in a test run under qemu (which "
+               "executes "
+               "aarch64 code on x86's TSO memory anyway). GCC 12 never emits LDAPR here (it "
+               "would need "
                "`+rcpc`); LDAR is stronger than C++ acquire requires (RCsc).\n")
     if breaks:
         out.append(f"**This report was made with sites broken on purpose: {', '.join(breaks)}.**\n")
@@ -562,10 +590,12 @@ def write_doc(path, src, results, failures, breaks, gcc_version):
         reach = sorted(src.reach(roots))
         out.append(f"## {w[len('audit_'):]}\n")
         fn_names = (", ".join(f"`{f}`" for f in reach) if reach else
-                    "none of runq.hpp (sched.runq is plain data guarded by sched.lock; the only atomic "
+                    "none of runq.hpp (sched.runq is plain data guarded by sched.lock; "
+                    "the only atomic "
                     "is the native mutex's relaxed holder field, its self-deadlock check)")
         out.append(f"Core functions: {fn_names}." + (
-            f" sched.lock: {', '.join('`' + c + '`' for c in r0['locks'])} (glibc; not audited)." if r0["locks"] else "")
+            f" sched.lock: {', '.join('`' + c + '`' for c in r0['locks'])} (glibc; not audited)."
+            if r0["locks"] else "")
             + "\n")
         out.append(f"| site | source | order | {a0} | {a1} | verdict |")
         out.append("|---|---|---|---|---|---|")
@@ -577,14 +607,16 @@ def write_doc(path, src, results, failures, breaks, gcc_version):
             v = v0 if v0 == v1 else f"{a0}: {v0}, {a1}: {v1}"
             code = strip_comment(src.line(a.path, a.no)).strip().replace("|", "/").replace("`", "'")
             name = f"`{a.site}`" if a.site else f"{a.func}: `{code[:70]}`"
-            out.append(f"| {name} | {rel(a.path)}:{a.no} | {a.order} | {describe(x0) if x0 else '—'} | "
+            out.append(f"| {name} | {rel(a.path)}:{a.no} | {a.order} | "
+                       f"{describe(x0) if x0 else '—'} | "
                        f"{describe(x1) if x1 else '—'} | {v} |")
         t0, t1 = tally(r0["acc"].values()), tally(r1["acc"].values())
         fmt = lambda t: ", ".join(f"{n}× {k}" for k, n in sorted(t.items())) or "none"
         out.append("")
         out.append(f"Instruction kinds: {a0}: {fmt(t0)}; {a1}: {fmt(t1)}.")
         if r0["unattributed"] or r1["unattributed"]:
-            out.append(f"Ordering instructions with no source line: {sorted(set(r0['unattributed'] + r1['unattributed']))}.")
+            out.append("Ordering instructions with no source line: "
+                       f"{sorted(set(r0['unattributed'] + r1['unattributed']))}.")
         out.append("")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out).rstrip() + "\n")

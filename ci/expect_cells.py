@@ -55,7 +55,8 @@ def main(argv):
             bad = {c: v for c, v in row.items()
                    if v != "passed" and (not cols or c in cols.split(","))}
             bad.update({c: "(no such column)" for c in cols.split(",") if cols and c not in row})
-            print(f"  {subject}: every cell passed, every check applied: {'yes' if not bad else bad}")
+            print(f"  {subject}: every cell passed, every check applied: "
+                  f"{'yes' if not bad else bad}")
             ok &= not bad
             continue
         for col in cols.split(","):

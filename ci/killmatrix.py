@@ -65,8 +65,9 @@ def catalog():
 
 
 def run(cmd, mutant, timeout):
+    # rapidcheck: a fixed seed, deterministic kills
     env = {"RUNQCHECK_MUTANT": mutant, "RUNQCHECK_SCALE": "0.2", "RUNQCHECK_STOP_ON_FAIL": "1",
-           "RC_PARAMS": "seed=1", "PATH": "/usr/bin:/bin"}  # rapidcheck: a fixed seed, deterministic kills
+           "RC_PARAMS": "seed=1", "PATH": "/usr/bin:/bin"}
     cmd = [a.replace("{mutant}", mutant.replace(":", ".")) for a in cmd]
     t0 = time.monotonic()
     try:
@@ -77,10 +78,13 @@ def run(cmd, mutant, timeout):
         rc = "timeout"
     dt = time.monotonic() - t0
     failed = sorted(set(re.findall(r"\[  FAILED  \] ([A-Za-z_][\w/]*\.[\w/]+)", out)))
-    prop = re.findall(r"^Falsifiable after (\d+) tests?", out, re.M) or re.findall(r"Falsifiable after (\d+) tests?", out)
+    prop = (re.findall(r"^Falsifiable after (\d+) tests?", out, re.M)
+            or re.findall(r"Falsifiable after (\d+) tests?", out))
     prop_name = re.findall(r"^- (.+)$", out, re.M)
     fatal = re.findall(r"fatal error: ([^\n]*?)(?: at |\n|$)", out)
-    relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)", out, re.M)
+    relacy = re.findall(r"^((?:USER ASSERT FAILED|DATA RACE|DEADLOCK|LIVELOCK|RESOURCE LEAK"
+                        r"|ACCESS TO FREED MEMORY|DOUBLE FREE|UNINITIALIZED|NON-ATOMIC)[^\n]*)",
+                        out, re.M)
     scen = re.findall(r": (\w+): FAILED after (\d+) executions", out)
     # explore (tests/explore/scenarios.cpp, protocol.cpp): a failure's line, its
     # scenario's counts; not a passed, cut (budget of ...) or unjudged (newm) line
@@ -90,7 +94,8 @@ def run(cmd, mutant, timeout):
                                   r"complete, ([\d,]+) blocked.*FAILED$", out, re.M)
             if xwhy and r[0] == xwhy[0][0]]
     replay = re.findall(r"^replay: (.*)$", out, re.M) or re.findall(r"^reproduce: (.*)$", out, re.M)
-    replay = [r.replace(str(ROOT) + "/", "") for r in replay]  # docs name repo paths, not this machine's
+    # docs name repo paths, not this machine's
+    replay = [r.replace(str(ROOT) + "/", "") for r in replay]
     stall = re.findall(r"^stall/\S+: FAILED (\S+:\d+): (.*)$", out, re.M)
     execs = int(scen[0][1]) if scen else None
     if xrun:
@@ -114,7 +119,8 @@ def run(cmd, mutant, timeout):
     elif failed:
         how = ", ".join(failed[:2]) + (f" (+{len(failed) - 2})" if len(failed) > 2 else "")
     elif prop:
-        how = f"property falsified after {prop[0]} sequences" + (f" ({prop_name[0][:50]})" if prop_name else "")
+        how = (f"property falsified after {prop[0]} sequences"
+               + (f" ({prop_name[0][:50]})" if prop_name else ""))
     elif xwhy:
         how = f"{xwhy[0][0]}: {xwhy[0][1]}"[:110]
     elif relacy:
@@ -129,7 +135,8 @@ def run(cmd, mutant, timeout):
         how = "hang (watchdog: no operation returned)"
     else:
         how = f"exit {rc}"
-    return {"killed": rc != 0, "how": how, "dt": dt, "execs": execs, "replay": replay[0] if replay else None}
+    return {"killed": rc != 0, "how": how, "dt": dt, "execs": execs,
+            "replay": replay[0] if replay else None}
 
 
 def parse_args(args):
@@ -226,6 +233,12 @@ def cell(c):
         return f"survived (not applied: {c['not_applied']})" if c.get("not_applied") else "survived"
     extra = f", {c['execs']} executions" if c["execs"] is not None else ""
     return f"killed ({c['dt']:.1f}s{extra}): {c['how']}"
+
+
+def progress_word(c):
+    """A cell in main()'s progress line: -, n/a, killed or survived."""
+    return ("-" if c.get("skipped") else "n/a" if c.get("na")
+            else "killed" if c["killed"] else "survived")
 
 
 def parse_cell(text):
@@ -354,18 +367,21 @@ def main():
             known = known_survivor(name, desc, kind)
             killed = any(x["killed"] for x in cells.values())
             equivalent = desc.startswith("equivalent:")
-            weak = desc.startswith("weak-memory:")  # a real bug whose window this hardware may never open
+            # a real bug whose window this hardware may never open
+            weak = desc.startswith("weak-memory:")
             print(f"{name:36s} " + "  ".join(
-                f"{c}:{'-' if cells[c].get('skipped') else 'n/a' if cells[c].get('na') else 'killed' if cells[c]['killed'] else 'survived'}({cells[c]['dt']:.1f}s)"
+                f"{c}:{progress_word(cells[c])}({cells[c]['dt']:.1f}s)"
                 for c in names), flush=True)
             for c in expected.get(name, ()):
                 if c in cells and not cells[c]["killed"]:
-                    problems.append(f"{name} survived {c}, which models/mutants/expected.txt says kills it")
+                    problems.append(f"{name} survived {c}, which models/mutants/expected.txt "
+                                    "says kills it")
             if not killed and not (o["quick"] and known and not expected.get(name)):
                 if kind in ("logic", "subject") and not equivalent and not weak:
                     problems.append(f"{name} survived every checker")
                 if kind == "order" and name[6:] not in notes:
-                    problems.append(f"{name} survived every checker and models/mutants/order-notes.txt does not explain it")
+                    problems.append(f"{name} survived every checker and "
+                                    "models/mutants/order-notes.txt does not explain it")
             results.append((name, desc, kind, cells, killed, equivalent))
             if weak and not killed:
                 weak_survivors.append((name, desc))
@@ -377,16 +393,20 @@ def main():
     md = ["# Kill matrix", "",
           "Generated by `ci/mutants`; do not edit. Each row is one buggy port: a patch of core/",
           "(models/mutants/logic), a weakened order, plain slots, or a stress-protocol bug, all in",
-          "the mutant schemata (models/mutants/schemata.py), judged as the subject `mutants` through",
-          "`ci/gate --subject` by the checkers a user's port gets; `unit_core`, `fuzz_sequential` and",
+          "the mutant schemata (models/mutants/schemata.py), judged as the subject `mutants` "
+          "through",
+          "`ci/gate --subject` by the checkers a user's port gets; `unit_core`, `fuzz_sequential` "
+          "and",
           "`stress` are harness-only columns.",
           "`subject:` rows are buggy ports (models/mutants/subject_mutants.txt) run by the columns",
           "that have a binary for them; n/a elsewhere.",
           "A cell gives the time to kill, the Relacy executions to kill, and what failed"
           + (f" ({o['jobs']} mutants run at once: a time includes the others' load)."
              if o["jobs"] > 1 else "."), "",
-          "Columns: " + "; ".join(f"`{c}` = `{Path(cmd[0]).name} {' '.join(cmd[1:])}`" for c, cmd in o["cols"]), "",
-          f"**{len(killed_bugs)} of {len(bugs)} bugs killed by at least one checker; median time to kill "
+          "Columns: " + "; ".join(f"`{c}` = `{Path(cmd[0]).name} {' '.join(cmd[1:])}`"
+                                  for c, cmd in o["cols"]), "",
+          f"**{len(killed_bugs)} of {len(bugs)} bugs killed by at least one checker; "
+          "median time to kill "
           f"{median:.2f}s" + (f" (the cells of columns other than {', '.join(only)} read back "
                               "from the page, their times rounded to 0.1 s)" if only else "")
           + ".** Equivalent mutants and over-strong orders are listed below the table.", "",
@@ -400,11 +420,14 @@ def main():
     md += ["", "## Weak-memory mutants that survived (not required: see each description)", ""]
     md += [f"- `{n}`: {d[len('weak-memory: '):]}" for n, d in weak_survivors] or ["- none"]
     md += ["", "## Weakened orders no checker catches", "",
-           "Not bugs the checkers can see; each is explained in docs/order-audit.md (`ci/audit`).", ""]
-    md += [f"- `{r[0]}`: {notes.get(r[0][6:], 'UNEXPLAINED')}" for r in results if r[2] == "order" and not r[4]]
+           "Not bugs the checkers can see; each is explained in docs/order-audit.md "
+           "(`ci/audit`).", ""]
+    md += [f"- `{r[0]}`: {notes.get(r[0][6:], 'UNEXPLAINED')}" for r in results
+           if r[2] == "order" and not r[4]]
     Path(o["out"]).parent.mkdir(parents=True, exist_ok=True)
     Path(o["out"]).write_text("\n".join(md) + "\n")
-    print(f"mutants: {len(killed_bugs)} of {len(bugs)} bugs killed, median time to kill {median:.2f}s; "
+    print(f"mutants: {len(killed_bugs)} of {len(bugs)} bugs killed, "
+          f"median time to kill {median:.2f}s; "
           f"{sum(1 for r in results if r[5])} equivalent; matrix written to {o['out']}")
 
     if o.get("audit"):

@@ -263,9 +263,11 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     LABELS nightly relacy ARGS bound 3 TIMEOUT 7200)
   # Full search (every interleaving and every store each load may read) of
   # the micro scenarios: 2 threads, 1-2 Gs, ~2 s in all.
+  string(CONCAT _rq_case "RUNQCHECK_CASE=steal_runnext_vs_runqget,"
+    "empty_next1_next1,empty_next1_next0,empty_next0_next1,empty_next0_next0")
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _full
     LABELS nightly relacy ARGS full TIMEOUT 600
-    ENV "RUNQCHECK_CASE=steal_runnext_vs_runqget,empty_next1_next1,empty_next1_next0,empty_next0_next1,empty_next0_next0")
+    ENV "${_rq_case}")
   runqcheck_add_checker_run(CHECKER relacy_scenarios SUFFIX _deep_full CORE_ONLY
     LABELS nightly relacy ARGS full TIMEOUT 7200
     ENV "RUNQCHECK_CASE=drain_vs_thief,put_kicks_runnext_during_steal,steal_overflow")
@@ -284,8 +286,10 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     runqcheck_example_exe(relacy_teeth__get_next_weak
       "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp" get_next_weak teeth/get_next_weak.hpp
       teeth::get_next_weak "${RUNQCHECK_ROOT}/tests/relacy" runqcheck_relacy runqcheck_models)
+    string(CONCAT _rq_sh "! \"$0\" random 20000 > relacy_weak_cas_teeth.log 2>&1 && "
+      "grep -m1 'invariant: ' relacy_weak_cas_teeth.log")
     add_test(NAME relacy_weak_cas/teeth COMMAND sh -c
-      "! \"$0\" random 20000 > relacy_weak_cas_teeth.log 2>&1 && grep -m1 'invariant: ' relacy_weak_cas_teeth.log"
+      "${_rq_sh}"
       $<TARGET_FILE:relacy_teeth__get_next_weak>)
     # A port's `= delete` past relacy.hpp's `delete` macro (the generated header).
     _runqcheck_protocol_header(deleted_member_proto deleted_member.hpp deleted_member::proto
@@ -337,8 +341,11 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   # asserted; the fuzz part: fuzz_search_bench_smoke).
   if(TARGET relacy_scenarios__go125 AND EXISTS "${RUNQCHECK_ROOT}/ci/search_bench.py")
     set(_rq_sb "${CMAKE_BINARY_DIR}/search_bench_smoke")
+    string(CONCAT _rq_sh "rm -rf \"$0\" && mkdir -p \"$0\" && ln -s \"$1\" \"$0\"/ && "
+      "\"$2\"/ci/bench --search --tiny --bins \"$0\" \"$0\" --out \"$0\"/report.md && "
+      "grep -q '^| owner_vs_thief | 395 |' \"$0\"/report.md")
     add_test(NAME relacy_search_bench_smoke
-      COMMAND sh -c "rm -rf \"$0\" && mkdir -p \"$0\" && ln -s \"$1\" \"$0\"/ && \"$2\"/ci/bench --search --tiny --bins \"$0\" \"$0\" --out \"$0\"/report.md && grep -q '^| owner_vs_thief | 395 |' \"$0\"/report.md"
+      COMMAND sh -c "${_rq_sh}"
         "${_rq_sb}" $<TARGET_FILE:relacy_scenarios__go125> "${RUNQCHECK_ROOT}")
     set_tests_properties(relacy_search_bench_smoke PROPERTIES LABELS "gate;relacy;bench;selftest"
       TIMEOUT 300)
@@ -390,8 +397,10 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     # Nightly: the go125_window question (docs/proofs.md) searched deeper.
     add_test(NAME relacy_protocol_deep/go125_window_random COMMAND relacy_protocol random 200000)
     add_test(NAME relacy_protocol_deep/go125_window_bound2 COMMAND relacy_protocol bound 2)
-    set_tests_properties(relacy_protocol_deep/go125_window_random relacy_protocol_deep/go125_window_bound2
-      PROPERTIES ENVIRONMENT "RUNQCHECK_CASE=go125_window" LABELS "nightly;relacy;selftest" TIMEOUT 7200)
+    set_tests_properties(relacy_protocol_deep/go125_window_random
+      relacy_protocol_deep/go125_window_bound2
+      PROPERTIES ENVIRONMENT "RUNQCHECK_CASE=go125_window" LABELS "nightly;relacy;selftest"
+      TIMEOUT 7200)
     # The go125_window answer (docs/proofs.md): its C++ trail needs 2 preemptions, so the
     # complete bound-2 tree of the two-M reduction covers it (~1 s; no lost wakeup: the
     # port's locked globrunqsize forbids it), bound 3 nightly (~40 s). Teeth: with Go's
@@ -512,14 +521,18 @@ if("proofs" IN_LIST RUNQCHECK_CHECKERS AND NOT CMAKE_CROSSCOMPILING)
   set(_rq_da_python /usr/bin/python3)
   if(AARCH64_GXX AND AARCH64_OBJDUMP AND AARCH64_ADDR2LINE AND EXISTS "${_rq_da_python}")
     add_test(NAME disasm_audit
-      COMMAND "${_rq_da_python}" "${RUNQCHECK_ROOT}/ci/disasm_audit.py" --out "${CMAKE_BINARY_DIR}/disasm")
+      COMMAND "${_rq_da_python}" "${RUNQCHECK_ROOT}/ci/disasm_audit.py"
+        --out "${CMAKE_BINARY_DIR}/disasm")
     add_test(NAME disasm_audit_selftest
-      COMMAND "${_rq_da_python}" "${RUNQCHECK_ROOT}/ci/disasm_audit.py" --out "${CMAKE_BINARY_DIR}/disasm-selftest"
-        --break runqput_tail_store,runqgrab_tail_load,runqget_head_cas,runqgrab_runnext_cas --expect-plain)
+      COMMAND "${_rq_da_python}" "${RUNQCHECK_ROOT}/ci/disasm_audit.py"
+        --out "${CMAKE_BINARY_DIR}/disasm-selftest"
+        --break runqput_tail_store,runqgrab_tail_load,runqget_head_cas,runqgrab_runnext_cas
+        --expect-plain)
     set_tests_properties(disasm_audit disasm_audit_selftest PROPERTIES LABELS "gate;disasm;selftest"
       TIMEOUT 300)
   else()
-    message(STATUS "disasm audit: skipped (needs aarch64-linux-gnu-g++, -objdump, -addr2line and ${_rq_da_python})")
+    message(STATUS "disasm audit: skipped (needs aarch64-linux-gnu-g++, -objdump, -addr2line"
+      " and ${_rq_da_python})")
   endif()
 endif()
 
@@ -581,8 +594,12 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
       set_tests_properties(mutants_only PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
     endif()
     if(TARGET property_sched__mutants AND NOT CMAKE_CROSSCOMPILING)  # runs the binary directly
+      string(CONCAT _rq_sh
+        "out=$(RUNQCHECK_MUTANT=no_such_bug \"$0\" 2>&1); rc=$?; echo \"$out\"; "
+        "[ $rc = 2 ] && [ $(echo \"$out\" | wc -l) = 1 ] && "
+        "echo \"$out\" | grep -q \"unknown RUNQCHECK_MUTANT 'no_such_bug'\"")
       add_test(NAME mutants_bad_name COMMAND sh -c
-        "out=$(RUNQCHECK_MUTANT=no_such_bug \"$0\" 2>&1); rc=$?; echo \"$out\"; [ $rc = 2 ] && [ $(echo \"$out\" | wc -l) = 1 ] && echo \"$out\" | grep -q \"unknown RUNQCHECK_MUTANT 'no_such_bug'\""
+        "${_rq_sh}"
         $<TARGET_FILE:property_sched__mutants>)
       set_tests_properties(mutants_bad_name PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
     endif()

@@ -28,12 +28,14 @@ check_cxx_compiler_flag(-Wno-tsan RUNQCHECK_HAVE_WNO_TSAN)
 
 set(_rq_stress_dir "${RUNQCHECK_ROOT}/stress")
 set(_rq_stress_src
-  "${_rq_stress_dir}/src/proc.cpp" "${_rq_stress_dir}/src/fiber.cpp" "${_rq_stress_dir}/src/watchdog.cpp"
+  "${_rq_stress_dir}/src/proc.cpp" "${_rq_stress_dir}/src/fiber.cpp"
+  "${_rq_stress_dir}/src/watchdog.cpp"
   "${_rq_stress_dir}/src/workloads.cpp" "${_rq_stress_dir}/src/command.cpp")
 
 # The fiber switches must not be TSan-instrumented (stress/src/fiber.hpp
 # says why); harmless in other builds.
-set_source_files_properties("${_rq_stress_dir}/src/fiber.cpp" PROPERTIES COMPILE_OPTIONS "-fno-sanitize=thread")
+set_source_files_properties("${_rq_stress_dir}/src/fiber.cpp" PROPERTIES
+  COMPILE_OPTIONS "-fno-sanitize=thread")
 
 # One scheduler library; `mutants` set: on the mutant schemata (models/mutants:
 # the queue and the protocol mutants, both patches of core/).
@@ -121,12 +123,14 @@ if(NOT TARGET runqcheck_stress_lib)
   _rq_stress_lib(runqcheck_stress_lib "")
   add_executable(runqcheck_stress "${_rq_stress_dir}/main.cpp")
   target_link_libraries(runqcheck_stress PRIVATE runqcheck_stress_lib)
-  set_target_properties(runqcheck_stress PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  set_target_properties(runqcheck_stress
+    PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   if("mutants" IN_LIST RUNQCHECK_CHECKERS AND RUNQCHECK_MUTANTS_INCLUDE)
     _rq_stress_lib(runqcheck_stress_mutant_lib ON)
     add_executable(runqcheck_stress_mutant "${_rq_stress_dir}/main.cpp")
     target_link_libraries(runqcheck_stress_mutant PRIVATE runqcheck_stress_mutant_lib)
-    set_target_properties(runqcheck_stress_mutant PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    set_target_properties(runqcheck_stress_mutant
+      PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endif()
 endif()
 
@@ -158,10 +162,12 @@ foreach(_rq_e IN LISTS _rq_stress_gate)
   else()
     list(GET _rq_f 1 _rq_k)
   endif()
-  add_test(NAME stress/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --size ${_rq_k} --rounds 2 ${_rq_stress_common})
+  add_test(NAME stress/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --size ${_rq_k}
+    --rounds 2 ${_rq_stress_common})
   set_tests_properties(stress/${_rq_w} PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 300)
   # nightly: minutes of each workload at full size
-  add_test(NAME stress_deep/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --seconds 60 ${_rq_stress_common})
+  add_test(NAME stress_deep/${_rq_w} COMMAND ${_rq_stress_bin} --workload ${_rq_w} --seconds 60
+    ${_rq_stress_common})
   set_tests_properties(stress_deep/${_rq_w} PROPERTIES LABELS "nightly;stress" TIMEOUT 900)
 endforeach()
 if(RUNQCHECK_TEST_SCALE)
@@ -171,22 +177,25 @@ else()
 endif()
 # chaos: more seeds, and with sysmon's retake.
 foreach(_rq_seed 2 3 4 5 6)
-  add_test(NAME stress/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k}
-           --rounds 2 --seed ${_rq_seed} ${_rq_stress_common})
-  set_tests_properties(stress/chaos_seed${_rq_seed} PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 300)
+  add_test(NAME stress/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos
+           --size ${_rq_chaos_k} --rounds 2 --seed ${_rq_seed} ${_rq_stress_common})
+  set_tests_properties(stress/chaos_seed${_rq_seed} PROPERTIES LABELS "gate;stress;selftest"
+                       TIMEOUT 300)
 endforeach()
-add_test(NAME stress/chaos_sysmon COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
-         --seed 7 --sysmon ${_rq_stress_common})
-add_test(NAME stress/WakeupParallelSyscall_sysmon COMMAND ${_rq_stress_bin} --workload WakeupParallelSyscall
-         --size 300 --rounds 2 --sysmon ${_rq_stress_common})
-add_test(NAME stress/chaos_procs2 COMMAND ${_rq_stress_bin} --workload chaos --size ${_rq_chaos_k} --rounds 2
-         --seed 8 --procs 2 --watchdog-ms 30000)
+add_test(NAME stress/chaos_sysmon COMMAND ${_rq_stress_bin} --workload chaos
+         --size ${_rq_chaos_k} --rounds 2 --seed 7 --sysmon ${_rq_stress_common})
+add_test(NAME stress/WakeupParallelSyscall_sysmon COMMAND ${_rq_stress_bin}
+         --workload WakeupParallelSyscall --size 300 --rounds 2 --sysmon ${_rq_stress_common})
+add_test(NAME stress/chaos_procs2 COMMAND ${_rq_stress_bin} --workload chaos
+         --size ${_rq_chaos_k} --rounds 2 --seed 8 --procs 2 --watchdog-ms 30000)
 set_tests_properties(stress/chaos_sysmon stress/WakeupParallelSyscall_sysmon stress/chaos_procs2
                      PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 300)
 # The command line: a bad flag and a missing bound are one-line errors, exit 2.
-add_test(NAME stress/cli_bad_flag COMMAND sh -c "\"$0\" --workload chaos --rounds 1 --bogus; test $? -eq 2"
+add_test(NAME stress/cli_bad_flag COMMAND sh -c
+         "\"$0\" --workload chaos --rounds 1 --bogus; test $? -eq 2"
          ${_rq_stress_bin})
-add_test(NAME stress/cli_unbounded COMMAND sh -c "\"$0\" --workload chaos; test $? -eq 2" ${_rq_stress_bin})
+add_test(NAME stress/cli_unbounded COMMAND sh -c "\"$0\" --workload chaos; test $? -eq 2"
+         ${_rq_stress_bin})
 # WakeupFromIdle needs a second P; protocol_column.sh takes `small` or nothing.
 add_test(NAME stress/cli_min_procs COMMAND sh -c
          "\"$0\" --workload WakeupFromIdle --procs 1 --rounds 1; test $? -eq 2" ${_rq_stress_bin})
@@ -200,12 +209,15 @@ add_test(NAME stress/cli_protocol_column_not_applied COMMAND sh -c
 # The subcommand the main CLI adds (runqcheck::stress::add_command).
 add_executable(runqcheck_stress_subcommand_test "${_rq_stress_dir}/tests/subcommand.cpp")
 target_link_libraries(runqcheck_stress_subcommand_test PRIVATE runqcheck_stress_lib)
-set_target_properties(runqcheck_stress_subcommand_test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-add_test(NAME stress/cli_subcommand COMMAND runqcheck_stress_subcommand_test stress --workload chaos --procs 2
-         --size 200 --rounds 1)
-add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c "\"$0\" stress --workload nope --rounds 1; test $? -eq 2"
+set_target_properties(runqcheck_stress_subcommand_test
+  PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+add_test(NAME stress/cli_subcommand COMMAND runqcheck_stress_subcommand_test stress
+         --workload chaos --procs 2 --size 200 --rounds 1)
+add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c
+         "\"$0\" stress --workload nope --rounds 1; test $? -eq 2"
          $<TARGET_FILE:runqcheck_stress_subcommand_test>)
-set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand stress/cli_subcommand_bad_flag
+set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand
+                     stress/cli_subcommand_bad_flag
                      stress/cli_min_procs stress/cli_protocol_column_bad_size
                      PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 60)
 # The end-state checks' teeth (stress/teeth.sh), each protocol entering as a
@@ -243,10 +255,10 @@ set_tests_properties(stress_teeth/wren_drop_no_recheck stress_teeth/wren_keeps_c
 
 # nightly: chaos over many seeds, each a minute, with and without sysmon.
 foreach(_rq_seed RANGE 10 19)
-  add_test(NAME stress_deep/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --seconds 60
-           --seed ${_rq_seed} ${_rq_stress_common})
-  add_test(NAME stress_deep/chaos_sysmon_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos --seconds 60
-           --seed ${_rq_seed} --sysmon ${_rq_stress_common})
+  add_test(NAME stress_deep/chaos_seed${_rq_seed} COMMAND ${_rq_stress_bin} --workload chaos
+           --seconds 60 --seed ${_rq_seed} ${_rq_stress_common})
+  add_test(NAME stress_deep/chaos_sysmon_seed${_rq_seed} COMMAND ${_rq_stress_bin}
+           --workload chaos --seconds 60 --seed ${_rq_seed} --sysmon ${_rq_stress_common})
   set_tests_properties(stress_deep/chaos_seed${_rq_seed} stress_deep/chaos_sysmon_seed${_rq_seed}
                        PROPERTIES LABELS "nightly;stress" TIMEOUT 900)
 endforeach()
@@ -257,7 +269,8 @@ string(TOUPPER "${CMAKE_BUILD_TYPE}" _rq_bt)
 if("${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_rq_bt}}" MATCHES "-fsanitize=thread")
   add_executable(runqcheck_stress_tsan_canary "${_rq_stress_dir}/tests/tsan_canary.cpp")
   target_link_libraries(runqcheck_stress_tsan_canary PRIVATE runqcheck_stress_lib)
-  set_target_properties(runqcheck_stress_tsan_canary PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  set_target_properties(runqcheck_stress_tsan_canary
+    PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   add_test(NAME stress/tsan_sees_races COMMAND sh -c "\"$0\"; test $? -eq 66"
            $<TARGET_FILE:runqcheck_stress_tsan_canary>)
   set_tests_properties(stress/tsan_sees_races PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 120

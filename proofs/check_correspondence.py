@@ -65,7 +65,8 @@ def parse_table(path):
                         row["names"] = re.findall(IDENT, cells[hdr.index("C++ function")])
                         row["file"] = cells[hdr.index("C++ file")]
                         if not row["names"]:
-                            raise ValueError("%s:%d: no `name` in the C++ function cell" % (path, i + 1))
+                            raise ValueError("%s:%d: no `name` in the C++ function cell"
+                                             % (path, i + 1))
                         if "C++ site" in hdr:
                             row["sites"] = re.findall(IDENT, cells[hdr.index("C++ site")])
                     if mut:
@@ -106,7 +107,8 @@ def strip_comments(src):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=os.path.dirname(HERE), help="repository root (default: ..)")
     ap.add_argument("--table", default=os.path.join(HERE, "CORRESPONDENCE.md"))
     a = ap.parse_args(argv)

@@ -79,11 +79,12 @@ def dump_dom(page):
     with tempfile.TemporaryDirectory() as profile:
         try:
             r = subprocess.run(
-                [chromium, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-                 "--dump-dom", "file://" + os.path.abspath(page)],
+                [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                 f"--user-data-dir={profile}", "--dump-dom", "file://" + os.path.abspath(page)],
                 capture_output=True, text=True, timeout=120)
         except FileNotFoundError:
-            raise Failed(f"{chromium} not found (install Debian's chromium; ci/screenshot-explain does)")
+            raise Failed(f"{chromium} not found "
+                         "(install Debian's chromium; ci/screenshot-explain does)")
         except subprocess.TimeoutExpired:
             raise Failed(f"{chromium} --dump-dom timed out")
     if r.returncode != 0 or "<body" not in r.stdout:
@@ -102,13 +103,15 @@ def check(trace, dom):
     want_cols = {-1} | {t["id"] for t in trace.get("threads", [])} | {e["thread"] for e in events}
     got_cols = [int(c) for c in dom.colheads]
     if sorted(got_cols) != sorted(want_cols):
-        raise Failed(f"column heads for threads {sorted(got_cols)}, want one each for {sorted(want_cols)}")
+        raise Failed(f"column heads for threads {sorted(got_cols)}, "
+                     f"want one each for {sorted(want_cols)}")
 
     if len(dom.rows) != n:
         raise Failed(f"{len(dom.rows)} rows, want one per event: {n}")
     for i, (rid, thread, _) in enumerate(dom.rows):
         if rid != str(i) or thread != str(events[i]["thread"]):
-            raise Failed(f"row {i} is event {rid} of thread {thread}, want event {i} of thread {events[i]['thread']}")
+            raise Failed(f"row {i} is event {rid} of thread {thread}, "
+                         f"want event {i} of thread {events[i]['thread']}")
 
     def valid_rf(e):
         rf = e.get("rf")
@@ -119,7 +122,8 @@ def check(trace, dom):
     if got_rf != want_rf:
         missing = sorted(set(want_rf) - set(got_rf))[:3]
         extra = sorted(set(got_rf) - set(want_rf))[:3]
-        raise Failed(f"{len(got_rf)} rf arrows, want {len(want_rf)} (missing {missing}, unexpected {extra})")
+        raise Failed(f"{len(got_rf)} rf arrows, want {len(want_rf)} "
+                     f"(missing {missing}, unexpected {extra})")
     want_stale = sorted(e["id"] for e in events if valid_rf(e) and (e.get("stale") or 0) > 0)
     got_stale = sorted(int(t) for _, t, cls in dom.paths if "stale" in cls)
     if got_stale != want_stale:
@@ -138,7 +142,8 @@ def check(trace, dom):
         raise Failed(f"rows marked as the cause: {got_cu}, want {want_cu}")
 
     if dom.text["verdict"].strip() != str(trace.get("verdict")):
-        raise Failed(f"verdict shown {dom.text['verdict'].strip()!r}, want {trace.get('verdict')!r}")
+        raise Failed(f"verdict shown {dom.text['verdict'].strip()!r}, "
+                     f"want {trace.get('verdict')!r}")
     msg = failure.get("message")
     if msg and not dom.text["failbox"].startswith(msg):
         raise Failed(f"failure message shown {dom.text['failbox'][:80]!r}, want {msg[:80]!r}")

@@ -29,7 +29,8 @@ def render(template: str, trace_text: str) -> str:
     lines = template.split("\n")
     slots = [i for i, line in enumerate(lines) if line.strip() == TOKEN]
     if len(slots) != 1 or template.count(TOKEN) != 1:
-        raise ValueError(f"template must hold the placeholder exactly once, on its own line (found {template.count(TOKEN)})")
+        raise ValueError("template must hold the placeholder exactly once, on its own line "
+                         f"(found {template.count(TOKEN)})")
     lines[slots[0]] = embed(trace_text)
     return "\n".join(lines)
 

@@ -24,7 +24,8 @@ def main():
     for name, data in files.items():
         (work / name).write_bytes(data)
         cases.append((name, ["replay", str(work / name)], "seed"))
-        cases.append((name + " (explain)", ["explain", str(work / name), "--html", str(work / "x.html")], "seed"))
+        cases.append((name + " (explain)",
+                      ["explain", str(work / name), "--html", str(work / "x.html")], "seed"))
     cases += [("missing file", ["replay", str(work / "no-such-file")], "cannot open"),
               ("directory", ["replay", str(work)], "directory"),
               ("no file", ["replay"], "required"),
@@ -37,7 +38,8 @@ def main():
         p = subprocess.run([tool] + args, capture_output=True, text=True)
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         ok = p.returncode == 2 and len(lines) == 1 and want.lower() in lines[0].lower()
-        print(f"{'ok ' if ok else 'BAD'} {name:22s} exit {p.returncode}: {lines[0] if lines else '(no message)'}")
+        print(f"{'ok ' if ok else 'BAD'} {name:22s} exit {p.returncode}: "
+              f"{lines[0] if lines else '(no message)'}")
         bad += not ok
     print(f"bad_input: {len(cases) - bad} of {len(cases)} cases rejected with exit 2 and one line")
     return 1 if bad else 0

@@ -19,7 +19,8 @@ def main():
     for i in range(n):
         p = subprocess.run([tool, "replay", seed], capture_output=True, env=env)
         if p.returncode != expect:
-            print(f"run {i + 1}: exit {p.returncode}, expected {expect}\n{p.stdout.decode()[-2000:]}{p.stderr.decode()}")
+            print(f"run {i + 1}: exit {p.returncode}, expected {expect}\n"
+                  f"{p.stdout.decode()[-2000:]}{p.stderr.decode()}")
             return 1
         if first is None:
             first = p.stdout
@@ -27,7 +28,8 @@ def main():
             print(f"run {i + 1}: trace differs from run 1")
             return 1
     steps = first.count(b"\n#")
-    print(f"replay_determinism: {n} replays of {seed}: byte-identical ({len(first)} bytes, {steps} steps), exit {expect}")
+    print(f"replay_determinism: {n} replays of {seed}: byte-identical "
+          f"({len(first)} bytes, {steps} steps), exit {expect}")
     return 0
 
 

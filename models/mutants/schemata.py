@@ -346,7 +346,8 @@ def build(core, mutants_dir):
             for (fn, s0, o0, e0), (_, s1, o1, e1) in zip(a, b):
                 if src[f][s0:e0] != patched[s1:e1]:
                     vt = patched[s1:e1]
-                    vt = re.sub(r"\b%s(\s*\()" % re.escape(fn), f"{fn}__{m['name']}\\1", vt, count=1)
+                    vt = re.sub(r"\b%s(\s*\()" % re.escape(fn), f"{fn}__{m['name']}\\1", vt,
+                                count=1)
                     variants[f].setdefault(fn, []).append((m["name"], vt, vid))
                     changed += 1
             if not changed:
@@ -472,7 +473,8 @@ def write(core, mutants_dir, out):
                 raise Error(f"{f}: the ring type '{ring}' is gone; plain_slots cannot be made")
             text = text.replace(ring, "std::array<mutant_select::slot<B, G*>, Cap>")
         text = re.sub(r'#include "([\w.]+)"',
-                      lambda m: m.group(0) if m.group(1) in files else f"#include <runqcheck/{m.group(1)}>",
+                      lambda m: (m.group(0) if m.group(1) in files
+                                 else f"#include <runqcheck/{m.group(1)}>"),
                       text)
         text = text.replace("#pragma once\n", "#pragma once\n\n#include \"schemata.hpp\"\n", 1)
         n_open = text.count("\nnamespace runqcheck {\n")

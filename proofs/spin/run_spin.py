@@ -52,21 +52,25 @@ def unreached(out, procs):
         name = m.group(1) or "init"
         if name not in procs:
             continue
-        lines = [l.strip() for l in m.group(2).splitlines() if l.strip() and not l.strip().startswith("(")]
+        lines = [l.strip() for l in m.group(2).splitlines()
+                 if l.strip() and not l.strip().startswith("(")]
         if lines:
             missing[name] = lines
     return missing
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", required=True)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--expect", choices=["pass", "violation"], required=True)
-    ap.add_argument("-D", dest="defines", action="append", default=[], help="model macro, NAME or NAME=VALUE")
+    ap.add_argument("-D", dest="defines", action="append", default=[],
+                    help="model macro, NAME or NAME=VALUE")
     ap.add_argument("--ltl", help="check this ltl claim (pan -a -N NAME)")
     ap.add_argument("--fair", action="store_true", help="weak fairness (pan -f), with --ltl")
-    ap.add_argument("--collapse", action="store_true", help="compile pan with -DCOLLAPSE (lossless)")
+    ap.add_argument("--collapse", action="store_true",
+                    help="compile pan with -DCOLLAPSE (lossless)")
     ap.add_argument("--cc-flag", action="append", default=[], help="extra pan compile flag")
     ap.add_argument("--depth", type=int, default=1000000, help="pan -m (search depth bound)")
     ap.add_argument("--cover", default="", help="comma list of proctypes that must have no "
@@ -181,7 +185,8 @@ def main(argv):
     _, tout, _ = sh([a.spin] + dflags + ["-t", "-p", base], a.workdir, 120)
     tl = tout.splitlines()
     steps = [l for l in tl if re.match(r"\s*\d+:\s+proc", l)]
-    tail = tl[next((i for i, l in enumerate(tl) if "trail ends" in l or "START OF CYCLE" in l), len(tl)):]
+    tail = tl[next((i for i, l in enumerate(tl) if "trail ends" in l or "START OF CYCLE" in l),
+                   len(tl)):]
     print("---- counterexample: last 30 of %d steps (full: cd %s && spin %s -t -p %s) ----" % (
         len(steps), a.workdir, " ".join(dflags), base))
     print("\n".join(steps[-30:]))

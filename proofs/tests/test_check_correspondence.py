@@ -137,7 +137,8 @@ def main():
         with open(runq, "w") as f:
             f.write(src.replace("  pp.runqtail.load(acquire);", "  pp.runqtail.load(relaxed);"))
         rc, out = run(tmp)
-        expect(rc == 1 and "runqgrab_tail_load" in out, "relaxed site runqgrab_tail_load fails", out)
+        expect(rc == 1 and "runqgrab_tail_load" in out, "relaxed site runqgrab_tail_load fails",
+               out)
         with open(runq, "w") as f:
             f.write(src)
 
@@ -145,14 +146,16 @@ def main():
         mpath = os.path.join(tmp, cc.MUTANTS_DIR, "runqgrab_no_torn_guard.patch")
         os.remove(mpath)
         rc, out = run(tmp)
-        expect(rc == 1 and "runqgrab_no_torn_guard" in out, "removed mutant runqgrab_no_torn_guard fails", out)
+        expect(rc == 1 and "runqgrab_no_torn_guard" in out,
+               "removed mutant runqgrab_no_torn_guard fails", out)
         with open(mpath, "w") as f:
             f.write("# fake\n")
         rc, out = run(tmp)
         expect(rc == 0, "restored fake tree passes again", out)
 
         # sanity: the fake tree has the files the table names
-        expect(len(files) >= 4, "table maps runq.hpp, globrunq.hpp, gqueue.hpp and mutants", str(files))
+        expect(len(files) >= 4, "table maps runq.hpp, globrunq.hpp, gqueue.hpp and mutants",
+               str(files))
     finally:
         shutil.rmtree(tmp)
     if failures:

@@ -5,7 +5,8 @@ Each idiom is a function of `o`, the port's orders: o(site) is the order written
 site of core/include/runqcheck/runq.hpp as models/mutants/schemata.py derives it (an access
 that is no site is relaxed in the code, so o gives relaxed for it).  Slot accesses and the
 peeks at runnext are relaxed in runq.hpp and are not sites: o.port(name) gives a recorded
-port's own order for them (named as port_orders.py names accesses), else relaxed.  The shapes follow runq.hpp and the Relacy catalog
+port's own order for them (named as port_orders.py names accesses), else relaxed.
+The shapes follow runq.hpp and the Relacy catalog
 (models/scenarios/catalog.hpp), reduced: rings hold 1 or 2 Gs and each guard is cut to the
 one value the idiom needs (runqgrab's "take 1 of 1" is `t - h == 1`, runqput's "not full"
 is the head value that frees the slot), so the index and batch arithmetic is Z3's part

@@ -512,7 +512,8 @@ def batch_n(c: Cfg, size, gmp, with_size=True, plus_one=True):
 
 @lemma("globbatch.bounds", "globbatch", "proved",
        "go1.25: n = min(cap/2, size, size/gomaxprocs+1) with 1 <= size < 2^31-1, gomaxprocs >= 1  "
-       "=>  1 <= n <= min(cap/2, size), and the n-1 Gs for runqputbatch fit an empty ring (n-1 < cap)")
+       "=>  1 <= n <= min(cap/2, size), and the n-1 Gs for runqputbatch fit an empty ring "
+       "(n-1 < cap)")
 def _(c):
     size, gmp, prem = glob_inputs(c)
     n = batch_n(c, size, gmp)
@@ -543,7 +544,8 @@ def _(c):
 def _(c):
     size, gmp, prem = glob_inputs(c, bounded=False)
     n = batch_n(c, size, gmp)
-    return Obligation(prem, z3.And(n >= 1, n <= size), {"size": size, "gomaxprocs": gmp, "n": n}, signed=True)
+    return Obligation(prem, z3.And(n >= 1, n <= size), {"size": size, "gomaxprocs": gmp, "n": n},
+                      signed=True)
 
 
 def glob123_n(c: Cfg, size, gmp, mx, half_cap=True):
@@ -566,7 +568,8 @@ def _(c):
     claim = z3.And(n >= 1, n <= size, n <= z3.BitVecVal(c.cap // 2, 32),
                    z3.Implies(mx > 0, n <= mx),
                    n - 1 < z3.BitVecVal(c.cap, 32))
-    return Obligation(prem, claim, {"size": size, "gomaxprocs": gmp, "max": mx, "n": n}, signed=True)
+    return Obligation(prem, claim, {"size": size, "gomaxprocs": gmp, "max": mx, "n": n},
+                      signed=True)
 
 
 @lemma("globget123.twin.no_half_cap", "globget123", "refuted",

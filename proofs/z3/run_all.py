@@ -71,12 +71,16 @@ def check(lm, cfg, timeout_ms):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cap", type=int, default=256, help="ring capacity (power of two), default 256")
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cap", type=int, default=256,
+                    help="ring capacity (power of two), default 256")
     ap.add_argument("--bits", type=int, default=32, help="counter width, default 32 (uint32)")
-    ap.add_argument("--group", choices=L.GROUPS, action="append", help="only this group (repeatable)")
+    ap.add_argument("--group", choices=L.GROUPS, action="append",
+                    help="only this group (repeatable)")
     ap.add_argument("--lemma", action="append", help="only this lemma (repeatable)")
-    ap.add_argument("--only", choices=["true", "twins"], help="only true lemmas or only false twins")
+    ap.add_argument("--only", choices=["true", "twins"],
+                    help="only true lemmas or only false twins")
     ap.add_argument("--timeout", type=int, default=60, help="per-lemma solver timeout, seconds")
     ap.add_argument("--list", action="store_true", help="list the lemmas and exit")
     a = ap.parse_args(argv)

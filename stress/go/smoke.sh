@@ -25,8 +25,11 @@ fail=0 n=0 bad=0
 while read -r w _ _ size; do
   case $w in ''|\#*) continue ;; esac
   n=$((n + 1))
-  line=$(timeout 120 "$work/rqbench" -workload "$w" -procs 2 -size "$size" -rounds 1 | grep '^bench:')
-  if echo "$line" | grep -Eq "^bench: workload=$w procs=[0-9]+ size=$size rounds=1 median_ns=[0-9]+ min_ns=[0-9]+ max_ns=[0-9]+\$"; then
+  line=$(timeout 120 "$work/rqbench" -workload "$w" -procs 2 -size "$size" -rounds 1 \
+    | grep '^bench:')
+  re="^bench: workload=$w procs=[0-9]+ size=$size rounds=1"
+  re="$re median_ns=[0-9]+ min_ns=[0-9]+ max_ns=[0-9]+\$"
+  if echo "$line" | grep -Eq "$re"; then
     echo "ok   $line"
   else
     echo "FAIL $w: no well-formed bench: line (got '$line')"

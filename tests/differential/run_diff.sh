@@ -59,7 +59,8 @@ start=$(date +%s)
 # (see runqcheck_diff_test.go). cd: `go test runtime` needs no module.
 ( cd "$work" && env GOCACHE="$gocache" HOME="$work/home" GOPROXY=off GOFLAGS= GO111MODULE=off \
     GOMAXPROCS=1 RUNQCHECK_DIFF_IN="$work/seqs.txt" RUNQCHECK_DIFF_OUT="$work/go.txt" \
-    "$GO" test -vet=off -count=1 -overlay "$work/overlay.json" runtime -run '^TestRunqcheckDiff$' ) \
+    "$GO" test -vet=off -count=1 -overlay "$work/overlay.json" \
+      runtime -run '^TestRunqcheckDiff$' ) \
     > "$work/go-test.log" 2>&1
 rc=$?
 end=$(date +%s)
@@ -71,7 +72,8 @@ if [ $rc -ne 0 ] || [ ! -s "$work/go.txt" ]; then
 fi
 if cmp -s "$work/cpp.txt" "$work/go.txt"; then
   if [ "$expect" = differ ]; then
-    echo "FAIL (inverted test): the mutant diff_gen agrees with Go on $n sequences: the comparison has no teeth"
+    echo "FAIL (inverted test): the mutant diff_gen agrees with Go on $n sequences:" \
+      "the comparison has no teeth"
     exit 1
   fi
   nops=$(grep -cv '^seq \|^iseq \|^end' "$work/seqs.txt")

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """generated_teeth.py BINARY MUTANT MAX_SIZE [--under MODEL] [--reason TEXT] [ARGS...]:
-passes iff the generated column's BINARY (built on the mutant schemata) fails with RUNQCHECK_MUTANT=MUTANT (MUTANT
+passes iff the generated column's BINARY (built on the mutant schemata) fails with
+RUNQCHECK_MUTANT=MUTANT (MUTANT
 "-": none, BINARY built on a broken port of its own)
 (ARGS: its bounds, default `both --total 4`), shrinks the failure to a program of at
 most MAX_SIZE (operations plus the Gs at the start: the catalog scenario that kills
@@ -27,7 +28,8 @@ def size(spec: str) -> int:
         key, _, val = word.partition("=")
         if re.fullmatch(r"P\d|global", key):
             gs += len([x for x in re.split(r"[,/]", val) if x])
-    ops = [w for w in threads.replace("|", " ").split() if "(" in w and not w.startswith("wait_done")]
+    ops = [w for w in threads.replace("|", " ").split()
+           if "(" in w and not w.startswith("wait_done")]
     return gs + len(ops)
 
 

@@ -96,8 +96,8 @@ def main():
            and len(b.splitlines()) == len(orig.splitlines()), "--break relaxes one site", r.stderr)
     r = subprocess.run([sys.executable, str(GEN), "--core", str(core), "--break", "nosuch",
                         "--out", str(work / "broken2")], capture_output=True, text=True)
-    expect(r.returncode == 1 and "unknown site 'nosuch'" in r.stderr, "--break of an unknown site fails",
-           r.stderr)
+    expect(r.returncode == 1 and "unknown site 'nosuch'" in r.stderr,
+           "--break of an unknown site fails", r.stderr)
     if failures:
         print(f"schemata_test: {len(failures)} check(s) FAILED")
         return 1

@@ -4,7 +4,8 @@
 usage: isolate.py BINARY [GTEST ARG...]
 
 Runs BINARY with its arguments, output passed through. If it dies by a
-signal or the watchdog stops it (exit 3), the test in flight (a `[ RUN      ]` line with no end) is named:
+signal or the watchdog stops it (exit 3), the test in flight (a `[ RUN      ]` line with no end)
+is named:
 `runqcheck: crash: SIGSEGV in Suite.Test`, with a `reproduce:` line; the
 tests it had not run yet then run (again under this rule), and each crashed
 test is re-run alone to say whether it crashes on its own.

@@ -6,7 +6,8 @@ Three tests run through plan, ctest and merge as ci/lib.sh's rq_port_tests
 does: a passing and a failing check, and one whose script is edited between
 runs. Checks that only the passing result is reused; that a file the command
 names, its content or the environment changing runs it again, a new mtime
-alone does not, nor a folder it writes to (Go's build cache); that a failing check always runs again, and every check
+alone does not, nor a folder it writes to (Go's build cache); that a failing check
+always runs again, and every check
 with --no-reuse; that a cached result reaches junit.xml (cached="true") and
 the verdict's "cached:" line; and that a run whose ctest wrote nothing is
 not filled in from the cache.
