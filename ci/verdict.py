@@ -335,8 +335,8 @@ def main(argv) -> int:
             ran_cols.update(cols)
             continue
         if not junit.exists():
-            setup.append((preset, "test", "no results (ctest wrote no junit.xml)", str(d), cols,
-                          d))
+            why, log = stopped_ctest(d)
+            setup.append((preset, "test", why, log, cols, d))
             ran_cols.update(cols)
             continue
         ran_cols.update(cols)
@@ -515,6 +515,24 @@ def main(argv) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     return 1 if bad else 0
+
+
+def stopped_ctest(d: Path) -> tuple[str, str]:
+    """Why a preset's ctest left no junit.xml, and the log to read: its output
+    (junit.log), naming the test that had started and not ended (a ctest killed
+    from outside ends there, and the shell's "Terminated" is not in the log)."""
+    log = d / "junit.log"
+    try:
+        text = log.read_text(errors="replace")
+    except OSError:
+        return "no results (ctest wrote no junit.xml, nor any output)", str(d)
+    started = re.findall(r"^\s*Start\s+(\d+): (\S+)", text, re.M)
+    ended = set(re.findall(r"^\s*\d+/\d+ Test\s+#(\d+): ", text, re.M))
+    running = [name for n, name in started if n not in ended]
+    if not running:
+        return "no results (ctest wrote no junit.xml)", str(log)
+    return (f"no results: ctest stopped (killed, or it crashed) while {running[-1]} ran, "
+            f"and wrote no junit.xml; run the gate again", str(log))
 
 
 def setup_error(setup) -> str:

@@ -121,7 +121,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # ci/install.sh --presets: only those presets' Debian packages (--dry-run).
   add_test(NAME install_presets COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/install_test.sh"
     "${RUNQCHECK_ROOT}")
-  # Queue and protocol subjects each judged in their own columns (`judges`).
+  # Queue and protocol subjects each judged in their own columns (`judges`); a
+  # stopped ctest's failure names the test it ran.
   add_test(NAME verdict_kinds COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/kinds_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_kinds")

@@ -177,10 +177,10 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_random COMMAND explore_symmetry --naive)
   set_tests_properties(explore_random PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   # Weak CASes (their spurious failures a choice the engine explores): the
-  # generated programs with weak CAS steps against the naive search, and
-  # weak_once's spurious failure met; its teeth: a spurious failure taken as
-  # added maximally (graphs met twice), none ever made (weak_once's state
-  # missing).
+  # generated programs with weak CAS steps against the naive search,
+  # weak_once's spurious failure met and weak_retry's loop ended; its teeth:
+  # a spurious failure taken as added maximally (graphs met twice), none
+  # ever made (weak_once's state missing).
   add_test(NAME explore_random_weak COMMAND explore_symmetry --naive --weak --generated 100)
   set_tests_properties(explore_random_weak PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   foreach(_rq_v IN ITEMS weak_choice_any weak_never)

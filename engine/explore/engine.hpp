@@ -318,7 +318,9 @@ class engine final : public runtime {
     q.site = site_of(l);
     q.where = l;
     bool v = perform(q) != 0;
-    if (v) me.spurious_at = me.writes + 1, spurious_run_ = true;
+    // A spurious failure is news to the read-repeat check (after()): its
+    // load may read the write the last try read, yet the next try differs.
+    if (v) me.spurious_at = me.writes + 1, spurious_run_ = true, ++me.fresh;
     return v;
   }
 

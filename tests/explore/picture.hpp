@@ -189,7 +189,31 @@ class picture final : public rqm::op_observer {
     auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
     auto rel = [&](const row& w) { return w.ordered && releases(w.mo); };
     auto acq = [&](const row& r) { return r.ordered && acquires(r.mo); };
+    // Load buffering (the store's row after the read's): thread tb made the store after
+    // a read of a write thread ta made after its own read. That write is the order to
+    // fix (a release on it or a release fence before it), not the store's; -1 if none.
+    auto cycle = [&](int k) {
+      if (of(k).rf <= k) return -1;
+      for (int j : po_[static_cast<std::size_t>(tb)]) {
+        if (j == of(k).rf) break;
+        const row& r = of(j);
+        if (r.reads && r.rf > k && of(r.rf).thread == ta) return j;
+      }
+      return -1;
+    };
     auto say = [&](int k, bool store) {
+      if (int j = cycle(k); j >= 0) {
+        const row& w = of(of(j).rf);
+        culprit_ = of(j).rf;
+        std::string mo = fuzz::name_of(static_cast<std::memory_order>(w.mo));
+        text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
+                ": its " + said(of(k), nullptr) + " read a store thread " + std::to_string(tb) +
+                " made later (load buffering), after its " + said(of(j), nullptr) +
+                " read thread " + std::to_string(ta) + "'s " + said(w, &at) + ", " + mo +
+                ", made after that read: nothing orders the read before that write (a " +
+                "release on it, or a release fence before it, does)";
+        return text;
+      }
       const row& x = store ? of(of(k).rf) : of(k);
       culprit_ = store ? of(k).rf : k;
       std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
@@ -212,7 +236,7 @@ class picture final : public rqm::op_observer {
       if (!rel(of(of(k).rf))) {
         // Neither side orders it: the load is named too (it may be what is misplaced,
         // a slot read after the CAS that gave the slot back).
-        say(k, true);
+        if (say(k, true), cycle(k) >= 0) return text;
         std::string mo = of(k).ordered ? fuzz::name_of(static_cast<std::memory_order>(of(k).mo))
                                        : "plain";
         return text += " (read by the " + std::string(of(k).kind) + " at " + of(k).loc + " (" +

@@ -32,7 +32,8 @@
 // a retry loop), whose spurious failures the engine explores as a choice;
 // with --naive, TruSt against the naive search on them; and weak_once (t0
 // makes one weak CAS of x from 0 to 1, stores y if it failed): its
-// spurious failure (x 0, y 1) is among the final states.
+// spurious failure (x 0, y 1) is among the final states; and weak_retry (a
+// retry loop failing plainly, then spuriously on the same write) never blocks.
 // --generated N: N generated programs (200; random_435 of 800 and random_1034
 // of 2,000 are gate cases of --ipr-waits, docs/explore.md).
 // Exit 0 only if every expectation holds (each printed ok or FAIL). With
@@ -109,12 +110,13 @@ struct run_result {
   std::set<state> states;
 };
 
-run_result explore(const program_case& c, ex::model md, bool sym, bool ipr) {
+run_result explore(const program_case& c, ex::model md, bool sym, bool ipr,
+                   bool read_spins = false) {
   prog p(c);
   ex::options o;
   o.m = md;
   o.ipr = ipr;
-  o.read_spins = false;  // the generated scripts read one line again and again
+  o.read_spins = read_spins;  // off: the generated scripts read one line again and again
   o.symmetry = sym;
   o.hash_graphs = true;
   o.canonical = true;
@@ -463,6 +465,27 @@ int main(int argc, char** argv) {
                                   c, md,
                                   "the CAS and its spurious failure (x 0, y 1), one execution "
                                   "each (" + std::to_string(r.s.complete) + " complete)");
+    }
+  }
+  if (weak && named(program_case{"weak_retry", {}, {}})) {
+    // A retry loop whose CAS fails (t1 wrote x), then fails spuriously reading
+    // the same write: the next try succeeds, so the thread must not block
+    // there as a loop repeating itself (read_spins, as the port columns run).
+    program_case c{"weak_retry",
+                   {[](mem& m) {
+                      int e = 0;
+                      while (!m.x.compare_exchange_weak(e, e + 10, mo::relaxed, mo::relaxed)) {
+                      }
+                    },
+                    [](mem& m) { m.x.store(1, mo::relaxed); }},
+                   {-1, -1}};
+    for (ex::model md : {ex::model::sc, ex::model::rc11}) {
+      run_result r = explore(c, md, false, true, true);
+      bool ends = r.states.count({10, 0, 0}) == 0 && r.states.count({11, 0, 0}) == 1;
+      spurious_met &= expect_that(!r.s.failed && r.s.blocked == 0 && ends, c, md,
+                                  "a spurious failure after a plain one ends in a retry (" +
+                                      std::to_string(r.s.blocked) + " blocked" +
+                                      (r.s.failed ? ", failed: " + r.s.failure : "") + ")");
     }
   }
   if (naive) {

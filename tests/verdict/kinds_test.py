@@ -8,7 +8,8 @@ protocol_subjects) with a failing relacy_protocol test. Checks that
 ci/verdict.py shows p's queue cells and q's protocol cell as `-` (not
 counted), p's protocol cell FAILED, and, for q alone, no relacy protocol
 column; after a failed build, each subject's failure lists its own kind's
-columns only. Exit 0 if so, 1 if not.
+columns only; after a ctest stopped before junit.xml, the failure names the
+test that ran and ctest's output. Exit 0 if so, 1 if not.
 """
 import json
 import subprocess
@@ -32,6 +33,7 @@ def main(argv):
         return 2
     verdict, work = argv[0], Path(argv[1]) / "relacy"
     work.mkdir(parents=True, exist_ok=True)
+    (work / "stage-failed").unlink(missing_ok=True)  # a run before this one's last step
     (work / "junit.xml").write_text(
         '<testsuite tests="2">'
         '<testcase name="relacy_scenarios/q" classname="x" time="1" status="run"/>'
@@ -85,6 +87,18 @@ def main(argv):
             bad.append(f"q's build failure names a protocol column: {line.strip()}")
     if not any(line.startswith("  p, relacy protocol") for line in out.splitlines()):
         bad.append("no build failure listed for p's relacy protocol")
+    # A ctest stopped (killed from outside) while its second test ran, before
+    # junit.xml: the failure names that test and ctest's output.
+    (work / "stage-failed").unlink()
+    (work / "junit.log").write_text(
+        "      Start  1: relacy_scenarios/q\n"
+        " 1/2 Test  #1: relacy_scenarios/q ...............   Passed    1.00 sec\n"
+        "      Start  2: relacy_scenarios_bound2/q\n")
+    out, _ = matrix(verdict, work, "q")
+    if "while relacy_scenarios_bound2/q ran" not in out:
+        bad.append("a stopped ctest's failure does not name the test that ran")
+    if f"log: {work / 'junit.log'}" not in out:
+        bad.append("a stopped ctest's failure does not name its output (junit.log)")
     for b in bad:
         print(f"kinds_test: {b}")
     print(f"kinds_test: {'FAILED' if bad else 'passed'}")
