@@ -178,7 +178,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   set_tests_properties(explore_random PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   # Weak CASes (their spurious failures a choice the engine explores): the
   # generated programs with weak CAS steps against the naive search, and
-  # weak_once's spurious failure met; its teeth: a spurious failure taken as
+  # weak_once's spurious failure met, weak_retry's retry after one not taken for a
+  # livelock (engine.hpp's spin rule); its teeth: a spurious failure taken as
   # added maximally (graphs met twice), none ever made (weak_once's state
   # missing).
   add_test(NAME explore_random_weak COMMAND explore_symmetry --naive --weak --generated 100)

@@ -28,7 +28,8 @@
 // the thread wrote nothing since its operation began or its last
 // spin_pause; an atomic read at a source line the thread read at before in
 // the same operation, from the same write, with no write and no new value
-// read in between, blocks too (a CAS or guard retry loop repeating itself).
+// read in between, blocks too (a CAS or guard retry loop repeating itself);
+// a weak CAS's spurious failure counts as new (its retry cannot fail so).
 // An execution that ends with a thread blocked is counted as "blocked".
 // Await in-place revisits (options::ipr, below: after Awamoche, CAV 2023)
 // keep most such executions from being explored at all: a write that ends
@@ -318,7 +319,9 @@ class engine final : public runtime {
     q.site = site_of(l);
     q.where = l;
     bool v = perform(q) != 0;
-    if (v) me.spurious_at = me.writes + 1, spurious_run_ = true;
+    // Something new for the spin rule (after()): the CAS's retry cannot fail
+    // spuriously again, so a read repeated after it is no repeated iteration.
+    if (v) me.spurious_at = me.writes + 1, spurious_run_ = true, ++me.fresh;
     return v;
   }
 

@@ -32,7 +32,8 @@
 // a retry loop), whose spurious failures the engine explores as a choice;
 // with --naive, TruSt against the naive search on them; and weak_once (t0
 // makes one weak CAS of x from 0 to 1, stores y if it failed): its
-// spurious failure (x 0, y 1) is among the final states.
+// spurious failure (x 0, y 1) is among the final states; and weak_retry (a
+// weak CAS retried from the value its failure read, under the spin rule).
 // --generated N: N generated programs (200; random_435 of 800 and random_1034
 // of 2,000 are gate cases of --ipr-waits, docs/explore.md).
 // Exit 0 only if every expectation holds (each printed ok or FAIL). With
@@ -463,6 +464,31 @@ int main(int argc, char** argv) {
                                   c, md,
                                   "the CAS and its spurious failure (x 0, y 1), one execution "
                                   "each (" + std::to_string(r.s.complete) + " complete)");
+    }
+  }
+  // weak_retry: t0 retries a weak CAS of x from what it last read (C's
+  // `while (!cas_weak(&x, &e, 10))`), t1 stores 1. After a failure that reads
+  // t1's 1, a spurious failure reads that 1 again: no repeated iteration (the
+  // retry cannot fail spuriously), so no thread may block for good there.
+  if (weak && named(program_case{"weak_retry", {}, {}})) {
+    program_case c{"weak_retry",
+                   {[](mem& m) {
+                      int e = 0;
+                      while (!m.x.compare_exchange_weak(e, 10, mo::acq_rel, mo::relaxed)) {
+                      }
+                    },
+                    [](mem& m) { m.x.store(1, mo::relaxed); }},
+                   {-1, -1}};
+    for (ex::model md : {ex::model::sc, ex::model::rc11}) {
+      prog p(c);
+      ex::options o;
+      o.m = md;  // read_spins on, waits_end off: as a port's columns run
+      ex::stats st = ex::engine(p, o).run();
+      spurious_met &= expect_that(!st.failed && st.exhausted && st.blocked == 0, c, md,
+                                  "a retry after a failure and a spurious failure from one "
+                                  "write: no thread blocked (" +
+                                      std::to_string(st.complete) + " complete, " +
+                                      std::to_string(st.blocked) + " blocked)");
     }
   }
   if (naive) {
