@@ -27,7 +27,8 @@ if(NOT TARGET runqcheck_explore)
 endif()
 
 # The pictures' recorders (Relacy's, this engine's) name a C port's ring: a C
-# array with Go's field names (fuzz/tests/c_array_names.cpp).
+# array with Go's field names; the engine's shows a G kept in a uintptr_t as the G
+# (fuzz/tests/c_array_names.cpp).
 if(TARGET runqcheck_fuzz_common AND NOT RUNQCHECK_PORT_ONLY AND NOT TARGET fuzz_c_array_names)
   add_executable(fuzz_c_array_names "${RUNQCHECK_ROOT}/fuzz/tests/c_array_names.cpp")
   target_include_directories(fuzz_c_array_names PRIVATE "${RUNQCHECK_ROOT}/tests/explore")

@@ -42,6 +42,7 @@ class picture final : public rqm::op_observer {
     begin(nthreads);
     for (int i = 0; i < nprocs; i++) name_p(w.proc(i), i);
     for (int i = 0; i < ngs; i++) {
+      g_at(w.goroutine(i), w.goroutine(i)->goid);
       name(w.g_status(i), "G" + std::to_string(i) + ".status");
       name(&w.goroutine(i)->schedlink, "G" + std::to_string(i) + ".schedlink");
     }
@@ -57,6 +58,7 @@ class picture final : public rqm::op_observer {
     names_.clear();
     mutexes_.clear();
     owners_.clear();
+    gs_.clear();
     po_.assign(static_cast<std::size_t>(nthreads), {});
     cur_op_.assign(static_cast<std::size_t>(nthreads), -1);
     later_rf_.clear();
@@ -296,6 +298,11 @@ class picture final : public rqm::op_observer {
         std::snprintf(out, sizeof out, "%s", owner.c_str());
         return;
       }
+    for (const auto& [at, goid] : gs_)  // a G kept as an integer (uintptr_t, guintptr)
+      if (v == at) {
+        std::snprintf(out, sizeof out, "G%llu", static_cast<unsigned long long>(goid));
+        return;
+      }
     q.show(v, out, sizeof out);
   }
   // "runqput" of "void runqcheck::runqput(p<B, 4>*, G*, bool) [with ...]".
@@ -322,6 +329,10 @@ class picture final : public rqm::op_observer {
     }
   }
   void name(const void* at, std::string n) { names_[at] = std::move(n); }
+  // A G's address: a value equal to it reads "G<goid>" whatever its type.
+  void g_at(const void* at, std::uint64_t goid) {
+    gs_.emplace_back(reinterpret_cast<std::uintptr_t>(at), goid);
+  }
   // The fuzz recorder's naming (runqcheck_fuzz/trace.hpp): ("M.park", 2) is
   // "M2.park"; i < 0: base itself.
   void name(const void* at, const char* base, int i) {
@@ -368,6 +379,7 @@ class picture final : public rqm::op_observer {
   std::vector<const void*> mutexes_;
   std::unordered_map<const void*, std::string> names_;
   std::vector<std::tuple<std::uintptr_t, std::size_t, std::string>> owners_;
+  std::vector<std::pair<std::uintptr_t, std::uint64_t>> gs_;  // g_at
 };
 
 }  // namespace runqcheck::explore
