@@ -621,6 +621,16 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
     --reason "runqget found nothing though runnext held a G" both --total 3)
   set_tests_properties(explore_teeth/get_next_weak PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 300)
+  # teeth::drain_keeps_next leaves runnext set when it drains an empty ring: the
+  # failure names runqdrain, not the final check's runqget that finds the G.
+  runqcheck_example_exe(generated_teeth__drain_keeps_next
+    "${RUNQCHECK_ROOT}/tests/explore/generated.cpp" drain_keeps_next
+    teeth/drain_keeps_next.hpp teeth::drain_keeps_next "${RUNQCHECK_ROOT}/tests/explore"
+    runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic})
+  add_test(NAME explore_teeth/drain_keeps_next COMMAND generated_teeth__drain_keeps_next run
+    "cap=4 procs=2 P0=/0 | drain(0) | steal(1,0)" sc)
+  set_tests_properties(explore_teeth/drain_keeps_next PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 120 PASS_REGULAR_EXPRESSION "FAILED under SC: [^\n]*runqdrain left a G in runnext")
   set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
