@@ -170,6 +170,8 @@ class picture final : public rqm::op_observer {
     text += rb >= 0 ? said(rows_[static_cast<std::size_t>(rb)], &at)
                     : "an access by thread " + std::to_string(tb);
     text += ", unordered by happens-before";
+    if (rb >= 0 && rows_[static_cast<std::size_t>(rb)].func == "deliver")
+      return delivered_twice(obj, ta, tb, text, at);
     if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
     // The hand-over, as fuzz::recorder::hand_over picks it: among A's reads of stores B
     // made after its racing write, first an acquire of a store without release (the
@@ -219,6 +221,31 @@ class picture final : public rqm::op_observer {
         return text += " (read by the " + std::string(of(k).kind) + " at " + of(k).loc + " (" +
                        of(k).func + "), " + mo + ")";
       }
+    return text;
+  }
+
+  // A race with another thread's delivery of the G (exec.hpp's deliver): the queue
+  // handed that G out twice. Named so, with where each thread first read the G's
+  // pointer in the port (at gets those lines first).
+  std::string delivered_twice(const std::string& obj, int ta, int tb, const std::string& race,
+                              std::vector<std::string>& at) const {
+    std::string g = obj.substr(0, obj.find('.'));
+    std::string text = g + " delivered twice, to thread " + std::to_string(tb) +
+                       " and to thread " + std::to_string(ta) + ": the queue handed it out " +
+                       "twice (" + race + ")";
+    std::vector<std::string> mine;
+    for (int t : {tb, ta}) {
+      if (t < 0 || t >= static_cast<int>(po_.size())) continue;
+      for (int k : po_[static_cast<std::size_t>(t)]) {
+        const row& r = rows_[static_cast<std::size_t>(k)];
+        if (!r.reads || r.value != g || r.func == "deliver" || r.func == "hand_off" ||
+            fuzz::hook_function(r.func))
+          continue;
+        text += "; thread " + std::to_string(t) + " took it by the " + said(r, &mine);
+        break;
+      }
+    }
+    at.insert(at.begin(), mine.begin(), mine.end());
     return text;
   }
 
