@@ -3,7 +3,7 @@
 // std::array: slot k is "P<i>.runq[k]". Relacy's recorder (runqcheck_fuzz/trace.hpp)
 // and the exploring engine's picture (tests/explore/picture.hpp). Before, both called
 // runq.size(), which a C array lacks: this file did not compile. And a G kept in a
-// uintptr_t slot reads "G7" in the engine's picture, not an address. Exit 0: both hold.
+// uintptr_t slot reads "G7" in both recorders' pages, not an address. Exit 0: both hold.
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -52,6 +52,7 @@ int main() {
     int* g_status(int) { return &flag; }
     gw* goroutine(int) { return g; }
     int* done_flag(int) { return &flag; }
+    int& sched() { return flag; }
   } w{&p, &g7};
   pic.reset(w, 1, 1, 1);
   namespace ex = runqcheck::explore;
@@ -70,6 +71,17 @@ int main() {
   std::string j = pic.json(in);
   if (j.find("\"G7\"") == std::string::npos) {
     std::printf("FAIL: a uintptr_t slot holding G7's address is not shown as G7\n");
+    bad = 1;
+  }
+  // Relacy's recorder: the same value, printed in decimal by the backend.
+  rec.reset();
+  rec.name_world(w, 1, 1);
+  std::string dec = std::to_string(reinterpret_cast<std::uintptr_t>(&g7));
+  rec.on_access(runqcheck::access_observer::kind::load, &p.runq[2], dec.c_str(), "",
+                std::memory_order::relaxed, std::source_location::current());
+  if (rec.nevents() < 1 || std::strcmp(rec.at(rec.nevents() - 1).value, "G7") != 0) {
+    std::printf("FAIL: Relacy's recorder shows G7's address in a uintptr_t slot as %s\n",
+                rec.nevents() < 1 ? "nothing" : rec.at(rec.nevents() - 1).value);
     bad = 1;
   }
   std::printf("%s\n", bad ? "c_array_names: FAILED" : "c_array_names: passed");

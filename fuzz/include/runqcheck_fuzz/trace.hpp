@@ -70,7 +70,7 @@ class recorder final : public access_observer, public model::op_observer {
 
   // Before an execution: forget everything.
   void reset() {
-    nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = 0;
+    nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = ngs_ = 0;
     culprit_ = -1;
     truncated_ = false;
     pending_.obj = nullptr;
@@ -85,6 +85,7 @@ class recorder final : public access_observer, public model::op_observer {
   void name_world(W& w, int nprocs, int ngs) {
     for (int i = 0; i < nprocs; i++) name_p(w.proc(i), i);
     for (int i = 0; i < ngs; i++) {
+      g_at(w.goroutine(i), w.goroutine(i)->goid);
       name(w.g_status(i), "G.status", i);
       name(&w.goroutine(i)->schedlink, "G.schedlink", i);
     }
@@ -119,6 +120,15 @@ class recorder final : public access_observer, public model::op_observer {
     else if (k == static_cast<std::size_t>(-1))
       std::snprintf(n, sizeof objs_[o].name, "%c%d.%s", base[0], i, base + 2);
     else std::snprintf(n, sizeof objs_[o].name, "P%d.runq[%zu]", i, k);
+  }
+
+  // A G's address, shown as "G<goid>" where a value equals it (owner_of).
+  void g_at(const void* addr, std::uint64_t goid) {
+    if (ngs_ >= model::kMaxG) return;
+    gs_[ngs_].at = reinterpret_cast<std::uintptr_t>(addr);
+    std::snprintf(gs_[ngs_].name, sizeof gs_[ngs_].name, "G%llu",
+                  static_cast<unsigned long long>(goid));
+    ngs_++;
   }
 
   // A struct whose unnamed fields are named after it ("P1+24 atomic@runqput"
@@ -405,8 +415,15 @@ class recorder final : public access_observer, public model::op_observer {
   }
 
   // A value that is the address of a named owner ("0x55…" as %p prints
-  // it): the owner's name, so pages do not depend on where ASLR put it.
+  // it): the owner's name, so pages do not depend on where ASLR put it. A G's
+  // address as a decimal integer (a C port's uintptr_t slot): "G<goid>".
   const char* owner_of(const char* value) const {
+    if (value[0] >= '1' && value[0] <= '9') {
+      auto v = static_cast<std::uintptr_t>(std::strtoull(value, nullptr, 10));
+      for (int k = 0; k < ngs_; k++)
+        if (gs_[k].at == v) return gs_[k].name;
+      return value;
+    }
     if (value[0] != '0' || value[1] != 'x') return value;
     auto at = static_cast<std::uintptr_t>(std::strtoull(value, nullptr, 16));
     for (int k = 0; k < nowners_; k++)
@@ -454,6 +471,8 @@ class recorder final : public access_observer, public model::op_observer {
     char name[12] = {};
   };
   owner_t owners_[kMaxOwners];
+  owner_t gs_[model::kMaxG];  // g_at: each G's address and name (size unused)
+  int ngs_ = 0;
   int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0, nowners_ = 0;
   int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
