@@ -284,6 +284,8 @@ class recorder final : public access_observer, public model::op_observer {
     char g[24] = {};
     std::snprintf(g, sizeof g, "%s", raced);
     if (char* dot = std::strchr(g, '.')) *dot = '\0';
+    if (g[0] == 'G' && std::strcmp(events_[w].func, "deliver") == 0)
+      return delivered_twice(b, n, g, events_[w].thread, thread);
     int reads[64], nr = 0;  // the candidates, in execution order (no allocation here)
     for (int i = w + 1; i < nevents_ && nr < 64; i++) {
       const event& r = events_[i];
@@ -323,6 +325,26 @@ class recorder final : public access_observer, public model::op_observer {
         std::snprintf(b + at, n - at, " (read by the load in %s (%s:%u), %s)", r.func, r.file,
                       r.line, r.ordered ? name_of(r.mo) : "plain");
         return;
+      }
+  }
+  // #w was another thread's delivery of G g: the queue handed g out twice. Says so,
+  // with where each thread first read g's pointer in the port.
+  void delivered_twice(char* b, std::size_t n, const char* g, int first, int second) {
+    std::size_t at = std::strlen(b);
+    std::snprintf(b + at, n - at, "; %s delivered twice, to T%d and to T%d: the queue handed "
+                  "it out twice", g, first, second);
+    for (int t : {first, second})
+      for (int i = 0; i < nevents_; i++) {
+        const event& r = events_[i];
+        bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
+        if (r.thread != t || !rd || std::strcmp(r.value, g) != 0 || hook_function(r.func) ||
+            std::strcmp(r.func, "deliver") == 0 || std::strcmp(r.func, "hand_off") == 0)
+          continue;
+        at = std::strlen(b);
+        std::snprintf(b + at, n - at, "; T%d took it by the load of %s in %s (%s:%u)", t,
+                      object_name(r.obj), r.func, r.file, r.line);
+        if (culprit_ < 0) culprit_ = i;
+        break;
       }
   }
   // The access a racing one conflicts with: the latest access to object o
