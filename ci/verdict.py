@@ -220,7 +220,8 @@ def crash_named(line: str, out: str) -> str:
     with the file libFuzzer named (`Test unit written to PATH`) in its place:
     the verdict does not show the output below it."""
     m = re.search(r"Test unit written to (/\S+)", out)
-    return line.replace("<the crash file named below>", m.group(1)) if m else line
+    line = line.replace("<the crash file named below>", m.group(1)) if m else line
+    return line.split("reproduce with: ", 1)[-1]  # the command, printed after "reproduce:"
 
 
 def first_error(log: Path) -> str:

@@ -292,6 +292,17 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     add_test(NAME relacy_weak_cas/teeth COMMAND sh -c
       "${_rq_sh}"
       $<TARGET_FILE:relacy_teeth__get_next_weak>)
+    # A G handed out twice (tests/explore/teeth/get_stale.hpp, a stale runqget value):
+    # the race's reason says so, with the port's line where each thread took it.
+    runqcheck_example_exe(relacy_teeth__get_stale
+      "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp" get_stale teeth/get_stale.hpp
+      teeth::get_stale "${RUNQCHECK_ROOT}/tests/explore" runqcheck_relacy runqcheck_models
+      ${_rq_pic})
+    add_test(NAME relacy_teeth/get_stale COMMAND sh -c
+      "RUNQCHECK_CASE=owner_vs_thief \"$0\" random 20000 2>&1 | grep -m1 \"$1\""
+      $<TARGET_FILE:relacy_teeth__get_stale> "G[0-9]* delivered twice.*get_stale.hpp:")
+    set_tests_properties(relacy_teeth/get_stale PROPERTIES LABELS "gate;relacy;selftest"
+      TIMEOUT 120)
     # A port's `= delete` past relacy.hpp's `delete` macro (the generated header).
     _runqcheck_protocol_header(deleted_member_proto deleted_member.hpp deleted_member::proto
       "${RUNQCHECK_ROOT}/tests/relacy" _rq_dm_incs

@@ -27,7 +27,8 @@ if(NOT TARGET runqcheck_explore)
 endif()
 
 # The pictures' recorders (Relacy's, this engine's) name a C port's ring: a C
-# array with Go's field names (fuzz/tests/c_array_names.cpp).
+# array with Go's field names; the engine's shows a G kept in a uintptr_t as the G
+# (fuzz/tests/c_array_names.cpp).
 if(TARGET runqcheck_fuzz_common AND NOT RUNQCHECK_PORT_ONLY AND NOT TARGET fuzz_c_array_names)
   add_executable(fuzz_c_array_names "${RUNQCHECK_ROOT}/fuzz/tests/c_array_names.cpp")
   target_include_directories(fuzz_c_array_names PRIVATE "${RUNQCHECK_ROOT}/tests/explore")
@@ -619,6 +620,24 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
     --reason "runqget found nothing though runnext held a G" both --total 3)
   set_tests_properties(explore_teeth/get_next_weak PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 300)
+  # Users' C ports' bugs, each one program whose failure must say what broke:
+  # teeth::get_stale hands a G out twice (the cause says so, at the port's read);
+  # teeth::drain_keeps_next leaves runnext set when it drains an empty ring (named
+  # runqdrain, not the final check's runqget that finds the G).
+  set(_rq_tp_get_stale "cap=4 procs=2 P0=0,1 | get(0) | steal(1,0)")
+  set(_rq_tw_get_stale "G0 delivered twice[^\n]*get_stale.hpp:")
+  set(_rq_tp_drain_keeps_next "cap=4 procs=2 P0=/0 | drain(0) | steal(1,0)")
+  set(_rq_tw_drain_keeps_next "FAILED under SC: [^\n]*runqdrain left a G in runnext")
+  foreach(_rq_tn IN ITEMS get_stale drain_keeps_next)
+    runqcheck_example_exe(generated_teeth__${_rq_tn}
+      "${RUNQCHECK_ROOT}/tests/explore/generated.cpp" ${_rq_tn}
+      teeth/${_rq_tn}.hpp teeth::${_rq_tn} "${RUNQCHECK_ROOT}/tests/explore"
+      runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic})
+    add_test(NAME explore_teeth/${_rq_tn} COMMAND generated_teeth__${_rq_tn} run
+      "${_rq_tp_${_rq_tn}}" sc)
+    set_tests_properties(explore_teeth/${_rq_tn} PROPERTIES LABELS "gate;explore;selftest"
+      TIMEOUT 120 PASS_REGULAR_EXPRESSION "${_rq_tw_${_rq_tn}}")
+  endforeach()
   set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()

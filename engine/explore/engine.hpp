@@ -28,7 +28,8 @@
 // the thread wrote nothing since its operation began or its last
 // spin_pause; an atomic read at a source line the thread read at before in
 // the same operation, from the same write, with no write and no new value
-// read in between, blocks too (a CAS or guard retry loop repeating itself).
+// read in between, blocks too (a CAS or guard retry loop repeating itself);
+// a weak CAS's spurious failure counts as new (its retry cannot fail so).
 // An execution that ends with a thread blocked is counted as "blocked".
 // Await in-place revisits (options::ipr, below: after Awamoche, CAV 2023)
 // keep most such executions from being explored at all: a write that ends

@@ -3,7 +3,10 @@
 // fuzz/include/runqcheck_fuzz/input.hpp), run once under Relacy with the
 // input-driven scheduler; any failed invariant, port check, Relacy finding
 // or non-linearizable history aborts, and libFuzzer writes the crash file,
-// which `runqcheck replay` re-runs step by step.
+// which `runqcheck replay` re-runs step by step. A target built for one subject
+// (RUNQCHECK_FUZZ_ONE_SUBJECT: a port's fuzz_interleave__<subject>, whose seeds'
+// subject index means that port) names itself as the reproducer instead: the
+// command line is built with the bundled subjects only.
 #include <malloc.h>
 
 #include <cstdint>
@@ -17,6 +20,8 @@
 namespace fz = runqcheck::fuzz;
 
 namespace {
+const char* self = "";  // argv[0]: a one-subject target's reproducer
+
 // Seeds that start the counters near 2^32 (byte 10) and the steal-size
 // invariant need optional hooks: say which subject lacks them.
 template <int... I>
@@ -34,7 +39,8 @@ void report_hooks(std::integer_sequence<int, I...>) {
 }
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
+  if (argv != nullptr && *argv != nullptr && **argv != nullptr) self = **argv;
   // Each input builds a Relacy context and a test suite of a few MB (a
   // world's Gs and rings as Relacy atomics, fiber stacks) and frees them.
   // Above glibc's mmap threshold every one was a fresh mmap, zeroed page by
@@ -53,10 +59,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fz::outcome o = fz::run(d, fz::sched_kind::input, false);
   if (o.failed) {
     const char* m = std::getenv("RUNQCHECK_MUTANT");
-    std::fprintf(stderr,
-                 "\nrunqcheck: %s\nrunqcheck: reproduce with: %s%s%srunqcheck replay <the crash "
-                 "file named below>\n",
-                 o.message.c_str(), m ? "RUNQCHECK_MUTANT=" : "", m ? m : "", m ? " " : "");
+#ifdef RUNQCHECK_FUZZ_ONE_SUBJECT
+    const char* cmd = self;  // run on one file, the target replays it
+#else
+    const char* cmd = "runqcheck replay";
+#endif
+    std::fprintf(stderr, "\nrunqcheck: %s\nrunqcheck: reproduce with: %s%s%s%s <the crash file "
+                 "named below>\n", o.message.c_str(), m ? "RUNQCHECK_MUTANT=" : "", m ? m : "",
+                 m ? " " : "", cmd);
     std::abort();
   }
   return 0;

@@ -2,13 +2,16 @@
 // field names whose ring is a C array (a C port's, runqcheck/c11.hpp), as they name a
 // std::array: slot k is "P<i>.runq[k]". Relacy's recorder (runqcheck_fuzz/trace.hpp)
 // and the exploring engine's picture (tests/explore/picture.hpp). Before, both called
-// runq.size(), which a C array lacks: this file did not compile. Exit 0: the names hold.
+// runq.size(), which a C array lacks: this file did not compile. And a G kept in a
+// uintptr_t slot reads "G7" in both recorders' pages, not an address. Exit 0: both hold.
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "picture.hpp"
+#include "runqcheck/backend/explore.hpp"
 #include "runqcheck_fuzz/report.hpp"
 
 namespace {
@@ -33,6 +36,52 @@ int main() {
   for (int o = 0; o < 8; o++) slot |= std::strcmp(rec.object_name(o), "P1.runq[3]") == 0;
   if (!slot) {
     std::printf("FAIL: no object named P1.runq[3]\n");
+    bad = 1;
+  }
+  // A G kept as an integer (a C port's uintptr_t slot, Go's guintptr) reads as the G,
+  // not as its address, in the engine's picture (reset() learns the Gs' addresses).
+  struct gw {
+    std::uint64_t goid = 7;
+    int schedlink = 0;
+  } g7;
+  struct world {
+    c_p* pp;
+    gw* g;
+    int flag = 0;
+    c_p* proc(int) { return pp; }
+    int* g_status(int) { return &flag; }
+    gw* goroutine(int) { return g; }
+    int* done_flag(int) { return &flag; }
+    int& sched() { return flag; }
+  } w{&p, &g7};
+  pic.reset(w, 1, 1, 1);
+  namespace ex = runqcheck::explore;
+  ex::request q;
+  q.what = ex::op::load;
+  q.obj = &p.runq[2];
+  q.show = &runqcheck::explore_backend::show<std::uintptr_t>;
+  ex::event e;
+  e.what = ex::op::load;
+  e.kind = ex::ek::read;
+  e.rval = reinterpret_cast<std::uintptr_t>(&g7);
+  pic.access(0, e, q);
+  runqcheck::model::scenario sc{};
+  runqcheck::fuzz::trace_info in;
+  in.sc = &sc;
+  std::string j = pic.json(in);
+  if (j.find("\"G7\"") == std::string::npos) {
+    std::printf("FAIL: a uintptr_t slot holding G7's address is not shown as G7\n");
+    bad = 1;
+  }
+  // Relacy's recorder: the same value, printed in decimal by the backend.
+  rec.reset();
+  rec.name_world(w, 1, 1);
+  std::string dec = std::to_string(reinterpret_cast<std::uintptr_t>(&g7));
+  rec.on_access(runqcheck::access_observer::kind::load, &p.runq[2], dec.c_str(), "",
+                std::memory_order::relaxed, std::source_location::current());
+  if (rec.nevents() < 1 || std::strcmp(rec.at(rec.nevents() - 1).value, "G7") != 0) {
+    std::printf("FAIL: Relacy's recorder shows G7's address in a uintptr_t slot as %s\n",
+                rec.nevents() < 1 ? "nothing" : rec.at(rec.nevents() - 1).value);
     bad = 1;
   }
   std::printf("%s\n", bad ? "c_array_names: FAILED" : "c_array_names: passed");

@@ -267,7 +267,7 @@ class world {
       case op_kind::drain: {
         lowest(o.p, 0);
         gQueue<B> q = S::runqdrain(pp);
-        emptied(o.p);
+        emptied(o.p, static_cast<int>(op_kind::drain));
         for (G* gp; (gp = q.pop()) != nullptr;) deliver(t, gp);
         break;
       }
@@ -298,7 +298,7 @@ class world {
       case op_kind::destroy:
         lowest(o.p, 0);
         S::destroy(pp);
-        emptied(o.p);
+        emptied(o.p, static_cast<int>(op_kind::destroy));
         break;
       case op_kind::empty:
         empty_[t] = S::runqempty(*ps_[o.victim]);
@@ -359,10 +359,14 @@ class world {
     int ring_max = 0;  // ... and since p was last known empty
     int steals_begun = 0, steals_ended = 0, base = 0;
     int next_steals = 0;
+    // The owner's runqdrain or destroy (op_kind) emptied p, and it has not put since:
+    // a G then got with inheritTime was left in runnext by that op.
+    int left_by = -1;
   };
 
   void held_put(int p, int gid, bool next) {
     held_p& h = held_[p];
+    h.left_by = -1;
     unsure_next(gid);  // a G put twice may be in two places
     const int cap = static_cast<int>(sc_.cap);
     // Into the ring: the G, or the runnext it kicks (if one may be there).
@@ -391,13 +395,16 @@ class world {
   void brought_in(int p) {
     held_p& h = held_[p];
     h.next_sure = false;
+    h.left_by = -1;
     h.ring = std::min(h.ring + static_cast<int>(sc_.cap) / 2, static_cast<int>(sc_.cap));
     h.ring_max = std::max(h.ring_max, h.ring);
   }
 
-  // p is empty now (drained, destroyed, or a runqget found nothing).
-  void emptied(int p) {
+  // p is empty now (drained, destroyed, or a runqget found nothing; by: the
+  // owner's drain or destroy, else -1).
+  void emptied(int p, int by = -1) {
     held_p& h = held_[p];
+    h.left_by = by;
     h.next = -1;
     h.lower = h.ring = h.ring_max = 0;
     h.base = h.steals_ended;
@@ -442,6 +449,13 @@ class world {
     }
     int gid = gp->goid < static_cast<std::uint64_t>(MaxG) ? static_cast<int>(gp->goid) : -1;
     if (gid != h.next) {
+      // Named for the op that broke the contract, not for this runqget.
+      RQ_INVARIANT(B, !inheritTime || h.left_by != static_cast<int>(op_kind::drain),
+                   "invariant: runqdrain left a G in runnext (the P must end empty): runqget "
+                   "got it after with inheritTime", "p", p, "g", gid);
+      RQ_INVARIANT(B, !inheritTime || h.left_by != static_cast<int>(op_kind::destroy),
+                   "invariant: destroy left a G in runnext (every G must go to the global "
+                   "queue): runqget got it after with inheritTime", "p", p, "g", gid);
       RQ_INVARIANT(B, !inheritTime,
                    "invariant: runqget's inheritTime true for a G that was not in runnext", "p", p,
                    "g", gid);

@@ -42,6 +42,7 @@ class picture final : public rqm::op_observer {
     begin(nthreads);
     for (int i = 0; i < nprocs; i++) name_p(w.proc(i), i);
     for (int i = 0; i < ngs; i++) {
+      g_at(w.goroutine(i), w.goroutine(i)->goid);
       name(w.g_status(i), "G" + std::to_string(i) + ".status");
       name(&w.goroutine(i)->schedlink, "G" + std::to_string(i) + ".schedlink");
     }
@@ -57,6 +58,7 @@ class picture final : public rqm::op_observer {
     names_.clear();
     mutexes_.clear();
     owners_.clear();
+    gs_.clear();
     po_.assign(static_cast<std::size_t>(nthreads), {});
     cur_op_.assign(static_cast<std::size_t>(nthreads), -1);
     later_rf_.clear();
@@ -169,6 +171,8 @@ class picture final : public rqm::op_observer {
     text += rb >= 0 ? said(rows_[static_cast<std::size_t>(rb)], &at)
                     : "an access by thread " + std::to_string(tb);
     text += ", unordered by happens-before";
+    if (rb >= 0 && rows_[static_cast<std::size_t>(rb)].func == "deliver")
+      return delivered_twice(obj, ta, tb, text, at);
     if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
     // The hand-over, as fuzz::recorder::hand_over picks it: among A's reads of stores B
     // made after its racing write, first an acquire of a store without release (the
@@ -242,6 +246,31 @@ class picture final : public rqm::op_observer {
         return text += " (read by the " + std::string(of(k).kind) + " at " + of(k).loc + " (" +
                        of(k).func + "), " + mo + ")";
       }
+    return text;
+  }
+
+  // A race with another thread's delivery of the G (exec.hpp's deliver): the queue
+  // handed that G out twice. Named so, with where each thread first read the G's
+  // pointer in the port (at gets those lines first).
+  std::string delivered_twice(const std::string& obj, int ta, int tb, const std::string& race,
+                              std::vector<std::string>& at) const {
+    std::string g = obj.substr(0, obj.find('.'));
+    std::string text = g + " delivered twice, to thread " + std::to_string(tb) +
+                       " and to thread " + std::to_string(ta) + ": the queue handed it out " +
+                       "twice (" + race + ")";
+    std::vector<std::string> mine;
+    for (int t : {tb, ta}) {
+      if (t < 0 || t >= static_cast<int>(po_.size())) continue;
+      for (int k : po_[static_cast<std::size_t>(t)]) {
+        const row& r = rows_[static_cast<std::size_t>(k)];
+        if (!r.reads || r.value != g || r.func == "deliver" || r.func == "hand_off" ||
+            fuzz::hook_function(r.func))
+          continue;
+        text += "; thread " + std::to_string(t) + " took it by the " + said(r, &mine);
+        break;
+      }
+    }
+    at.insert(at.begin(), mine.begin(), mine.end());
     return text;
   }
 
@@ -321,6 +350,11 @@ class picture final : public rqm::op_observer {
         std::snprintf(out, sizeof out, "%s", owner.c_str());
         return;
       }
+    for (const auto& [at, goid] : gs_)  // a G kept as an integer (uintptr_t, guintptr)
+      if (v == at) {
+        std::snprintf(out, sizeof out, "G%llu", static_cast<unsigned long long>(goid));
+        return;
+      }
     q.show(v, out, sizeof out);
   }
   // "runqput" of "void runqcheck::runqput(p<B, 4>*, G*, bool) [with ...]".
@@ -347,6 +381,10 @@ class picture final : public rqm::op_observer {
     }
   }
   void name(const void* at, std::string n) { names_[at] = std::move(n); }
+  // A G's address: a value equal to it reads "G<goid>" whatever its type.
+  void g_at(const void* at, std::uint64_t goid) {
+    gs_.emplace_back(reinterpret_cast<std::uintptr_t>(at), goid);
+  }
   // The fuzz recorder's naming (runqcheck_fuzz/trace.hpp): ("M.park", 2) is
   // "M2.park"; i < 0: base itself.
   void name(const void* at, const char* base, int i) {
@@ -393,6 +431,7 @@ class picture final : public rqm::op_observer {
   std::vector<const void*> mutexes_;
   std::unordered_map<const void*, std::string> names_;
   std::vector<std::tuple<std::uintptr_t, std::size_t, std::string>> owners_;
+  std::vector<std::pair<std::uintptr_t, std::uint64_t>> gs_;  // g_at
 };
 
 }  // namespace runqcheck::explore

@@ -34,7 +34,7 @@ CASES = [
     ("lincheck_threads", "lincheck", "", "***Exception: SegFault", ["crashed (SegFault)"]),
     ("fuzz_interleave", "fuzz interleave",
      "runqcheck: owner_vs_thief: fatal error: invariant: a G lost\n"
-     "runqcheck: reproduce with: runqcheck replay <the crash file named below>\n"
+     "runqcheck: reproduce with: /b/bin/fuzz_interleave__acme_x <the crash file named below>\n"
      "artifact_prefix='/b/a/'; Test unit written to /b/a/crash-1f\n", "", []),
     ("relacy_scenarios_full", "relacy full",
      "relacy_scenarios: empty_next1_next1: passed after 120 executions\n"
@@ -194,8 +194,12 @@ def main(argv):
         bad += [f"{test}: reason lacks '{w}' ({reason.strip()})" for w in words if w not in reason]
     if (got := protocol_reason(verdict)) != PROTOCOL_REASON:
         bad.append(f"explore_protocol: reason is '{got}', not the failing invariant")
-    if "replay /b/a/crash-1f" not in out or "<the crash file named below>" in out:
+    if "/b/a/crash-1f" not in out or "<the crash file named below>" in out:
         bad.append("fuzz: the reproducer does not name libFuzzer's crash file")
+    # a port's fuzz target names itself (runqcheck's seeds index the bundled subjects),
+    # printed once as the command, not as "reproduce: runqcheck: reproduce with: ..."
+    if "    reproduce: /b/bin/fuzz_interleave__acme_x /b/a/crash-1f\n" not in out:
+        bad.append("fuzz: the port target's reproducer is not one command after 'reproduce:'")
     n = out.count("reproduce: /b/bin/unit__acme_x --gtest_filter=SubjectConcurrent.Steal\n")
     if n != 1:  # printed twice by the test (before and after the crash): listed once
         bad.append(f"the crash's reproducer is listed {n} times, not once")

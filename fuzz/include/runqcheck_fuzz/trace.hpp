@@ -72,7 +72,7 @@ class recorder final : public access_observer, public model::op_observer {
 
   // Before an execution: forget everything.
   void reset() {
-    nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = 0;
+    nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = ngs_ = 0;
     culprit_ = -1;
     truncated_ = false;
     pending_.obj = nullptr;
@@ -87,6 +87,7 @@ class recorder final : public access_observer, public model::op_observer {
   void name_world(W& w, int nprocs, int ngs) {
     for (int i = 0; i < nprocs; i++) name_p(w.proc(i), i);
     for (int i = 0; i < ngs; i++) {
+      g_at(w.goroutine(i), w.goroutine(i)->goid);
       name(w.g_status(i), "G.status", i);
       name(&w.goroutine(i)->schedlink, "G.schedlink", i);
     }
@@ -122,6 +123,15 @@ class recorder final : public access_observer, public model::op_observer {
     else if (k == static_cast<std::size_t>(-1))
       std::snprintf(n, sizeof objs_[o].name, "%c%d.%s", base[0], i, base + 2);
     else std::snprintf(n, sizeof objs_[o].name, "P%d.runq[%zu]", i, k);
+  }
+
+  // A G's address, shown as "G<goid>" where a value equals it (owner_of).
+  void g_at(const void* addr, std::uint64_t goid) {
+    if (ngs_ >= model::kMaxG) return;
+    gs_[ngs_].at = reinterpret_cast<std::uintptr_t>(addr);
+    std::snprintf(gs_[ngs_].name, sizeof gs_[ngs_].name, "G%llu",
+                  static_cast<unsigned long long>(goid));
+    ngs_++;
   }
 
   // A struct whose unnamed fields are named after it ("P1+24 atomic@runqput"
@@ -289,6 +299,8 @@ class recorder final : public access_observer, public model::op_observer {
     char g[24] = {};
     std::snprintf(g, sizeof g, "%s", raced);
     if (char* dot = std::strchr(g, '.')) *dot = '\0';
+    if (g[0] == 'G' && std::strcmp(events_[w].func, "deliver") == 0)
+      return delivered_twice(b, n, g, events_[w].thread, thread);
     int reads[64], nr = 0;  // the candidates, in execution order (no allocation here)
     for (int i = w + 1; i < nevents_ && nr < 64; i++) {
       const event& r = events_[i];
@@ -328,6 +340,26 @@ class recorder final : public access_observer, public model::op_observer {
         std::snprintf(b + at, n - at, " (read by the load in %s (%s:%u), %s)", r.func, r.file,
                       r.line, r.ordered ? name_of(r.mo) : "plain");
         return;
+      }
+  }
+  // #w was another thread's delivery of G g: the queue handed g out twice. Says so,
+  // with where each thread first read g's pointer in the port.
+  void delivered_twice(char* b, std::size_t n, const char* g, int first, int second) {
+    std::size_t at = std::strlen(b);
+    std::snprintf(b + at, n - at, "; %s delivered twice, to T%d and to T%d: the queue handed "
+                  "it out twice", g, first, second);
+    for (int t : {first, second})
+      for (int i = 0; i < nevents_; i++) {
+        const event& r = events_[i];
+        bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
+        if (r.thread != t || !rd || std::strcmp(r.value, g) != 0 || hook_function(r.func) ||
+            std::strcmp(r.func, "deliver") == 0 || std::strcmp(r.func, "hand_off") == 0)
+          continue;
+        at = std::strlen(b);
+        std::snprintf(b + at, n - at, "; T%d took it by the load of %s in %s (%s:%u)", t,
+                      object_name(r.obj), r.func, r.file, r.line);
+        if (culprit_ < 0) culprit_ = i;
+        break;
       }
   }
   // The access a racing one conflicts with: the latest access to object o
@@ -422,8 +454,15 @@ class recorder final : public access_observer, public model::op_observer {
   }
 
   // A value that is the address of a named owner ("0x55…" as %p prints
-  // it): the owner's name, so pages do not depend on where ASLR put it.
+  // it): the owner's name, so pages do not depend on where ASLR put it. A G's
+  // address as a decimal integer (a C port's uintptr_t slot): "G<goid>".
   const char* owner_of(const char* value) const {
+    if (value[0] >= '1' && value[0] <= '9') {
+      auto v = static_cast<std::uintptr_t>(std::strtoull(value, nullptr, 10));
+      for (int k = 0; k < ngs_; k++)
+        if (gs_[k].at == v) return gs_[k].name;
+      return value;
+    }
     if (value[0] != '0' || value[1] != 'x') return value;
     auto at = static_cast<std::uintptr_t>(std::strtoull(value, nullptr, 16));
     for (int k = 0; k < nowners_; k++)
@@ -472,6 +511,8 @@ class recorder final : public access_observer, public model::op_observer {
     char name[12] = {};
   };
   owner_t owners_[kMaxOwners];
+  owner_t gs_[model::kMaxG];  // g_at: each G's address and name (size unused)
+  int ngs_ = 0;
   int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0, nowners_ = 0;
   int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
