@@ -3,7 +3,8 @@
 // std::array: slot k is "P<i>.runq[k]". Relacy's recorder (runqcheck_fuzz/trace.hpp)
 // and the exploring engine's picture (tests/explore/picture.hpp). Before, both called
 // runq.size(), which a C array lacks: this file did not compile. And a G kept in a
-// uintptr_t slot reads "G7" in both recorders' pages, not an address. Exit 0: both hold.
+// uintptr_t slot reads "G7" in both recorders' pages, not an address; a field of
+// its own names, by its offset in the struct. Exit 0: all hold.
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -65,10 +66,26 @@ int main() {
   e.kind = ex::ek::read;
   e.rval = reinterpret_cast<std::uintptr_t>(&g7);
   pic.access(0, e, q);
+  // A field the recorders cannot name (a port's own names) inside a struct they
+  // know: named by its offset, not after the function that touched it first
+  // ("Q1+4 atomic", not "Q1+4 atomic@rq_empty", which other functions share).
+  struct c_q {
+    std::atomic<std::uint32_t> pos[2];
+  } cq{};
+  pic.owner(&cq, sizeof cq, "Q", 1);
+  ex::request q2 = q;
+  q2.obj = &cq.pos[1];
+  ex::event e2 = e;
+  e2.rval = 0;
+  pic.access(0, e2, q2);
   runqcheck::model::scenario sc{};
   runqcheck::fuzz::trace_info in;
   in.sc = &sc;
   std::string j = pic.json(in);
+  if (j.find("\"Q1+4 atomic\"") == std::string::npos) {
+    std::printf("FAIL: a port's own field at Q1+4 is not named \"Q1+4 atomic\"\n");
+    bad = 1;
+  }
   if (j.find("\"G7\"") == std::string::npos) {
     std::printf("FAIL: a uintptr_t slot holding G7's address is not shown as G7\n");
     bad = 1;

@@ -390,15 +390,17 @@ class picture final : public rqm::op_observer {
   void name(const void* at, const char* base, int i) {
     name(at, i < 0 ? std::string(base) : base[0] + std::to_string(i) + (base + 1));
   }
-  // A struct whose unnamed fields are named after it ("M1+16 atomic@startm").
+  // A struct whose unnamed fields are named after it ("M1+16 atomic").
   void owner(const void* at, std::size_t size, const char* base, int i) {
     owners_.emplace_back(reinterpret_cast<std::uintptr_t>(at), size,
                          i < 0 ? std::string(base) : base + std::to_string(i));
   }
 
  private:
-  // A named object, else "P1+24 atomic@runqput" inside a P, else
-  // "atomic#3@runqput" (first-touch order: the same on every replay).
+  // A named object, else "P1+24 atomic" inside a P (its offset names it:
+  // not the function that touched it first, which other functions share),
+  // else "atomic#3@runqput" (first-touch order and place: the same on every
+  // replay).
   std::string object(const void* at, const char* what, const std::string& func) {
     auto it = names_.find(at);
     if (it != names_.end()) return it->second;
@@ -406,7 +408,7 @@ class picture final : public rqm::op_observer {
     std::string n = std::string(what) + "#" + std::to_string(names_.size()) + "@" + func;
     for (const auto& [base, size, owner] : owners_)
       if (a >= base && a < base + size)
-        n = owner + "+" + std::to_string(a - base) + " " + what + "@" + func;
+        n = owner + "+" + std::to_string(a - base) + " " + what;
     names_[at] = n;
     return n;
   }
