@@ -263,8 +263,7 @@ class picture final : public rqm::op_observer {
       if (t < 0 || t >= static_cast<int>(po_.size())) continue;
       for (int k : po_[static_cast<std::size_t>(t)]) {
         const row& r = rows_[static_cast<std::size_t>(k)];
-        if (!r.reads || r.value != g || r.func == "deliver" || r.func == "hand_off" ||
-            fuzz::hook_function(r.func))
+        if (!r.reads || r.value != g || fuzz::harness_function(r.func))
           continue;
         text += "; thread " + std::to_string(t) + " took it by the " + said(r, &mine);
         break;

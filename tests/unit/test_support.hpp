@@ -63,11 +63,11 @@ using cap = std::integral_constant<std::uint32_t, C>;
 struct fatal_exception : std::runtime_error {
   std::string msg;     // Go's throw text, e.g. "runqsteal: runq overflow"
   std::string values;  // "h=… t=…"
-  runqcheck::fatal_kind kind;  // the port's or the harness's
+  runqcheck::fatal_kind kind;  // the port's, an invariant's or the harness's
   fatal_exception(std::string m, std::string v, const std::string& where,
                   runqcheck::fatal_kind k)
-      : std::runtime_error(std::string(k == runqcheck::fatal_kind::harness ? "harness " : "") +
-                           "fatal error: " + m + (v.empty() ? "" : " ") + v + " at " + where),
+      : std::runtime_error(std::string(runqcheck::fatal_label(k)) + ": " + m +
+                           (v.empty() ? "" : " ") + v + " at " + where),
         msg(std::move(m)), values(std::move(v)), kind(k) {}
 };
 

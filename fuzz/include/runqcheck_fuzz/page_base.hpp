@@ -42,6 +42,12 @@ inline bool hook_function(const std::string& f) {
          f == "describe_sched";
 }
 
+// The harness's own functions: a hook's, or the world's delivery and hand-over
+// of a G. Never where the port took a G (a "delivered twice" cause).
+inline bool harness_function(const std::string& f) {
+  return hook_function(f) || f == "deliver" || f == "hand_off";
+}
+
 inline void json_string(std::string& out, const char* s) {
   out += '"';
   for (; *s != '\0'; s++) {

@@ -352,8 +352,7 @@ class recorder final : public access_observer, public model::op_observer {
       for (int i = 0; i < nevents_; i++) {
         const event& r = events_[i];
         bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
-        if (r.thread != t || !rd || std::strcmp(r.value, g) != 0 || hook_function(r.func) ||
-            std::strcmp(r.func, "deliver") == 0 || std::strcmp(r.func, "hand_off") == 0)
+        if (r.thread != t || !rd || std::strcmp(r.value, g) != 0 || harness_function(r.func))
           continue;
         at = std::strlen(b);
         std::snprintf(b + at, n - at, "; T%d took it by the load of %s in %s (%s:%u)", t,
