@@ -332,12 +332,17 @@ def main(argv) -> int:
             what, _, log = stage.read_text().strip().partition(" ")
             log = str(art and art.file_of(d, log) or log)  # a collected one's copy
             ports.update(ports_of(d))  # written by a configure that passed
-            setup.append((preset, what, first_error(Path(log)), log, cols, d))
+            # (a nightly column's tests did not run either way: its cell stays out)
+            setup.append((preset, what, first_error(Path(log)), log,
+                          [c for c in cols if c not in NIGHTLY_COLUMNS], d))
             ran_cols.update(cols)
             continue
         if not junit.exists():
             why, log = stopped_ctest(d)
-            setup.append((preset, "test", why, log, cols, d))
+            # a nightly column only where one of its tests had started (the gate runs none)
+            started = {columns_of(d).get(t) for t in started_tests(Path(log))}
+            setup.append((preset, "test", why, log,
+                          [c for c in cols if c not in NIGHTLY_COLUMNS or c in started], d))
             ran_cols.update(cols)
             continue
         ran_cols.update(cols)
@@ -518,6 +523,17 @@ def main(argv) -> int:
     return 1 if bad else 0
 
 
+STARTED = re.compile(r"^\s*Start\s+(\d+): (\S+)", re.M)  # ctest's line as a test starts
+
+
+def started_tests(log: Path) -> list:
+    """The tests a ctest's output (junit.log) shows started."""
+    try:
+        return [name for _, name in STARTED.findall(log.read_text(errors="replace"))]
+    except OSError:
+        return []
+
+
 def stopped_ctest(d: Path) -> tuple[str, str]:
     """Why a preset's ctest left no junit.xml, and the log to read: its output
     (junit.log), naming the test that had started and not ended (a ctest killed
@@ -527,7 +543,7 @@ def stopped_ctest(d: Path) -> tuple[str, str]:
         text = log.read_text(errors="replace")
     except OSError:
         return "no results (ctest wrote no junit.xml, nor any output)", str(d)
-    started = re.findall(r"^\s*Start\s+(\d+): (\S+)", text, re.M)
+    started = STARTED.findall(text)
     ended = set(re.findall(r"^\s*\d+/\d+ Test\s+#(\d+): ", text, re.M))
     running = [name for n, name in started if n not in ended]
     if not running:

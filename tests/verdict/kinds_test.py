@@ -85,20 +85,34 @@ def main(argv):
             bad.append(f"p's build failure names a queue column: {line.strip()}")
         if line.startswith("  q, ") and "relacy protocol" in line:
             bad.append(f"q's build failure names a protocol column: {line.strip()}")
+        if "relacy full" in line:
+            bad.append(f"a build failure names a nightly column: {line.strip()}")
     if not any(line.startswith("  p, relacy protocol") for line in out.splitlines()):
         bad.append("no build failure listed for p's relacy protocol")
     # A ctest stopped (killed from outside) while its second test ran, before
     # junit.xml: the failure names that test and ctest's output.
+    # Its nightly column (relacy full) is not listed: none of its tests had started.
     (work / "stage-failed").unlink()
-    (work / "junit.log").write_text(
-        "      Start  1: relacy_scenarios/q\n"
-        " 1/2 Test  #1: relacy_scenarios/q ...............   Passed    1.00 sec\n"
-        "      Start  2: relacy_scenarios_bound2/q\n")
-    out, _ = matrix(verdict, work, "q")
+    (work / "runqcheck_columns.json").write_text(json.dumps({
+        "protocol_subjects": [], "tests": {"relacy_scenarios/q": "relacy_random",
+                                           "relacy_scenarios_bound2/q": "relacy_bounded",
+                                           "relacy_scenarios_full/q": "relacy_full"}}))
+    log = ("      Start  1: relacy_scenarios/q\n"
+           " 1/2 Test  #1: relacy_scenarios/q ...............   Passed    1.00 sec\n"
+           "      Start  2: relacy_scenarios_bound2/q\n")
+    (work / "junit.log").write_text(log)
+    out, rows = matrix(verdict, work, "q")
     if "while relacy_scenarios_bound2/q ran" not in out:
         bad.append("a stopped ctest's failure does not name the test that ran")
     if f"log: {work / 'junit.log'}" not in out:
         bad.append("a stopped ctest's failure does not name its output (junit.log)")
+    if "relacy full" in out or rows.get("q", {}).get("relacy bounded") != "FAILED":
+        bad.append("a stopped ctest: relacy full listed, or relacy bounded not FAILED")
+    # ... and is, where its test was the one running (the nightly run).
+    (work / "junit.log").write_text(log.replace("bound2", "full"))
+    out, rows = matrix(verdict, work, "q")
+    if rows.get("q", {}).get("relacy full") != "FAILED":
+        bad.append("a ctest stopped in relacy full's test: that column not FAILED")
     for b in bad:
         print(f"kinds_test: {b}")
     print(f"kinds_test: {'FAILED' if bad else 'passed'}")
