@@ -337,6 +337,9 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   runqcheck_wrap_teeth(PREFIX relacy_wrap SOURCE "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
     LIB runqcheck_relacy LABEL relacy ENV "WRAP_ARGS=random 10000"
     PORTS bare_workq:pass wrapbare_bug:fail)
+  runqcheck_wrap_teeth(PREFIX relacy_wrap SOURCE "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
+    LIB runqcheck_relacy LABEL relacy ENV "WRAP_ARGS=random 10000" EXAMPLE packed_runq
+    HEADER packed_runq/runq.hpp NS packed TAG packed PORTS runq:pass wrap_bug:fail)
   # --shard i/N (tests/relacy/shard.hpp): shards' counts sum to the unsharded
   # search's (bound 2, full, random; N = 2, 3), a mutant's failure is found
   # by the shard whose part holds it; ci/deep-search and ci/shard_merge.py. ~6 s.

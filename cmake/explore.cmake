@@ -573,6 +573,11 @@ include("${CMAKE_CURRENT_LIST_DIR}/wrap_teeth.cmake")
 runqcheck_wrap_teeth(PREFIX explore_wrap SOURCE "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
   LIB runqcheck_explore LABEL explore
   PORTS bare_workq:pass widebare:pass wrapbare_bug:fail widebare_wrap_bug:fail)
+# The same on a head that packs two counters in one 64-bit word (tokio's
+# pack(steal, real), examples/packed_runq): found, not "not applied".
+runqcheck_wrap_teeth(PREFIX explore_wrap SOURCE "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
+  LIB runqcheck_explore LABEL explore EXAMPLE packed_runq HEADER packed_runq/runq.hpp
+  NS packed TAG packed PORTS runq:pass wrap_bug:fail)
 set(_rq_acme_inc "${RUNQCHECK_ROOT}/examples/acme_runq/include")
 # Order advice on a port in its own style (examples/acme_runq): acme::strict,
 # acme::workq with runqput's tail store seq_cst, is reported stronger than
@@ -682,15 +687,18 @@ runqcheck_add_checker_run(CHECKER generated SUFFIX _lb_deep_k3 LABELS nightly ex
   TIMEOUT 3600 ARGS lb,c11 --threads 2 --ops 3 --total 4 --jobs 2)
 
 # The finder against the hooks (tests/explore/counters.cpp): on ports that
-# have S::runq_counters (Go's, acme's 32- and 64-bit, the C port), the
+# have S::runq_counters (Go's, acme's 32- and 64-bit, the C port, a packed
+# head), the
 # counters found by behaviour are the ones the hook reads, at its width.
 if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go125
    AND EXISTS "${_rq_acme_inc}/acme/variants.hpp")
   set(_rq_lwq_inc "${RUNQCHECK_ROOT}/examples/lwq_c/include")
+  set(_rq_packed_inc "${RUNQCHECK_ROOT}/examples/packed_runq/include")
   foreach(_rq_cs IN ITEMS "go125|runqcheck/go125.hpp|runqcheck::go125|"
                           "acme_workq|acme/workq.hpp|acme::workq|${_rq_acme_inc}"
                           "acme_wide|acme/variants.hpp|acme::wide|${_rq_acme_inc}"
-                          "lwq_c|lwq/subject.hpp|lwq_c::runq|${_rq_lwq_inc}")
+                          "lwq_c|lwq/subject.hpp|lwq_c::runq|${_rq_lwq_inc}"
+                          "packed_runq|packed_runq/runq.hpp|packed::runq|${_rq_packed_inc}")
     string(REPLACE "|" ";" _rq_cs "${_rq_cs}")
     list(GET _rq_cs 0 _rq_n)
     list(GET _rq_cs 1 _rq_h)

@@ -12,10 +12,13 @@
 // runqget advances by one, from the tail's value before the put (equal
 // values: a fresh P is empty), both of the same width W (their sizeof). Any
 // other shape (no such location, two of them, other widths: a queue under a
-// lock, counters kept elsewhere, a size field) is "not found", with why. The
-// harness then sets both to the scenario's start at W bits (2^W - k for a
-// scenario written 2^32 - k), as set_runq_counters would; the G used to find
-// them stays behind in a slot the ring treats as free.
+// lock, counters kept elsewhere, a size field) is "not found", with why. A
+// head that packs counters of the tail's width into one wider word (tokio's
+// pack(steal, real): a u64 of two u32s) is found too: the runqget advances
+// each W-bit lane of it by one from the tail's value. The harness then sets
+// both (each lane of a packed head) to the scenario's start at W bits (2^W -
+// k for a scenario written 2^32 - k), as set_runq_counters would; the G used
+// to find them stays behind in a slot the ring treats as free.
 #pragma once
 
 #include <concepts>
@@ -43,14 +46,42 @@ template <class B>
 struct found_counters {
   typename B::setup_access head, tail;  // their last accesses
   std::uint8_t bytes = 0;               // W / 8
+  std::uint8_t head_lanes = 1;          // counters packed in the head (head.bytes / bytes)
   std::string why;                      // empty: found
+  // What the head is set to for counters at v: v in each lane.
+  std::uint64_t head_value(std::uint64_t v) const {
+    std::uint64_t out = 0;
+    for (int i = 0; i < head_lanes; i++) out |= v << (8 * bytes * i);
+    return out;
+  }
 };
 
 namespace detail {
+inline std::uint64_t width_mask(std::uint8_t bytes) {
+  return bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * bytes) - 1;
+}
+
+// Whether a, a location of counter type written by the operation, holds
+// counters of `lane` bytes each advanced by one from `from` (one lane: any
+// value before).
+template <class A>
+bool lanes_advanced(const A& a, std::uint8_t lane, const std::uint64_t* from) {
+  if (!a.writes || !a.counter_type || lane == 0 || a.bytes % lane != 0) return false;
+  std::uint64_t m = width_mask(lane);
+  for (int i = 0; i < a.bytes / lane; i++) {
+    std::uint64_t b = a.before >> (8 * lane * i) & m, e = a.after >> (8 * lane * i) & m;
+    if (((b + 1) & m) != e || (from != nullptr && b != *from)) return false;
+  }
+  return true;
+}
+
 // The locations an operation advanced by one: each location's first value
 // (before its first access) and last (after its last), of counter type.
+// With `lane` and `from`: also a wider location whose every lane of that
+// many bytes advanced by one from `from` (a packed head).
 template <class A>
-std::vector<A> advanced(const std::vector<A>& acc) {
+std::vector<A> advanced(const std::vector<A>& acc, std::uint8_t lane = 0,
+                        const std::uint64_t* from = nullptr) {
   std::vector<A> net;
   for (const A& a : acc) {
     A* n = nullptr;
@@ -65,10 +96,10 @@ std::vector<A> advanced(const std::vector<A>& acc) {
     n->counter_type &= a.counter_type;
   }
   std::vector<A> out;
-  for (const A& a : net) {
-    std::uint64_t mask = a.bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * a.bytes) - 1;
-    if (a.writes && a.counter_type && ((a.before + 1) & mask) == a.after) out.push_back(a);
-  }
+  for (const A& a : net)
+    if (lanes_advanced(a, a.bytes, nullptr) ||
+        (lane != 0 && a.bytes > lane && lanes_advanced(a, lane, from)))
+      out.push_back(a);
   return out;
 }
 }  // namespace detail
@@ -93,7 +124,9 @@ found_counters<B> find_counters(typename S::p& pp, g<B>& probe) {
     f.why = "runqget on a fresh P after one runqput did not return that G";
     return f;
   }
-  std::vector<A> t = detail::advanced(put), h = detail::advanced(got);
+  std::vector<A> t = detail::advanced(put);
+  std::vector<A> h = t.size() == 1 ? detail::advanced(got, t[0].bytes, &t[0].before)
+                                   : detail::advanced(got);
   if (t.empty() && h.empty()) {
     f.why = "no atomic of an unsigned integer type that runqput or runqget advances by one on a "
             "fresh P (a queue under a lock, or counters outside the backend's atomics)";
@@ -106,7 +139,9 @@ found_counters<B> find_counters(typename S::p& pp, g<B>& probe) {
             " by runqget on a fresh P (the ring's tail and head: one each)";
     return f;
   }
-  if (t[0].key == h[0].key || t[0].bytes != h[0].bytes || t[0].before != h[0].before) {
+  bool packed = h[0].bytes > t[0].bytes;  // lanes checked by advanced()
+  if (t[0].key == h[0].key || (!packed && (t[0].bytes != h[0].bytes ||
+                                           t[0].before != h[0].before))) {
     f.why = "the locations runqput and runqget advance by one are not two counters of one width "
             "starting equal";
     return f;
@@ -114,14 +149,14 @@ found_counters<B> find_counters(typename S::p& pp, g<B>& probe) {
   f.tail = t[0];
   f.head = h[0];
   f.bytes = t[0].bytes;
+  f.head_lanes = static_cast<std::uint8_t>(h[0].bytes / t[0].bytes);
   return f;
 }
 
 // 2^W - k for a scenario's start_counter written 2^32 - k (W = 8 * bytes).
 inline std::uint64_t start_at_width(std::uint32_t start_counter, std::uint8_t bytes) {
   std::uint64_t k = std::uint64_t{0x100000000ull} - start_counter;
-  std::uint64_t mask = bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * bytes) - 1;
-  return (std::uint64_t{0} - k) & mask;
+  return (std::uint64_t{0} - k) & detail::width_mask(bytes);
 }
 
 }  // namespace runqcheck::model

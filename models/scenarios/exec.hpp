@@ -205,7 +205,7 @@ class world {
                           "counters found by behaviour, not found:",
                           f.why, std::source_location::current(), fatal_kind::harness});
     std::uint64_t v = start_at_width(sc_.start_counter, f.bytes);
-    B::set_setup_value(f.head, v);
+    B::set_setup_value(f.head, f.head_value(v));
     B::set_setup_value(f.tail, v);
   }
 

@@ -43,7 +43,7 @@ struct finder final : ex::program {
       return;
     }
     const C v = static_cast<C>(model::start_at_width(0xFFFFFFFEu, f.bytes));
-    B::set_setup_value(f.head, v);
+    B::set_setup_value(f.head, f.head_value(v));
     B::set_setup_value(f.tail, v);
     auto c = S::runq_counters(*pp);
     if (c.head != v || c.tail != v) {
