@@ -15,7 +15,8 @@ and names each access as the audit's sites do (models/mutants/schemata.py over r
 FUNCTION_ROLE_KIND (an exchange counts as a CAS: both are RMWs), where FUNCTION is the
 subject operation, except that in runqsteal the victim's side is runqgrab, and a head CAS
 in runqput is runqputslow's.  Within an operation
-op_sites picks the access of each site (the read the operation acts on, the first write);
+op_sites picks the access of each site (the read the operation acts on, its last successful
+write: a two-phase steal's second head CAS, tokio's steal := real, after the slot reads);
 the weakest over the operations counts.  A structure the idioms do not describe raises
 NotApplied.
 """
@@ -175,11 +176,12 @@ def site_of(op, a, r):
 
 
 def op_sites(op, role):
-    """{site: (access, decides)} of one operation.  A write site (store, CAS): its first
-    access.  A read site: the read the operation acts on, the last read of it before the
-    first ring write (slot, head or tail) that follows its first read: an earlier read is a
-    peek (decides: True); with no ring write after it, its first read (decides: False:
-    runqempty's reads, or a peek before an early return; runqempty's re-read is no site)."""
+    """{site: (access, decides)} of one operation.  A write site (store, CAS): its last
+    successful write (the one after the reads it orders), else its first access.  A read
+    site: the read the operation acts on, the last read of it before the first ring write
+    (slot, head or tail) that follows its first read: an earlier read is a peek (decides:
+    True); with no ring write after it, its first read (decides: False: runqempty's
+    reads, or a peek before an early return; runqempty's re-read is no site)."""
     acc = [(k, a, site_of(op, a, role[a.off])) for k, a in enumerate(op.acc)
            if a.where in ("P0", "P1")]
     writes = [k for k, a, _ in acc if role[a.off] in ("slot", "head", "tail")
@@ -192,7 +194,8 @@ def op_sites(op, role):
     for s, (k0, a0) in first.items():
         end = next((k for k in writes if k > k0), None)
         if not s.endswith("_load"):
-            out[s] = (a0, True)
+            done = [a for k, a, s2 in acc if s2 == s and k in writes]
+            out[s] = (done[-1] if done else a0, True)
         elif end is None:
             out[s] = (a0, False)
         else:

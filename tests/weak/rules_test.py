@@ -10,7 +10,10 @@ the P objects, two tails, and a runqputbatch that never stores the tail are each
 applied` (exit 77) with their reason, the fence's naming the exhaustive LB column that
 judges such a port (issue 43).  A runnext held as an integer (uintptr_t) passes.  A port
 whose runqput peeks at runnext seq_cst (no runq.hpp site) and CASes it relaxed fails, and
-its witness and picture draw that peek seq_cst, as the port makes it (issue 30).  Prints
+its witness and picture draw that peek seq_cst, as the port makes it (issue 30).  A
+two-phase steal (tokio's: claim by one head CAS, read the slots, steal := real by another)
+is judged at its second CAS, the one after the slot reads: relaxed there fails, relaxed in
+the claim only passes (trialG: the second CAS was never judged).  Prints
 one line per case; exit 1 if one is judged otherwise.
 
 usage: rules_test.py RECORDER
@@ -101,6 +104,16 @@ def cases(lines, head, tail, runnext):
         [] if f[2] == str(tail) and f[5] == "S" else [" ".join(f)])
     nonext = lambda f, _: [] if f is None else (
         [] if f[2] == str(runnext) and f[5] == "L" else [" ".join(f)])
+
+    def two_phase(claim, settle):  # the victim's head CAS, then a second one, these orders
+        def ed(f, _):
+            if f is None:
+                return []
+            if f[1] == "P0" and f[2] == str(head) and f[5] == "C" and f[10] == "1":
+                again = f[:6] + [settle, settle, f[9]] + f[9:]
+                return [" ".join(f[:6] + [claim, claim] + f[8:]), " ".join(again)]
+            return [" ".join(f)]
+        return ed
     return [
         ("a relaxed peek at the head before runqput's acquire",
          edit(lines, "runqput", lambda f, _: [peek] if f is None else [" ".join(f)]), 0,
@@ -123,6 +136,12 @@ def cases(lines, head, tail, runnext):
         # issue 30: no order is advised for a read the port never makes
         ("runqempty reads no runnext", edit(lines, "runqempty", nonext), 1,
          "runqempty_runnext_load: not recognised"),
+        ("a two-phase steal whose second head CAS is relaxed",
+         edit(lines, "runqsteal", two_phase("release", "relaxed")), 1,
+         "FAILED: weak-memory orders: runqgrab_head_cas is relaxed"),
+        ("a two-phase steal whose claim CAS only is relaxed",
+         edit(lines, "runqsteal", two_phase("relaxed", "release")), 0,
+         "no idiom has a bad execution"),
     ]
 
 
