@@ -645,6 +645,19 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   endforeach()
   set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 300)
+  # A G handed out twice with no race (examples/packed_runq's stale_settle: a steal's
+  # steal := real moves real back, the owner pops its G again): the conservation
+  # failure says who took it and what the final drain found.
+  set(_rq_packed_inc "${RUNQCHECK_ROOT}/examples/packed_runq/include")
+  runqcheck_example_exe(explore_teeth__packed_stale_settle
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" packed_stale_settle
+    packed_runq/runq.hpp packed::stale_settle "${_rq_packed_inc}"
+    runqcheck_explore runqcheck_models ${_rq_pic})
+  add_test(NAME explore_teeth/packed_stale_settle COMMAND explore_teeth__packed_stale_settle sc)
+  set_tests_properties(explore_teeth/packed_stale_settle PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=owner_vs_thief"
+    PASS_REGULAR_EXPRESSION
+    "conservation [(]each G delivered exactly once[)] g=[0-9]+ delivered=2 put=1. taken by T")
 endif()
 
 # Every small queue program (models/generate), each explored exhaustively

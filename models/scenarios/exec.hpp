@@ -179,9 +179,13 @@ class world {
     for (int gid = 0; gid < MaxG; gid++) {
       int n = left[gid];
       for (int t = 0; t < kMaxThreads; t++) n += delivered_[t][gid];
-      RQ_INVARIANT(B, n == introduced_[gid],
-                   "invariant: conservation (each G delivered exactly once)", "g", gid, "delivered",
-                   n, "put", introduced_[gid]);
+      if (n == introduced_[gid]) [[likely]]
+        continue;
+      std::string v = ::runqcheck::detail::fmt_values("g", gid, "delivered", n, "put",
+                                                      introduced_[gid]);
+      B::fatal(fatal_info{"invariant: conservation (each G delivered exactly once)",
+                          v + takers(gid, left[gid]), std::source_location::current(),
+                          fatal_kind::invariant});
     }
   }
 
@@ -230,6 +234,17 @@ class world {
   }
 
   static void count(int* left, G* gp) { left[gp->goid]++; }
+
+  // Who had G gid, for the conservation failure: "; taken by T0 2; left at the end 0".
+  std::string takers(int gid, int left) const {
+    std::string s;
+    for (int t = 0; t < kMaxThreads; t++)
+      if (delivered_[t][gid] != 0)
+        s += (s.empty() ? "" : ", ") + ("T" + std::to_string(t)) + " " +
+             std::to_string(delivered_[t][gid]);
+    return "; taken by " + (s.empty() ? std::string("no thread") : s) +
+           "; left on the queues at the end " + std::to_string(left);
+  }
 
   void step(int t, const op& o) {
     auto& pp = *ps_[o.p];
