@@ -658,6 +658,17 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
     LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=owner_vs_thief"
     PASS_REGULAR_EXPRESSION
     "conservation [(]each G delivered exactly once[)] g=[0-9]+ delivered=2 put=1. taken by T")
+  # Counters not found (packed::pop_lags moves only the low half of its head):
+  # the "not applied" says what runqput and runqget wrote.
+  runqcheck_example_exe(explore_teeth__packed_pop_lags
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" packed_pop_lags
+    packed_runq/runq.hpp packed::pop_lags "${_rq_packed_inc}"
+    runqcheck_explore runqcheck_models ${_rq_pic})
+  add_test(NAME explore_teeth/packed_pop_lags COMMAND explore_teeth__packed_pop_lags sc)
+  set_tests_properties(explore_teeth/packed_pop_lags PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=wrap_2_32"
+    PASS_REGULAR_EXPRESSION "not applied: scenario wrap_2_32: [^\n]*runqput wrote 4-byte 0 -> 1, \
+runqget wrote 8-byte 0 -> 1[)]")
 endif()
 
 # Every small queue program (models/generate), each explored exhaustively

@@ -75,13 +75,10 @@ bool lanes_advanced(const A& a, std::uint8_t lane, const std::uint64_t* from) {
   return true;
 }
 
-// The locations an operation advanced by one: each location's first value
-// (before its first access) and last (after its last), of counter type.
-// With `lane` and `from`: also a wider location whose every lane of that
-// many bytes advanced by one from `from` (a packed head).
+// Each location an operation accessed, once: its first value (before its
+// first access) and last (after its last).
 template <class A>
-std::vector<A> advanced(const std::vector<A>& acc, std::uint8_t lane = 0,
-                        const std::uint64_t* from = nullptr) {
+std::vector<A> net(const std::vector<A>& acc) {
   std::vector<A> net;
   for (const A& a : acc) {
     A* n = nullptr;
@@ -95,8 +92,28 @@ std::vector<A> advanced(const std::vector<A>& acc, std::uint8_t lane = 0,
     n->writes |= a.writes;
     n->counter_type &= a.counter_type;
   }
+  return net;
+}
+
+// What an operation wrote to unsigned atomics, for a "not found": "4-byte 0 -> 1, ...".
+template <class A>
+std::string wrote(const std::vector<A>& acc) {
+  std::string s;
+  for (const A& a : net(acc))
+    if (a.writes && a.counter_type)
+      s += (s.empty() ? "" : ", ") + std::to_string(a.bytes) + "-byte " +
+           std::to_string(a.before) + " -> " + std::to_string(a.after);
+  return s.empty() ? "nothing" : s;
+}
+
+// The locations an operation advanced by one, of counter type.
+// With `lane` and `from`: also a wider location whose every lane of that
+// many bytes advanced by one from `from` (a packed head).
+template <class A>
+std::vector<A> advanced(const std::vector<A>& acc, std::uint8_t lane = 0,
+                        const std::uint64_t* from = nullptr) {
   std::vector<A> out;
-  for (const A& a : net)
+  for (const A& a : net(acc))
     if (lanes_advanced(a, a.bytes, nullptr) ||
         (lane != 0 && a.bytes > lane && lanes_advanced(a, lane, from)))
       out.push_back(a);
@@ -136,14 +153,17 @@ found_counters<B> find_counters(typename S::p& pp, g<B>& probe) {
     f.why = std::to_string(t.size()) +
             " atomic unsigned locations advanced by one by runqput and " +
             std::to_string(h.size()) +
-            " by runqget on a fresh P (the ring's tail and head: one each)";
+            " by runqget on a fresh P (the ring's tail and head: one each; runqput wrote " +
+            detail::wrote(put) + ", runqget wrote " + detail::wrote(got) + ")";
     return f;
   }
-  bool packed = h[0].bytes > t[0].bytes;  // lanes checked by advanced()
+  // A packed head: every lane advanced (not the wider word as one counter).
+  bool packed = h[0].bytes > t[0].bytes && detail::lanes_advanced(h[0], t[0].bytes, &t[0].before);
   if (t[0].key == h[0].key || (!packed && (t[0].bytes != h[0].bytes ||
                                            t[0].before != h[0].before))) {
     f.why = "the locations runqput and runqget advance by one are not two counters of one width "
-            "starting equal";
+            "starting equal (runqput wrote " + detail::wrote(put) + ", runqget wrote " +
+            detail::wrote(got) + ")";
     return f;
   }
   f.tail = t[0];

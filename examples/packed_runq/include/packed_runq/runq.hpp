@@ -41,6 +41,7 @@ enum class flaw {
   none,
   wrap,          // room tested as back < real + Cap: wrong once real + Cap wraps
   stale_settle,  // a steal's steal := real writes the real it claimed, not the current one
+  pop_lags,      // the owner's pop moves only real, even when steal == real
 };
 
 inline std::uint64_t pack(std::uint32_t steal, std::uint32_t real) {
@@ -179,7 +180,7 @@ struct runq {
       if (h.real == b) return nullptr;
       G* gp = q.slots[h.real % Slots].load(rlx);
       std::uint32_t r1 = h.real + 1;
-      bool both = h.steal == h.real;
+      bool both = h.steal == h.real && F != flaw::pop_lags;
       std::uint64_t to = both ? pack(r1, r1) : pack(h.steal, r1);
       // release: our slot read happens before the slot is reused
       if (q.front.compare_exchange_strong(f, to, acq_rel, acq)) return gp;
@@ -355,5 +356,7 @@ template <class B, std::uint32_t Cap>
 using wrap_bug = runq<B, Cap, flaw::wrap>;
 template <class B, std::uint32_t Cap>
 using stale_settle = runq<B, Cap, flaw::stale_settle>;
+template <class B, std::uint32_t Cap>
+using pop_lags = runq<B, Cap, flaw::pop_lags>;
 
 }  // namespace packed
