@@ -645,30 +645,28 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   endforeach()
   set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 300)
-  # A G handed out twice with no race (examples/packed_runq's stale_settle: a steal's
-  # steal := real moves real back, the owner pops its G again): the conservation
-  # failure says who took it and what the final drain found.
+  # examples/packed_runq's bugs, each a scenario whose failure must say what broke:
+  # stale_settle hands a G out twice with no race (a steal's steal := real moves real
+  # back): the conservation failure says who took it and what the final drain found;
+  # pop_lags moves only the low half of its head: the wrap's "not applied" says what
+  # runqput and runqget wrote.
   set(_rq_packed_inc "${RUNQCHECK_ROOT}/examples/packed_runq/include")
-  runqcheck_example_exe(explore_teeth__packed_stale_settle
-    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" packed_stale_settle
-    packed_runq/runq.hpp packed::stale_settle "${_rq_packed_inc}"
-    runqcheck_explore runqcheck_models ${_rq_pic})
-  add_test(NAME explore_teeth/packed_stale_settle COMMAND explore_teeth__packed_stale_settle sc)
-  set_tests_properties(explore_teeth/packed_stale_settle PROPERTIES
-    LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=owner_vs_thief"
-    PASS_REGULAR_EXPRESSION
+  set(_rq_pc_stale_settle owner_vs_thief)
+  set(_rq_pw_stale_settle
     "conservation [(]each G delivered exactly once[)] g=[0-9]+ delivered=2 put=1. taken by T")
-  # Counters not found (packed::pop_lags moves only the low half of its head):
-  # the "not applied" says what runqput and runqget wrote.
-  runqcheck_example_exe(explore_teeth__packed_pop_lags
-    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" packed_pop_lags
-    packed_runq/runq.hpp packed::pop_lags "${_rq_packed_inc}"
-    runqcheck_explore runqcheck_models ${_rq_pic})
-  add_test(NAME explore_teeth/packed_pop_lags COMMAND explore_teeth__packed_pop_lags sc)
-  set_tests_properties(explore_teeth/packed_pop_lags PROPERTIES
-    LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=wrap_2_32"
-    PASS_REGULAR_EXPRESSION "not applied: scenario wrap_2_32: [^\n]*runqput wrote 4-byte 0 -> 1, \
+  set(_rq_pc_pop_lags wrap_2_32)
+  set(_rq_pw_pop_lags "not applied: scenario wrap_2_32: [^\n]*runqput wrote 4-byte 0 -> 1, \
 runqget wrote 8-byte 0 -> 1[)]")
+  foreach(_rq_tn IN ITEMS stale_settle pop_lags)
+    runqcheck_example_exe(explore_teeth__packed_${_rq_tn}
+      "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" packed_${_rq_tn}
+      packed_runq/runq.hpp packed::${_rq_tn} "${_rq_packed_inc}"
+      runqcheck_explore runqcheck_models ${_rq_pic})
+    add_test(NAME explore_teeth/packed_${_rq_tn} COMMAND explore_teeth__packed_${_rq_tn} sc)
+    set_tests_properties(explore_teeth/packed_${_rq_tn} PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=${_rq_pc_${_rq_tn}}"
+      PASS_REGULAR_EXPRESSION "${_rq_pw_${_rq_tn}}")
+  endforeach()
 endif()
 
 # Every small queue program (models/generate), each explored exhaustively
