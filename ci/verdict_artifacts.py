@@ -6,10 +6,11 @@ A gate's build dir B (its preset P) is collected into DIR/<B's name>/: B's junit
 runqcheck_columns.json and stage-failed with every path made portable (B written as
 $RUNQCHECK_BUILD/<B's name>, the gate's directory as relative paths, runqcheck's tree as
 $RUNQCHECK_ROOT), and, where a check failed, B's logs, each failing test's output
-(output/<test>.txt) and the files its output names under B (pictures, saved programs,
-fuzzer inputs) at their paths below B. collected.json records the preset, the shard and
-each failure's location, found while the original paths still resolve. SARIF then names
-these files relative to DIR (uriBaseId RUNQCHECK_ARTIFACT) and no path of the machine.
+(output/<test>.txt) and the files its output names under B (pictures, their paths made
+portable too, saved programs, fuzzer inputs) at their paths below B. collected.json records
+the preset, the shard and each failure's location, found while the original paths still
+resolve. SARIF then names these files relative to DIR (uriBaseId RUNQCHECK_ARTIFACT) and no
+path of the machine.
 
 --merge DIR reads every collected folder below DIR back (the shards' artifacts, each
 downloaded into its own folder) as one verdict, after checking that no shard is missing.
@@ -139,7 +140,9 @@ class Artifacts:
                 for p in paths:
                     src = self.file_of(d, p)
                     if src is not None:
-                        dst = src if meta is not None else self._copy(d, src)
+                        # a page's text names its replay command: portable too
+                        page = kind == "pictures" and src.suffix == ".html"
+                        dst = src if meta is not None else self._copy(d, src, text=page)
                         art[kind].append(self.rel(dst))
             output = out / "output" / (safe_name(f["test"]) + ".txt")
             if meta is None and f.get("out") and not f.get("stage"):

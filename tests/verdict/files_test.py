@@ -53,7 +53,8 @@ def artifacts(sarif: Path, art: Path, roots) -> list:
     folder (uriBaseId RUNQCHECK_ARTIFACT, the results' properties.artifact) is there, each
     failure's picture among them; no path of this machine anywhere in it (no file: URI, none
     of roots: the build, source and work dirs; no absolute path but the system's tools in
-    /usr/ and /bin/; the driver's informationUri, runqcheck's page, aside)."""
+    /usr/ and /bin/; the driver's informationUri, runqcheck's page, aside), nor any of
+    roots in the pictures copied there."""
     bad = []
     log = json.loads(sarif.read_text())
     for run in log["runs"]:
@@ -79,6 +80,10 @@ def artifacts(sarif: Path, art: Path, roots) -> list:
             for u in named:
                 if Path(u).is_absolute() or ".." in Path(u).parts or not (art / u).is_file():
                     bad.append(f"{what}: {u} is not a file of the artifact folder {art}")
+            for u in a["pictures"]:  # a page's replay command: not this machine's paths
+                page = (art / u).read_text(errors="replace") if (art / u).is_file() else ""
+                bad += [f"{what}: picture {u} names {x}" for x in map(str, roots)
+                        if re.search(re.escape(x) + r"(?![\w.+-])", page)]
             if not a["logs"] and not a["output"]:
                 bad.append(f"{what}: neither its output nor a log in the artifact")
     text = json.dumps(log)
