@@ -25,6 +25,9 @@ BASE = "RUNQCHECK_ARTIFACT"  # SARIF's uriBaseId of the artifact's files
 # Files a failing test's output names besides its pictures: a program the generated
 # column saved, an input libFuzzer wrote.
 NAMED_FILE = re.compile(r"^\s*saved: (/\S+)$|Test unit written to (/\S+)", re.M)
+# The root's guide to the failures' lines (ci/gate keeps a folder that holds one), and how
+# its first line starts.
+README, README_HEAD = "REPRODUCE.txt", "runqcheck gate"
 # What the gate's logs of a build dir are.
 LOGS = ("build.log", "junit.log", "ctest-port.log")
 
@@ -162,6 +165,35 @@ class Artifacts:
             (out / META).write_text(json.dumps(
                 {"preset": preset, "shard": self.shard or None, "columns": self.columns,
                  "subjects": list(self.subjects), "sites": sites}, indent=1) + "\n")
+
+    def write_reproduce(self, fails, specs) -> None:
+        """REPRODUCE.txt at the root: the failures' lines and how to run them away from the
+        build dir they name. fails: [(subject, failure, column ids)]; specs: {subject: spec}."""
+        out = [f"{README_HEAD}: the failures' files of one gate run (docs/porting.md, "
+               "section 7, \"Artifacts\").",
+               "<preset>/output/<test>.txt is a failing test's output; the pictures (.html) "
+               "open in a browser as they are.",
+               "The replay: and reproduce: lines run programs of the gate's build dir, which "
+               "this folder does not hold",
+               "($RUNQCHECK_BUILD: that build dir; $RUNQCHECK_ROOT: runqcheck's tree, "
+               "PREFIX/share/runqcheck). Elsewhere,",
+               "build the failing column again from your repository (its rebuild: line), "
+               "then run the lines with",
+               "  export RUNQCHECK_BUILD=DIR RUNQCHECK_ROOT=PREFIX/share/runqcheck",
+               "A file $RUNQCHECK_BUILD/P/X that this folder holds (a log, a picture, a saved "
+               "program) is here as P/X.", "",
+               "failures:"]
+        for s, f, cols in fails:
+            spec = self.portable(specs.get(s, "SPEC"))
+            preset = f["preset"].split(",")[0]
+            out += [f"  {s}, {' / '.join(cols)}: {f['test']} [{f['preset']}]",
+                    f"    reason: {f['reason']}",
+                    f"    rebuild: runqcheck gate --subject '{spec}' --presets {preset} "
+                    f"--columns {','.join(cols)} --build-dir DIR"]
+            out += [f"    {r}" if r.startswith(("replay:", "reproduce:", "log:"))
+                    else f"    reproduce: {r}" for r in f["repro"]]
+            out += [f"    picture: {p}" for p in f["pictures"]]
+        (self.root / README).write_text("\n".join(out) + "\n")
 
     def _site(self, d: Path, at) -> dict:
         """where()'s (path, line, how) as a location: in the repository (SRCROOT), else a

@@ -54,7 +54,8 @@ def artifacts(sarif: Path, art: Path, roots) -> list:
     failure's picture among them; no path of this machine anywhere in it (no file: URI, none
     of roots: the build, source and work dirs; no absolute path but the system's tools in
     /usr/ and /bin/; the driver's informationUri, runqcheck's page, aside), nor any of
-    roots in the pictures copied there."""
+    roots in the pictures copied there; REPRODUCE.txt at its root holds each result's
+    replay lines and a rebuild: line."""
     bad = []
     log = json.loads(sarif.read_text())
     for run in log["runs"]:
@@ -86,6 +87,15 @@ def artifacts(sarif: Path, art: Path, roots) -> list:
                         if re.search(re.escape(x) + r"(?![\w.+-])", page)]
             if not a["logs"] and not a["output"]:
                 bad.append(f"{what}: neither its output nor a log in the artifact")
+    # REPRODUCE.txt: each result's lines, how to build them again, no path of this machine
+    guide = (art / "REPRODUCE.txt").read_text() if (art / "REPRODUCE.txt").is_file() else ""
+    if not guide or "rebuild: runqcheck gate --subject" not in guide:
+        bad.append(f"{art}/REPRODUCE.txt: missing, or no rebuild: line")
+    for r in (r for run in log["runs"] for r in run["results"]):
+        bad += [f"REPRODUCE.txt lacks {x!r}" for x in r["properties"].get("replay", [])
+                if x.partition("reproduce: ")[2] not in guide and x not in guide]
+    bad += [f"REPRODUCE.txt names {x}" for x in map(str, roots)
+            if re.search(re.escape(x) + r"(?![\w.+-])", guide)]
     text = json.dumps(log)
     for root in {str(Path(x).resolve()) for x in roots} | {str(x) for x in roots}:
         if root in text:
