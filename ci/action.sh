@@ -20,7 +20,7 @@
 #                (ci/install.sh, with the Debian packages of RQ_PRESETS only) when
 #                PREFIX/bin/runqcheck is missing (default ${RUNNER_TEMP:-/tmp}/runqcheck)
 #   RQ_ACTION_REPOSITORY  owner/name of this action: SARIF's informationUri is its
-#                page on $GITHUB_SERVER_URL
+#                page on $GITHUB_SERVER_URL (empty: from $GITHUB_ACTION_PATH)
 #   RQ_DRY_RUN   1: print the install command (install: ...), the informationUri
 #                (info: ...) and the gate command instead of running them
 # Writes junit=, sarif=, artifacts= (the folder) and artifact= (its name) to $GITHUB_OUTPUT
@@ -64,8 +64,14 @@ if [ "$merge" = true ]; then  # this tree's gate: python3 only, nothing to insta
 fi
 install=("$RQ_ROOT/ci/install.sh" --presets "${RQ_PRESETS:-native,relacy}" "$prefix")
 [ "$merge" != true ] || install=()
-if [ -n "${RQ_ACTION_REPOSITORY:-}" ]; then
-  export RUNQCHECK_INFO_URI="${GITHUB_SERVER_URL:-https://github.com}/$RQ_ACTION_REPOSITORY"
+# A composite action's github.action_repository is empty on GitHub (actions/runner#2525):
+# then the action's checkout path, .../_actions/OWNER/NAME/REF, names it.
+repo=${RQ_ACTION_REPOSITORY:-}
+if [ -z "$repo" ] && [[ ${GITHUB_ACTION_PATH:-} =~ /_actions/([^/]+/[^/]+)/[^/]+/?$ ]]; then
+  repo=${BASH_REMATCH[1]}
+fi
+if [ -n "$repo" ]; then
+  export RUNQCHECK_INFO_URI="${GITHUB_SERVER_URL:-https://github.com}/$repo"
 fi
 if [ "${RQ_DRY_RUN:-0}" = 1 ]; then
   printf 'install: '; [ ${#install[@]} = 0 ] || printf '%q ' "${install[@]}"; echo

@@ -17,6 +17,10 @@ inst=$(printf '%s\n' "$out" | sed -n 's/^install: //p')
   || { say "install: '$inst'"; fails=1; }
 info=$(printf '%s\n' "$out" | sed -n 's/^info: //p')
 [ "$info" = "https://g.example/o/rq" ] || { say "info: '$info'"; fails=1; }
+# On GitHub a composite action's github.action_repository is empty: its path names it.
+info=$(cd "$root" && RQ_DRY_RUN=1 RQ_SUBJECTS=a.cmake RQ_ACTION_REPOSITORY= \
+  GITHUB_ACTION_PATH=/home/runner/work/_actions/o/rq/0123abc ci/action.sh | sed -n 's/^info: //p')
+[ "$info" = "https://github.com/o/rq" ] || { say "info (from its path): '$info'"; fails=1; }
 art=$(printf '%s\n' "$out" | sed -n 's/^artifact: //p')
 [ "$art" = "runqcheck /t/runqcheck-artifacts" ] || { say "artifact: '$art'"; fails=1; }
 out=$(printf '%s\n' "$out" | tail -1)
