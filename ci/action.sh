@@ -9,6 +9,7 @@
 #   RQ_COLUMNS   only these columns (ids or titles, comma-separated; default all)
 #   RQ_STRICT    true: a check that did not apply fails
 #   RQ_BUILD_DIR the build folder (default ${RUNNER_TEMP:-/tmp}/runqcheck-build)
+#   RQ_GATE_JOBS at most this many compilers and tests at once (gate --jobs; default the gate's)
 #   RQ_JUNIT, RQ_SARIF  output files (default runqcheck.xml, runqcheck.sarif)
 #   RQ_ARTIFACT  the artifact's name (default runqcheck; a shard's: NAME-shard-I-of-N)
 #   RQ_ARTIFACTS the folder the gate collects the failures' files into (--artifacts) and
@@ -55,6 +56,11 @@ prefix=${RQ_PREFIX:-$tmp/runqcheck}
 junit=${RQ_JUNIT:-runqcheck.xml} sarif=${RQ_SARIF:-runqcheck.sarif}
 columns=()
 [ -z "${RQ_COLUMNS:-}" ] || columns=(--columns "$RQ_COLUMNS")
+[ -z "${RQ_GATE_JOBS:-}" ] || [[ $RQ_GATE_JOBS =~ ^[1-9][0-9]{0,2}$ ]] \
+  || rq_die "input 'jobs' is '$RQ_GATE_JOBS', not 1..999"
+if [ -n "${RQ_GATE_JOBS:-}" ]; then  # the install's build too
+  columns+=(--jobs "$RQ_GATE_JOBS"); export RQ_JOBS=$RQ_GATE_JOBS
+fi
 cmd=("$prefix/bin/runqcheck" gate "${specs[@]}" --presets "${RQ_PRESETS:-native,relacy}"
      "${columns[@]}" "${strict[@]}" --build-dir "${RQ_BUILD_DIR:-$tmp/runqcheck-build}"
      --junit "$junit" --sarif "$sarif" --artifacts "$artifacts" ${shard:+--shard "$shard"})
