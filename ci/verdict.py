@@ -317,7 +317,7 @@ def main(argv) -> int:
         return 2
     art = files["--artifacts"] and verdict_artifacts.Artifacts(
         files["--artifacts"], files["--srcroot"], Path(__file__).resolve().parent.parent, runs,
-        shard, only, subjects)
+        shard, only, subjects, given)
 
     cells = {}
     cell = lambda s, c: cells.setdefault((s, c), Cell())

@@ -43,13 +43,14 @@ class Artifacts:
     ci/verdict.py, after it read the runs' results and before it prints them."""
 
     def __init__(self, root: Path, srcroot: Path, tree: Path, runs, shard: str = "",
-                 columns=None, subjects=()):
+                 columns=None, subjects=(), specs=None):
         self.root = root.resolve()
         self.srcroot = srcroot.resolve()
         self.shard = shard
         self.columns = sorted(columns) if columns else None  # the gate's --columns titles
         # the verdict's subjects, as it finds them (a build that failed names no test)
         self.subjects = subjects
+        self.specs = specs or {}  # subject -> its spec as the gate passed it
         self.out = {}  # run dir -> its collected folder
         subst = []
         for _, d in runs:
@@ -164,7 +165,9 @@ class Artifacts:
         if meta is None:
             (out / META).write_text(json.dumps(
                 {"preset": preset, "shard": self.shard or None, "columns": self.columns,
-                 "subjects": list(self.subjects), "sites": sites}, indent=1) + "\n")
+                 "subjects": list(self.subjects), "sites": sites,
+                 "specs": {n: self.portable(x) for n, x in self.specs.items()}},
+                indent=1) + "\n")
 
     def write_reproduce(self, fails, specs) -> None:
         """REPRODUCE.txt at the root: the failures' lines and how to run them away from the
@@ -183,8 +186,12 @@ class Artifacts:
                "A file $RUNQCHECK_BUILD/P/X that this folder holds (a log, a picture, a saved "
                "program) is here as P/X.", "",
                "failures:"]
+        # a merge's specs: the shards' (their collected.json)
+        known = {n: x for d in self.out.values() for n, x in
+                 ((self.meta(d) or {}).get("specs") or {}).items()}
+        known.update({n: self.portable(x) for n, x in specs.items()})
         for s, f, cols in fails:
-            spec = self.portable(specs.get(s, "SPEC"))
+            spec = known.get(s, "SPEC")
             preset = f["preset"].split(",")[0]
             out += [f"  {s}, {' / '.join(cols)}: {f['test']} [{f['preset']}]",
                     f"    reason: {f['reason']}",

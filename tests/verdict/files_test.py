@@ -22,7 +22,8 @@ pass the SARIF 2.1.0 schema and GitHub's rules (schema_check.github); each expec
 failure a JUnit <failure> with its reason, reproducer and picture, and a
 SARIF result whose location is a line of port_file, with the replay command
 and the picture as related data. The fixture is run twice: as is, and with --artifacts
-(the folder the action uploads), where artifacts() also holds.
+(the folder the action uploads), where artifacts() also holds; with specs, that folder
+merged (--merge) keeps them in REPRODUCE.txt's rebuild: lines.
 Exit 0 if so, 1 naming what is wrong.
 """
 import json
@@ -214,6 +215,13 @@ def fixture(verdict: str, work: Path, fix: Path, src: Path) -> list:
             return [f"verdict.py ({tag}) exit {p.returncode}, not 1 (or no SARIF): "
                     f"{p.stderr.strip()}"]
         bad += [f"{tag}: {x}" for x in check(junit, sarif, src, expect, art)]
+    if specs:  # a merge of that folder: REPRODUCE.txt's rebuild: lines keep the specs
+        art = work / "artifacts"
+        subprocess.run([sys.executable, verdict, "--srcroot", str(src), "--merge", str(art)],
+                       capture_output=True, text=True)
+        guide = (art / "REPRODUCE.txt").read_text() if (art / "REPRODUCE.txt").is_file() else ""
+        if not guide or "--subject 'SPEC'" in guide:
+            bad.append(f"merge: {art}/REPRODUCE.txt names no spec: {guide[-300:]}")
     return bad
 
 
