@@ -479,7 +479,8 @@ def main(argv) -> int:
                 fails.setdefault((s, f["test"], f["preset"]), (f, []))[1].append(c)
     if fails:
         print("\nfailures:" + (f" (pictures: in the artifact folder {files['--artifacts']};"
-                               " $RUNQCHECK_BUILD: the gate's --build-dir)" if art else ""))
+                               " $RUNQCHECK_BUILD: the gate's --build-dir; elsewhere, its"
+                               " REPRODUCE.txt)" if art else ""))
         for (s, *_), (f, cols) in fails.items():
             print(f"  {s}, {' / '.join(cols)}: {f['test']} [{f['preset']}]")
             print(f"    reason: {f['reason']}")

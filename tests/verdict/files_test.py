@@ -215,6 +215,8 @@ def fixture(verdict: str, work: Path, fix: Path, src: Path) -> list:
             return [f"verdict.py ({tag}) exit {p.returncode}, not 1 (or no SARIF): "
                     f"{p.stderr.strip()}"]
         bad += [f"{tag}: {x}" for x in check(junit, sarif, src, expect, art)]
+        if art and "REPRODUCE.txt" not in p.stdout:  # the log says where the guide is
+            bad.append(f"{tag}: the verdict names no REPRODUCE.txt")
     if specs:  # a merge of that folder: REPRODUCE.txt's rebuild: lines keep the specs
         art = work / "artifacts"
         subprocess.run([sys.executable, verdict, "--srcroot", str(src), "--merge", str(art)],
