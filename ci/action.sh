@@ -9,6 +9,7 @@
 #   RQ_COLUMNS   only these columns (ids or titles, comma-separated; default all)
 #   RQ_STRICT    true: a check that did not apply fails
 #   RQ_BUILD_DIR the build folder (default ${RUNNER_TEMP:-/tmp}/runqcheck-build)
+#   RQ_GATE_JOBS at most this many compilers and tests at once (gate --jobs; default the gate's)
 #   RQ_JUNIT, RQ_SARIF  output files (default runqcheck.xml, runqcheck.sarif)
 #   RQ_ARTIFACT  the artifact's name (default runqcheck; a shard's: NAME-shard-I-of-N)
 #   RQ_ARTIFACTS the folder the gate collects the failures' files into (--artifacts) and
@@ -20,7 +21,7 @@
 #                (ci/install.sh, with the Debian packages of RQ_PRESETS only) when
 #                PREFIX/bin/runqcheck is missing (default ${RUNNER_TEMP:-/tmp}/runqcheck)
 #   RQ_ACTION_REPOSITORY  owner/name of this action: SARIF's informationUri is its
-#                page on $GITHUB_SERVER_URL
+#                page on $GITHUB_SERVER_URL (empty: from $GITHUB_ACTION_PATH)
 #   RQ_DRY_RUN   1: print the install command (install: ...), the informationUri
 #                (info: ...) and the gate command instead of running them
 # Writes junit=, sarif=, artifacts= (the folder) and artifact= (its name) to $GITHUB_OUTPUT
@@ -55,6 +56,11 @@ prefix=${RQ_PREFIX:-$tmp/runqcheck}
 junit=${RQ_JUNIT:-runqcheck.xml} sarif=${RQ_SARIF:-runqcheck.sarif}
 columns=()
 [ -z "${RQ_COLUMNS:-}" ] || columns=(--columns "$RQ_COLUMNS")
+[ -z "${RQ_GATE_JOBS:-}" ] || [[ $RQ_GATE_JOBS =~ ^[1-9][0-9]{0,2}$ ]] \
+  || rq_die "input 'jobs' is '$RQ_GATE_JOBS', not 1..999"
+if [ -n "${RQ_GATE_JOBS:-}" ]; then  # the install's build too
+  columns+=(--jobs "$RQ_GATE_JOBS"); export RQ_JOBS=$RQ_GATE_JOBS
+fi
 cmd=("$prefix/bin/runqcheck" gate "${specs[@]}" --presets "${RQ_PRESETS:-native,relacy}"
      "${columns[@]}" "${strict[@]}" --build-dir "${RQ_BUILD_DIR:-$tmp/runqcheck-build}"
      --junit "$junit" --sarif "$sarif" --artifacts "$artifacts" ${shard:+--shard "$shard"})
@@ -64,8 +70,14 @@ if [ "$merge" = true ]; then  # this tree's gate: python3 only, nothing to insta
 fi
 install=("$RQ_ROOT/ci/install.sh" --presets "${RQ_PRESETS:-native,relacy}" "$prefix")
 [ "$merge" != true ] || install=()
-if [ -n "${RQ_ACTION_REPOSITORY:-}" ]; then
-  export RUNQCHECK_INFO_URI="${GITHUB_SERVER_URL:-https://github.com}/$RQ_ACTION_REPOSITORY"
+# A composite action's github.action_repository is empty on GitHub (actions/runner#2525):
+# then the action's checkout path, .../_actions/OWNER/NAME/REF, names it.
+repo=${RQ_ACTION_REPOSITORY:-}
+if [ -z "$repo" ] && [[ ${GITHUB_ACTION_PATH:-} =~ /_actions/([^/]+/[^/]+)/[^/]+/?$ ]]; then
+  repo=${BASH_REMATCH[1]}
+fi
+if [ -n "$repo" ]; then
+  export RUNQCHECK_INFO_URI="${GITHUB_SERVER_URL:-https://github.com}/$repo"
 fi
 if [ "${RQ_DRY_RUN:-0}" = 1 ]; then
   printf 'install: '; [ ${#install[@]} = 0 ] || printf '%q ' "${install[@]}"; echo

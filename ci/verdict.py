@@ -262,6 +262,7 @@ class Cell:
 
 def main(argv) -> int:
     strict, subjects, title, runs, only, specs = False, [], "", [], set(), {}
+    given = {}  # each subject's spec as the gate passed it
     files = {"--junit": None, "--sarif": None, "--srcroot": Path.cwd(), "--artifacts": None,
              "--merge": None}
     shard, shard_of = "", {}  # this run's --shard; a merged run's (its collected.json)
@@ -292,6 +293,7 @@ def main(argv) -> int:
             names, _, spec = args.pop(0).partition("=")
             for n in names.split(","):
                 specs[n] = spec_port(spec)
+                given[n] = spec
         elif "=" in a and not a.startswith("-"):
             preset, d = a.split("=", 1)
             runs.append((preset, Path(d)))
@@ -315,7 +317,7 @@ def main(argv) -> int:
         return 2
     art = files["--artifacts"] and verdict_artifacts.Artifacts(
         files["--artifacts"], files["--srcroot"], Path(__file__).resolve().parent.parent, runs,
-        shard, only, subjects)
+        shard, only, subjects, given)
 
     cells = {}
     cell = lambda s, c: cells.setdefault((s, c), Cell())
@@ -477,7 +479,8 @@ def main(argv) -> int:
                 fails.setdefault((s, f["test"], f["preset"]), (f, []))[1].append(c)
     if fails:
         print("\nfailures:" + (f" (pictures: in the artifact folder {files['--artifacts']};"
-                               " $RUNQCHECK_BUILD: the gate's --build-dir)" if art else ""))
+                               " $RUNQCHECK_BUILD: the gate's --build-dir; elsewhere, its"
+                               " REPRODUCE.txt)" if art else ""))
         for (s, *_), (f, cols) in fails.items():
             print(f"  {s}, {' / '.join(cols)}: {f['test']} [{f['preset']}]")
             print(f"    reason: {f['reason']}")
@@ -490,6 +493,10 @@ def main(argv) -> int:
                 print("    witness:")
                 for w in f["witness"]:
                     print(f"    {w}")
+        if art:  # how to run those lines where the build dir is not
+            ids = {t: i for i, t in TITLE.items()}
+            art.write_reproduce([(s, f, [ids.get(c, c) for c in cols])
+                                 for (s, *_), (f, cols) in fails.items()], given)
     logs = [(p, f) for p, d in runs for f in (d / "junit.log", d / "ctest-port.log",
                                                d / "build.log") if f.exists()]
     if logs:

@@ -6,10 +6,11 @@ A gate's build dir B (its preset P) is collected into DIR/<B's name>/: B's junit
 runqcheck_columns.json and stage-failed with every path made portable (B written as
 $RUNQCHECK_BUILD/<B's name>, the gate's directory as relative paths, runqcheck's tree as
 $RUNQCHECK_ROOT), and, where a check failed, B's logs, each failing test's output
-(output/<test>.txt) and the files its output names under B (pictures, saved programs,
-fuzzer inputs) at their paths below B. collected.json records the preset, the shard and
-each failure's location, found while the original paths still resolve. SARIF then names
-these files relative to DIR (uriBaseId RUNQCHECK_ARTIFACT) and no path of the machine.
+(output/<test>.txt) and the files its output names under B (pictures, their paths made
+portable too, saved programs, fuzzer inputs) at their paths below B. collected.json records
+the preset, the shard and each failure's location, found while the original paths still
+resolve. SARIF then names these files relative to DIR (uriBaseId RUNQCHECK_ARTIFACT) and no
+path of the machine.
 
 --merge DIR reads every collected folder below DIR back (the shards' artifacts, each
 downloaded into its own folder) as one verdict, after checking that no shard is missing.
@@ -24,6 +25,9 @@ BASE = "RUNQCHECK_ARTIFACT"  # SARIF's uriBaseId of the artifact's files
 # Files a failing test's output names besides its pictures: a program the generated
 # column saved, an input libFuzzer wrote.
 NAMED_FILE = re.compile(r"^\s*saved: (/\S+)$|Test unit written to (/\S+)", re.M)
+# The root's guide to the failures' lines (ci/gate keeps a folder that holds one), and how
+# its first line starts.
+README, README_HEAD = "REPRODUCE.txt", "runqcheck gate"
 # What the gate's logs of a build dir are.
 LOGS = ("build.log", "junit.log", "ctest-port.log")
 
@@ -39,13 +43,14 @@ class Artifacts:
     ci/verdict.py, after it read the runs' results and before it prints them."""
 
     def __init__(self, root: Path, srcroot: Path, tree: Path, runs, shard: str = "",
-                 columns=None, subjects=()):
+                 columns=None, subjects=(), specs=None):
         self.root = root.resolve()
         self.srcroot = srcroot.resolve()
         self.shard = shard
         self.columns = sorted(columns) if columns else None  # the gate's --columns titles
         # the verdict's subjects, as it finds them (a build that failed names no test)
         self.subjects = subjects
+        self.specs = specs or {}  # subject -> its spec as the gate passed it
         self.out = {}  # run dir -> its collected folder
         subst = []
         for _, d in runs:
@@ -139,7 +144,9 @@ class Artifacts:
                 for p in paths:
                     src = self.file_of(d, p)
                     if src is not None:
-                        dst = src if meta is not None else self._copy(d, src)
+                        # a page's text names its replay command: portable too
+                        page = kind == "pictures" and src.suffix == ".html"
+                        dst = src if meta is not None else self._copy(d, src, text=page)
                         art[kind].append(self.rel(dst))
             output = out / "output" / (safe_name(f["test"]) + ".txt")
             if meta is None and f.get("out") and not f.get("stage"):
@@ -158,7 +165,42 @@ class Artifacts:
         if meta is None:
             (out / META).write_text(json.dumps(
                 {"preset": preset, "shard": self.shard or None, "columns": self.columns,
-                 "subjects": list(self.subjects), "sites": sites}, indent=1) + "\n")
+                 "subjects": list(self.subjects), "sites": sites,
+                 "specs": {n: self.portable(x) for n, x in self.specs.items()}},
+                indent=1) + "\n")
+
+    def write_reproduce(self, fails, specs) -> None:
+        """REPRODUCE.txt at the root: the failures' lines and how to run them away from the
+        build dir they name. fails: [(subject, failure, column ids)]; specs: {subject: spec}."""
+        out = [f"{README_HEAD}: the failures' files of one gate run (docs/porting.md, "
+               "section 7, \"Artifacts\").",
+               "<preset>/output/<test>.txt is a failing test's output; the pictures (.html) "
+               "open in a browser as they are.",
+               "The replay: and reproduce: lines run programs of the gate's build dir, which "
+               "this folder does not hold",
+               "($RUNQCHECK_BUILD: that build dir; $RUNQCHECK_ROOT: runqcheck's tree, "
+               "PREFIX/share/runqcheck). Elsewhere,",
+               "build the failing column again from your repository (its rebuild: line), "
+               "then run the lines with",
+               "  export RUNQCHECK_BUILD=DIR RUNQCHECK_ROOT=PREFIX/share/runqcheck",
+               "A file $RUNQCHECK_BUILD/P/X that this folder holds (a log, a picture, a saved "
+               "program) is here as P/X.", "",
+               "failures:"]
+        # a merge's specs: the shards' (their collected.json)
+        known = {n: x for d in self.out.values() for n, x in
+                 ((self.meta(d) or {}).get("specs") or {}).items()}
+        known.update({n: self.portable(x) for n, x in specs.items()})
+        for s, f, cols in fails:
+            spec = known.get(s, "SPEC")
+            preset = f["preset"].split(",")[0]
+            out += [f"  {s}, {' / '.join(cols)}: {f['test']} [{f['preset']}]",
+                    f"    reason: {f['reason']}",
+                    f"    rebuild: runqcheck gate --subject '{spec}' --presets {preset} "
+                    f"--columns {','.join(cols)} --build-dir DIR"]
+            out += [f"    {r}" if r.startswith(("replay:", "reproduce:", "log:"))
+                    else f"    reproduce: {r}" for r in f["repro"]]
+            out += [f"    picture: {p}" for p in f["pictures"]]
+        (self.root / README).write_text("\n".join(out) + "\n")
 
     def _site(self, d: Path, at) -> dict:
         """where()'s (path, line, how) as a location: in the repository (SRCROOT), else a

@@ -115,13 +115,41 @@ def any_error_site(log: str, build: Path = None):
     return None
 
 
+TRACE = "window.RUNQCHECK_TRACE ="  # a picture's trace (fuzz/explain's page template)
+
+
+def trace_writes(pictures, port: dict, build: Path = None) -> list:
+    """[(abs path, line)] of the port's writes before the failure in the first picture's
+    trace (the exhaustive and generated columns' pages: each access with its file:line)."""
+    for pic in pictures:
+        try:
+            page = Path(pic).read_text(errors="replace")
+            t = json.JSONDecoder().raw_decode(page, page.index("{", page.index(TRACE)))[0]
+        except (OSError, ValueError):
+            continue
+        end = (t.get("failure") or {}).get("event")
+        locs = [e.get("loc", "") for e in t.get("events", [])
+                if e.get("kind") in ("store", "rmw", "write")
+                and (end is None or e.get("id", 0) < end)]
+        # a trace names a file by its base name: the port's one file of that name, if one
+        named = {}
+        for d in port.get("include_dirs", []):
+            for x in (Path(d).rglob("*") if Path(d).is_dir() else []):
+                named.setdefault(x.name, []).append(x)
+        full = [f"{named[n][0]}:{ln}" for n, _, ln in (x.rpartition(":") for x in locs)
+                if len(named.get(n, [])) == 1]
+        return locations("\n".join(full), port, build)
+    return []
+
+
 def where(f: dict, port: dict):
     """(path, line, how) of failure f, always one (GitHub code scanning needs a location).
     A build that failed: the compiler's error in the port (compiler_site). A check: in a
     Relacy history, the failing event when it is the port's, else the hand-over that a data
     race's cause names, else the port's last write before it (a race found on the harness's
-    data was published by it); else the last port
-    line the output names. Else the port's header (or its .cmake spec) at line 1; else the
+    data was published by it); else the last port line the output names; else the port's
+    last write before the failure in its picture's trace (the exhaustive and generated
+    columns). Else the port's header (or its .cmake spec) at line 1; else the
     compiler's first error in any file; else the log at line 1."""
     out, build = f.get("out", ""), f.get("build")
     if f.get("stage"):
@@ -143,6 +171,9 @@ def where(f: dict, port: dict):
     locs = [] if f.get("stage") else locations(out, port, build)
     if locs:
         return locs[-1] + ("the last line of the port the test's output names",)
+    writes = [] if f.get("stage") else trace_writes(f.get("pictures", []), port, build)
+    if writes:
+        return writes[-1] + ("the port's last write before the failure (its picture's trace)",)
     for d in port.get("include_dirs", []):
         h = Path(d) / port.get("header", "")
         if port.get("header") and h.is_file():

@@ -68,6 +68,17 @@ std::optional<seed> load(const std::string& path) {
   seed s;
   s.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   fz::parse_error e = fz::parse(s.bytes, fz::kSubjects, s.d);
+  // A program the generated column saved (.scn, text): its own line says what runs it.
+  std::string text(s.bytes.begin(), s.bytes.end());
+  const std::string run_it = "\n# run it: ";
+  std::size_t at = text.find(run_it);
+  if (e == fz::parse_error::bad_magic && text.starts_with("# ") && at != std::string::npos) {
+    at += run_it.size();
+    std::string how = text.substr(at, text.find('\n', at) - at);
+    std::fprintf(stderr, "runqcheck: %s: a program the generated column saved, not a seed: "
+                 "run it with %s\n", path.c_str(), how.c_str());
+    return std::nullopt;
+  }
   if (e != fz::parse_error::none) {
     std::fprintf(stderr, "runqcheck: %s: %s\n", path.c_str(), fz::describe(e));
     return std::nullopt;

@@ -256,6 +256,11 @@ endfunction()
 
 function(runqcheck_add_subject)
   cmake_parse_arguments(A "CORE;NO_TESTS" "NAME;HEADER;TYPE" "INCLUDE_DIRS;CHECKERS" ${ARGN})
+  if(A_UNPARSED_ARGUMENTS)  # a misspelt keyword: say which, not only what is missing
+    list(GET A_UNPARSED_ARGUMENTS 0 _bad)
+    message(FATAL_ERROR "runqcheck_add_subject: unknown argument '${_bad}' (keywords: NAME, "
+      "HEADER, TYPE, INCLUDE_DIRS, CHECKERS, CORE, NO_TESTS)")
+  endif()
   if(NOT A_NAME OR NOT A_HEADER OR NOT A_TYPE)
     message(FATAL_ERROR "runqcheck_add_subject: NAME, HEADER and TYPE are required")
   endif()

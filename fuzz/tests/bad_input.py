@@ -19,13 +19,19 @@ def main():
         "wrong-version": b"RQF\x02" + valid[4:],
         "truncated": valid[:13],
         "header-only": valid[:11],
+        # a program the generated column saved: its "# run it:" line is the message
+        "saved program": b"# a program the generated column found failing (q, RC11): x\n"
+                         b"# run it: explore__q --scenario FILE, or generated__q run FILE\n"
+                         b"cap=4 procs=2 P0=/0 | put(0,1) get(0) | empty(0)\n",
     }
+    wants = {"saved program": "run it with explore__q --scenario FILE, or generated__q run FILE"}
     cases = []
     for name, data in files.items():
         (work / name).write_bytes(data)
-        cases.append((name, ["replay", str(work / name)], "seed"))
+        cases.append((name, ["replay", str(work / name)], wants.get(name, "seed")))
         cases.append((name + " (explain)",
-                      ["explain", str(work / name), "--html", str(work / "x.html")], "seed"))
+                      ["explain", str(work / name), "--html", str(work / "x.html")],
+                      wants.get(name, "seed")))
     cases += [("missing file", ["replay", str(work / "no-such-file")], "cannot open"),
               ("directory", ["replay", str(work)], "directory"),
               ("no file", ["replay"], "required"),

@@ -493,10 +493,16 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   if (!last.report.empty()) std::printf("%s\n", last.report.c_str());
   // A history not linearizable: only this runner judges it (the catalog's checks invariants).
-  const char* run_it = last.report.empty()
-                           ? "\n# run it: explore_scenarios --scenario FILE, or generated run FILE"
-                           : "\n# run it: generated run FILE (the catalog's runner does not"
-                             " judge linearizability)";
+  // The runners by their names in the build's bin/: this one, generated__X, and the
+  // catalog's, explore__X.
+  std::string self = argv0, cat;
+  self = self.substr(self.find_last_of('/') + 1);
+  cat = self.rfind("generated", 0) == 0 ? "explore" + self.substr(9) : "explore";
+  const std::string run_it =
+      last.report.empty()
+          ? "\n# run it: " + cat + " --scenario FILE, or " + self + " run FILE (bin/ of the build)"
+          : "\n# run it: " + self + " run FILE (the catalog's runner does not judge"
+                                    " linearizability)";
   cli::save_program("generated__" + std::string(subject_name) + "__" + std::string(sc.name) +
                         "__" + cli::arg_of(m) + cli::mutant_suffix() + ".scn",
                     "# a program the generated column found failing (" +

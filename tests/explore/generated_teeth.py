@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 # Also checked: a replay prints the report its failure line promises ("its report below"),
-# and the saved file fails in the catalog's runner where its "# run it:" line names it.
+# and the saved file fails in the catalog's runner where its "# run it:" line names it (by
+# its name in bin/, as the line names this runner).
 
 
 def size(spec: str) -> int:
@@ -87,8 +88,12 @@ def main() -> int:
     # generated__X's catalog runner is explore__X (generated_teeth__X's, explore_teeth__X).
     name = Path(binary).name
     exp = Path(binary).with_name(name.replace("generated", "explore", 1))
+    if run_it and f"{name} run FILE" not in run_it.group(1):
+        print(f"generated_teeth: {mutant}: the saved file's '# run it:' names no {name}: "
+              f"{run_it.group(0)}")
+        return 1
     if name.startswith("generated") and run_it and \
-            "explore_scenarios --scenario" in run_it.group(1) and exp.is_file():
+            f"{exp.name} --scenario" in run_it.group(1) and exp.is_file():
         r = subprocess.run([str(exp), "--scenario", saved.group(1), why.group(1).lower()],
                            env=env, capture_output=True, text=True, timeout=120)
         if r.returncode == 0:

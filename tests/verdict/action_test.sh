@@ -17,6 +17,15 @@ inst=$(printf '%s\n' "$out" | sed -n 's/^install: //p')
   || { say "install: '$inst'"; fails=1; }
 info=$(printf '%s\n' "$out" | sed -n 's/^info: //p')
 [ "$info" = "https://g.example/o/rq" ] || { say "info: '$info'"; fails=1; }
+# The input jobs: gate --jobs (a small runner), checked like the gate's.
+out2=$(cd "$root" && RQ_DRY_RUN=1 RUNNER_TEMP=/t RQ_SUBJECTS=a.cmake RQ_GATE_JOBS=1 ci/action.sh)
+case "$out2" in *" --jobs 1 --build-dir "*) ;; *) say "jobs: $out2"; fails=1;; esac
+grep -qF 'RQ_GATE_JOBS: ${{ inputs.jobs }}' "$root/action.yml" \
+  || { say "action.yml does not pass the input jobs"; fails=1; }
+# On GitHub a composite action's github.action_repository is empty: its path names it.
+info=$(cd "$root" && RQ_DRY_RUN=1 RQ_SUBJECTS=a.cmake RQ_ACTION_REPOSITORY= \
+  GITHUB_ACTION_PATH=/home/runner/work/_actions/o/rq/0123abc ci/action.sh | sed -n 's/^info: //p')
+[ "$info" = "https://github.com/o/rq" ] || { say "info (from its path): '$info'"; fails=1; }
 art=$(printf '%s\n' "$out" | sed -n 's/^artifact: //p')
 [ "$art" = "runqcheck /t/runqcheck-artifacts" ] || { say "artifact: '$art'"; fails=1; }
 out=$(printf '%s\n' "$out" | tail -1)
@@ -39,7 +48,7 @@ case "$out" in *"install: "*"artifact: runqcheck /t/runqcheck-shards"*"$want") ;
 [ "$(printf '%s\n' "$out" | sed -n 's/^install: //p')" = "" ] || { say "merge installs"; fails=1; }
 for bad in "RQ_SUBJECTS=" "RQ_SUBJECTS=x RQ_STRICT=yes" "RQ_SUBJECTS=x RQ_SHARD=3/3" \
            "RQ_SUBJECTS=x RQ_SHARD=1/2 RQ_MERGE=true" "RQ_MERGE=yes" \
-           "RQ_SUBJECTS=x RQ_ARTIFACT=a/b"; do
+           "RQ_SUBJECTS=x RQ_ARTIFACT=a/b" "RQ_SUBJECTS=x RQ_GATE_JOBS=0"; do
   # shellcheck disable=SC2086 # the words are assignments
   err=$(cd "$root" && env $bad RQ_DRY_RUN=1 ci/action.sh 2>&1 >/dev/null); rc=$?
   n=$(printf '%s\n' "$err" | wc -l)

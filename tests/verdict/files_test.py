@@ -22,7 +22,8 @@ pass the SARIF 2.1.0 schema and GitHub's rules (schema_check.github); each expec
 failure a JUnit <failure> with its reason, reproducer and picture, and a
 SARIF result whose location is a line of port_file, with the replay command
 and the picture as related data. The fixture is run twice: as is, and with --artifacts
-(the folder the action uploads), where artifacts() also holds.
+(the folder the action uploads), where artifacts() also holds; with specs, that folder
+merged (--merge) keeps them in REPRODUCE.txt's rebuild: lines.
 Exit 0 if so, 1 naming what is wrong.
 """
 import json
@@ -53,7 +54,9 @@ def artifacts(sarif: Path, art: Path, roots) -> list:
     folder (uriBaseId RUNQCHECK_ARTIFACT, the results' properties.artifact) is there, each
     failure's picture among them; no path of this machine anywhere in it (no file: URI, none
     of roots: the build, source and work dirs; no absolute path but the system's tools in
-    /usr/ and /bin/; the driver's informationUri, runqcheck's page, aside)."""
+    /usr/ and /bin/; the driver's informationUri, runqcheck's page, aside), nor any of
+    roots in the pictures copied there; REPRODUCE.txt at its root holds each result's
+    replay lines and a rebuild: line."""
     bad = []
     log = json.loads(sarif.read_text())
     for run in log["runs"]:
@@ -79,8 +82,21 @@ def artifacts(sarif: Path, art: Path, roots) -> list:
             for u in named:
                 if Path(u).is_absolute() or ".." in Path(u).parts or not (art / u).is_file():
                     bad.append(f"{what}: {u} is not a file of the artifact folder {art}")
+            for u in a["pictures"]:  # a page's replay command: not this machine's paths
+                page = (art / u).read_text(errors="replace") if (art / u).is_file() else ""
+                bad += [f"{what}: picture {u} names {x}" for x in map(str, roots)
+                        if re.search(re.escape(x) + r"(?![\w.+-])", page)]
             if not a["logs"] and not a["output"]:
                 bad.append(f"{what}: neither its output nor a log in the artifact")
+    # REPRODUCE.txt: each result's lines, how to build them again, no path of this machine
+    guide = (art / "REPRODUCE.txt").read_text() if (art / "REPRODUCE.txt").is_file() else ""
+    if not guide or "rebuild: runqcheck gate --subject" not in guide:
+        bad.append(f"{art}/REPRODUCE.txt: missing, or no rebuild: line")
+    for r in (r for run in log["runs"] for r in run["results"]):
+        bad += [f"REPRODUCE.txt lacks {x!r}" for x in r["properties"].get("replay", [])
+                if x.partition("reproduce: ")[2] not in guide and x not in guide]
+    bad += [f"REPRODUCE.txt names {x}" for x in map(str, roots)
+            if re.search(re.escape(x) + r"(?![\w.+-])", guide)]
     text = json.dumps(log)
     for root in {str(Path(x).resolve()) for x in roots} | {str(x) for x in roots}:
         if root in text:
@@ -199,6 +215,15 @@ def fixture(verdict: str, work: Path, fix: Path, src: Path) -> list:
             return [f"verdict.py ({tag}) exit {p.returncode}, not 1 (or no SARIF): "
                     f"{p.stderr.strip()}"]
         bad += [f"{tag}: {x}" for x in check(junit, sarif, src, expect, art)]
+        if art and "REPRODUCE.txt" not in p.stdout:  # the log says where the guide is
+            bad.append(f"{tag}: the verdict names no REPRODUCE.txt")
+    if specs:  # a merge of that folder: REPRODUCE.txt's rebuild: lines keep the specs
+        art = work / "artifacts"
+        subprocess.run([sys.executable, verdict, "--srcroot", str(src), "--merge", str(art)],
+                       capture_output=True, text=True)
+        guide = (art / "REPRODUCE.txt").read_text() if (art / "REPRODUCE.txt").is_file() else ""
+        if not guide or "--subject 'SPEC'" in guide:
+            bad.append(f"merge: {art}/REPRODUCE.txt names no spec: {guide[-300:]}")
     return bad
 
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # ci/gate's flags that stop before any build: a bad --columns (an unknown
 # column, or none that the given presets run), an unknown flag, a --junit or
-# --sarif file that cannot be written, a bad --shard, an --artifacts folder that holds
-# other files (left as they were) and a --merge with nothing to merge are one line
-# and exit 2; --help is for users.
+# --sarif file or a --build-dir that cannot be written, a bad --shard, an
+# --artifacts folder that holds other files (left as they were) and a --merge
+# with nothing to merge are one error line (besides the gate's [time] log
+# lines) and exit 2; --help is for users.
 # (--columns on real subjects: ci/test's acme variants.)
 # Usage: gate_flags.sh <runqcheck source>
 src=${1:?usage: gate_flags.sh <runqcheck source>}
@@ -14,10 +15,11 @@ expect2() {
   out=$("$src/ci/gate" "$@" 2>&1)
   rc=$?
   if [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c 'error:')" -eq 1 ] \
+     && [ "$(printf '%s\n' "$out" | grep -cvE '^\[[0-9:]{8}\] ')" -eq 1 ] \
      && printf '%s\n' "$out" | grep -q "$want"; then
     echo "ok   ci/gate $*: exit 2, $(printf '%s\n' "$out" | grep 'error:')"
   else
-    echo "FAIL ci/gate $*: exit $rc (want 2 and one error line with '$want'):"
+    echo "FAIL ci/gate $*: exit $rc (want 2 and only one error line with '$want'):"
     printf '%s\n' "$out" | head -5
     status=1
   fi
@@ -39,6 +41,7 @@ else
 fi
 expect2 "cannot write there" --junit /proc/no-such-dir/verdict.xml
 expect2 "cannot write there" --sarif /
+expect2 "cannot create build dir" --build-dir /proc/no-such-dir/build
 expect2 "is not I/N" --shard 2/2
 expect2 "holds no sharded column" --shard 1/2 --columns unit
 expect2 "takes only --junit" --merge /tmp --presets native

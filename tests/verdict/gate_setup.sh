@@ -1,9 +1,10 @@
 #!/bin/sh
 # ci/gate's set-up errors found after the flags are read: exit 2 and one `error:` line,
 # never 1 (a port's failure): a .cmake spec whose header CMake does not find (the
-# configure), a TYPE that names no template (the subject header the gate generates), and
-# no --subject from an installed prefix (nothing built in the prefix). A port that does
-# not compile (tests/verdict/broken_port) is the port's failure: exit 1.
+# configure; its --artifacts folder, an earlier gate's, is taken) or with a misspelt
+# keyword (named), a TYPE that names no template (the subject header the gate
+# generates), and no --subject from an installed prefix (nothing built in the prefix).
+# A port that does not compile (tests/verdict/broken_port) is the port's failure: exit 1.
 # Usage: gate_setup.sh <runqcheck source> <work dir> <cmake> <build dir to install>
 src=${1:?usage: gate_setup.sh SRC WORK CMAKE BUILD}
 work=${2:?usage: gate_setup.sh SRC WORK CMAKE BUILD}
@@ -30,8 +31,15 @@ expect() {
 printf '%s\n' "runqcheck_add_subject(NAME nohdr HEADER nothere.hpp TYPE weak::weak_port" \
   "  INCLUDE_DIRS $src/examples/weak_port/include)" >"$work/nohdr.cmake"
 g="$src/ci/gate"
+# (its --artifacts folder holds an earlier gate's collection: taken, not "not empty")
+mkdir -p "$work/art/native" && echo '{}' >"$work/art/native/collected.json" \
+  && echo 'runqcheck gate: the failures' >"$work/art/REPRODUCE.txt" || exit 1
 expect 2 "configure failed (the set-up or a subject spec" "$g" --subject "$work/nohdr.cmake" \
-  --presets native --columns unit --build-dir "$work/nohdr"
+  --presets native --columns unit --build-dir "$work/nohdr" --artifacts "$work/art"
+printf '%s\n' "runqcheck_add_subject(NAME typo HEADR weak_port/weak_port.hpp" \
+  "  TYPE weak::weak_port INCLUDE_DIRS $src/examples/weak_port/include)" >"$work/typo.cmake"
+expect 2 "unknown argument 'HEADR'" "$g" --subject "$work/typo.cmake" --presets native \
+  --columns unit --build-dir "$work/typo"
 expect 2 "TYPE or HEADER does not compile" "$g" \
   --subject "notype|weak_port/weak_port.hpp|weak::nope|$src/examples/weak_port/include" \
   --presets native --columns unit --build-dir "$work/notype"

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """ci/verdict_files.py's where() on a Relacy data race: SARIF's location is the port's
 access that the race's cause names (the relaxed hand-over), not the port's last write
-before the failure; a failure without such a cause keeps the last write.
+before the failure; a failure without such a cause keeps the last write. A failure whose
+output names no line of the port (the exhaustive column's invariant): the port's last
+write before it in its picture's trace, not the header's line 1.
 
 usage: where_test.py VERDICT_FILES_PY WORKDIR
 Exit 0 if so, 1 naming what is wrong."""
@@ -24,6 +26,19 @@ with the write #20 by T0 (no happens-before edge); T1 took it over through P0+8 
 atomic@push_back: the store in push_back (q.hpp:{line}) is relaxed, not a release
 """
 NO_RACE = "runqcheck: cause: s: harness fatal error: invariant: conservation g=1\n"
+# An exhaustive column's picture (trimmed): its output names no line of the port; the trace
+# names each access by base name: the port's writes at lines 50 and 60, a read at 70, then
+# the harness's own write and the failing check.
+PAGE = """<script>
+window.RUNQCHECK_TRACE =
+{"format": "runqcheck-trace", "failure": {"event": 5, "message": "invariant"}, "events": [
+ {"id": 0, "kind": "store", "loc": "q.hpp:50"}, {"id": 1, "kind": "rmw", "loc": "q.hpp:60"},
+ {"id": 2, "kind": "load", "loc": "q.hpp:70"}, {"id": 3, "kind": "write", "loc": "exec.hpp:9"},
+ {"id": 4, "kind": "load", "loc": "q.hpp:80"}, {"id": 5, "kind": "check", "loc": ""},
+ {"id": 6, "kind": "store", "loc": "q.hpp:90"}]}
+;
+</script>
+"""
 
 
 def main(argv) -> int:
@@ -48,6 +63,13 @@ def main(argv) -> int:
         path, line, how = vf.where({"out": out}, port)
         if Path(path) != q.resolve() or line != want:
             bad.append(f"{name}: {path}:{line} ({how}), want {q}:{want}")
+    page = work / "failures" / "explore__q.html"
+    page.parent.mkdir()
+    page.write_text(PAGE)
+    out = "explore q s RC11: fatal error: invariant: runqempty spuriously true p=0\n"
+    path, line, how = vf.where({"out": out, "pictures": [str(page)]}, port)
+    if Path(path) != q.resolve() or line != 60:
+        bad.append(f"a picture's trace: {path}:{line} ({how}), want {q}:60")
     for b in bad:
         print(f"FAIL {b}")
     print("where_test: " + ("FAILED" if bad else "passed"))
