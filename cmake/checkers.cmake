@@ -196,14 +196,14 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # --subject from an install): exit 2, one error line; a port that does not compile: 1.
   add_test(NAME gate_setup COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_setup.sh"
     "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/gate_setup" "${CMAKE_COMMAND}" "${CMAKE_BINARY_DIR}")
-  set_tests_properties(gate_setup PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
+  set_tests_properties(gate_setup PROPERTIES LABELS "gate;selftest" TIMEOUT 600)
   # The action's shard and merge inputs (ci/action.sh): two shards of the exhaustive
   # column on weak_port and locked_runq, merged, give the unsharded verdict; the SARIF
   # names files of the uploaded folder only (tests/verdict/shard_test.py).
   add_test(NAME gate_shards COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/shard_test.py" "${RUNQCHECK_ROOT}"
     "${CMAKE_BINARY_DIR}/gate_shards")
-  set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
+  set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 600)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_columns docs_columns gate_flags subject_spec verdict_cache
@@ -328,6 +328,14 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
         $<TARGET_FILE:relacy_scenarios__mutants> order:runqput_tail_store bound 3)
     set_tests_properties(relacy_replay/mutants_bound3_livelock PROPERTIES
       ENVIRONMENT "RUNQCHECK_CASE=overflow_vs_grab" LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # A LIVELOCK's cause names the loop: the store its thread kept reading though a newer
+    # one was there (runqgrab's head load relaxed: a thief re-reads an old tail). ~1 s.
+    add_test(NAME relacy_livelock_cause COMMAND sh -c "\"$0\" bound 2 2>&1 | grep -m1 \"$1\""
+      $<TARGET_FILE:relacy_scenarios__mutants>
+      "cause: .*LIVELOCK; T[0-9] read P0.runqtail [0-9]* times in runqgrab .*newer store")
+    set_tests_properties(relacy_livelock_cause PROPERTIES LABELS "gate;relacy;selftest"
+      TIMEOUT 120 ENVIRONMENT
+      "RUNQCHECK_CASE=owner_vs_two_thieves;RUNQCHECK_MUTANT=order:runqgrab_head_load")
   endif()
   # The wrap without hooks under Relacy (issue 41): relacy_scenarios on
   # acme's hook-less ports, their counters found by behaviour in before():

@@ -18,7 +18,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "exec.hpp"
 #include "page_base.hpp"
@@ -75,6 +78,7 @@ class recorder final : public access_observer, public model::op_observer {
     nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = ngs_ = 0;
     culprit_ = -1;
     truncated_ = false;
+    failure_[0] = '\0';
     pending_.obj = nullptr;
     phase_ = phase::setup;
     for (int& c : cur_op_) c = -1;
@@ -271,13 +275,48 @@ class recorder final : public access_observer, public model::op_observer {
                     pending_.kind == access_observer::kind::write ? "write" : "read", ob.name,
                     relacy::short_name(pending_.func), base_name(pending_.file), pending_.line, w);
       if (!pw && last >= 0) hand_over(b, sizeof b, thread, last, ob.name);
+    } else if (std::strstr(text, "LIVELOCK") != nullptr) {
+      stale_spin(b, sizeof b);
     }
+    std::snprintf(failure_, sizeof failure_, "%s", b);  // kept if the trace is full
     event& e = push(ev::check, thread,
                     thread >= 0 && thread < static_cast<int>(kMaxThreads) ? cur_op_[thread] : -1);
     if (&e != &spare_) {
       e.text = add_text(b);
       if (pending_.obj != nullptr) e.obj = object(pending_.obj, nullptr, ev::read);
     }
+  }
+  // A livelock that is a loop re-reading an old store: of the port's loads (a thread's,
+  // not a hook's) that read a store with a newer one after it, the store one thread read
+  // most often from one object: "; T1 read P0.runqtail 928 times in runqgrab (x.hpp:80),
+  // each time the store #12 though a newer store of it was there: no happens-before edge
+  // from that store reached T1 (...)". Coherence forbids the old store once such an edge
+  // exists, so a missing acquire (or fence) somewhere in the loop lets it spin.
+  void stale_spin(char* b, std::size_t n) {
+    // (thread, object, store read) of each stale load -> how often, and the last one
+    std::map<std::tuple<int, int, int>, std::pair<int, int>> loops;
+    for (int i = 0; i < nevents_; i++) {
+      const event& e = events_[i];
+      if (e.kind != ev::load || e.stale == 0 || e.thread < 0 || hook_function(e.func)) continue;
+      auto& [count, at] = loops[{e.thread, e.obj, e.rf}];
+      count++;
+      at = i;
+    }
+    int last = -1, times = 0;
+    for (const auto& [key, v] : loops)
+      if (v.first > times || (v.first == times && v.second > last))
+        times = v.first, last = v.second;
+    if (times < 2) return;  // not a loop over an old store
+    const event& l = events_[last];
+    culprit_ = last;
+    char store[32] = "its initial value";
+    if (l.rf >= 0) std::snprintf(store, sizeof store, "the store #%d", l.rf);
+    std::size_t at = std::strlen(b);
+    std::snprintf(b + at, n - at,
+                  "; T%d read %s %d times in %s (%s:%u), each time %s though a newer store of it "
+                  "was there: no happens-before edge from that store reached T%d (an acquire "
+                  "that reads a store made after it would end the loop)",
+                  l.thread, object_name(l.obj), times, l.func, l.file, l.line, store, l.thread);
   }
   // A racing read by `thread` of what write #w wrote: appends the hand-over that should
   // have ordered them. Among the reader's later reads of stores the writer's thread
@@ -378,6 +417,7 @@ class recorder final : public access_observer, public model::op_observer {
   int culprit() const { return culprit_; }
   // The failure line as recorded (with the racing access named).
   const char* failure_text() const {
+    if (failure_[0] != '\0') return failure_;
     return nevents_ > 0 && events_[nevents_ - 1].kind == ev::check
                ? text(events_[nevents_ - 1].text)
                : "";
@@ -515,6 +555,7 @@ class recorder final : public access_observer, public model::op_observer {
   int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0, nowners_ = 0;
   int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
+  char failure_[512] = {};  // failure()'s text (its row is lost when the trace is full)
   phase phase_ = phase::setup;
   struct {
     access_observer::kind kind{};
@@ -538,7 +579,9 @@ inline std::string failure_message(recorder& rec, rl::test_result_e res, int thr
                       ? std::string(relacy::fatal_text)
                       : std::string("relacy: ") + rl::test_result_str(res);
   rec.failure(m.c_str(), thread);
-  if (res == rl::test_result_data_race) m = rec.failure_text();
+  // the recorder's text: a data race's accesses and hand-over, a livelock's stale loop
+  if (res == rl::test_result_data_race || res == rl::test_result_livelock)
+    m = rec.failure_text();
   return m;
 }
 
