@@ -163,11 +163,14 @@ void report_failure(const char* argv0, gp::program p, const gp::bounds& b, ex::m
   std::printf("  in the generated space: %s\n",
               gp::in_space(p, b, canon, why) ? "yes" : ("no: " + why).c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
+  // The runner by its name in the build's bin/ (a port's: generated_protocol__X).
+  std::string self = argv0;
+  self = self.substr(self.find_last_of('/') + 1);
   cli::save_program("generated_protocol__" + std::string(subject) + "__" + cli::arg_of(m) +
                         cli::mutant_suffix() + ".pscn",
                     "# a program the generated protocol column found failing (" +
                         std::string(subject) + ", " + mn + "): " + last.s.failure +
-                        "\n# run it: generated_protocol run FILE",
+                        "\n# run it: " + self + " run FILE (bin/ of the build)",
                     spec);
   std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
   std::printf("replay: %s\n", line.c_str());

@@ -2,7 +2,8 @@
 # tests/explore/protocol_generated_teeth.sh BINARY MUTANT ARGS... — passes iff
 # generated_protocol BINARY (on the mutant schemata) with ARGS fails under
 # RUNQCHECK_MUTANT=MUTANT, prints the shrunk program and a replay: line, and
-# that line fails again, and so does `run FILE` on the file it saved.
+# that line fails again, and so does `run FILE` on the file it saved, whose
+# `# run it:` line names BINARY.
 bin=${1:?usage: protocol_generated_teeth.sh BINARY MUTANT ARGS...}
 mut=${2:?usage: protocol_generated_teeth.sh BINARY MUTANT ARGS...}
 shift 2
@@ -18,6 +19,8 @@ printf '%s\n' "$again" | grep -q 'replay .*: FAILED' \
   || { echo "teeth: $mut: the replay did not fail: $again"; exit 1; }
 file=$(printf '%s\n' "$out" | sed -n 's/^  saved: //p' | head -1)
 [ -f "$file" ] || { echo "teeth: $mut: no saved file ($file)"; exit 1; }
+grep -q "^# run it: $(basename "$bin") run FILE" "$file" \
+  || { echo "teeth: $mut: the saved file's '# run it:' names no $(basename "$bin")"; exit 1; }
 rerun=$(RUNQCHECK_MUTANT=$mut "$bin" run "$file" 2>&1)
 rc=$?
 [ "$rc" -eq 1 ] && printf '%s\n' "$rerun" | grep -q ': FAILED under ' \
