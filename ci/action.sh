@@ -58,11 +58,13 @@ columns=()
 [ -z "${RQ_COLUMNS:-}" ] || columns=(--columns "$RQ_COLUMNS")
 [ -z "${RQ_GATE_JOBS:-}" ] || [[ $RQ_GATE_JOBS =~ ^[1-9][0-9]{0,2}$ ]] \
   || rq_die "input 'jobs' is '$RQ_GATE_JOBS', not 1..999"
+gate_jobs=()
 if [ -n "${RQ_GATE_JOBS:-}" ]; then  # the install's build too
-  columns+=(--jobs "$RQ_GATE_JOBS"); export RQ_JOBS=$RQ_GATE_JOBS
+  gate_jobs=(--jobs "$RQ_GATE_JOBS"); export RQ_JOBS=$RQ_GATE_JOBS
 fi
 cmd=("$prefix/bin/runqcheck" gate "${specs[@]}" --presets "${RQ_PRESETS:-native,relacy}"
-     "${columns[@]}" "${strict[@]}" --build-dir "${RQ_BUILD_DIR:-$tmp/runqcheck-build}"
+     "${columns[@]}" "${gate_jobs[@]}" "${strict[@]}"
+     --build-dir "${RQ_BUILD_DIR:-$tmp/runqcheck-build}"
      --junit "$junit" --sarif "$sarif" --artifacts "$artifacts" ${shard:+--shard "$shard"})
 if [ "$merge" = true ]; then  # this tree's gate: python3 only, nothing to install
   artifacts=$tmp/runqcheck-shards
