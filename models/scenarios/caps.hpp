@@ -1,6 +1,7 @@
 // models/scenarios/caps.hpp — the one place a run-time ring capacity becomes
 // the template parameter Cap of p<B, Cap> (each checker builds the Caps it
-// needs: Relacy 4 and 8, the fuzzer 4 … 256).
+// needs: the engine 4 and 8, the fuzzer 4 … 256; Relacy's catalog runner
+// builds the catalog's 4 alone, tests/relacy/scenarios.cpp).
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 
-#include "caps.hpp"
 #include "catalog.hpp"
 #include "exec.hpp"
 #include "hooks.hpp"
@@ -92,16 +91,20 @@ std::string counters_unfound() {
   }
 }
 
-template <std::uint32_t Cap>
-bool run_cap(const char* prog, const model::scenario& sc, rqtest::search& s) {
+// One scenario under the search. Only the catalog's shapes are built (ring
+// capacity 4; 2 or 3 threads): each suite type instantiates Relacy's context
+// and schedulers, most of this file's compile time, and the shapes no scenario
+// has once doubled it. Another shape is an error, named.
+bool run_scenario(const char* prog, const model::scenario& sc, rqtest::search& s) {
   std::string what = std::string(subject_name) + ": " + std::string(sc.targets);
-  switch (sc.threads.size()) {
-    case 2: return rqtest::run<suite<2, Cap>>(prog, sc, subject_name, what.c_str(), s);
-    case 3: return rqtest::run<suite<3, Cap>>(prog, sc, subject_name, what.c_str(), s);
-    case 4: return rqtest::run<suite<4, Cap>>(prog, sc, subject_name, what.c_str(), s);
+  if (sc.cap == 4) {
+    switch (sc.threads.size()) {
+      case 2: return rqtest::run<suite<2, 4>>(prog, sc, subject_name, what.c_str(), s);
+      case 3: return rqtest::run<suite<3, 4>>(prog, sc, subject_name, what.c_str(), s);
+    }
   }
-  std::fprintf(stderr, "%s: scenario %s: %zu threads not supported\n", prog,
-               std::string(sc.name).c_str(), sc.threads.size());
+  std::fprintf(stderr, "%s: scenario %s: cap %u, %zu threads: this runner builds cap 4 with 2 or "
+               "3 threads\n", prog, std::string(sc.name).c_str(), sc.cap, sc.threads.size());
   return false;
 }
 
@@ -158,8 +161,7 @@ int main(int argc, char** argv) {
     }
     current = &sc;
     ran++;
-    ok &= model::with_cap<8, 4>(
-        sc.cap, [&](auto c) { return run_cap<decltype(c)::value>(argv[0], sc, search); });
+    ok &= run_scenario(argv[0], sc, search);
     if (!ok && std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr) break;
   }
   if (ran == 0) {
