@@ -19,11 +19,16 @@
 # with --shard I/3 sum to the unsharded counts (tests/explore/shards.sh).
 include_guard(GLOBAL)
 find_package(Boost 1.66 REQUIRED COMPONENTS context)
+# runqcheck_explore: the engine compiled once per build (engine/explore/engine.cpp;
+# a driver includes explore/search.hpp only); runqcheck_explore_headers: its
+# headers alone, for a target built on an engine broken on purpose (below).
 if(NOT TARGET runqcheck_explore)
-  add_library(runqcheck_explore INTERFACE)
-  target_include_directories(runqcheck_explore INTERFACE "${RUNQCHECK_ROOT}/engine"
+  add_library(runqcheck_explore_headers INTERFACE)
+  target_include_directories(runqcheck_explore_headers INTERFACE "${RUNQCHECK_ROOT}/engine"
     "${RUNQCHECK_ROOT}/models/backend")
-  target_link_libraries(runqcheck_explore INTERFACE Boost::context)
+  target_link_libraries(runqcheck_explore_headers INTERFACE Boost::context)
+  add_library(runqcheck_explore STATIC "${RUNQCHECK_ROOT}/engine/explore/engine.cpp")
+  target_link_libraries(runqcheck_explore PUBLIC runqcheck_explore_headers)
 endif()
 
 # The pictures' recorders (Relacy's, this engine's) name a C port's ring: a C
@@ -100,6 +105,9 @@ function(_rq_explore_broken target patch)
     message(FATAL_ERROR "${_err}")
   endif()
   target_include_directories(${target} BEFORE PRIVATE "${_out}")
+  # Its own engine, compiled against the patched copy: the target's object
+  # defines the searches, so the linker takes none from runqcheck_explore.
+  target_sources(${target} PRIVATE "${RUNQCHECK_ROOT}/engine/explore/engine.cpp")
 endfunction()
 
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
@@ -107,9 +115,11 @@ endfunction()
 function(_rq_explore_selftest target name)
   cmake_parse_arguments(A "" "PATCH" "" ${ARGN})
   add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/${name}.cpp")
-  target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore)
   if(A_PATCH)
+    target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore_headers)
     _rq_explore_broken(${target} ${A_PATCH})
+  else()
+    target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore)
   endif()
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
 endfunction()
@@ -888,8 +898,8 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
   add_executable(generated_sc_filter_broken "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
   target_include_directories(generated_sc_filter_broken BEFORE PRIVATE
     "${CMAKE_BINARY_DIR}/runqcheck_subjects/go125")
-  target_link_libraries(generated_sc_filter_broken PRIVATE runqcheck::core runqcheck_explore
-    runqcheck_models runqcheck_generate)
+  target_link_libraries(generated_sc_filter_broken PRIVATE runqcheck::core
+    runqcheck_explore_headers runqcheck_models runqcheck_generate)
   _rq_explore_broken(generated_sc_filter_broken sc_filter_broken)
   set_target_properties(generated_sc_filter_broken PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")

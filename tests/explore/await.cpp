@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 #include "selftest.hpp"
 
 namespace {
@@ -73,8 +73,7 @@ ex::stats explore(const program_case& c, ex::model md, bool ipr) {
   o.m = md;
   o.ipr = ipr;
   o.hash_graphs = true;
-  ex::engine e(p, o);
-  ex::stats s = e.run();
+  ex::stats s = ex::explore(p, o);
   std::sort(s.hashes.begin(), s.hashes.end());
   return s;
 }

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 #ifdef RUNQCHECK_PICTURES
 #include "runqcheck_fuzz/page_base.hpp"
 #endif

@@ -84,8 +84,7 @@ int main() {
   finder p;
   ex::options o;
   o.budget = 1;
-  ex::engine e(p, o);
-  ex::stats st = e.run();
+  ex::stats st = ex::explore(p, o);
   if (st.failed) p.bad = "the port failed: " + st.failure;
   if (!p.bad.empty()) {
     std::printf("explore_counters %s: FAILED: %s\n", subject_name, p.bad.c_str());

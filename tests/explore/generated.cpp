@@ -346,8 +346,7 @@ explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
     p.ext = &x;
     o.on_access = [&x](int t, const ex::event& e, const ex::request&) { x.access(t, e); };
   }
-  ex::engine e(p, o);
-  explored r{e.run(), L.judged, L.distinct, L.report};
+  explored r{ex::explore(p, o), L.judged, L.distinct, L.report};
   obs.history = nullptr;
   return r;
 }

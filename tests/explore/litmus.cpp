@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 
 namespace {
 
@@ -368,8 +368,7 @@ int main(int argc, char** argv) {
       ex::options o;
       o.m = md;
       o.hash_graphs = hash;
-      ex::engine e(p, o);
-      ex::stats s = e.run();
+      ex::stats s = ex::explore(p, o);
       for (const auto& oc : p.outcomes)
         std::printf("outcome %s %s %s\n", t.name.c_str(), ex::model_name(md), oc.c_str());
       std::printf("count %s %s complete=%llu blocked=%llu duplicates=%llu promises=%llu "

@@ -26,7 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 #include "runqcheck_fuzz/page_base.hpp"
 
 namespace runqcheck::explore {

@@ -64,8 +64,7 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   world_t::unjudged_executions = 0;
   auto explore = [&](const ex::options& with) {
     prog p(sc);
-    ex::engine e(p, with);
-    return e.run();
+    return ex::explore(p, with);
   };
   ex::stats s = explore(o);
   // No estimate of a cut tree: random probes of these trees (most paths end

@@ -84,8 +84,7 @@ explored explore_one(const gp::program& p, ex::model m, std::uint64_t budget,
   o.replay = replay;
   world_t::unjudged_executions = 0;
   prog pr(sc);
-  ex::engine e(pr, o);
-  explored r{e.run(), world_t::unjudged_executions};
+  explored r{ex::explore(pr, o), world_t::unjudged_executions};
   return r;
 }
 

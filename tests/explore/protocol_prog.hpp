@@ -8,7 +8,7 @@
 #pragma once
 
 #include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 #ifdef RUNQCHECK_PICTURES
 #include "picture.hpp"
 #endif
@@ -92,8 +92,7 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
   prog p(sc);
   p.pic = &pic;
-  ex::engine e(p, o);
-  ex::stats r = e.run();
+  ex::stats r = ex::explore(p, o);
   runqcheck::model::scenario info_sc;  // the page's header: the scenario's shape
   info_sc.name = sc.name;
   info_sc.targets = sc.targets;

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 #ifdef RUNQCHECK_PICTURES
 #include "picture.hpp"
 #endif
@@ -116,8 +116,7 @@ std::string counters_unfound() {
     } p;
     ex::options o;
     o.budget = 1;
-    ex::engine e(p, o);
-    ex::stats st = e.run();
+    ex::stats st = ex::explore(p, o);
     if (st.failed) return "the port failed on a fresh P: " + st.failure;
     return p.why;
   }
@@ -150,8 +149,7 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
     prog<decltype(c)::value> p(sc);
     p.pic = &pic;
     p.ext = x;
-    ex::engine e(p, o);
-    ex::stats st = e.run();
+    ex::stats st = ex::explore(p, o);
     finishing = p.finishing;
     return st;
   });

@@ -48,7 +48,7 @@
 #include <unistd.h>
 
 #include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 #ifdef RUNQCHECK_PICTURES
 #include "picture.hpp"
 #endif
@@ -79,8 +79,7 @@ using runqcheck::explore::scenario_run::take_picture;
 ex::stats explore_one(const model::scenario& sc, const ex::options& o) {
   return model::with_cap<8, 4>(sc.cap, [&](auto c) {
     prog<decltype(c)::value> p(sc);
-    ex::engine e(p, o);
-    return e.run();
+    return ex::explore(p, o);
   });
 }
 
@@ -295,8 +294,7 @@ bool run_one(const char* argv0, const model::scenario& sc, ex::model m, const ar
   auto estimate = [&] {
     return model::with_cap<8, 4>(sc.cap, [&](auto c) {
       prog<decltype(c)::value> p(sc);
-      ex::engine e(p, o);
-      return e.estimate(cli::probes, 1);
+      return ex::estimate(p, o, cli::probes, 1);
     });
   };
   if (a.estimate && a.replay.empty())

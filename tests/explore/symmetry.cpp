@@ -52,7 +52,7 @@
 #include <vector>
 
 #include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 #include "selftest.hpp"
 
 namespace {
@@ -121,8 +121,7 @@ run_result explore(const program_case& c, ex::model md, bool sym, bool ipr,
   o.hash_graphs = true;
   o.canonical = true;
   if (std::getenv("EXPLORE_TRACE") != nullptr) o.trace = stdout;
-  ex::engine e(p, o);
-  run_result r{e.run(), std::move(p.states)};
+  run_result r{ex::explore(p, o), std::move(p.states)};
   std::sort(r.s.hashes.begin(), r.s.hashes.end());
   return r;
 }
@@ -300,8 +299,7 @@ bool naive_check(const program_case& c, ex::model md, bool ipr_waits) {
     o.naive = naive;
     o.ipr = ipr;
     o.waits_end = true;  // a run whose waits no thread ends is the program's end
-    ex::engine e(p, o);
-    ex::stats st = e.run();
+    ex::stats st = ex::explore(p, o);
     twice = st.duplicates;
     std::sort(st.hashes.begin(), st.hashes.end());
     return st.hashes;
@@ -339,8 +337,7 @@ bool small(const program_case& c, bool ends) {
   o.symmetry = false;
   o.waits_end = ends;
   o.budget = kLargest;
-  ex::engine e(p, o);
-  ex::stats st = e.run();
+  ex::stats st = ex::explore(p, o);
   return st.exhausted || st.failed;
 }
 

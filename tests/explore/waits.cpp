@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "runqcheck/backend/explore.hpp"
-#include "explore/engine.hpp"
+#include "explore/search.hpp"
 
 namespace {
 
@@ -75,8 +75,7 @@ bool run(const expect& c, ex::model md) {
   o.waits_end = c.waits_end;
   ex::stats s;
   {
-    ex::engine e(p, o);
-    s = e.run();
+    s = ex::explore(p, o);
   }
   std::string verdict = s.failed      ? "FAILED: " + s.failure + " (path " + s.path + ")"
                         : s.exhausted ? "exhausted"
@@ -91,8 +90,7 @@ bool run(const expect& c, ex::model md) {
     if (!ok) return false;
     prog q(c.threads);  // the replay: the same failure
     o.replay = s.path;
-    ex::engine e(q, o);
-    ex::stats r = e.run();
+    ex::stats r = ex::explore(q, o);
     return expect_that(r.failed && r.failure == s.failure, c, md,
                        ("replay " + s.path + " fails the same way").c_str());
   }
