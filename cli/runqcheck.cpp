@@ -196,7 +196,7 @@ int do_replay(const std::string& path, bool quiet, const std::string& json_out) 
   }
   auto s = load(path);
   if (!s) return kBad;
-  fz::outcome o = fz::run(s->d, fz::sched_kind::input, true);
+  fz::outcome o = fz::run(s->d, true);
   const fz::recorder& r = fz::the_recorder();
   if (!quiet) {
     std::printf("seed: %s (%zu bytes: %zu of scenario, %zu of choices, %zu used)\n", path.c_str(),
@@ -238,7 +238,7 @@ int do_explain(const std::string& path, const std::string& html_out, const std::
   }
   auto s = load(path);
   if (!s) return kBad;
-  fz::outcome o = fz::run(s->d, fz::sched_kind::input, true);
+  fz::outcome o = fz::run(s->d, true);
   std::string json =
       fz::trace_json(s->d, o, fz::the_recorder(), path, replay_command(path), mutant_env());
   if (!json_out.empty()) {
@@ -283,7 +283,7 @@ int do_corpus(const std::vector<std::string>& paths, const std::string& expect) 
   for (const auto& f : files) {
     auto s = load(f);
     if (!s) return kBad;
-    fz::outcome o = fz::run(s->d, fz::sched_kind::input, false);
+    fz::outcome o = fz::run(s->d, false);
     bool ok = (expect == "pass") != o.failed;
     if (!ok) wrong++;
     std::printf("%-6s %s%s%s\n", o.failed ? "FAIL" : "pass", f.c_str(), o.failed ? ": " : "",
@@ -366,7 +366,7 @@ int do_pct(const std::string& path, unsigned depth, long runs, double seconds, s
   // raised whenever a run takes more (the guarantee uses the largest seen).
   fz::decoded plain = s->d;
   plain.schedule = {};
-  fz::outcome o0 = fz::run(plain, fz::sched_kind::input, false);
+  fz::outcome o0 = fz::run(plain, false);
   std::size_t k = std::max<std::size_t>(o0.steps, 1);
   std::printf(
       "pct: %s\n  scenario: %s\n  threads n=%zu, depth d=%u, steps k=%zu (default schedule), %s "
@@ -380,7 +380,7 @@ int do_pct(const std::string& path, unsigned depth, long runs, double seconds, s
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds)
       break;
     fz::current_pct() = {seed0 + static_cast<std::uint64_t>(done), depth, k, stale};
-    fz::outcome o = fz::run(s->d, fz::sched_kind::pct, false);
+    fz::outcome o = fz::run<fz::sched_kind::pct>(s->d, false);
     k = std::max(k, o.steps);
     if (!o.failed) continue;
     // Save the execution as a seed: the scenario bytes + the choices PCT made.
@@ -398,7 +398,7 @@ int do_pct(const std::string& path, unsigned depth, long runs, double seconds, s
                                                 static_cast<std::streamsize>(bytes.size()));
     fz::decoded again;
     fz::parse(bytes, fz::kSubjects, again);
-    fz::outcome o2 = fz::run(again, fz::sched_kind::input, false);
+    fz::outcome o2 = fz::run(again, false);
     std::printf("FAILED on run %ld (seed %llu): %s\n  saved as %s (%s)\nreproduce: %s\n", done + 1,
                 static_cast<unsigned long long>(seed0 + static_cast<std::uint64_t>(done)),
                 o.message.c_str(), file.c_str(),

@@ -81,7 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fz::decoded d;
   if (fz::parse({data, size}, fz::kSubjects, d) != fz::parse_error::none)
     return -1;  // not a seed: not kept
-  fz::outcome o = fz::run(d, fz::sched_kind::input, false);
+  fz::outcome o = fz::run(d, false);
   if (o.failed) {
     const char* m = std::getenv("RUNQCHECK_MUTANT");
 #ifdef RUNQCHECK_FUZZ_ONE_SUBJECT
@@ -92,7 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string repro = std::string(m ? "RUNQCHECK_MUTANT=" : "") + (m ? m : "") +
                         (m ? " " : "") + cmd + " <the crash file named below>";
     // Traced: the recorder sees every access, so a data race names its hand-over.
-    fz::outcome t = fz::run(d, fz::sched_kind::input, true);
+    fz::outcome t = fz::run(d, true);
     const fz::outcome& why = t.failed ? t : o;
     std::fprintf(stderr, "\nrunqcheck: %s\n", why.message.c_str());
     take_picture(d, why, data, size, repro, m);

@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (fz::describe(e)[0] == '\0') std::abort();  // every error has a message
     return 0;
   }
-  fz::outcome o = fz::run(d, fz::sched_kind::input, true);
+  fz::outcome o = fz::run(d, true);
   static std::FILE* devnull = std::fopen("/dev/null", "w");
   fz::print_trace(devnull, d, fz::the_recorder());
   std::string j =

@@ -116,8 +116,8 @@ inline std::string check_history(const model::scenario& sc, const recorder& r) {
   return res.linearizable ? std::string() : res.report;
 }
 
-template <class H, std::uint32_t Cap>
-outcome run_one(const model::scenario& sc, sched_kind k, bool trace) {
+template <class H, std::uint32_t Cap, sched_kind K>
+outcome run_one(const model::scenario& sc, bool trace) {
   using T = suite<typename H::template type<backend_t, Cap>, Cap>;
   T::sc = &sc;
   T::name_objects = trace;
@@ -129,9 +129,11 @@ outcome run_one(const model::scenario& sc, sched_kind k, bool trace) {
   rl::test_params p = one_execution(200000);
   relacy::fatal_text[0] = '\0';
   std::ostringstream oss;  // Relacy's replay state: unused, our seed is the state
-  rl::test_result_e res = k == sched_kind::input
-                              ? rl::run_test<T, input_scheduler<kThreads>>(p, oss, false)
-                              : rl::run_test<T, pct_scheduler<kThreads>>(p, oss, false);
+  rl::test_result_e res;
+  if constexpr (K == sched_kind::input)
+    res = rl::run_test<T, input_scheduler<kThreads>>(p, oss, false);
+  else
+    res = rl::run_test<T, pct_scheduler<kThreads>>(p, oss, false);
   model::observer = nullptr;
   backend_t::observer = nullptr;
   outcome out;
@@ -153,17 +155,17 @@ outcome run_one(const model::scenario& sc, sched_kind k, bool trace) {
   return out;
 }
 
-template <class H>
-outcome run_cap(const model::scenario& sc, sched_kind k, bool trace) {
+template <class H, sched_kind K>
+outcome run_cap(const model::scenario& sc, bool trace) {
   return model::with_cap<4, 8, 16, 32, 64, 128, 256>(
-      sc.cap, [&](auto c) { return run_one<H, decltype(c)::value>(sc, k, trace); });
+      sc.cap, [&](auto c) { return run_one<H, decltype(c)::value, K>(sc, trace); });
 }
 
-template <int... I>
-outcome run_subject(int subject, const model::scenario& sc, sched_kind k, bool trace,
+template <sched_kind K, int... I>
+outcome run_subject(int subject, const model::scenario& sc, bool trace,
                     std::integer_sequence<int, I...>) {
   outcome out;
-  ((subject == I ? (out = run_cap<runqcheck_subject_at<I>>(sc, k, trace), 0) : 0), ...);
+  ((subject == I ? (out = run_cap<runqcheck_subject_at<I>, K>(sc, trace), 0) : 0), ...);
   return out;
 }
 
@@ -171,13 +173,16 @@ outcome run_subject(int subject, const model::scenario& sc, sched_kind k, bool t
 
 inline const char* subject_name(int i) { return runqcheck_subject_names[i]; }
 
-// Runs a decoded seed once. The choices come from d.schedule (input) or the
-// PCT parameters (current_pct()); either way they are recorded in
-// current_choices().out.
-inline outcome run(const decoded& d, sched_kind k, bool trace) {
+// Runs a decoded seed once. The choices come from d.schedule (K input) or
+// the PCT parameters (K pct: current_pct()); either way they are recorded in
+// current_choices().out. K is a template argument: each scheduler is a
+// Relacy instantiation per subject and capacity, and only the command line
+// (`runqcheck pct`) needs PCT's, not the fuzz targets.
+template <sched_kind K = sched_kind::input>
+outcome run(const decoded& d, bool trace) {
   current_choices().reset(d.schedule.data(), d.schedule.size());
-  return detail::run_subject(d.subject, d.sc, k, trace,
-                             std::make_integer_sequence<int, kSubjects>{});
+  return detail::run_subject<K>(d.subject, d.sc, trace,
+                                std::make_integer_sequence<int, kSubjects>{});
 }
 
 }  // namespace runqcheck::fuzz
