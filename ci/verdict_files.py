@@ -1,9 +1,10 @@
 """The verdict as files for CI systems (ci/verdict.py --junit / --sarif).
 
 JUnit XML: one testsuite per subject, one testcase per subject x column (the
-matrix's cells); a FAILED cell has one <failure> per failing test, with its
-reason (message), reproducers and picture (text); a cell that did not apply
-is <skipped> with why.
+matrix's cells); a FAILED cell has one <failure> (junit.xsd allows one): its
+message the reason (with more than one failing test, how many and the first
+one's), its text each failing test's reason, reproducers and pictures; a
+cell that did not apply is <skipped> with why.
 SARIF 2.1.0: one result per failing test and column, ruleId the column's id
 (ci/checkers.json), message the reason, location the port's own file and
 line: in a Relacy history (`file(line)` of each access) the failing access,
@@ -211,14 +212,22 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
                            "passed in an earlier gate with the same inputs\n")
             if v == "FAILED":
                 fails += 1
+                # One <failure> (junit.xsd: a testcase holds one), each failing test's
+                # reason, reproducers and pictures in its text.
+                blocks = []
                 for f in c.failures:
                     text = [f"{f['test']} [{f['preset']}]", f"reason: {f['reason']}"]
                     text += [r if r.startswith(("replay:", "reproduce:", "log:"))
                              else f"reproduce: {r}" for r in f["repro"]]
                     text += [f"picture: {p}" for p in f["pictures"]]
                     text += [f"witness: {w}" for w in f["witness"]]
-                    ET.SubElement(tc, "failure", message=f["reason"],
-                                  type=f"{cid} failed").text = "\n".join(text) + "\n"
+                    blocks.append("\n".join(text) + "\n")
+                fs = c.failures
+                msg = fs[0]["reason"] if len(fs) == 1 else (
+                    f"{len(fs)} tests failed; {fs[0]['test']}: {fs[0]['reason']}" if fs
+                    else "FAILED")
+                ET.SubElement(tc, "failure", message=msg,
+                              type=f"{cid} failed").text = "\n".join(blocks)
             elif v == "not applied":
                 skips += 1
                 why = "; ".join(c.notes) or why_empty(s, ctitle)

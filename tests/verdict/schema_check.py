@@ -172,6 +172,9 @@ def junit(root) -> list:
                 if el.get(a) is None:
                     bad.append(f"<{el.tag} name={el.get('name')!r}>: no attribute '{a}'")
         cases = s.findall("testcase")
+        for c in cases:  # junit.xsd: a testcase's choice of one <error> or <failure>
+            if len(c.findall("failure")) + len(c.findall("error")) > 1:
+                bad.append(f"<testcase name={c.get('name')!r}>: more than one <failure>/<error>")
         for a, n in (("tests", len(cases)),
                      ("failures", sum(c.find("failure") is not None for c in cases)),
                      ("skipped", sum(c.find("skipped") is not None for c in cases))):
