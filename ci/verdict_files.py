@@ -5,7 +5,8 @@ matrix's cells); a FAILED cell has one <failure> (junit.xsd allows one): its
 message the reason (with more than one failing test, how many and the first
 one's), its text each failing test's reason, reproducers and pictures; a
 cell that did not apply is <skipped> with why.
-SARIF 2.1.0: one result per failing test and column, ruleId the column's id
+SARIF 2.1.0: one result per failing test and column (one per finding where its output
+names several at lines of the port: weak memory's `at: SITE FILE:LINE`), ruleId the column's id
 (ci/checkers.json), message the reason, location the port's own file and
 line: in a Relacy history (`file(line)` of each access) the failing access,
 else the access a data race's cause names (the hand-over: a relaxed store or load),
@@ -141,6 +142,20 @@ def trace_writes(pictures, port: dict, build: Path = None) -> list:
                 if len(named.get(n, [])) == 1]
         return locations("\n".join(full), port, build)
     return []
+
+
+AT_SITE = re.compile(r"^at: (\S+) (\S+)$", re.M)
+
+
+def site_findings(f: dict, port: dict) -> list:
+    """[(site, abs path, line)]: the output's `at: SITE FILE:LINE` lines that name a line
+    of the port (proofs/weak/audit.py: one per too-weak site), in order."""
+    found = []
+    for m in AT_SITE.finditer(f.get("out", "")):
+        at = locations(m.group(2), port, f.get("build"))
+        if at:
+            found.append((m.group(1), *at[0]))
+    return found
 
 
 def where(f: dict, port: dict):
@@ -320,6 +335,15 @@ def _related(f: dict) -> list:
     return out
 
 
+def _findings(f: dict, port: dict, root: Path) -> list:
+    """[None]: failure f is one result; else one (site, (k, n), path, line) per finding
+    its output names (site_findings), when there are several, each in the repository."""
+    found = site_findings(f, port)
+    if len(found) < 2 or not all(Path(p).resolve().is_relative_to(root) for _, p, _ in found):
+        return [None]
+    return [(name, (k + 1, len(found)), p, line) for k, (name, p, line) in enumerate(found)]
+
+
 def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path,
                 checks: dict = None, artifacts: bool = False) -> None:
     """One result per failing test per column; columns: (id, title); checks: {id: what the
@@ -333,11 +357,17 @@ def write_sarif(path: Path, rows, columns, cell, ports: dict, root: Path,
     results = []
     for s in rows:
         for cid, ctitle in columns:
-            for f in cell(s, ctitle).failures:
+            for f, one in ((f, one) for f in cell(s, ctitle).failures
+                           for one in _findings(f, ports.get(s, {}), root)):
                 res = {"ruleId": cid, "ruleIndex": index[cid], "level": "error",
                        "message": {"text": f"{s}: {f['reason']}"}}
                 site = f.get("site") if artifacts else None
-                if site:
+                if one is not None:  # one of several findings of the test, each its result
+                    name, n, src, line = one
+                    res["message"]["text"] = f"{s}: {name} (site {n[0]} of {n[1]}): {f['reason']}"
+                    at = (src, line, f"the site {name} (the test's `at:` line)")
+                    loc = _artifact(src, root)
+                elif site:
                     at = (None, site["line"], site["how"])
                     loc = {"uri": site["uri"], "uriBaseId": site["base"]}
                 else:
