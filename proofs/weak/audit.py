@@ -301,8 +301,9 @@ def print_reports(subject, ref, orders, verdict, users, weak, extra):
     """`runqcheck: report:` lines (ci/verdict.py lists them; they fail nothing), and for each
     order stronger than needed the idioms that stay safe with it one step weaker."""
     if extra:
-        print("runqcheck: report: weak-memory orders: no runq.hpp site (Go's order is "
-              "relaxed; the idioms use the port's): "
+        print("runqcheck: report: weak-memory orders: accesses Go's runq does not make "
+              "(no site of go1.27's runq.go functions, as runqcheck ports them; the idioms "
+              "use the port's order): "
               + ", ".join(f"{s} {mo}" for s, (mo, _) in sorted(extra.items()))
               + f" (subject {subject})")
     over = [s for s, _ in ref if orders[s] != "relaxed" and not verdict[s]["armv8"]
