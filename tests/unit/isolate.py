@@ -9,6 +9,9 @@ is named:
 `runqcheck: crash: SIGSEGV in Suite.Test`, with a `reproduce:` line; the
 tests it had not run yet then run (again under this rule), and each crashed
 test is re-run alone to say whether it crashes on its own.
+After MAX_HANGS hangs the rest is not run (each hang costs the watchdog's wait
+twice, and a port that hangs everywhere would cost minutes a test): the
+count left and a line that runs them are printed.
 Exit: 1 if a test crashed or failed, else the binary's own status (77: the
 binary's skip).
 """
@@ -18,6 +21,7 @@ import subprocess
 import sys
 
 WATCHDOG = 3  # models/watchdog: no operation returned in time (it prints a dump)
+MAX_HANGS = 3
 RUN = re.compile(r"^\[ RUN      \] (\S+)")
 END = re.compile(r"^\[ +(?:OK|FAILED|SKIPPED) +\] (\S+?)(?: \(|$)")
 
@@ -89,6 +93,11 @@ def main(argv):
         done.update(started)
         todo = [x for x in listed(argv if user_filter else base) if x not in done]
         if not todo:
+            break
+        if sum(sig == signame(WATCHDOG) for _, sig in crashed) >= MAX_HANGS:
+            print(f"isolate.py: stopped after {MAX_HANGS} hangs: {len(todo)} tests not run "
+                  "(each hang waits for the watchdog)")
+            print(f"isolate.py: to run them: {argv[0]} --gtest_filter={':'.join(todo)}")
             break
         print(f"isolate.py: running the {len(todo)} tests not run yet", flush=True)
         rc, started, ended = run(base + ["--gtest_filter=" + ":".join(todo)])
