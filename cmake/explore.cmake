@@ -462,18 +462,20 @@ if(NOT CMAKE_CROSSCOMPILING)
           TIMEOUT 300 SKIP_RETURN_CODE 77)
       endif()
     endif()
-    # The bundled protocol passes every scenario within the gate's budget.
+    # The bundled protocol passes every scenario within the gate's budget. Nightly:
+    # ci/test's kill matrix gates the same code (models/mutants' mutants_protocol, no
+    # mutant selected) in this column and generated_protocol at the gate's budgets.
     add_test(NAME explore_protocol_bundled COMMAND explore_protocol both
       --budget ${RUNQCHECK_EXPLORE_PROTOCOL_BUDGET})
     add_test(NAME explore_protocol_bundled_deep COMMAND explore_protocol both --budget 1000000)
-    set_tests_properties(explore_protocol_bundled PROPERTIES LABELS "gate;explore;selftest"
+    set_tests_properties(explore_protocol_bundled PROPERTIES LABELS "nightly;explore;selftest"
       TIMEOUT 900)
     set_tests_properties(explore_protocol_bundled_deep PROPERTIES
       LABELS "nightly;explore;selftest" TIMEOUT 10800)
     # generated_protocol on the bundled protocol: every program passes.
     add_test(NAME generated_protocol_bundled COMMAND generated_protocol
       ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
-    set_tests_properties(generated_protocol_bundled PROPERTIES LABELS "gate;explore;selftest"
+    set_tests_properties(generated_protocol_bundled PROPERTIES LABELS "nightly;explore;selftest"
       TIMEOUT 900)
     # The space's one predicate: every generated program is in_space as
     # numbered (--count checks each; Gs 4, 2 with 3 Ms: < 1 s).
