@@ -303,16 +303,37 @@ def weak_models():
     return json.loads(p.stdout)
 
 
+def read_expected(path) -> dict:
+    """{mutant: the columns expected.txt says kill it}."""
+    expected = {}
+    for line in Path(path).read_text().splitlines():
+        f = line.split("#", 1)[0].split()
+        if len(f) >= 2:
+            expected.setdefault(f[0], set()).update(f[1].split(","))
+    return expected
+
+
+def gate_columns(columns_json, expected_txt, quick: bool) -> str:
+    """The columns whose kill command runs a binary of the port's gate build ({port}), as
+    ci/gate --columns takes them; quick: those expected.txt requires (all --quick runs)."""
+    req = set().union(*read_expected(expected_txt).values())
+    cols = json.loads(Path(columns_json).read_text())["columns"]
+    return ",".join(c["id"] for c in cols if c.get("presets") and c.get("kill")
+                    and "{port}" in " ".join(c["kill"]) and (not quick or c["id"] in req))
+
+
 def main():
+    if sys.argv[1:2] == ["--gate-columns"]:  # ci/mutants: what the schemata's gate runs
+        a = sys.argv[2:]
+        if len(a) not in (2, 3) or a[2:] not in ([], ["--quick"]):
+            sys.exit("usage: killmatrix.py --gate-columns CHECKERS_JSON EXPECTED [--quick]")
+        print(gate_columns(a[0], a[1], a[2:] == ["--quick"]))
+        return
     o = parse_args(sys.argv[1:])
     o["cols"], subject_cols, protocol_cols, unmutated = declared_columns(o["columns"],
                                                                          o["vars"])
     rows, orders, protocol_names = catalog()
-    expected = {}
-    for line in Path(o["expected"]).read_text().splitlines():
-        f = line.split("#", 1)[0].split()
-        if len(f) >= 2:
-            expected.setdefault(f[0], set()).update(f[1].split(","))
+    expected = read_expected(o["expected"])
     unknown = {c for cs in expected.values() for c in cs} - {c for c, _ in o["cols"]}
     if unknown:
         raise SystemExit(f"killmatrix: {o['expected']} names columns {o['columns']} does not "

@@ -144,18 +144,7 @@ def trace_writes(pictures, port: dict, build: Path = None) -> list:
     return []
 
 
-AT_SITE = re.compile(r"^at: (\S+) (\S+)$", re.M)
-
-
-def site_findings(f: dict, port: dict) -> list:
-    """[(site, abs path, line)]: the output's `at: SITE FILE:LINE` lines that name a line
-    of the port (proofs/weak/audit.py: one per too-weak site), in order."""
-    found = []
-    for m in AT_SITE.finditer(f.get("out", "")):
-        at = locations(m.group(2), port, f.get("build"))
-        if at:
-            found.append((m.group(1), *at[0]))
-    return found
+AT_SITE = re.compile(r"^at: (\S+) (\S+)$", re.M)  # proofs/weak/audit.py: a too-weak site
 
 
 def where(f: dict, port: dict):
@@ -336,9 +325,14 @@ def _related(f: dict) -> list:
 
 
 def _findings(f: dict, port: dict, root: Path) -> list:
-    """[None]: failure f is one result; else one (site, (k, n), path, line) per finding
-    its output names (site_findings), when there are several, each in the repository."""
-    found = site_findings(f, port)
+    """[None]: failure f is one result; else, when its output's `at: SITE FILE:LINE` lines
+    name several lines of the port, each in the repository, one (site, (k, n), path, line)
+    per line."""
+    found = []
+    for m in AT_SITE.finditer(f.get("out", "")):
+        at = locations(m.group(2), port, f.get("build"))
+        if at:
+            found.append((m.group(1), *at[0]))
     if len(found) < 2 or not all(Path(p).resolve().is_relative_to(root) for _, p, _ in found):
         return [None]
     return [(name, (k + 1, len(found)), p, line) for k, (name, p, line) in enumerate(found)]

@@ -105,8 +105,8 @@ function(_rq_explore_broken target patch)
     message(FATAL_ERROR "${_err}")
   endif()
   target_include_directories(${target} BEFORE PRIVATE "${_out}")
-  # Its own engine, compiled against the patched copy: the target's object
-  # defines the searches, so the linker takes none from runqcheck_explore.
+  # Its own engine, compiled against the patched copy (the target links
+  # runqcheck_explore_headers, not the library).
   target_sources(${target} PRIVATE "${RUNQCHECK_ROOT}/engine/explore/engine.cpp")
 endfunction()
 
