@@ -42,12 +42,12 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS)
 endif()
 
 if("unit" IN_LIST RUNQCHECK_CHECKERS)
-  runqcheck_add_checker(NAME unit GTEST SOURCES ${_rq_subject_tests}
+  runqcheck_add_checker(NAME unit GTEST UNITY SOURCES ${_rq_subject_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
   # The 2^32 wrap without hooks (subject_wrap_native.cpp): ~1.5 min a subject.
   runqcheck_add_checker_run(CHECKER unit SUFFIX _wrap_native LABELS nightly unit TIMEOUT 1800
     ARGS --gtest_also_run_disabled_tests --gtest_filter=WrapNative.*)
-  runqcheck_add_checker(NAME unit_core GTEST CORE_ONLY SOURCES ${_rq_core_tests}
+  runqcheck_add_checker(NAME unit_core GTEST UNITY CORE_ONLY SOURCES ${_rq_core_tests}
     LIBS GTest::gtest_main Threads::Threads LABELS gate unit TIMEOUT 900)
 endif()
 # Teeth: runqdrain leaving runnext (tests/unit/teeth), built like a subject but
@@ -147,6 +147,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_acme_fullring_TYPE acme::fullring_bug)
     runqcheck_subject_header(acme_fullring _rq_acme_gen)
     add_executable(unit_example__acme_fullring ${_rq_subject_tests})
+    runqcheck_unity(unit_example__acme_fullring)
     target_include_directories(unit_example__acme_fullring BEFORE PRIVATE "${_rq_acme_gen}"
       "${_rq_acme}")
     target_link_libraries(unit_example__acme_fullring PRIVATE runqcheck::core GTest::gtest_main

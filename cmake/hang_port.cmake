@@ -1,13 +1,22 @@
 # The watchdog's teeth (examples/hang_port): every native checker must fail
 # a livelocking and a deadlocking port with exit 3 and a state dump, and
-# Relacy must report both. A scratch configure of only those two subjects
-# (plain flags, this compiler), registered once: in the native build (the
-# one with the mutants family), not in the sanitizer or cross presets.
+# Relacy and the exhaustive engine must report both; every checker must
+# show the text of a fatal error raised with the port's lock held. A scratch
+# configure of only those subjects (plain flags, this compiler), registered
+# once: in the native build (the one with the mutants family), not in the
+# sanitizer or cross presets.
 if("unit" IN_LIST RUNQCHECK_CHECKERS AND "mutants" IN_LIST RUNQCHECK_CHECKERS
    AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING
    AND EXISTS "${RUNQCHECK_ROOT}/examples/hang_port/check.sh")
+  # The gate: the livelock and the deadlock; nightly: the fatal error with the lock held
+  # (six more -O0 builds). Each in its own scratch dir: ctest may run both at once.
   add_test(NAME hang_port_selftest
     COMMAND sh "${RUNQCHECK_ROOT}/examples/hang_port/check.sh" "${RUNQCHECK_ROOT}"
-            "${CMAKE_BINARY_DIR}/hang_port" "${CMAKE_CXX_COMPILER}")
+            "${CMAKE_BINARY_DIR}/hang_port" "${CMAKE_CXX_COMPILER}" hangs)
   set_tests_properties(hang_port_selftest PROPERTIES LABELS "gate;selftest" TIMEOUT 1200)
+  add_test(NAME hang_port_selftest_fatal
+    COMMAND sh "${RUNQCHECK_ROOT}/examples/hang_port/check.sh" "${RUNQCHECK_ROOT}"
+            "${CMAKE_BINARY_DIR}/hang_port_fatal" "${CMAKE_CXX_COMPILER}" fatal)
+  set_tests_properties(hang_port_selftest_fatal PROPERTIES LABELS "nightly;selftest"
+    TIMEOUT 1200)
 endif()

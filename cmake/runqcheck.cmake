@@ -119,6 +119,10 @@ function(_runqcheck_instantiate subject checker)
   target_compile_definitions(${target} PRIVATE ${defs})
   target_compile_options(${target} PRIVATE ${opts})
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  get_property(unity GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_UNITY)
+  if(unity)
+    runqcheck_unity(${target})
+  endif()
   get_property(runs GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_RUNS)
   foreach(run IN LISTS runs)
     _runqcheck_add_run(${subject} ${checker} ${run})
@@ -336,7 +340,7 @@ using protocol_under_test = ${template}<Env>;
 endfunction()
 
 function(runqcheck_add_checker)
-  cmake_parse_arguments(A "CORE_ONLY;GTEST" "NAME;TIMEOUT;HOOK"
+  cmake_parse_arguments(A "CORE_ONLY;GTEST;UNITY" "NAME;TIMEOUT;HOOK"
     "SOURCES;LIBS;LABELS;DEFINITIONS;ARGS;OPTIONS" ${ARGN})
   if(NOT A_NAME OR NOT A_SOURCES)
     message(FATAL_ERROR
@@ -355,6 +359,7 @@ function(runqcheck_add_checker)
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_CORE_ONLY ${A_CORE_ONLY})
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_HOOK "${A_HOOK}")
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_GTEST ${A_GTEST})
+  set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_UNITY ${A_UNITY})
   # The default run: <checker>/<subject> with ARGS, LABELS, TIMEOUT.
   set_property(GLOBAL PROPERTY RUNQCHECK_CHECKER_${A_NAME}_RUNS "")
   _runqcheck_define_run(run ${A_NAME} "" "${A_ARGS}" "${A_LABELS}" "${A_TIMEOUT}" "" "")
@@ -410,6 +415,14 @@ function(runqcheck_relacy_target)
     target_compile_options(runqcheck_relacy INTERFACE -Wno-deprecated-declarations
       -fno-sized-deallocation)
   endif()
+endfunction()
+
+# runqcheck_unity(<target>): <target>'s sources compiled as one translation unit
+# (CMake's unity build). A checker of several sources, each instantiating the
+# port, pays the headers' parse and the port's -O2 code generation once, not once
+# a source: the unit suite's four sources 33 s -> 19 s a port on this box.
+function(runqcheck_unity target)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
 endfunction()
 
 # runqcheck_example_exe(<target> <source> <name> <header> <type> <include_dir> [libs...]):

@@ -12,7 +12,7 @@
 namespace {
 
 using B = runqcheck::native;
-constexpr auto relaxed = std::memory_order::relaxed;
+using std::memory_order::relaxed;  // a using-declaration: may repeat in a unity build
 
 // 100 rounds: a thread stores `value` into data, then publish(flag) makes flag
 // non-zero; this thread waits for it, makes fence `acquire`, reads data.

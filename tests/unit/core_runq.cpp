@@ -17,7 +17,7 @@ using rqtest::B;
 using rqtest::G;
 using rqtest::gpool;
 using idx = std::vector<std::size_t>;
-constexpr auto relaxed = std::memory_order::relaxed;
+using std::memory_order::relaxed;  // a using-declaration: may repeat in a unity build
 
 template <class C>
 class CoreRunq : public rqtest::fatal_guarded {

@@ -72,8 +72,8 @@ class SubjectEdges : public rqtest::fatal_guarded {
   }
 };
 
-using Caps = ::testing::Types<rqtest::cap<4>, rqtest::cap<8>, rqtest::cap<256>>;
-TYPED_TEST_SUITE(SubjectEdges, Caps);
+using EdgeCaps = ::testing::Types<rqtest::cap<4>, rqtest::cap<8>, rqtest::cap<256>>;
+TYPED_TEST_SUITE(SubjectEdges, EdgeCaps);
 
 // ---------------------------------------------------------------------------
 // runqget / runqput(next)

@@ -29,8 +29,8 @@ class GoLocalQueue : public rqtest::fatal_guarded {
   static constexpr std::uint32_t Cap = C::value;
   using Subj = S<Cap>;
 };
-using Caps = ::testing::Types<rqtest::cap<256>, rqtest::cap<4>, rqtest::cap<8>>;
-TYPED_TEST_SUITE(GoLocalQueue, Caps);
+using GoCaps = ::testing::Types<rqtest::cap<256>, rqtest::cap<4>, rqtest::cap<8>>;
+TYPED_TEST_SUITE(GoLocalQueue, GoCaps);
 
 // Go: RunSchedLocalQueueTest, faithfully: for i in 0..len(runq)-1, put the
 // same G (gs[i]) i times and get it back i times; the queue is empty before

@@ -12,7 +12,9 @@
 
 #include "runqcheck_subject.hpp"
 
-namespace {
+// Named, not anonymous: the unit checker is one unity build of its sources,
+// and subject_concurrent.cpp has its own Cap and Subj.
+namespace wrap_native {
 
 using rqtest::B;
 using rqtest::G;
@@ -75,4 +77,4 @@ TEST(WrapNative, DISABLED_PutSpillStealGetPast2To32WithoutHooks) {
               static_cast<unsigned long long>(rounds * (Cap + 1)));
 }
 
-}  // namespace
+}  // namespace wrap_native
