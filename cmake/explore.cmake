@@ -130,6 +130,16 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_litmus
     COMMAND /usr/bin/python3 "${_rq_check}" $<TARGET_FILE:explore_litmus>)
   set_tests_properties(explore_litmus PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  # A C port in GCC's builtin style (tests/c11/gcc_port.h, docs/porting.md section 8): the
+  # builtins' results against the C compiler's, its orders explored, the compile errors.
+  add_executable(c11_gcc_builtins "${RUNQCHECK_ROOT}/tests/c11/gcc_builtins_test.cpp")
+  target_link_libraries(c11_gcc_builtins PRIVATE runqcheck::core runqcheck_explore)
+  set_target_properties(c11_gcc_builtins PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME c11_gcc_builtins COMMAND sh "${RUNQCHECK_ROOT}/tests/c11/check_gcc.sh"
+    $<TARGET_FILE:c11_gcc_builtins> "${RUNQCHECK_ROOT}/core/include"
+    "${CMAKE_BINARY_DIR}/c11_gcc_builtins" "${CMAKE_CXX_COMPILER}")
+  set_tests_properties(c11_gcc_builtins PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   # explore_teeth/lb: model::lb without its promises; explore_teeth/certify:
   # promises taken uncertified (out-of-thin-air outcomes); recertify:
   # certified where made only (LB+recert's outcome no thread fulfils alone).

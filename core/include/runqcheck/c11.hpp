@@ -18,7 +18,9 @@
 // `mtx_t`/`mtx_lock`/`mtx_unlock` (and pthread_mutex_t's) to B::mutex, C11's keywords
 // that C++ lacks to C++'s, and RUNQCHECK_PLAIN(T) (a
 // plain field that threads share: ring slots read racily, fields guarded by
-// a lock) to B::var<T>, RUNQCHECK_C_ONLY(...) (a same-name typedef, a
+// a lock) to B::var<T>, RUNQCHECK_ATOMIC(T) (a plain field reached with GCC's
+// __atomic/__sync builtins, which on.h maps too) to B::atomic<T> with C's
+// syntax as relaxed accesses, RUNQCHECK_C_ONLY(...) (a same-name typedef, a
 // prototype) to nothing and RUNQCHECK_PLAIN_PARAM(T) (a parameter receiving a
 // marked array) to auto; off.h removes every macro again. A weak CAS is
 // the backend's compare_exchange_weak (Relacy fails it spuriously; explore: strong).
@@ -92,9 +94,24 @@
 namespace runqcheck::c11 {
 
 // The value type of a backend atomic A (not deduced from the port's
-// argument: NULL must convert to a pointer).
+// argument: NULL must convert to a pointer). An atomic access to a plain
+// field (a GCC builtin or atomic_* on a field not marked) stops here, with a
+// message that names the edit.
 template <class A>
-using value_t = decltype(std::declval<const A&>().load(std::memory_order::relaxed));
+struct value_of {
+  using type = decltype(std::declval<const A&>().load(std::memory_order::relaxed));
+};
+template <class A>
+  requires std::is_scalar_v<A>
+struct value_of<A> {
+  static_assert(!std::is_scalar_v<A>,
+                "runqcheck: an atomic access (a GCC __atomic/__sync builtin or atomic_*) "
+                "to a plain field: declare it RUNQCHECK_ATOMIC(T) or _Atomic(T) "
+                "(docs/porting.md, section 8)");
+  using type = A;
+};
+template <class A>
+using value_t = typename value_of<A>::type;
 
 inline constexpr auto sc = std::memory_order::seq_cst;
 
@@ -131,6 +148,85 @@ template <class A>
 value_t<A> fetch_sub(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
                      loc l = loc::current()) {
   return a->fetch_sub(d, mo, l);
+}
+
+
+// GCC's builtins (__atomic_*, __sync_*), on a field marked RUNQCHECK_ATOMIC(T)
+// or _Atomic(T): the same seam calls as C11's functions above.
+
+// GCC's order constants (__ATOMIC_RELAXED .. __ATOMIC_SEQ_CST) as C++'s; the
+// HLE hint bits above them are ignored.
+inline std::memory_order gcc_order(int mo) {
+  switch (mo & 0xffff) {
+    case __ATOMIC_RELAXED: return std::memory_order::relaxed;
+    case __ATOMIC_CONSUME: return std::memory_order::consume;
+    case __ATOMIC_ACQUIRE: return std::memory_order::acquire;
+    case __ATOMIC_RELEASE: return std::memory_order::release;
+    case __ATOMIC_ACQ_REL: return std::memory_order::acq_rel;
+    default: return std::memory_order::seq_cst;
+  }
+}
+template <class A>
+bool gcc_cas(A* a, value_t<A>* expected, std::type_identity_t<value_t<A>> desired, bool weak,
+             int s, int f, loc l = loc::current()) {
+  return weak ? a->compare_exchange_weak(*expected, desired, gcc_order(s), gcc_order(f), l)
+              : a->compare_exchange_strong(*expected, desired, gcc_order(s), gcc_order(f), l);
+}
+// __atomic_load, __atomic_store, __atomic_exchange, __atomic_compare_exchange: the
+// forms that pass values by pointer.
+template <class A>
+void gcc_load(const A* a, value_t<A>* ret, int mo, loc l = loc::current()) {
+  *ret = a->load(gcc_order(mo), l);
+}
+template <class A>
+void gcc_store(A* a, const value_t<A>* v, int mo, loc l = loc::current()) {
+  a->store(*v, gcc_order(mo), l);
+}
+template <class A>
+void gcc_exchange(A* a, const value_t<A>* v, value_t<A>* ret, int mo, loc l = loc::current()) {
+  *ret = a->exchange(*v, gcc_order(mo), l);
+}
+template <class A>
+bool gcc_cas_ptr(A* a, value_t<A>* expected, const value_t<A>* desired, bool weak, int s, int f,
+                 loc l = loc::current()) {
+  return gcc_cas(a, expected, *desired, weak, s, f, l);
+}
+// __atomic_add_fetch, __atomic_sub_fetch, __sync_add_and_fetch, __sync_sub_and_fetch: the
+// new value.
+template <class A>
+value_t<A> add_fetch(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return static_cast<value_t<A>>(a->fetch_add(d, mo, l) + d);
+}
+template <class A>
+value_t<A> sub_fetch(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return static_cast<value_t<A>>(a->fetch_sub(d, mo, l) - d);
+}
+// __sync_val_compare_and_swap: the value read (old's, if it swapped); seq_cst.
+template <class A>
+value_t<A> sync_val_cas(A* a, std::type_identity_t<value_t<A>> old,
+                        std::type_identity_t<value_t<A>> v, loc l = loc::current()) {
+  a->compare_exchange_strong(old, v, sc, sc, l);
+  return old;
+}
+// __sync_bool_compare_and_swap: whether it swapped; seq_cst.
+template <class A>
+bool sync_bool_cas(A* a, std::type_identity_t<value_t<A>> old,
+                   std::type_identity_t<value_t<A>> v, loc l = loc::current()) {
+  return a->compare_exchange_strong(old, v, sc, sc, l);
+}
+// The builtins the seam has no operation for (fetch_or, _and, _xor, _nand and their
+// *_fetch forms, test_and_set, clear): a compile error naming the builtin.
+template <class A>
+constexpr bool no_seam_op = false;
+template <class A, class... R>
+value_t<A> unmapped(const char*, A*, R&&...) {
+  static_assert(no_seam_op<A>,
+                "runqcheck: this GCC builtin is not mapped (no fetch_or/and/xor/nand, "
+                "test_and_set or clear on the seam): write it as a compare-exchange loop "
+                "(docs/porting.md, section 8)");
+  return {};
 }
 
 // C11 mtx_init/mtx_destroy/mtx_lock/mtx_unlock on B::mutex (constructed
@@ -209,6 +305,74 @@ class plain {
   V v_;
 };
 
+// A field the port accesses with GCC's builtins and with C's own syntax
+// (RUNQCHECK_ATOMIC(T)): a B::atomic<T>. A builtin reaches the seam with its
+// order. C's syntax (`v = x`, `x = v`, `x += d`, `x++`) is a relaxed atomic
+// access, what an aligned plain access is on the hardware: a plain write that
+// should have released is caught by what it fails to publish (the slot
+// read after it races), not as a race on this field. A write names the port's
+// line; a read, `x++` and `x--` the field's declaration line (as plain<>'s).
+template <class A, class T, const loc* Decl>
+class shared {
+ public:
+  static constexpr auto rx = std::memory_order::relaxed;
+  shared() = default;
+  shared(const shared&) = delete;
+  shared& operator=(const shared&) = delete;
+  // The seam's operations, for the builtins (and atomic_*).
+  T load(std::memory_order mo, loc l = loc::current()) const { return a_.load(mo, l); }
+  void store(T v, std::memory_order mo, loc l = loc::current()) { a_.store(v, mo, l); }
+  T exchange(T v, std::memory_order mo, loc l = loc::current()) {
+    return a_.exchange(v, mo, l);
+  }
+  bool compare_exchange_strong(T& e, T v, std::memory_order s, std::memory_order f,
+                               loc l = loc::current()) {
+    return a_.compare_exchange_strong(e, v, s, f, l);
+  }
+  bool compare_exchange_weak(T& e, T v, std::memory_order s, std::memory_order f,
+                             loc l = loc::current()) {
+    return a_.compare_exchange_weak(e, v, s, f, l);
+  }
+  T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
+    return a_.fetch_add(d, mo, l);
+  }
+  T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
+    return a_.fetch_sub(d, mo, l);
+  }
+  // C's syntax.
+  operator T() const { return a_.load(rx, *Decl); }
+  shared& operator=(located<T> x) {
+    a_.store(x.v, rx, x.l);
+    return *this;
+  }
+  T operator->() const
+    requires std::is_pointer_v<T>
+  {
+    return a_.load(rx, *Decl);
+  }
+  shared& operator+=(located<T> d) {
+    a_.store(static_cast<T>(a_.load(rx, d.l) + d.v), rx, d.l);
+    return *this;
+  }
+  shared& operator-=(located<T> d) {
+    a_.store(static_cast<T>(a_.load(rx, d.l) - d.v), rx, d.l);
+    return *this;
+  }
+  T operator++(int) {
+    T old = a_.load(rx, *Decl);
+    a_.store(static_cast<T>(old + 1), rx, *Decl);
+    return old;
+  }
+  T operator--(int) {
+    T old = a_.load(rx, *Decl);
+    a_.store(static_cast<T>(old - 1), rx, *Decl);
+    return old;
+  }
+
+ private:
+  A a_;
+};
+
 // A path's last component (an assert's __FILE__).
 inline std::string base_name(const char* path) {
   std::string s(path);
@@ -229,6 +393,9 @@ inline std::string base_name(const char* path) {
   template <class T_, const ::runqcheck::loc* Decl_>                                       \
   using runqcheck_c11_plain =                                                               \
       ::runqcheck::c11::plain<typename B::template var<T_>, T_, Decl_>;                     \
+  template <class T_, const ::runqcheck::loc* Decl_>                                       \
+  using runqcheck_c11_shared =                                                              \
+      ::runqcheck::c11::shared<typename B::template atomic<T_>, T_, Decl_>;                 \
   using runqcheck_c11_mtx = typename B::mutex;                                              \
   using memory_order = std::memory_order;                                                   \
   static constexpr memory_order memory_order_relaxed = std::memory_order::relaxed;          \

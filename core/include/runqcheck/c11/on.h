@@ -11,6 +11,11 @@
   static constexpr ::runqcheck::loc RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__) = \
       ::runqcheck::loc::current();                                                      \
   runqcheck_c11_plain<T, &RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__)>
+// A field the port reaches with GCC's builtins (and C's syntax, as relaxed accesses).
+#define RUNQCHECK_ATOMIC(T)                                                             \
+  static constexpr ::runqcheck::loc RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__) = \
+      ::runqcheck::loc::current();                                                      \
+  runqcheck_c11_shared<T, &RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__)>
 // Lines for C only (a same-name typedef `typedef struct P P;`, a prototype): a class needs
 // none and rejects both (a typedef that changes what P means, a member declared twice).
 #define RUNQCHECK_C_ONLY(...)
@@ -90,3 +95,54 @@
 #define pthread_mutex_destroy(m) (::runqcheck::c11::destroy(m), 0)
 #define pthread_mutex_lock(m) ::runqcheck::c11::lock(m)
 #define pthread_mutex_unlock(m) ::runqcheck::c11::unlock(m)
+// GCC's builtins (__atomic_*, __sync_*) on a RUNQCHECK_ATOMIC or _Atomic field: the seam's
+// operations with the builtin's order (__sync_*: seq_cst; lock_test_and_set: acquire,
+// lock_release: release).
+#define __atomic_load_n(p, mo) ::runqcheck::c11::load((p), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_store_n(p, v, mo) \
+  ::runqcheck::c11::store((p), (v), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_exchange_n(p, v, mo) \
+  ::runqcheck::c11::exchange((p), (v), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_compare_exchange_n(p, exp, v, weak, s, f) \
+  ::runqcheck::c11::gcc_cas((p), (exp), (v), (weak), (s), (f))
+#define __atomic_load(p, ret, mo) ::runqcheck::c11::gcc_load((p), (ret), (mo))
+#define __atomic_store(p, v, mo) ::runqcheck::c11::gcc_store((p), (v), (mo))
+#define __atomic_exchange(p, v, ret, mo) ::runqcheck::c11::gcc_exchange((p), (v), (ret), (mo))
+#define __atomic_compare_exchange(p, exp, v, weak, s, f) \
+  ::runqcheck::c11::gcc_cas_ptr((p), (exp), (v), (weak), (s), (f))
+#define __atomic_fetch_add(p, d, mo) \
+  ::runqcheck::c11::fetch_add((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_fetch_sub(p, d, mo) \
+  ::runqcheck::c11::fetch_sub((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_add_fetch(p, d, mo) \
+  ::runqcheck::c11::add_fetch((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_sub_fetch(p, d, mo) \
+  ::runqcheck::c11::sub_fetch((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_thread_fence(mo) runqcheck_c11_fence(::runqcheck::c11::gcc_order(mo))
+#define __sync_synchronize() runqcheck_c11_fence(::runqcheck::c11::sc)
+#define __sync_fetch_and_add(p, d) ::runqcheck::c11::fetch_add((p), (d), ::runqcheck::c11::sc)
+#define __sync_fetch_and_sub(p, d) ::runqcheck::c11::fetch_sub((p), (d), ::runqcheck::c11::sc)
+#define __sync_add_and_fetch(p, d) ::runqcheck::c11::add_fetch((p), (d), ::runqcheck::c11::sc)
+#define __sync_sub_and_fetch(p, d) ::runqcheck::c11::sub_fetch((p), (d), ::runqcheck::c11::sc)
+#define __sync_val_compare_and_swap(p, old, v) ::runqcheck::c11::sync_val_cas((p), (old), (v))
+#define __sync_bool_compare_and_swap(p, old, v) ::runqcheck::c11::sync_bool_cas((p), (old), (v))
+#define __sync_lock_test_and_set(p, v) \
+  ::runqcheck::c11::exchange((p), (v), std::memory_order::acquire)
+#define __sync_lock_release(p) ::runqcheck::c11::store((p), 0, std::memory_order::release)
+// Not on the seam: a compile error that names the builtin (c11.hpp, unmapped()).
+#define __atomic_fetch_or(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_or", (p))
+#define __atomic_fetch_and(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_and", (p))
+#define __atomic_fetch_xor(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_xor", (p))
+#define __atomic_fetch_nand(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_nand", (p))
+#define __atomic_or_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_or_fetch", (p))
+#define __atomic_and_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_and_fetch", (p))
+#define __atomic_xor_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_xor_fetch", (p))
+#define __atomic_nand_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_nand_fetch", (p))
+#define __atomic_test_and_set(p, ...) ::runqcheck::c11::unmapped("__atomic_test_and_set", (p))
+#define __atomic_clear(p, ...) ::runqcheck::c11::unmapped("__atomic_clear", (p))
+#define __sync_fetch_and_or(p, ...) ::runqcheck::c11::unmapped("__sync_fetch_and_or", (p))
+#define __sync_fetch_and_and(p, ...) ::runqcheck::c11::unmapped("__sync_fetch_and_and", (p))
+#define __sync_fetch_and_xor(p, ...) ::runqcheck::c11::unmapped("__sync_fetch_and_xor", (p))
+#define __sync_or_and_fetch(p, ...) ::runqcheck::c11::unmapped("__sync_or_and_fetch", (p))
+#define __sync_and_and_fetch(p, ...) ::runqcheck::c11::unmapped("__sync_and_and_fetch", (p))
+#define __sync_xor_and_fetch(p, ...) ::runqcheck::c11::unmapped("__sync_xor_and_fetch", (p))
