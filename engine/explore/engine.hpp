@@ -1738,8 +1738,8 @@ class engine final : public runtime {
   // A graph as text: per thread its events; reads name their write.
   void print(std::FILE* f, const graph& g) const {
     static const char* kinds[] = {"R", "W", "U", "F"};
-    static const char* ops[] = {"load",  "store", "cas",   "fadd",
-                                "lock",  "fence", "xchg",  "choice"};
+    static const char* ops[] = {"load",  "store", "cas",    "fadd",
+                                "lock",  "fence", "xchg",   "choice", "fbits"};
     for (std::size_t t = 0; t < g.th.size(); t++) {
       std::fprintf(f, "  thread %zu:\n", t);
       for (std::size_t i = 0; i < g.th[t].size(); i++) {

@@ -39,7 +39,18 @@ enum class ek : std::uint8_t {
 // success and the value written (a revisit changes the value read).
 // choice: a weak CAS's choice to fail spuriously (no location: a relaxed
 // fence to the checks; rval 0, then 1; engine.hpp's fail_spuriously()).
-enum class op : std::uint8_t { load, store, cas, fadd, lock, fence, xchg, choice };
+// fbits: fetch_or, fetch_and or fetch_xor (a2: which, a `bits`).
+enum class op : std::uint8_t { load, store, cas, fadd, lock, fence, xchg, choice, fbits };
+enum class bits : std::uint8_t { or_, and_, xor_ };
+
+// The value a bitwise RMW (op::fbits, `which` its a2) writes over v.
+inline std::uint64_t apply_bits(std::uint64_t which, std::uint64_t v, std::uint64_t operand) {
+  switch (static_cast<bits>(which)) {
+    case bits::or_: return v | operand;
+    case bits::and_: return v & operand;
+    default: return v ^ operand;
+  }
+}
 
 struct event {
   ek kind = ek::read;
@@ -60,8 +71,8 @@ struct event {
   eid rf;                    // reads: the write read from
   std::uint64_t rval = 0;    // value read
   std::uint64_t wval = 0;    // value written (write, rmw)
-  std::uint64_t a1 = 0;      // CAS: expected; fetch_add: addend; store, xchg: value
-  std::uint64_t a2 = 0;      // CAS: desired
+  std::uint64_t a1 = 0;      // CAS: expected; fetch_add, fbits: operand; store, xchg: value
+  std::uint64_t a2 = 0;      // CAS: desired; fbits: which (a `bits`)
   // Kept by the consistency checker (consistency.hpp) for the graph the
   // event is in: its hb clock, and what a read that synchronises with it
   // (a write) acquires. Not zeroed when an event is made (the checker
@@ -94,6 +105,10 @@ inline void settle(event& e, std::uint64_t v) {
     case op::xchg:
       e.kind = ek::rmw;
       e.wval = e.a1;
+      break;
+    case op::fbits:
+      e.kind = ek::rmw;
+      e.wval = apply_bits(e.a2, v, e.a1);
       break;
     case op::lock:
       e.kind = v == 0 ? ek::rmw : ek::read;

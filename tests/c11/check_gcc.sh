@@ -4,7 +4,8 @@
 #     compiler with GCC's own builtins, prints each builtin's result;
 #  2. gcc_builtins_test, the header compiled under runqcheck/c11.hpp, prints the same;
 #  3. its message passing explored: no failure with release/acquire, a data race at the
-#     port's line with either order relaxed (the orders reach the seam);
+#     port's line with either order relaxed (the orders reach the seam); two threads'
+#     fetch_or on one word: both bits set, the RMWs ordered;
 #  4. a builtin on an unmarked field, and an unmapped builtin, do not compile, each with a
 #     message that names the edit.
 # usage: check_gcc.sh TEST_BINARY CORE_INCLUDE SCRATCH_DIR CXX
@@ -34,7 +35,8 @@ template <class B> struct port {
   static unsigned get(struct box *b) { return $3; }
 #include <runqcheck/c11/off.h>
 };
-int main() { port<runqcheck::native>::box b; return static_cast<int>(port<runqcheck::native>::get(&b)); }
+using S = port<runqcheck::native>;
+int main() { S::box b; return static_cast<int>(S::get(&b)); }
 PROBE
   if "$cxx" -std=c++20 -I"$inc" -fsyntax-only "$f" >"$f.log" 2>&1; then
     echo "FAILED: probe $1 compiled; reproduce: $cxx -std=c++20 -I$inc -fsyntax-only $f"
@@ -44,7 +46,7 @@ PROBE
 }
 probe unmarked 'unsigned' '__atomic_load_n(&b->n, __ATOMIC_ACQUIRE)' \
   'declare it RUNQCHECK_ATOMIC(T) or _Atomic(T)'
-probe fetch_or 'RUNQCHECK_ATOMIC(unsigned)' '__atomic_fetch_or(&b->n, 1u, __ATOMIC_RELAXED)' \
-  'this GCC builtin is not mapped'
+probe fetch_nand 'RUNQCHECK_ATOMIC(unsigned)' \
+  '__atomic_fetch_nand(&b->n, 1u, __ATOMIC_RELAXED)' 'this GCC builtin is not mapped'
 [ $status -eq 0 ] && echo "PASS: a C port in GCC's builtin style, checked as written"
 exit $status

@@ -7,7 +7,8 @@
 //        gcc_builtins_test explore   the message passing explored exhaustively under SC
 //                                    and RC11: the seam gets each builtin's order at the
 //                                    port's line; with release/acquire no failure, with
-//                                    either order relaxed a data race on the payload
+//                                    either order relaxed a data race on the payload;
+//                                    two threads' fetch_or on one word: both bits, ordered
 // Exit 0: each held.
 #include <runqcheck/c11.hpp>
 #include <runqcheck/backend/explore.hpp>
@@ -58,7 +59,7 @@ int values() {
   using S = port<runqcheck::native>;
   S::gp_box b;
   S::gp_init(&b);
-  std::uint32_t got[32];
+  std::uint32_t got[64];
   int k = S::gp_exercise(&b, got);
   for (int i = 0; i < k; i++) std::printf("%u ", got[i]);
   std::printf("\n");
@@ -132,6 +133,44 @@ bool run(const char* name, std::memory_order publish, std::memory_order consume)
   return ok;
 }
 
+// Threads 0 and 1 each set a bit of one flag word (gp_set_flag: a relaxed fetch_or):
+// in every execution the word ends with both bits, and exactly one thread saw the
+// word empty (the two RMWs are ordered); two executions, one per order.
+struct flags final : ex::program {
+  using S = port<E>;
+  std::optional<S::gp_box> box;
+  std::uint32_t before[2] = {};
+  bool bad = false;
+  int threads() const override { return 2; }
+  void setup() override {
+    box.emplace();
+    S::gp_init(&*box);
+  }
+  void run(int t) override { before[t] = S::gp_set_flag(&*box, t == 0 ? 1u : 2u); }
+  void finish() override {
+    std::uint32_t now = box->n.load(std::memory_order::relaxed);
+    bad |= now != 3 || (before[0] == 0) == (before[1] == 0);
+  }
+  void teardown() override { box.reset(); }
+};
+
+bool run_flags() {
+  bool ok = true;
+  for (ex::model m : {ex::model::sc, ex::model::rc11}) {
+    flags p;
+    ex::options o;
+    o.m = m;
+    ex::stats s = ex::explore(p, o);
+    bool good = !s.failed && s.exhausted && !p.bad && s.complete == 2;
+    std::printf("%s bitwise RMWs %s: %llu complete executions (want 2), %s\n",
+                good ? "ok  " : "FAIL", ex::model_name(m),
+                static_cast<unsigned long long>(s.complete),
+                p.bad ? "a bit lost or both saw the word empty" : "both bits set, ordered");
+    ok &= good;
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -142,6 +181,7 @@ int main(int argc, char** argv) {
     bool ok = run<port>("release/acquire", rel, acq);
     ok &= run<relaxed_publish>("relaxed publish", rx, acq);
     ok &= run<relaxed_consume>("relaxed consume", rel, rx);
+    ok &= run_flags();
     return ok ? 0 : 1;
   }
   std::fprintf(stderr, "usage: %s values|explore\n", argv[0]);

@@ -3,7 +3,8 @@
  * (plain T in C), and a plain payload marked RUNQCHECK_PLAIN(T). Message passing:
  * gp_publish writes the payload, then releases `ready`; gp_consume acquires `ready`,
  * then reads the payload. GP_PUBLISH_ORDER and GP_CONSUME_ORDER are the two orders (a
- * test sets them relaxed: the teeth). gp_exercise calls every mapped builtin once. */
+ * test sets them relaxed: the teeth). gp_set_flag sets a bit of a flag word (a bitwise
+ * RMW); gp_exercise calls every mapped builtin once. */
 #ifndef GCC_PORT_H
 #define GCC_PORT_H
 
@@ -49,7 +50,13 @@ static inline bool gp_consume(struct gp_box *b, uint32_t *out) {
   return true;
 }
 
-/* Every mapped builtin once, on one thread; the values each returned, in order. */
+/* Sets `bit` in n (a flag word several threads set bits of); the word before. */
+static inline uint32_t gp_set_flag(struct gp_box *b, uint32_t bit) {
+  return __atomic_fetch_or(&b->n, bit, __ATOMIC_RELAXED);
+}
+
+/* Every mapped builtin once, on one thread; the values each returned, in order (at most
+ * 64). */
 static inline int gp_exercise(struct gp_box *b, uint32_t *got) {
   int k = 0;
   uint32_t e, v, r;
@@ -91,6 +98,18 @@ static inline int gp_exercise(struct gp_box *b, uint32_t *got) {
   b->n += 3;
   b->n++;
   got[k++] = __atomic_load_n(&b->n, __ATOMIC_RELAXED);            /* 4 */
+  got[k++] = __atomic_fetch_or(&b->n, 8, __ATOMIC_RELAXED);       /* 4 */
+  got[k++] = __atomic_and_fetch(&b->n, 6, __ATOMIC_ACQ_REL);      /* 4 */
+  got[k++] = __atomic_fetch_xor(&b->n, 5, __ATOMIC_SEQ_CST);      /* 4 */
+  got[k++] = __atomic_or_fetch(&b->n, 6, __ATOMIC_RELEASE);       /* 7 */
+  got[k++] = __atomic_fetch_and(&b->n, 3, __ATOMIC_ACQUIRE);      /* 7 */
+  got[k++] = __atomic_xor_fetch(&b->n, 1, __ATOMIC_RELAXED);      /* 2 */
+  got[k++] = __sync_fetch_and_or(&b->n, 1);                       /* 2 */
+  got[k++] = __sync_and_and_fetch(&b->n, 2);                      /* 2 */
+  got[k++] = __sync_fetch_and_xor(&b->n, 7);                      /* 2 */
+  got[k++] = __sync_or_and_fetch(&b->n, 8);                       /* 13 */
+  got[k++] = __sync_fetch_and_and(&b->n, 12);                     /* 13 */
+  got[k++] = __sync_xor_and_fetch(&b->n, 15);                     /* 3 */
   __atomic_store_n(&b->link, b, __ATOMIC_RELEASE);
   p = __atomic_load_n(&b->link, __ATOMIC_ACQUIRE);
   got[k++] = p == b;                                              /* 1 */

@@ -6,7 +6,7 @@
 
 int main(void) {
   struct gp_box b;
-  uint32_t got[32];
+  uint32_t got[64];
   int k, i;
   gp_init(&b);
   k = gp_exercise(&b, got);

@@ -331,7 +331,9 @@ class picture final : public rqm::op_observer {
       case op::fence: return "fence";
       case op::choice: return e.rval ? "spurious_fail" : "weak_cas";  // the weak CAS's choice
       case op::cas: return e.kind == ek::rmw ? "rmw" : "cas_fail";
-      case op::fadd: return "rmw";
+      case op::fadd:
+      case op::xchg:
+      case op::fbits: return "rmw";
       case op::store: return mutex ? "unlock" : e.plain ? "write" : "store";
       default: return e.spurious ? "cas_fail" : e.plain ? "read" : "load";
     }

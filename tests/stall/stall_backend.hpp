@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 namespace runqcheck::stall {
 
@@ -118,6 +119,24 @@ struct backend {
     T exchange(T v, std::memory_order mo, loc = loc::current()) {
       on_access();
       return v_.exchange(v, mo);
+    }
+    T fetch_or(T d, std::memory_order mo, loc = loc::current())
+      requires std::is_integral_v<T>
+    {
+      on_access();
+      return v_.fetch_or(d, mo);
+    }
+    T fetch_and(T d, std::memory_order mo, loc = loc::current())
+      requires std::is_integral_v<T>
+    {
+      on_access();
+      return v_.fetch_and(d, mo);
+    }
+    T fetch_xor(T d, std::memory_order mo, loc = loc::current())
+      requires std::is_integral_v<T>
+    {
+      on_access();
+      return v_.fetch_xor(d, mo);
     }
 
    private:

@@ -116,6 +116,27 @@ struct recorder {
       note(kind::rmw, mo, mo, bits(old), bits(v), true, l);
       return old;
     }
+    T fetch_or(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      T old = base::fetch_or(d, mo, l);
+      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old | d)), true, l);
+      return old;
+    }
+    T fetch_and(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      T old = base::fetch_and(d, mo, l);
+      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old & d)), true, l);
+      return old;
+    }
+    T fetch_xor(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      T old = base::fetch_xor(d, mo, l);
+      note(kind::rmw, mo, mo, bits(old), bits(static_cast<T>(old ^ d)), true, l);
+      return old;
+    }
     // A plain read (native's load_plain): logged as kind plain, order relaxed.
     T load_plain(loc l = loc::current()) const {
       T v = base::load_plain(l);

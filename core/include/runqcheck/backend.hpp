@@ -31,10 +31,11 @@ inline constexpr auto acquire = std::memory_order::acquire;
 inline constexpr auto release = std::memory_order::release;
 inline constexpr auto acq_rel = std::memory_order::acq_rel;
 
-// What the core needs of B::atomic<T> (fetch_sub and exchange: for ports
-// written in C11, runqcheck/c11.hpp). load_plain() is a plain (non-atomic)
-// read of the same location, for ports that read racily as Go does; TSan
-// and Relacy report it as a data race when no happens-before orders it.
+// What the core needs of B::atomic<T> (fetch_sub, exchange and the bitwise
+// RMWs, on integers: for ports, C11's and GCC's included, runqcheck/c11.hpp).
+// load_plain() is a plain (non-atomic) read of the same location, for ports
+// that read racily as Go does; TSan and Relacy report it as a data race when
+// no happens-before orders it.
 template <class A, class T>
 concept backend_atomic = requires(A& a, const A& ca, T v, T& expected, std::memory_order mo) {
   { ca.load(mo) } -> std::same_as<T>;
@@ -45,6 +46,9 @@ concept backend_atomic = requires(A& a, const A& ca, T v, T& expected, std::memo
   { a.fetch_add(v, mo) } -> std::same_as<T>;  // each RMW returns the value it replaced
   { a.fetch_sub(v, mo) } -> std::same_as<T>;
   { a.exchange(v, mo) } -> std::same_as<T>;
+  { a.fetch_or(v, mo) } -> std::same_as<T>;
+  { a.fetch_and(v, mo) } -> std::same_as<T>;
+  { a.fetch_xor(v, mo) } -> std::same_as<T>;
 };
 
 // What the core needs of B::var<T>: a plain (non-atomic) shared variable.

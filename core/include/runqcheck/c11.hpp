@@ -216,17 +216,50 @@ bool sync_bool_cas(A* a, std::type_identity_t<value_t<A>> old,
                    std::type_identity_t<value_t<A>> v, loc l = loc::current()) {
   return a->compare_exchange_strong(old, v, sc, sc, l);
 }
-// The builtins the seam has no operation for (fetch_or, _and, _xor, _nand and their
-// *_fetch forms, test_and_set, clear): a compile error naming the builtin.
+// The builtins the seam has no operation for (fetch_nand and nand_fetch, test_and_set,
+// clear): a compile error naming the builtin.
 template <class A>
 constexpr bool no_seam_op = false;
 template <class A, class... R>
 value_t<A> unmapped(const char*, A*, R&&...) {
   static_assert(no_seam_op<A>,
-                "runqcheck: this GCC builtin is not mapped (no fetch_or/and/xor/nand, "
-                "test_and_set or clear on the seam): write it as a compare-exchange loop "
+                "runqcheck: this GCC builtin is not mapped (no nand, test_and_set or "
+                "clear on the seam): write it as a compare-exchange loop "
                 "(docs/porting.md, section 8)");
   return {};
+}
+
+// atomic_fetch_or/_and/_xor and GCC's bitwise builtins (integers): the seam's
+// bitwise RMWs; *_fetch: the new value.
+template <class A>
+value_t<A> fetch_or(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                    loc l = loc::current()) {
+  return a->fetch_or(d, mo, l);
+}
+template <class A>
+value_t<A> fetch_and(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return a->fetch_and(d, mo, l);
+}
+template <class A>
+value_t<A> fetch_xor(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return a->fetch_xor(d, mo, l);
+}
+template <class A>
+value_t<A> or_fetch(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                    loc l = loc::current()) {
+  return static_cast<value_t<A>>(a->fetch_or(d, mo, l) | d);
+}
+template <class A>
+value_t<A> and_fetch(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return static_cast<value_t<A>>(a->fetch_and(d, mo, l) & d);
+}
+template <class A>
+value_t<A> xor_fetch(A* a, std::type_identity_t<value_t<A>> d, std::memory_order mo,
+                     loc l = loc::current()) {
+  return static_cast<value_t<A>>(a->fetch_xor(d, mo, l) ^ d);
 }
 
 // C11 mtx_init/mtx_destroy/mtx_lock/mtx_unlock on B::mutex (constructed
@@ -338,6 +371,15 @@ class shared {
   }
   T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
     return a_.fetch_sub(d, mo, l);
+  }
+  T fetch_or(T d, std::memory_order mo, loc l = loc::current()) {
+    return a_.fetch_or(d, mo, l);
+  }
+  T fetch_and(T d, std::memory_order mo, loc l = loc::current()) {
+    return a_.fetch_and(d, mo, l);
+  }
+  T fetch_xor(T d, std::memory_order mo, loc l = loc::current()) {
+    return a_.fetch_xor(d, mo, l);
   }
   // C's syntax.
   operator T() const { return a_.load(rx, *Decl); }

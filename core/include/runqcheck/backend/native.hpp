@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <unistd.h>
 
 #include "../backend.hpp"
@@ -108,6 +109,25 @@ struct native {
     T exchange(T v, std::memory_order mo, loc = loc::current()) noexcept {
       RQ_TSAN_READ(mo), RQ_TSAN_WRITE(mo);
       return v_.exchange(v, mo);
+    }
+    // Bitwise RMWs, on integers (flags packed in a word).
+    T fetch_or(T d, std::memory_order mo, loc = loc::current()) noexcept
+      requires std::is_integral_v<T>
+    {
+      RQ_TSAN_READ(mo), RQ_TSAN_WRITE(mo);
+      return v_.fetch_or(d, mo);
+    }
+    T fetch_and(T d, std::memory_order mo, loc = loc::current()) noexcept
+      requires std::is_integral_v<T>
+    {
+      RQ_TSAN_READ(mo), RQ_TSAN_WRITE(mo);
+      return v_.fetch_and(d, mo);
+    }
+    T fetch_xor(T d, std::memory_order mo, loc = loc::current()) noexcept
+      requires std::is_integral_v<T>
+    {
+      RQ_TSAN_READ(mo), RQ_TSAN_WRITE(mo);
+      return v_.fetch_xor(d, mo);
     }
     // A plain (non-atomic) read of a location written atomically elsewhere,
     // as Go's runtime does (`t := pp.runqtail`): an ordinary load of the

@@ -109,3 +109,11 @@
 #undef __sync_or_and_fetch
 #undef __sync_and_and_fetch
 #undef __sync_xor_and_fetch
+#undef atomic_fetch_or_explicit
+#undef atomic_fetch_or
+#undef atomic_fetch_and_explicit
+#undef atomic_fetch_and
+#undef atomic_fetch_xor_explicit
+#undef atomic_fetch_xor
+#undef __sync_fetch_and_nand
+#undef __sync_nand_and_fetch

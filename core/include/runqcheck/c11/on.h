@@ -83,6 +83,12 @@
 #define atomic_fetch_add(obj, d) ::runqcheck::c11::fetch_add((obj), (d), ::runqcheck::c11::sc)
 #define atomic_fetch_sub_explicit(obj, d, mo) ::runqcheck::c11::fetch_sub((obj), (d), (mo))
 #define atomic_fetch_sub(obj, d) ::runqcheck::c11::fetch_sub((obj), (d), ::runqcheck::c11::sc)
+#define atomic_fetch_or_explicit(obj, d, mo) ::runqcheck::c11::fetch_or((obj), (d), (mo))
+#define atomic_fetch_or(obj, d) ::runqcheck::c11::fetch_or((obj), (d), ::runqcheck::c11::sc)
+#define atomic_fetch_and_explicit(obj, d, mo) ::runqcheck::c11::fetch_and((obj), (d), (mo))
+#define atomic_fetch_and(obj, d) ::runqcheck::c11::fetch_and((obj), (d), ::runqcheck::c11::sc)
+#define atomic_fetch_xor_explicit(obj, d, mo) ::runqcheck::c11::fetch_xor((obj), (d), (mo))
+#define atomic_fetch_xor(obj, d) ::runqcheck::c11::fetch_xor((obj), (d), ::runqcheck::c11::sc)
 #define atomic_thread_fence(mo) runqcheck_c11_fence(mo)
 #define mtx_t runqcheck_c11_mtx
 #define mtx_init(m, type) ::runqcheck::c11::init((m), (type))
@@ -129,20 +135,28 @@
 #define __sync_lock_test_and_set(p, v) \
   ::runqcheck::c11::exchange((p), (v), std::memory_order::acquire)
 #define __sync_lock_release(p) ::runqcheck::c11::store((p), 0, std::memory_order::release)
+#define __atomic_fetch_or(p, d, mo) \
+  ::runqcheck::c11::fetch_or((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_fetch_and(p, d, mo) \
+  ::runqcheck::c11::fetch_and((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_fetch_xor(p, d, mo) \
+  ::runqcheck::c11::fetch_xor((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_or_fetch(p, d, mo) \
+  ::runqcheck::c11::or_fetch((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_and_fetch(p, d, mo) \
+  ::runqcheck::c11::and_fetch((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __atomic_xor_fetch(p, d, mo) \
+  ::runqcheck::c11::xor_fetch((p), (d), ::runqcheck::c11::gcc_order(mo))
+#define __sync_fetch_and_or(p, d) ::runqcheck::c11::fetch_or((p), (d), ::runqcheck::c11::sc)
+#define __sync_fetch_and_and(p, d) ::runqcheck::c11::fetch_and((p), (d), ::runqcheck::c11::sc)
+#define __sync_fetch_and_xor(p, d) ::runqcheck::c11::fetch_xor((p), (d), ::runqcheck::c11::sc)
+#define __sync_or_and_fetch(p, d) ::runqcheck::c11::or_fetch((p), (d), ::runqcheck::c11::sc)
+#define __sync_and_and_fetch(p, d) ::runqcheck::c11::and_fetch((p), (d), ::runqcheck::c11::sc)
+#define __sync_xor_and_fetch(p, d) ::runqcheck::c11::xor_fetch((p), (d), ::runqcheck::c11::sc)
 // Not on the seam: a compile error that names the builtin (c11.hpp, unmapped()).
-#define __atomic_fetch_or(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_or", (p))
-#define __atomic_fetch_and(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_and", (p))
-#define __atomic_fetch_xor(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_xor", (p))
 #define __atomic_fetch_nand(p, ...) ::runqcheck::c11::unmapped("__atomic_fetch_nand", (p))
-#define __atomic_or_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_or_fetch", (p))
-#define __atomic_and_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_and_fetch", (p))
-#define __atomic_xor_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_xor_fetch", (p))
 #define __atomic_nand_fetch(p, ...) ::runqcheck::c11::unmapped("__atomic_nand_fetch", (p))
 #define __atomic_test_and_set(p, ...) ::runqcheck::c11::unmapped("__atomic_test_and_set", (p))
 #define __atomic_clear(p, ...) ::runqcheck::c11::unmapped("__atomic_clear", (p))
-#define __sync_fetch_and_or(p, ...) ::runqcheck::c11::unmapped("__sync_fetch_and_or", (p))
-#define __sync_fetch_and_and(p, ...) ::runqcheck::c11::unmapped("__sync_fetch_and_and", (p))
-#define __sync_fetch_and_xor(p, ...) ::runqcheck::c11::unmapped("__sync_fetch_and_xor", (p))
-#define __sync_or_and_fetch(p, ...) ::runqcheck::c11::unmapped("__sync_or_and_fetch", (p))
-#define __sync_and_and_fetch(p, ...) ::runqcheck::c11::unmapped("__sync_and_and_fetch", (p))
-#define __sync_xor_and_fetch(p, ...) ::runqcheck::c11::unmapped("__sync_xor_and_fetch", (p))
+#define __sync_fetch_and_nand(p, ...) ::runqcheck::c11::unmapped("__sync_fetch_and_nand", (p))
+#define __sync_nand_and_fetch(p, ...) ::runqcheck::c11::unmapped("__sync_nand_and_fetch", (p))

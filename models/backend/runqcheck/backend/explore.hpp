@@ -132,6 +132,22 @@ struct explore_backend {
       q.a1 = std::uint64_t{0} - enc(d);
       return dec<T>(rt().access(q));
     }
+    // Bitwise RMWs (integers): op::fbits, the operation in a2.
+    T fetch_or(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      return fetch_bits(explore::bits::or_, d, mo, l);
+    }
+    T fetch_and(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      return fetch_bits(explore::bits::and_, d, mo, l);
+    }
+    T fetch_xor(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      return fetch_bits(explore::bits::xor_, d, mo, l);
+    }
     // An RMW whose write is v whatever it reads.
     T exchange(T v, std::memory_order mo, loc l = loc::current()) {
       auto q = req<T>(explore::op::xchg, mo, loc_, sizeof(T), l, this);
@@ -140,6 +156,12 @@ struct explore_backend {
     }
 
    private:
+    T fetch_bits(explore::bits which, T d, std::memory_order mo, loc l) {
+      auto q = req<T>(explore::op::fbits, mo, loc_, sizeof(T), l, this);
+      q.a1 = enc(d);
+      q.a2 = static_cast<std::uint64_t>(which);
+      return dec<T>(rt().access(q));
+    }
     std::uint32_t loc_;
   };
 
@@ -237,6 +259,9 @@ struct explore_backend {
         case explore::op::cas: a.writes = v == q.a1, a.after = a.writes ? q.a2 : v; break;
         case explore::op::fadd: a.writes = true, a.after = (v + q.a1) & mask; break;
         case explore::op::xchg: a.writes = true, a.after = q.a1; break;
+        case explore::op::fbits:
+          a.writes = true, a.after = explore::apply_bits(q.a2, v, q.a1) & mask;
+          break;
         default: a.after = a.before; break;  // a load; a lock (no counter)
       }
       a.counter_type = counter_show(q.show) && q.what != explore::op::lock &&

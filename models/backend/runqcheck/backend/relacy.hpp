@@ -244,6 +244,25 @@ struct relacy {
       if (recording != nullptr) [[unlikely]] record(old, v, true);
       return old;
     }
+    // Bitwise RMWs (integers): rl::atomic's, with the order given.
+    T fetch_or(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      return fetch_bits(mo, l, [&](auto& a, auto o, auto i) { return a.fetch_or(d, o, i); },
+                        [d](T old) { return static_cast<T>(old | d); });
+    }
+    T fetch_and(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      return fetch_bits(mo, l, [&](auto& a, auto o, auto i) { return a.fetch_and(d, o, i); },
+                        [d](T old) { return static_cast<T>(old & d); });
+    }
+    T fetch_xor(T d, std::memory_order mo, loc l = loc::current())
+      requires std::is_integral_v<T>
+    {
+      return fetch_bits(mo, l, [&](auto& a, auto o, auto i) { return a.fetch_xor(d, o, i); },
+                        [d](T old) { return static_cast<T>(old ^ d); });
+    }
     // A plain (non-atomic) read of a location written atomically elsewhere,
     // as Go's runtime and real ports do (Go: `t := pp.runqtail`). It reads
     // like a relaxed load and is race-checked like an rl::var: a DATA RACE
@@ -330,6 +349,16 @@ struct relacy {
       T old = a_.fetch_sub(d, to_rl(mo), info(l));
       if (observer != nullptr)
         note<T>(access_observer::kind::rmw, this, static_cast<T>(old - d), &old, mo, l);
+      return old;
+    }
+    // A bitwise RMW: rmw(a_, order, info) is rl::atomic's, after(old) the value it wrote.
+    template <class Rmw, class After>
+    T fetch_bits(std::memory_order mo, loc l, Rmw rmw, After after) {
+      plain_.writing(l, true);
+      T old = rmw(a_, to_rl(mo), info(l));
+      T now = after(old);
+      if (observer != nullptr) note<T>(access_observer::kind::rmw, this, now, &old, mo, l);
+      if (recording != nullptr) [[unlikely]] record(old, now, true);
       return old;
     }
     T exchange_(T v, std::memory_order mo, loc l) {
