@@ -519,9 +519,14 @@ def main(argv) -> int:
     if n_cached:
         print(f"cached: {n_cached} of {n_tests} tests not run again: each passed in an earlier "
               "gate with the same binaries and inputs (ci/gate --no-cache runs them)")
+    # --strict judges the presets run: a column whose preset was not run (the user
+    # chose --presets) is not applied, and does not fail the gate.
+    unrun = sum(c not in ran_cols for _, c in empty)
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
-          + (" (--strict: not applied fails)" if strict and (n_na or notes) else ""))
-    bad = n_fail + ((n_na + len(notes)) if strict else 0)
+          + (" (--strict: a check not applied fails" + (f"; the {unrun} of presets not run"
+                                                        " do not" if unrun else "") + ")"
+             if strict and (n_na - unrun or notes) else ""))
+    bad = n_fail + ((n_na - unrun + len(notes)) if strict else 0)
     print(f"gate: {n_pass} passed, {bad} failed")
     err = setup_error(setup)
     if err:
