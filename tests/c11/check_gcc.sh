@@ -6,8 +6,9 @@
 #  3. its message passing explored: no failure with release/acquire, a data race at the
 #     port's line with either order relaxed (the orders reach the seam); two threads'
 #     fetch_or on one word: both bits set, the RMWs ordered;
-#  4. a builtin on an unmarked field, and an unmapped builtin, do not compile, each with a
-#     message that names the edit.
+#  4. a builtin on an unmarked field, on a RUNQCHECK_PLAIN one, and an unmapped builtin do
+#     not compile, each with a message that names the edit; pthread_mutex_destroy as a
+#     statement compiles without a warning.
 # usage: check_gcc.sh TEST_BINARY CORE_INCLUDE SCRATCH_DIR CXX
 set -u
 [ $# -eq 4 ] || { echo "usage: check_gcc.sh TEST_BINARY CORE_INCLUDE SCRATCH_DIR CXX" >&2; exit 2; }
@@ -46,7 +47,26 @@ PROBE
 }
 probe unmarked 'unsigned' '__atomic_load_n(&b->n, __ATOMIC_ACQUIRE)' \
   'declare it RUNQCHECK_ATOMIC(T) or _Atomic(T)'
+probe plain_marked 'RUNQCHECK_PLAIN(unsigned)' '__atomic_load_n(&b->n, __ATOMIC_ACQUIRE)' \
+  'marked RUNQCHECK_PLAIN(T): mark it RUNQCHECK_ATOMIC(T)'
 probe fetch_nand 'RUNQCHECK_ATOMIC(unsigned)' \
   '__atomic_fetch_nand(&b->n, 1u, __ATOMIC_RELAXED)' 'this GCC builtin is not mapped'
+# A POSIX mutex destroyed as a statement: no warning (-Werror).
+f="$out/probe_mutex_destroy.cpp"
+cat >"$f" <<PROBE
+#include <runqcheck/c11.hpp>
+#include <runqcheck/backend/native.hpp>
+template <class B> struct port {
+  RUNQCHECK_C11_PORT(B)
+#include <runqcheck/c11/on.h>
+  struct box { pthread_mutex_t mu; };
+  static void done(struct box *b) { pthread_mutex_destroy(&b->mu); }
+#include <runqcheck/c11/off.h>
+};
+int main() { port<runqcheck::native>::box b; port<runqcheck::native>::done(&b); }
+PROBE
+if "$cxx" -std=c++20 -I"$inc" -Wall -Wextra -Werror -fsyntax-only "$f" >"$f.log" 2>&1; then
+  echo "ok   pthread_mutex_destroy(&m); as a statement: no warning"
+else echo "FAILED: pthread_mutex_destroy as a statement warns: $f.log"; status=1; fi
 [ $status -eq 0 ] && echo "PASS: a C port in GCC's builtin style, checked as written"
 exit $status

@@ -18,6 +18,12 @@
 #ifndef RUNQCHECK_PLAIN
 #define RUNQCHECK_PLAIN(T) T
 #endif
+#ifndef RUNQCHECK_ATOMIC_PARAM
+#define RUNQCHECK_ATOMIC_PARAM(T) T
+#endif
+/* The kernel's and liburcu's spelling of a racy (relaxed) access. */
+#define GP_READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
+#define GP_WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 #ifndef GP_PUBLISH_ORDER
 #define GP_PUBLISH_ORDER __ATOMIC_RELEASE
 #endif
@@ -30,13 +36,20 @@ struct gp_box {
   RUNQCHECK_ATOMIC(uint32_t) ready;
   RUNQCHECK_ATOMIC(uint32_t) n;
   RUNQCHECK_ATOMIC(struct gp_box *) link;
+  RUNQCHECK_ATOMIC(volatile uint32_t) vol; /* DPDK's rings declare head and tail so */
 };
+
+/* A DPDK-style helper on a field's address. */
+static inline uint32_t gp_load_acquire(RUNQCHECK_ATOMIC_PARAM(volatile uint32_t) *p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
 
 static inline void gp_init(struct gp_box *b) {
   b->payload = 0;
   b->ready = 0; /* C's syntax: a relaxed store under the harness */
   __atomic_store_n(&b->n, 0, __ATOMIC_RELAXED);
   b->link = NULL;
+  b->vol = 0;
 }
 
 static inline void gp_publish(struct gp_box *b, uint32_t v) {
@@ -110,6 +123,11 @@ static inline int gp_exercise(struct gp_box *b, uint32_t *got) {
   got[k++] = __sync_or_and_fetch(&b->n, 8);                       /* 13 */
   got[k++] = __sync_fetch_and_and(&b->n, 12);                     /* 13 */
   got[k++] = __sync_xor_and_fetch(&b->n, 15);                     /* 3 */
+  GP_WRITE_ONCE(b->vol, 5);
+  got[k++] = GP_READ_ONCE(b->vol);                                /* 5 */
+  __atomic_store_n(&b->vol, 6, __ATOMIC_RELEASE);
+  got[k++] = gp_load_acquire(&b->vol);                            /* 6 */
+  got[k++] = gp_load_acquire(&b->n);                              /* 3 */
   __atomic_store_n(&b->link, b, __ATOMIC_RELEASE);
   p = __atomic_load_n(&b->link, __ATOMIC_ACQUIRE);
   got[k++] = p == b;                                              /* 1 */

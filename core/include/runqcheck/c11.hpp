@@ -106,12 +106,23 @@ template <class A>
 struct value_of<A> {
   static_assert(!std::is_scalar_v<A>,
                 "runqcheck: an atomic access (a GCC __atomic/__sync builtin or atomic_*) "
-                "to a plain field: declare it RUNQCHECK_ATOMIC(T) or _Atomic(T) "
-                "(docs/porting.md, section 8)");
+                "to a plain field: declare it RUNQCHECK_ATOMIC(T) or _Atomic(T); or through "
+                "a T* parameter that receives a marked field's address: declare the "
+                "parameter RUNQCHECK_ATOMIC_PARAM(T) *p (docs/porting.md, section 8)");
   using type = A;
 };
 template <class A>
 using value_t = typename value_of<A>::type;
+template <class V, class T, const loc* Decl>
+class plain;
+template <class V, class T, const loc* Decl>
+struct value_of<plain<V, T, Decl>> {
+  static_assert(!std::is_same_v<V, V>,
+                "runqcheck: an atomic access (a GCC __atomic/__sync builtin or atomic_*) "
+                "to a field marked RUNQCHECK_PLAIN(T): mark it RUNQCHECK_ATOMIC(T) "
+                "(docs/porting.md, section 8)");
+  using type = T;
+};
 
 inline constexpr auto sc = std::memory_order::seq_cst;
 
@@ -270,6 +281,11 @@ int init(M*, int) {
 }
 template <class M>
 void destroy(M*) {}
+// pthread_mutex_destroy: 0 (success), a value C may ignore without a warning.
+template <class M>
+int destroy_posix(M*) {
+  return 0;
+}
 template <class M>
 int lock(M* m, loc l = loc::current()) {
   m->lock(l);
@@ -387,6 +403,10 @@ class shared {
     a_.store(x.v, rx, x.l);
     return *this;
   }
+  // A volatile access (the kernel's and liburcu's READ_ONCE / WRITE_ONCE:
+  // `*(volatile __typeof__(x) *)&(x)`): relaxed, as those are.
+  operator T() const volatile { return const_cast<const shared*>(this)->a_.load(rx, *Decl); }
+  void operator=(located<T> x) volatile { const_cast<shared*>(this)->a_.store(x.v, rx, x.l); }
   T operator->() const
     requires std::is_pointer_v<T>
   {

@@ -3,6 +3,7 @@
 #undef _Atomic
 #undef RUNQCHECK_PLAIN
 #undef RUNQCHECK_PLAIN_PARAM
+#undef RUNQCHECK_ATOMIC_PARAM
 #undef RUNQCHECK_C_ONLY
 #undef _Static_assert
 #undef _Alignas

@@ -11,11 +11,15 @@
   static constexpr ::runqcheck::loc RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__) = \
       ::runqcheck::loc::current();                                                      \
   runqcheck_c11_plain<T, &RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__)>
-// A field the port reaches with GCC's builtins (and C's syntax, as relaxed accesses).
+// A field the port reaches with GCC's builtins (and C's syntax, as relaxed accesses);
+// `volatile T` (DPDK's ring fields) is T.
 #define RUNQCHECK_ATOMIC(T)                                                             \
   static constexpr ::runqcheck::loc RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__) = \
       ::runqcheck::loc::current();                                                      \
-  runqcheck_c11_shared<T, &RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__)>
+  runqcheck_c11_shared<std::remove_cv_t<T>, &RUNQCHECK_C11_CAT(runqcheck_c11_decl_, __LINE__)>
+// A helper's pointer parameter that receives a RUNQCHECK_ATOMIC field's address
+// (`static inline uint32_t ld(RUNQCHECK_ATOMIC_PARAM(uint32_t) *p)`): any (a template).
+#define RUNQCHECK_ATOMIC_PARAM(T) auto
 // Lines for C only (a same-name typedef `typedef struct P P;`, a prototype): a class needs
 // none and rejects both (a typedef that changes what P means, a member declared twice).
 #define RUNQCHECK_C_ONLY(...)
@@ -98,7 +102,7 @@
 // POSIX's mutex as C11's: onto B::mutex (the attributes are ignored; trylock is not mapped).
 #define pthread_mutex_t runqcheck_c11_mtx
 #define pthread_mutex_init(m, attr) ::runqcheck::c11::init((m), 0)
-#define pthread_mutex_destroy(m) (::runqcheck::c11::destroy(m), 0)
+#define pthread_mutex_destroy(m) ::runqcheck::c11::destroy_posix(m)
 #define pthread_mutex_lock(m) ::runqcheck::c11::lock(m)
 #define pthread_mutex_unlock(m) ::runqcheck::c11::unlock(m)
 // GCC's builtins (__atomic_*, __sync_*) on a RUNQCHECK_ATOMIC or _Atomic field: the seam's
