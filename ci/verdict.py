@@ -120,6 +120,32 @@ def protocol_subjects_of(d: Path) -> list:
         return []
 
 
+# A reason's length on its one line (the matrix's `reason:`, REPRODUCE.txt, JUnit, SARIF);
+# the whole text stays in the test's output.
+REASON_MAX = 500
+# A site of the port a reason names: `FILE:LINE (fn)`, `fn (FILE:LINE)`, `FILE:LINE`,
+# Relacy's `FILE(LINE)` (verdict_files.SRC_LINE's paths).
+SITE = re.compile(rf"\w+ \({verdict_files.SRC_LINE.pattern}\)"
+                  rf"|{verdict_files.SRC_LINE.pattern}(?: \([\w:~<>]+\))?")
+
+
+def shorten(text: str, limit: int = REASON_MAX) -> str:
+    """text at most about limit characters: cut at a word boundary and never inside a site
+    (SITE); the sites after the cut kept, each after an ellipsis (a reason names where
+    the port went wrong, often at its end)."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit + 1)
+    cut = cut if cut > limit // 2 else limit  # one long token: cut inside it
+    sites = list(SITE.finditer(text))
+    cut = next((m.start() for m in sites if m.start() < cut < m.end()), cut)
+    head = text[:cut].rstrip()
+    lost = [m for m in sites if m.start() >= cut]
+    keep = [x for x in dict.fromkeys(m.group(0) for m in lost) if x not in head]
+    more = not lost or text[lost[-1].end():].strip(" .,;)")  # text after the last site
+    return " ... ".join([head] + keep) + (" ..." if more else "")
+
+
 def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
     """The failure's one line: a crash first, then the first line that says
     what failed (a `FAIL:` line with its `C++:`/`Go:` lines), then ctest's."""
@@ -178,7 +204,7 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
         bare = [ln.strip() for ln in lines if ln.startswith("[  FAILED  ] ")]
         text = (bare[0] if bare else failure_msg
                 or "failed without a message (see the ctest command)")
-    return text[:300]
+    return shorten(text)
 
 
 def rapidcheck_reason(lines) -> str:
@@ -237,7 +263,7 @@ def first_error(log: Path) -> str:
                 rest = text[m.end():].strip().split("\n\n")[0].split()
                 line += " " + " ".join(rest)
                 line = line.split(" Call Stack (most recent call first):")[0]
-            return line[:300]
+            return shorten(line)
     return "(no error line in the log)"
 
 

@@ -134,6 +134,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_strict_presets COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/strict_presets_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_strict_presets")
+  # A long reason cut at a word, the port's sites past the cut kept (matrix, REPRODUCE.txt).
+  add_test(NAME verdict_reason_cut COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/reason_cut_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_reason_cut")
   # A weak memory failure at two sites: two SARIF results, one at each.
   add_test(NAME verdict_sarif_sites COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/sarif_sites_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
@@ -219,9 +223,9 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 600)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
-    verdict_kinds verdict_junit_cell verdict_strict_presets verdict_sarif_sites verdict_columns
-    docs_columns gate_flags
-    subject_spec verdict_cache style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    verdict_kinds verdict_junit_cell verdict_strict_presets verdict_reason_cut
+    verdict_sarif_sites verdict_columns docs_columns gate_flags subject_spec verdict_cache
+    style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)
