@@ -20,26 +20,42 @@ endif()
 runqcheck_add_checker(NAME stall SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cpp"
   LIBS runqcheck_models Threads::Threads LABELS gate port TIMEOUT 300 ${_rq_stall_args})
 
-# Teeth: a port with 16-bit ring counters (examples/narrow_index), built like
-# a registered subject (the same generated header and contract check) but
-# registered nowhere else: stall_teeth/narrow_index passes iff the stall
-# checker fails on it with a reproducer that fails again.
+# Teeth: buggy ports, each built like a registered subject (the same
+# generated header and contract check) but registered nowhere else:
+# stall_teeth/<name> passes iff the stall checker fails on it with a
+# reproducer that fails again (teeth.sh; --expect: the failure's text).
 # Host builds only (teeth.sh runs the binary directly).
+function(_rq_stall_tooth name header type incdir)
+  cmake_parse_arguments(PARSE_ARGV 4 arg "" "EXPECT" "")
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${name}_HEADER ${header})
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${name}_TYPE ${type})
+  runqcheck_subject_header(${name} gen)
+  add_executable(stall_teeth__${name} "${RUNQCHECK_ROOT}/tests/stall/stall.cpp")
+  target_include_directories(stall_teeth__${name} PRIVATE "${gen}" "${incdir}")
+  target_link_libraries(stall_teeth__${name} PRIVATE runqcheck::core runqcheck_models
+    Threads::Threads)
+  set_target_properties(stall_teeth__${name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  set(expect)
+  if(arg_EXPECT)
+    set(expect --expect "${arg_EXPECT}")
+  endif()
+  add_test(NAME stall_teeth/${name} COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh"
+    ${expect} $<TARGET_FILE:stall_teeth__${name}>)
+  set_tests_properties(stall_teeth/${name} PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
+endfunction()
+if(NOT CMAKE_CROSSCOMPILING)
+  # go1.25 whose runqsteal moves head by a plain store: a livelock in the
+  # leftovers' drain, on the checker's own thread, reported and replayed.
+  _rq_stall_tooth(plain_head plain_head.hpp stall_teeth::plain_head
+    "${RUNQCHECK_ROOT}/tests/stall" EXPECT "an operation made 4000000 accesses")
+endif()
+# 16-bit ring counters (examples/narrow_index): the ABA the held thief's CAS
+# misses; also with --points, as under ASan.
 if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_index.hpp"
    AND NOT CMAKE_CROSSCOMPILING)
-  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_narrow_index_HEADER narrow_index/narrow_index.hpp)
-  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_narrow_index_TYPE narrow::narrow_index)
-  runqcheck_subject_header(narrow_index _rq_stall_gen)
-  add_executable(stall_teeth__narrow_index "${RUNQCHECK_ROOT}/tests/stall/stall.cpp")
-  target_include_directories(stall_teeth__narrow_index PRIVATE "${_rq_stall_gen}"
+  _rq_stall_tooth(narrow_index narrow_index/narrow_index.hpp narrow::narrow_index
     "${RUNQCHECK_ROOT}/examples/narrow_index/include")
-  target_link_libraries(stall_teeth__narrow_index PRIVATE runqcheck::core runqcheck_models
-    Threads::Threads)
-  set_target_properties(stall_teeth__narrow_index PROPERTIES
-    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-  add_test(NAME stall_teeth/narrow_index
-    COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh" $<TARGET_FILE:stall_teeth__narrow_index>)
-  set_tests_properties(stall_teeth/narrow_index PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
   add_test(NAME stall_teeth/narrow_index_points COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh"
     $<TARGET_FILE:stall_teeth__narrow_index> --points 16)
   set_tests_properties(stall_teeth/narrow_index_points PROPERTIES LABELS "gate;selftest"

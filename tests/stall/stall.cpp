@@ -163,6 +163,8 @@ struct runner {
 
   runner(const scenario& s, long kk, std::string name)
       : sc(s), k(kk), full(std::move(name)), lg(gs_needed(s), s.nps) {}
+  // The port's destructors (members') are no operation of the scenario.
+  ~runner() { tls.op_accesses = 0; }
 
   static std::size_t gs_needed(const scenario& s) {
     std::size_t n = Cap + 2 + 1;
@@ -174,6 +176,18 @@ struct runner {
   std::string dump() {
     tls.op_accesses = 0;  // the dump's reads are not an operation of the scenario
     std::string s;
+    try {
+      dump_into(s);
+    } catch (const std::exception& e) {
+      s += std::string("\n  (state dump cut short: ") + e.what() + ")";
+    }
+    return s;
+  }
+  void dump_into(std::string& s) {
+    if (sched == nullptr || ps.size() != std::size_t(sc.nps)) {
+      s += "\n  (no state dump: the Ps were not all constructed)";
+      return;
+    }
     for (int i = 0; i < sc.nps; i++) {
       if constexpr (runqcheck::has_describe<S>) {
         std::string d = S::describe_p(*ps[i]);
@@ -191,7 +205,6 @@ struct runner {
       s += "\n  (no state dump: the subject has neither runq_counters nor "
            "describe_p/describe_sched)";
     }
-    return s;
   }
 
   // Runs one load of a non-held thread.
@@ -338,8 +351,18 @@ struct runner {
 
   // One case; `trace` prints the schedule as it goes.
   outcome run(bool trace) {
-    sched = std::make_unique<typename S::schedt>(sc.nps);
-    for (int i = 0; i < sc.nps; i++) ps.push_back(std::make_unique<P>(*sched, i));
+    // Each call into the port below is in a try: a throw (livelock, fatal) fails the case.
+    tls.op_accesses = 0;
+    try {
+      sched = std::make_unique<typename S::schedt>(sc.nps);
+      for (int i = 0; i < sc.nps; i++) {
+        tls.op_accesses = 0;
+        ps.push_back(std::make_unique<P>(*sched, i));
+      }
+    } catch (const std::exception& e) {
+      lg.fail(std::string("constructing the schedt and Ps: ") + e.what());
+      return report(dump(), false);
+    }
     try {
       for (int i = 0; i < (sc.ring0 < 0 ? int(Cap) : sc.ring0); i++) {
         tls.op_accesses = 0;
@@ -439,17 +462,27 @@ struct runner {
       lg.fail(std::string("draining the leftovers: ") + e.what());
     }
     if (lg.error.empty()) lg.fail(lg.lost());
-    if (!lg.error.empty()) {
-      std::printf(
-          "stall/%s: FAILED %s:%ld: %s\n  held: %s, parked before its access %ld of %ld, "
-          "resumed after the others' sequences%s\n",
-          subject_name, full.c_str(), k, lg.error.c_str(), op_name(sc).c_str(), k, stalled_accesses,
-          state.c_str());
-      std::printf("reproduce: RUNQCHECK_STALL=%s:%ld %s\n", full.c_str(), k, self().c_str());
-      return outcome::failed;
-    }
+    if (!lg.error.empty()) return report(state, true);
     if (ctl.skipped_in_lock) return outcome::in_lock;
     return parked ? outcome::passed : outcome::beyond;
+  }
+
+  // Prints the failure in lg.error with the state dump and the reproducer;
+  // ran: the held thread was started (else the case's set-up failed).
+  outcome report(const std::string& state, bool ran) {
+    std::printf("stall/%s: FAILED %s:%ld: %s\n", subject_name, full.c_str(), k, lg.error.c_str());
+    if (ran) {
+      std::printf(
+          "  held: %s, parked before its access %ld of %ld, resumed after the others' "
+          "sequences%s\n",
+          op_name(sc).c_str(), k, stalled_accesses, state.c_str());
+    } else {
+      std::printf("  held: %s, not started (the case's set-up failed)%s\n", op_name(sc).c_str(),
+                  state.c_str());
+    }
+    std::printf("reproduce: RUNQCHECK_STALL=%s:%ld %s\n", full.c_str(), k, self().c_str());
+    std::fflush(stdout);
+    return outcome::failed;
   }
 };
 

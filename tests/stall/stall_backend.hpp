@@ -65,8 +65,10 @@ inline void park() {
 }
 
 inline void on_access() {
-  if (++tls.op_accesses > op_access_bound)
+  if (++tls.op_accesses > op_access_bound) {
+    tls.op_accesses = 0;  // the thread's later accesses (the next case's) start afresh
     throw livelock("an operation made " + std::to_string(op_access_bound) + " accesses");
+  }
   if (!tls.designated || !tls.counting) return;
   if (++tls.count != ctl.k) return;
   if (tls.locks > 0) {  // parking here would block every thread that needs the lock
