@@ -468,6 +468,26 @@ model::scenario shrink(model::scenario sc, ex::model m, const std::string& kind,
   return sc;
 }
 
+// The picture of sc's execution at path (replayed under m) and the failure's
+// cause in the port's terms, with its accesses' FILE:LINE (`at:` lines): for
+// a failure the search found, and for a replay, which prints the same.
+void print_picture(const char* argv0, const model::scenario& sc, ex::model m,
+                   const std::string& path, const std::string& line) {
+  std::string perr;
+  lincheck_state L;
+  auto x = lincheck_steps(L, sc, m);
+  obs.history = &L.h;
+  std::string cause;  // a data race in the port's terms, its accesses' FILE:LINE (at)
+  std::vector<std::string> at;
+  std::string html = runqcheck::explore::scenario_run::take_picture_at<RQ_GEN_CAPS>(
+      "generated", sc, m, path, cli::absolute(line, argv0), perr, &x, &cause, &at);
+  obs.history = nullptr;
+  cli::print_picture(html, perr);
+  if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
+  for (const std::string& a : at) std::printf("at: %s\n", a.c_str());
+  std::fflush(stdout);
+}
+
 // Reports a failing program: shrinks it, prints it, saves it as a file the
 // catalog runners take (explore_scenarios --scenario FILE), and prints the
 // replay: and picture: lines of its failing execution.
@@ -510,20 +530,9 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::string line = cli::replay_line(argv0, "'" + spec + "'", m, last.s.path);
   std::printf("replay: %s\n", line.c_str());
   std::fflush(stdout);
-  std::string perr;
-  lincheck_state L;
-  auto x = lincheck_steps(L, sc, m);
-  obs.history = &L.h;
-  std::string cause;  // a data race in the port's terms, its accesses' FILE:LINE (at)
-  std::vector<std::string> at;
-  std::string html = runqcheck::explore::scenario_run::take_picture_at<RQ_GEN_CAPS>(
-      "generated", sc, m, last.s.path, cli::absolute(line, argv0), perr, &x, &cause, &at);
-  obs.history = nullptr;
-  cli::print_picture(html, perr);
-  if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
-  for (const std::string& a : at) std::printf("at: %s\n", a.c_str());
-  std::fflush(stdout);
+  print_picture(argv0, sc, m, last.s.path, line);
 }
+
 
 int usage(const char* argv0) {
   std::fprintf(
@@ -650,6 +659,10 @@ int run_spec(const char* argv0, const settings& st) {
                   r.s.failed ? "FAILED: " : "passed", r.s.failure.c_str());
       // The failure line promises lincheck's report "below": print it.
       if (r.s.failed && !r.report.empty()) std::printf("%s\n", r.report.c_str());
+      // As the search's report: the picture, the cause in the port's terms, its lines.
+      if (r.s.failed)
+        print_picture(argv0, sc, m, st.replay,
+                      cli::replay_line(argv0, "'" + model::spec_text(sc) + "'", m, st.replay));
       ok &= !r.s.failed;
       continue;
     }

@@ -16,7 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-# Also checked: a replay prints the report its failure line promises ("its report below"),
+# Also checked: a replay prints the report its failure line promises ("its report below")
+# and the search's `runqcheck: cause:` and `at:` lines,
 # and the saved file fails in the catalog's runner where its "# run it:" line names it (by
 # its name in bin/, as the line names this runner).
 
@@ -116,6 +117,12 @@ def main() -> int:
         print(f"generated_teeth: {mutant}: the replay lacks the report its line promises "
               f"('{report.group(1)}'):\n{again.stdout}{again.stderr}")
         return 1
+    # The failure's cause in the port's terms and its lines: the replay prints them too.
+    for want in re.findall(r"^(?:runqcheck: cause: .*|at: .*)$", out, re.M):
+        if want not in again.stdout.splitlines():
+            print(f"generated_teeth: {mutant}: the replay lacks the search's line '{want}':\n"
+                  f"{again.stdout}{again.stderr}")
+            return 1
     print(f"generated_teeth: {mutant} killed, shrunk to size {n} (catalog {limit}), "
           "its replay reproduces it")
     return 0
