@@ -24,7 +24,7 @@ runqcheck_add_checker(NAME stall SOURCES "${RUNQCHECK_ROOT}/tests/stall/stall.cp
 # generated header and contract check) but registered nowhere else:
 # stall_teeth/<name> passes iff the stall checker fails on it with a
 # reproducer that fails again (teeth.sh; --expect: the failure's text).
-# Host builds only (teeth.sh runs the binary directly).
+# Host builds without a sanitizer (teeth.sh runs the binary directly).
 function(_rq_stall_tooth name header type incdir)
   cmake_parse_arguments(PARSE_ARGV 4 arg "" "EXPECT" "")
   set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${name}_HEADER ${header})
@@ -44,7 +44,13 @@ function(_rq_stall_tooth name header type incdir)
     ${expect} $<TARGET_FILE:stall_teeth__${name}>)
   set_tests_properties(stall_teeth/${name} PROPERTIES LABELS "gate;selftest" TIMEOUT 300)
 endfunction()
-if(NOT CMAKE_CROSSCOMPILING)
+# The teeth once, in the host build without a sanitizer (ASan's --points path:
+# narrow_index_points, below).
+set(_rq_stall_teeth OFF)
+if(NOT CMAKE_CROSSCOMPILING AND NOT _rq_stall_args)
+  set(_rq_stall_teeth ON)
+endif()
+if(_rq_stall_teeth)
   # go1.25 whose runqsteal moves head by a plain store: a livelock in the
   # leftovers' drain, on the checker's own thread, reported and replayed.
   _rq_stall_tooth(plain_head plain_head.hpp stall_teeth::plain_head
@@ -53,7 +59,7 @@ endif()
 # 16-bit ring counters (examples/narrow_index): the ABA the held thief's CAS
 # misses; also with --points, as under ASan.
 if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_index.hpp"
-   AND NOT CMAKE_CROSSCOMPILING)
+   AND _rq_stall_teeth)
   _rq_stall_tooth(narrow_index narrow_index/narrow_index.hpp narrow::narrow_index
     "${RUNQCHECK_ROOT}/examples/narrow_index/include")
   add_test(NAME stall_teeth/narrow_index_points COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh"
