@@ -350,8 +350,17 @@ class plain {
     return old;
   }
 
- private:
-  V v_;
+ protected:
+  V v_;  // shared<> reaches its atomic here
+};
+
+// A B::atomic read and written relaxed, as plain<> reads and writes its value:
+// the cell of a RUNQCHECK_ATOMIC field.
+template <class A, class T>
+struct relaxed_cell {
+  A a;
+  T load(loc l) const { return a.load(std::memory_order::relaxed, l); }
+  void store(T v, loc l) { a.store(v, std::memory_order::relaxed, l); }
 };
 
 // A field the port accesses with GCC's builtins and with C's own syntax
@@ -360,79 +369,50 @@ class plain {
 // access, what an aligned plain access is on the hardware: a plain write that
 // should have released is caught by what it fails to publish (the slot
 // read after it races), not as a race on this field. A write names the port's
-// line; a read, `x++` and `x--` the field's declaration line (as plain<>'s).
+// line; a read, `x++` and `x--` the field's declaration line: plain<>'s operators
+// over a relaxed_cell.
 template <class A, class T, const loc* Decl>
-class shared {
+class shared : public plain<relaxed_cell<A, T>, T, Decl> {
  public:
-  static constexpr auto rx = std::memory_order::relaxed;
-  shared() = default;
-  shared(const shared&) = delete;
-  shared& operator=(const shared&) = delete;
+  using plain<relaxed_cell<A, T>, T, Decl>::operator=;
   // The seam's operations, for the builtins (and atomic_*).
-  T load(std::memory_order mo, loc l = loc::current()) const { return a_.load(mo, l); }
-  void store(T v, std::memory_order mo, loc l = loc::current()) { a_.store(v, mo, l); }
+  T load(std::memory_order mo, loc l = loc::current()) const { return at().load(mo, l); }
+  void store(T v, std::memory_order mo, loc l = loc::current()) { at().store(v, mo, l); }
   T exchange(T v, std::memory_order mo, loc l = loc::current()) {
-    return a_.exchange(v, mo, l);
+    return at().exchange(v, mo, l);
   }
   bool compare_exchange_strong(T& e, T v, std::memory_order s, std::memory_order f,
                                loc l = loc::current()) {
-    return a_.compare_exchange_strong(e, v, s, f, l);
+    return at().compare_exchange_strong(e, v, s, f, l);
   }
   bool compare_exchange_weak(T& e, T v, std::memory_order s, std::memory_order f,
                              loc l = loc::current()) {
-    return a_.compare_exchange_weak(e, v, s, f, l);
+    return at().compare_exchange_weak(e, v, s, f, l);
   }
   T fetch_add(T d, std::memory_order mo, loc l = loc::current()) {
-    return a_.fetch_add(d, mo, l);
+    return at().fetch_add(d, mo, l);
   }
   T fetch_sub(T d, std::memory_order mo, loc l = loc::current()) {
-    return a_.fetch_sub(d, mo, l);
+    return at().fetch_sub(d, mo, l);
   }
   T fetch_or(T d, std::memory_order mo, loc l = loc::current()) {
-    return a_.fetch_or(d, mo, l);
+    return at().fetch_or(d, mo, l);
   }
   T fetch_and(T d, std::memory_order mo, loc l = loc::current()) {
-    return a_.fetch_and(d, mo, l);
+    return at().fetch_and(d, mo, l);
   }
   T fetch_xor(T d, std::memory_order mo, loc l = loc::current()) {
-    return a_.fetch_xor(d, mo, l);
-  }
-  // C's syntax.
-  operator T() const { return a_.load(rx, *Decl); }
-  shared& operator=(located<T> x) {
-    a_.store(x.v, rx, x.l);
-    return *this;
+    return at().fetch_xor(d, mo, l);
   }
   // A volatile access (the kernel's and liburcu's READ_ONCE / WRITE_ONCE:
   // `*(volatile __typeof__(x) *)&(x)`): relaxed, as those are.
-  operator T() const volatile { return const_cast<const shared*>(this)->a_.load(rx, *Decl); }
-  void operator=(located<T> x) volatile { const_cast<shared*>(this)->a_.store(x.v, rx, x.l); }
-  T operator->() const
-    requires std::is_pointer_v<T>
-  {
-    return a_.load(rx, *Decl);
-  }
-  shared& operator+=(located<T> d) {
-    a_.store(static_cast<T>(a_.load(rx, d.l) + d.v), rx, d.l);
-    return *this;
-  }
-  shared& operator-=(located<T> d) {
-    a_.store(static_cast<T>(a_.load(rx, d.l) - d.v), rx, d.l);
-    return *this;
-  }
-  T operator++(int) {
-    T old = a_.load(rx, *Decl);
-    a_.store(static_cast<T>(old + 1), rx, *Decl);
-    return old;
-  }
-  T operator--(int) {
-    T old = a_.load(rx, *Decl);
-    a_.store(static_cast<T>(old - 1), rx, *Decl);
-    return old;
-  }
+  operator T() const volatile { return const_cast<const shared*>(this)->at().load(rx, *Decl); }
+  void operator=(located<T> x) volatile { const_cast<shared*>(this)->at().store(x.v, rx, x.l); }
 
  private:
-  A a_;
+  static constexpr auto rx = std::memory_order::relaxed;
+  A& at() { return this->v_.a; }
+  const A& at() const { return this->v_.a; }
 };
 
 // A path's last component (an assert's __FILE__).
