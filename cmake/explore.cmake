@@ -140,6 +140,18 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     $<TARGET_FILE:c11_gcc_builtins> "${RUNQCHECK_ROOT}/core/include"
     "${CMAKE_BINARY_DIR}/c11_gcc_builtins" "${CMAKE_CXX_COMPILER}")
   set_tests_properties(c11_gcc_builtins PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  # Its teeth: an engine whose fetch_or writes the operand alone loses a bit.
+  add_executable(c11_gcc_builtins_fbits_broken "${RUNQCHECK_ROOT}/tests/c11/gcc_builtins_test.cpp")
+  target_link_libraries(c11_gcc_builtins_fbits_broken PRIVATE runqcheck::core
+    runqcheck_explore_headers)
+  set_target_properties(c11_gcc_builtins_fbits_broken PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  _rq_explore_broken(c11_gcc_builtins_fbits_broken fbits_operand)
+  add_test(NAME explore_teeth/fbits_operand COMMAND sh -c
+    "out=$(\"$0\" explore); [ $? -eq 1 ] && echo \"$out\" | grep -q '^FAIL bitwise RMWs'"
+    $<TARGET_FILE:c11_gcc_builtins_fbits_broken>)
+  set_tests_properties(explore_teeth/fbits_operand PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 120)
   # explore_teeth/lb: model::lb without its promises; explore_teeth/certify:
   # promises taken uncertified (out-of-thin-air outcomes); recertify:
   # certified where made only (LB+recert's outcome no thread fulfils alone).
