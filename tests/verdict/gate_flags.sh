@@ -45,6 +45,8 @@ expect2 "cannot create build dir" --build-dir /proc/no-such-dir/build
 expect2 "is not I/N" --shard 2/2
 expect2 "holds no sharded column" --shard 1/2 --columns unit
 expect2 "takes only --junit" --merge /tmp --presets native
+expect2 "takes only --junit" --merge /tmp --latest
+expect2 "latest narrows the bundled gate" --latest --subject examples/locked_runq/subject.cmake
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 echo mine >"$tmp/keep.txt"
