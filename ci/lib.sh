@@ -23,8 +23,10 @@ RQ_PKGS_arm64=(g++-aarch64-linux-gnu qemu-user-static libgtest-dev:arm64
 RQ_PKGS_arm64_tsan=("${RQ_PKGS_arm64[@]}")
 # The harness's own builds and tests (ci/test, ci/gate without --subject, ci/mutants,
 # ci/bench): the proofs (z3, SPIN), Google Benchmark, the explain page's browser check,
-# the SARIF schema check.
-RQ_PKGS_selftest=(git python3-z3 python3-jsonschema libbenchmark-dev spin chromium)
+# the SARIF schema check, the C ports' second compiler (clang), the aarch64 disassembly
+# audit (the cross compiler; the arm64 preset's libraries and qemu are that preset's).
+RQ_PKGS_selftest=(git python3-z3 python3-jsonschema libbenchmark-dev spin chromium clang-16
+  g++-aarch64-linux-gnu)
 RQ_ALL_PRESETS=(native relacy asan tsan fuzz arm64 arm64-tsan)
 
 rq_log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }

@@ -4,11 +4,14 @@
 // and the exploring engine's picture (tests/explore/picture.hpp). Before, both called
 // runq.size(), which a C array lacks: this file did not compile. And a G kept in a
 // uintptr_t slot reads "G7" in both recorders' pages, not an address; a field of
-// its own names, by its offset in the struct. Exit 0: all hold.
+// its own names, by its offset in the struct. In Relacy's recorder a field a subject
+// hook (runq_counters) touched first is named after the port's function that touches
+// it next, not the hook. Exit 0: all hold.
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <source_location>
 #include <string>
 
 #include "picture.hpp"
@@ -22,6 +25,16 @@ struct c_p {
   std::atomic<void*> runnext{nullptr};
   std::atomic<void*> runq[4];
 };
+
+// A field's first touch by a subject hook (the harness reading the counters), then by
+// the port: Relacy's recorder, as the backend calls it from each.
+void touch(runqcheck::fuzz::recorder& rec, const void* obj,
+           const std::source_location& l = std::source_location::current()) {
+  rec.on_access(runqcheck::access_observer::kind::load, obj, "0", "",
+                std::memory_order::relaxed, l);
+}
+void runq_counters(runqcheck::fuzz::recorder& rec, c_p& p) { touch(rec, &p.runqtail); }
+void runqput(runqcheck::fuzz::recorder& rec, c_p& p) { touch(rec, &p.runqtail); }
 }  // namespace
 
 int main() {
@@ -99,6 +112,18 @@ int main() {
   if (rec.nevents() < 1 || std::strcmp(rec.at(rec.nevents() - 1).value, "G7") != 0) {
     std::printf("FAIL: Relacy's recorder shows G7's address in a uintptr_t slot as %s\n",
                 rec.nevents() < 1 ? "nothing" : rec.at(rec.nevents() - 1).value);
+    bad = 1;
+  }
+  // A field of a port's own struct that a hook touched first takes the port's
+  // function that touches it next, not the hook's ("Q1+4 atomic@runqput").
+  rec.reset();
+  rec.owner(&p, sizeof p, "Q", 1);
+  runq_counters(rec, p);
+  runqput(rec, p);
+  const char* named = rec.object_name(rec.at(rec.nevents() - 1).obj);
+  if (std::strcmp(named, "Q1+4 atomic@runqput") != 0) {
+    std::printf("FAIL: a field a hook touched first is named %s, not Q1+4 atomic@runqput\n",
+                named);
     bad = 1;
   }
   std::printf("%s\n", bad ? "c_array_names: FAILED" : "c_array_names: passed");

@@ -122,6 +122,7 @@ class recorder final : public access_observer, public model::op_observer {
   void name(const void* addr, const char* base, int i = -1,
             std::size_t k = static_cast<std::size_t>(-1)) {
     int o = object(addr, nullptr, ev::load);
+    objs_[o].hooked = false;  // the suite's name stays
     char* n = objs_[o].name;
     if (i < 0) std::snprintf(n, sizeof objs_[o].name, "%s", base);
     else if (k == static_cast<std::size_t>(-1))
@@ -445,6 +446,8 @@ class recorder final : public access_observer, public model::op_observer {
     char name[48] = {};
     int stores[kStoreLog] = {};
     unsigned nstores = 0;
+    ev kind = ev::load;     // of the first touch: what the name calls it
+    bool hooked = false;    // named after a hook (or no function): the port's own touch renames
   };
 
   event& push(ev kind, int thread, int op) {
@@ -462,22 +465,38 @@ class recorder final : public access_observer, public model::op_observer {
   }
 
   // The object table entry of addr (open addressing on the address: only a
-  // lookup key, names come in first-touch order, so runs are reproducible).
+  // lookup key, names come in first-touch order, so runs are reproducible). A name
+  // takes the first function that touched it, unless that was a subject hook
+  // (runq_counters, ...) or unknown: then the port's first own touch names it.
   int object(const void* addr, const char* func, ev kind) {
     auto h = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(addr) >> 3) % kHash;
     for (int i = 0; i < kHash; i++, h = (h + 1) % kHash) {
       if (hash_[h] < 0) break;
-      if (objs_[hash_[h]].addr == addr) return hash_[h];
+      obj_t& x = objs_[hash_[h]];
+      if (x.addr != addr) continue;
+      if (x.hooked && func != nullptr && !hook_function(func)) call(hash_[h], func);
+      return hash_[h];
     }
     if (nobjs_ >= kMaxObjects) return kMaxObjects - 1;
     int o = nobjs_++;
     objs_[o] = obj_t{};
     objs_[o].addr = addr;
-    bool plain = kind == ev::read || kind == ev::write;
-    bool mutex = kind == ev::lock || kind == ev::unlock;
+    objs_[o].kind = kind;
+    call(o, func);
+    hash_[h] = o;
+    return o;
+  }
+
+  // Object o's name: "P1+24 atomic@runqput" (its owner, the offset, what it is, the
+  // function that named it), or "atomic#3@runqput" where no owner holds it.
+  void call(int o, const char* func) {
+    obj_t& x = objs_[o];
+    bool plain = x.kind == ev::read || x.kind == ev::write;
+    bool mutex = x.kind == ev::lock || x.kind == ev::unlock;
     const char* what = plain ? "var" : mutex ? "mutex" : "atomic";
     const char* f = func != nullptr ? func : "?";
-    auto at = reinterpret_cast<std::uintptr_t>(addr);
+    x.hooked = func == nullptr || hook_function(func);
+    auto at = reinterpret_cast<std::uintptr_t>(x.addr);
     int in = -1;  // the P (or sched) it lies in: "P1+24" says whose field it is
     for (int k = 0; k < nowners_ && in < 0; k++)
       if (at >= owners_[k].at && at < owners_[k].at + owners_[k].size) in = k;
@@ -488,8 +507,6 @@ class recorder final : public access_observer, public model::op_observer {
     else
       std::snprintf(n, sizeof n, "%s#%d@%s", what, o, f);
     std::memcpy(objs_[o].name, n, sizeof n);
-    hash_[h] = o;
-    return o;
   }
 
   // A value that is the address of a named owner ("0x55…" as %p prints
