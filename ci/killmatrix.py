@@ -207,12 +207,13 @@ def check_unmutated(cols, ids):
         print(f"killmatrix: {c} passes with no mutant ({r['dt']:.1f}s)", flush=True)
 
 
-def quick_cells(cols, name, required, na, applies):
+def quick_cells(cols, name, required, na, applies, full_only=frozenset()):
     """--quick (ci/test's budget): the columns expected.txt requires, then the
-    others in order only until one kills the mutant; the rest are not run."""
+    others in order only until one kills the mutant; the rest are not run, nor
+    is a column ci/checkers.json marks `"quick": false` (the full matrix's)."""
     skipped = dict(na, skipped=True)
     cells = {c: skipped for c, _ in cols}
-    usable = [(c, cmd) for c, cmd in cols if applies(c)]
+    usable = [(c, cmd) for c, cmd in cols if applies(c) and c not in full_only]
     for c, cmd in usable:
         if c in required:
             cells[c] = run(cmd, name, 300)
@@ -319,7 +320,14 @@ def gate_columns(columns_json, expected_txt, quick: bool) -> str:
     req = set().union(*read_expected(expected_txt).values())
     cols = json.loads(Path(columns_json).read_text())["columns"]
     return ",".join(c["id"] for c in cols if c.get("presets") and c.get("kill")
-                    and "{port}" in " ".join(c["kill"]) and (not quick or c["id"] in req))
+                    and "{port}" in " ".join(c["kill"])
+                    and (not quick or (c["id"] in req and c.get("quick", True))))
+
+
+def full_only_columns(columns_json) -> frozenset:
+    """The kill columns --quick leaves to the full matrix (`"quick": false`)."""
+    cols = json.loads(Path(columns_json).read_text())["columns"]
+    return frozenset(c["id"] for c in cols if c.get("quick", True) is False)
 
 
 def main():
@@ -343,7 +351,8 @@ def main():
         if line.strip() and not line.startswith("#") and ":" in line:
             site, why = line.split(":", 1)
             notes[site.strip()] = why.strip()
-    check_unmutated(o["cols"], unmutated)
+    full_only = full_only_columns(o["columns"]) if o["quick"] else frozenset()
+    check_unmutated([(c, cmd) for c, cmd in o["cols"] if c not in full_only], unmutated)
     names = [c for c, _ in o["cols"]]
     na = {"killed": False, "how": "", "dt": 0.0, "execs": None, "replay": None, "na": True}
     only = o.get("only")
@@ -372,7 +381,8 @@ def main():
             # required kill is not run (the full matrix runs it).
             return {c: dict(na, skipped=True) for c, _ in o["cols"]}
         if o["quick"]:
-            return quick_cells(o["cols"], name, expected.get(name, set()), na, applies)
+            return quick_cells(o["cols"], name, expected.get(name, set()), na, applies,
+                               full_only)
         if only:
             # A row the table left out (an equivalent mutant, an order no column
             # kills) survived every column it ran in.
@@ -394,7 +404,7 @@ def main():
                 f"{c}:{progress_word(cells[c])}({cells[c]['dt']:.1f}s)"
                 for c in names), flush=True)
             for c in expected.get(name, ()):
-                if c in cells and not cells[c]["killed"]:
+                if c in cells and not cells[c]["killed"] and c not in full_only:
                     problems.append(f"{name} survived {c}, which models/mutants/expected.txt "
                                     "says kills it")
             if not killed and not (o["quick"] and known and not expected.get(name)):
