@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,14 +38,14 @@ inline const char* name_of(std::memory_order mo) {
 
 // A subject hook's function (runq_counters, describe_p, ...): the harness reads the port
 // through it, relaxed by contract, so a race's hand-over never names its accesses.
-inline bool hook_function(const std::string& f) {
+inline bool hook_function(std::string_view f) {
   return f == "runq_counters" || f == "set_runq_counters" || f == "describe_p" ||
          f == "describe_sched";
 }
 
 // The harness's own functions: a hook's, or the world's delivery and hand-over
 // of a G. Never where the port took a G (a "delivered twice" cause).
-inline bool harness_function(const std::string& f) {
+inline bool harness_function(std::string_view f) {
   return hook_function(f) || f == "deliver" || f == "hand_off";
 }
 
