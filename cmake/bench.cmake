@@ -26,13 +26,13 @@ set_tests_properties(bench_micro_smoke PROPERTIES LABELS "gate;bench;selftest" T
   FAIL_REGULAR_EXPRESSION "ERROR OCCURRED")
 
 # The Go peer of the stress workloads (stress/go): go vet, a build, every
-# workload once at a tiny size, its bench: line parsed. Skipped (77) without
+# workload once at a tiny size, its bench: line parsed (nightly). Skipped (77) without
 # Go (ci/find_go.sh: RUNQCHECK_GO, else go1.27). Shares the Go build cache of
 # the differential tests.
 add_test(NAME bench_go_smoke
   COMMAND sh "${RUNQCHECK_ROOT}/stress/go/smoke.sh" "${CMAKE_BINARY_DIR}/bench_go"
           "${CMAKE_BINARY_DIR}/diff_go/gocache")
-set_tests_properties(bench_go_smoke PROPERTIES LABELS "gate;bench;selftest" TIMEOUT 600
+set_tests_properties(bench_go_smoke PROPERTIES LABELS "nightly;bench;selftest" TIMEOUT 600
   SKIP_RETURN_CODE 77 RESOURCE_LOCK go_build_cache)
 if(RUNQCHECK_GO)
   set_property(TEST bench_go_smoke APPEND PROPERTY ENVIRONMENT "RUNQCHECK_GO=${RUNQCHECK_GO}")

@@ -220,7 +220,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME gate_shards COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/shard_test.py" "${RUNQCHECK_ROOT}"
     "${CMAKE_BINARY_DIR}/gate_shards")
-  set_tests_properties(gate_shards PROPERTIES LABELS "gate;selftest" TIMEOUT 600)
+  # Nightly: three builds and runs of the exhaustive column (90 s of CPU).
+  set_tests_properties(gate_shards PROPERTIES LABELS "nightly;selftest" TIMEOUT 600)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_junit_cell verdict_strict_presets verdict_reason_cut

@@ -10,24 +10,28 @@
 # checker fails showing the fatal error's own text.
 #
 # Usage: check.sh <runqcheck source> <scratch build dir> [<c++ compiler> [<ports>]]
-#   <ports>: hangs (hang_livelock, hang_deadlock), fatal (hang_fatal) or all
-#   (the default); the gate runs hangs, nightly fatal.
+#   <ports>: livelock (hang_livelock), deadlock (hang_deadlock), hangs (both),
+#   fatal (hang_fatal) or all (the default); the gate runs livelock, nightly
+#   deadlock and fatal.
 # The scratch build is unoptimized and without debug info: these checks wait
 # for a watchdog, not for speed, and -O0 compiles Relacy's TU 4x faster.
 # Exit 0 only if every checker failed as it should; 1 otherwise; 2 on a
 # setup error (bad arguments, configure or build failure).
 set -u
-usage="usage: check.sh <runqcheck source> <scratch build dir> [<c++ compiler> [hangs|fatal|all]]"
+usage="usage: check.sh <runqcheck source> <scratch build dir> [<c++ compiler> [<ports>]]"
+ports_usage="livelock, deadlock, hangs, fatal or all"
 src=${1:?$usage} dir=${2:?$usage} cxx=${3:-c++} ports=${4:-all}
 if [ ! -f "$src/examples/hang_port/subject.cmake" ]; then
   echo "check.sh: $src is not a runqcheck tree" >&2
   exit 2
 fi
 case $ports in
+  livelock) subjects=hang_livelock fatal= ;;
+  deadlock) subjects=hang_deadlock fatal= ;;
   hangs) subjects="hang_livelock hang_deadlock" fatal= ;;
   fatal) subjects= fatal=hang_fatal ;;
   all) subjects="hang_livelock hang_deadlock" fatal=hang_fatal ;;
-  *) echo "check.sh: unknown ports '$ports' ($usage)" >&2; exit 2 ;;
+  *) echo "check.sh: unknown ports '$ports' (want $ports_usage)" >&2; exit 2 ;;
 esac
 fatal_text="hang_port: globrunqput onto a non-empty queue"
 if ! cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
