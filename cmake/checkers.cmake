@@ -425,12 +425,14 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_protocol/bound2 PROPERTIES
       ENVIRONMENT
         "RUNQCHECK_CASE=submit_vs_spinner_drop,submit_ring_vs_spinner_drop,handoffp_after_wakep")
-    # #55160's scenario, context bound 2 (~1.4M executions, ~22 s).
+    # #55160's scenario, context bound 2 (~1.4M executions, ~22 s). Nightly: ci/test's
+    # kill matrix runs the same search as its relacy_protocol_bound column's baseline
+    # (the protocol with no mutant must pass it), and each of its kills.
     add_test(NAME relacy_protocol/gosched_bound2 COMMAND relacy_protocol bound 2)
     set_tests_properties(relacy_protocol/gosched_bound2 PROPERTIES
-      ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner")
+      ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner" LABELS "nightly;relacy;selftest"
+      TIMEOUT 300)
     set_tests_properties(relacy_protocol/random relacy_protocol/bound2
-        relacy_protocol/gosched_bound2
       PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
     # go1.26's syscall P steal (retake, exitsyscallTryGetP's old P, under the
     # G's scan bit): the complete context-bound-2 trees, ~545k executions, ~10 s.

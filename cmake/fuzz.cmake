@@ -196,10 +196,12 @@ endif()
 
 # libFuzzer targets (clang only): every listed subject.
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  # fuzz_seedfile's tests are nightly: with RUNQCHECK_NIGHTLY_BUILDS off it is not made.
-  set(_rq_fz_all fuzz_interleave)
+  # Every test of these two is nightly (the gate's ASan replay of the corpus is the port
+  # column's fuzz_interleave/<subject>, and native's fuzz_corpus_replay replays it on every
+  # bundled subject): with RUNQCHECK_NIGHTLY_BUILDS off they are not made.
+  set(_rq_fz_all "")
   if(RUNQCHECK_NIGHTLY_BUILDS)
-    list(APPEND _rq_fz_all fuzz_seedfile)
+    set(_rq_fz_all fuzz_interleave fuzz_seedfile)
   endif()
   foreach(t IN LISTS _rq_fz_all)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/${t}.cpp")
@@ -208,14 +210,18 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     target_link_options(${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   endforeach()
-  # Gate: fuzz_interleave over its checked-in corpus (and regressions); nightly: a
-  # short bounded fuzz of each from a copy of it (fixed seed; the gate's is the port
-  # column's fuzz_interleave_short/<subject>), then an hour each.
+  # Nightly: fuzz_interleave over its checked-in corpus (and regressions), a short
+  # bounded fuzz of each from a copy of it (fixed seed; the gate's is the port column's
+  # fuzz_interleave_short/<subject>), then an hour each.
   set(_rq_fz_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/")
   file(MAKE_DIRECTORY "${_rq_fz_art}")
-  add_test(NAME fuzz_interleave_corpus COMMAND fuzz_interleave
-    "${_rq_il_corpus}" "${_rq_il_regress}" -runs=0
-    "-artifact_prefix=${_rq_fz_art}")
+  if(RUNQCHECK_NIGHTLY_BUILDS)
+    add_test(NAME fuzz_interleave_corpus COMMAND fuzz_interleave
+      "${_rq_il_corpus}" "${_rq_il_regress}" -runs=0
+      "-artifact_prefix=${_rq_fz_art}")
+    set_tests_properties(fuzz_interleave_corpus PROPERTIES LABELS "nightly;fuzz;selftest"
+      TIMEOUT 300)
+  endif()
   foreach(t IN LISTS _rq_fz_all)
     set(copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/${t}")
     foreach(kind IN ITEMS short deep)
@@ -238,7 +244,6 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
       set_tests_properties(${t}_${kind} PROPERTIES LABELS "${lab}" TIMEOUT 7200)
     endforeach()
   endforeach()
-  set_tests_properties(fuzz_interleave_corpus PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 300)
 endif()
 
 # fuzz_sequential (clang only): long sequential runs of the scheduler-level
@@ -283,11 +288,16 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
   add_test(NAME fuzz_sequential_short
     COMMAND sh -c "${_rq_sh}"
       $<TARGET_FILE:fuzz_sequential>)
-  set_tests_properties(fuzz_sequential_corpus fuzz_sequential_short PROPERTIES
-    LABELS "gate;fuzz;selftest" TIMEOUT 120)
+  set_tests_properties(fuzz_sequential_corpus PROPERTIES LABELS "gate;fuzz;selftest"
+    TIMEOUT 120)
+  # The 20-s fuzz from the corpus: nightly (the gate replays the corpus and the mutants'
+  # regressions, fuzz_sequential_regress/*).
+  set_tests_properties(fuzz_sequential_short PROPERTIES LABELS "nightly;fuzz;selftest"
+    TIMEOUT 120)
   # `ci/bench --search` (ci/search_bench.py), tiny, on this build's binaries as
   # both "before" and "after" (--bins: no build, no timing asserted): every
-  # fuzz part of the report. The Relacy part: relacy_search_bench_smoke.
+  # fuzz part of the report (fuzz_interleave: the core subject's target, built for the
+  # port column). The Relacy part: relacy_search_bench_smoke.
   set(_rq_sb "${CMAKE_BINARY_DIR}/search_bench_smoke")
   string(CONCAT _rq_sh
     "rm -rf \"$0\" && mkdir -p \"$0\" && ln -s \"$1\" \"$2\" \"$3\" \"$0\"/ && "
@@ -297,7 +307,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
     "grep -q 'fuzz_sequential | 1/1 killed' \"$0\"/report.md")
   add_test(NAME fuzz_search_bench_smoke
     COMMAND sh -c "${_rq_sh}"
-      "${_rq_sb}" $<TARGET_FILE:fuzz_interleave> $<TARGET_FILE:fuzz_sequential>
+      "${_rq_sb}" $<TARGET_FILE:fuzz_interleave__${_rq_core_name}> $<TARGET_FILE:fuzz_sequential>
       $<TARGET_FILE:fuzz_sequential_mutant> "${RUNQCHECK_ROOT}")
   set_tests_properties(fuzz_search_bench_smoke PROPERTIES LABELS "gate;fuzz;bench;selftest"
     TIMEOUT 300)
