@@ -110,26 +110,20 @@ function(_rq_explore_broken target patch)
   target_sources(${target} PRIVATE "${RUNQCHECK_ROOT}/engine/explore/engine.cpp")
 endfunction()
 
-# The label of a teeth test on an engine broken on purpose: the gate runs one per
-# reduction, the rest are nightly (and, with RUNQCHECK_NIGHTLY_BUILDS off, not made).
-function(_rq_teeth_nightly out name)
+# The labels of a teeth test on an engine broken on purpose: the gate runs one per
+# reduction or model, the rest are nightly; "" when it is nightly and the nightly
+# builds are off (RUNQCHECK_NIGHTLY_BUILDS): then neither it nor its engine is made.
+function(_rq_teeth_labels out name)
   set(_night coherence recertify ipr_no_skip sym_prune_any weak_choice_any ipr_any_loop
     ipr_keep_stamp ipr_one_rmw_child rmw_no_revisit)
-  if(name IN_LIST _night)
+  if(NOT name IN_LIST _night)
+    set(${out} "gate;explore;selftest" PARENT_SCOPE)
+  elseif(RUNQCHECK_NIGHTLY_BUILDS)
     set(${out} "nightly;explore;selftest" PARENT_SCOPE)
   else()
-    set(${out} "gate;explore;selftest" PARENT_SCOPE)
+    set(${out} "" PARENT_SCOPE)
   endif()
 endfunction()
-# True when a teeth build is nightly-only and the nightly builds are off.
-macro(_rq_teeth_skip out name)
-  _rq_teeth_nightly(_rq_tl ${name})
-  if(NOT RUNQCHECK_NIGHTLY_BUILDS AND _rq_tl MATCHES "^nightly")
-    set(${out} TRUE)
-  else()
-    set(${out} FALSE)
-  endif()
-endmacro()
 
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
 # PATCH: built on the engine broken by that patch (_rq_explore_broken), for the teeth.
@@ -177,8 +171,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # promises taken uncertified (out-of-thin-air outcomes); recertify:
   # certified where made only (LB+recert's outcome no thread fulfils alone).
   foreach(_rq_v IN ITEMS revisits coherence lb certify recertify)
-    _rq_teeth_skip(_rq_skip ${_rq_v})
-    if(_rq_skip)
+    _rq_teeth_labels(_rq_tl ${_rq_v})
+    if(NOT _rq_tl)
       continue()
     endif()
     _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus PATCH drop_${_rq_v})
@@ -205,8 +199,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_await COMMAND explore_await)
   set_tests_properties(explore_await PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS ipr_drop_child ipr_no_skip)
-    _rq_teeth_skip(_rq_skip ${_rq_v})
-    if(_rq_skip)
+    _rq_teeth_labels(_rq_tl ${_rq_v})
+    if(NOT _rq_tl)
       continue()
     endif()
     _rq_explore_selftest(explore_await_${_rq_v} await PATCH ${_rq_v})
@@ -221,8 +215,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_symmetry COMMAND explore_symmetry)
   set_tests_properties(explore_symmetry PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS sym_prune_any sym_no_leaf)
-    _rq_teeth_skip(_rq_skip ${_rq_v})
-    if(_rq_skip)
+    _rq_teeth_labels(_rq_tl ${_rq_v})
+    if(NOT _rq_tl)
       continue()
     endif()
     _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
@@ -247,8 +241,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_random_weak COMMAND explore_symmetry --naive --weak --generated 100)
   set_tests_properties(explore_random_weak PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   foreach(_rq_v IN ITEMS weak_choice_any weak_never)
-    _rq_teeth_skip(_rq_skip ${_rq_v})
-    if(_rq_skip)
+    _rq_teeth_labels(_rq_tl ${_rq_v})
+    if(NOT _rq_tl)
       continue()
     endif()
     _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
@@ -260,8 +254,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   set_tests_properties(explore_random_ipr_waits PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 300)
   foreach(_rq_v IN ITEMS ipr_no_unblock ipr_any_loop ipr_keep_stamp)
-    _rq_teeth_skip(_rq_skip ${_rq_v})
-    if(_rq_skip)
+    _rq_teeth_labels(_rq_tl ${_rq_v})
+    if(NOT _rq_tl)
       continue()
     endif()
     _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
@@ -282,8 +276,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
       COMMAND explore_symmetry --ipr-waits --generated ${_rq_n})
     set_tests_properties(explore_random_ipr_waits/${_rq_case} PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=${_rq_case}")
-    _rq_teeth_skip(_rq_skip ${_rq_v})
-    if(_rq_skip)
+    _rq_teeth_labels(_rq_tl ${_rq_v})
+    if(NOT _rq_tl)
       continue()
     endif()
     _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
@@ -292,8 +286,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
     set_tests_properties(explore_teeth/${_rq_v}
       PROPERTIES LABELS "${_rq_tl}" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=${_rq_case}")
   endforeach()
-  _rq_teeth_skip(_rq_skip rmw_no_revisit)
-  if(NOT _rq_skip)
+  _rq_teeth_labels(_rq_tl rmw_no_revisit)
+  if(_rq_tl)
     _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry PATCH rmw_no_revisit)
     add_test(NAME explore_teeth/rmw_no_revisit
       COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)
