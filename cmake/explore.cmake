@@ -110,21 +110,6 @@ function(_rq_explore_broken target patch)
   target_sources(${target} PRIVATE "${RUNQCHECK_ROOT}/engine/explore/engine.cpp")
 endfunction()
 
-# The labels of a teeth test on an engine broken on purpose: the gate runs one per
-# reduction or model, the rest are nightly; "" when it is nightly and the nightly
-# builds are off (RUNQCHECK_NIGHTLY_BUILDS): then neither it nor its engine is made.
-function(_rq_teeth_labels out name)
-  set(_night coherence recertify ipr_no_skip sym_prune_any weak_choice_any ipr_any_loop
-    ipr_keep_stamp ipr_one_rmw_child rmw_no_revisit)
-  if(NOT name IN_LIST _night)
-    set(${out} "gate;explore;selftest" PARENT_SCOPE)
-  elseif(RUNQCHECK_NIGHTLY_BUILDS)
-    set(${out} "nightly;explore;selftest" PARENT_SCOPE)
-  else()
-    set(${out} "" PARENT_SCOPE)
-  endif()
-endfunction()
-
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
 # PATCH: built on the engine broken by that patch (_rq_explore_broken), for the teeth.
 function(_rq_explore_selftest target name)
@@ -137,6 +122,30 @@ function(_rq_explore_selftest target name)
     target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore)
   endif()
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+endfunction()
+
+# Test explore_teeth/NAME: tests/explore/SOURCE.cpp built as TARGET on the engine broken
+# by PATCH, run as COMMAND (TARGET's file is $<TARGET_FILE:TARGET>), which passes iff the
+# check fails. The gate runs one per reduction or model; the others are nightly, and with
+# RUNQCHECK_NIGHTLY_BUILDS off neither they nor their engines are made.
+function(_rq_explore_teeth name)
+  cmake_parse_arguments(A "" "TARGET;SOURCE;PATCH;TIMEOUT;ENV" "COMMAND" ${ARGN})
+  set(night coherence recertify ipr_no_skip sym_prune_any weak_choice_any ipr_any_loop
+    ipr_keep_stamp ipr_one_rmw_child rmw_no_revisit)
+  set(labels "gate;explore;selftest")
+  if(name IN_LIST night)
+    if(NOT RUNQCHECK_NIGHTLY_BUILDS)
+      return()
+    endif()
+    set(labels "nightly;explore;selftest")
+  endif()
+  _rq_explore_selftest(${A_TARGET} ${A_SOURCE} PATCH ${A_PATCH})
+  add_test(NAME explore_teeth/${name} COMMAND ${A_COMMAND})
+  set_tests_properties(explore_teeth/${name} PROPERTIES LABELS "${labels}"
+    TIMEOUT ${A_TIMEOUT})
+  if(A_ENV)
+    set_tests_properties(explore_teeth/${name} PROPERTIES ENVIRONMENT "${A_ENV}")
+  endif()
 endfunction()
 
 if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_litmus)
@@ -171,14 +180,9 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # promises taken uncertified (out-of-thin-air outcomes); recertify:
   # certified where made only (LB+recert's outcome no thread fulfils alone).
   foreach(_rq_v IN ITEMS revisits coherence lb certify recertify)
-    _rq_teeth_labels(_rq_tl ${_rq_v})
-    if(NOT _rq_tl)
-      continue()
-    endif()
-    _rq_explore_selftest(explore_litmus_no_${_rq_v} litmus PATCH drop_${_rq_v})
-    add_test(NAME explore_teeth/${_rq_v} COMMAND /usr/bin/python3 "${_rq_check}"
+    _rq_explore_teeth(${_rq_v} TARGET explore_litmus_no_${_rq_v} SOURCE litmus
+      PATCH drop_${_rq_v} TIMEOUT 120 COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
-    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "${_rq_tl}" TIMEOUT 120)
   endforeach()
   # Every fault patch applies exactly; a stale one fails the configuration, named.
   add_test(NAME explore_teeth/patches COMMAND sh
@@ -199,13 +203,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_await COMMAND explore_await)
   set_tests_properties(explore_await PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS ipr_drop_child ipr_no_skip)
-    _rq_teeth_labels(_rq_tl ${_rq_v})
-    if(NOT _rq_tl)
-      continue()
-    endif()
-    _rq_explore_selftest(explore_await_${_rq_v} await PATCH ${_rq_v})
-    add_test(NAME explore_teeth/${_rq_v} COMMAND explore_await_${_rq_v} --expect-mismatch)
-    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "${_rq_tl}" TIMEOUT 120)
+    _rq_explore_teeth(${_rq_v} TARGET explore_await_${_rq_v} SOURCE await PATCH ${_rq_v}
+      TIMEOUT 120 COMMAND explore_await_${_rq_v} --expect-mismatch)
   endforeach()
   # Symmetry reduction against the search without it on small programs with
   # symmetric threads: the same graphs up to permutation, none twice, the
@@ -215,13 +214,8 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_symmetry COMMAND explore_symmetry)
   set_tests_properties(explore_symmetry PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS sym_prune_any sym_no_leaf)
-    _rq_teeth_labels(_rq_tl ${_rq_v})
-    if(NOT _rq_tl)
-      continue()
-    endif()
-    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
-    add_test(NAME explore_teeth/${_rq_v} COMMAND explore_symmetry_${_rq_v} --expect-mismatch)
-    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "${_rq_tl}" TIMEOUT 120)
+    _rq_explore_teeth(${_rq_v} TARGET explore_symmetry_${_rq_v} SOURCE symmetry
+      PATCH ${_rq_v} TIMEOUT 120 COMMAND explore_symmetry_${_rq_v} --expect-mismatch)
   endforeach()
   # The engine on the generated programs against the naive search: the same
   # graphs, none twice (explore_random; with in-place revisits only where no
@@ -241,27 +235,17 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   add_test(NAME explore_random_weak COMMAND explore_symmetry --naive --weak --generated 100)
   set_tests_properties(explore_random_weak PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   foreach(_rq_v IN ITEMS weak_choice_any weak_never)
-    _rq_teeth_labels(_rq_tl ${_rq_v})
-    if(NOT _rq_tl)
-      continue()
-    endif()
-    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
-    add_test(NAME explore_teeth/${_rq_v}
+    _rq_explore_teeth(${_rq_v} TARGET explore_symmetry_${_rq_v} SOURCE symmetry
+      PATCH ${_rq_v} TIMEOUT 300
       COMMAND explore_symmetry_${_rq_v} --naive --weak --generated 100 --expect-mismatch)
-    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "${_rq_tl}" TIMEOUT 300)
   endforeach()
   add_test(NAME explore_random_ipr_waits COMMAND explore_symmetry --ipr-waits)
   set_tests_properties(explore_random_ipr_waits PROPERTIES LABELS "gate;explore;selftest"
     TIMEOUT 300)
   foreach(_rq_v IN ITEMS ipr_no_unblock ipr_any_loop ipr_keep_stamp)
-    _rq_teeth_labels(_rq_tl ${_rq_v})
-    if(NOT _rq_tl)
-      continue()
-    endif()
-    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
-    add_test(NAME explore_teeth/${_rq_v}
+    _rq_explore_teeth(${_rq_v} TARGET explore_symmetry_${_rq_v} SOURCE symmetry
+      PATCH ${_rq_v} TIMEOUT 300
       COMMAND explore_symmetry_${_rq_v} --ipr-waits --expect-mismatch)
-    set_tests_properties(explore_teeth/${_rq_v} PROPERTIES LABELS "${_rq_tl}" TIMEOUT 300)
   endforeach()
   # One generated waiting program each (SYMMETRY_CASE, of --generated N):
   # passes, and fails on the engine broken on purpose. random_435 of 800 (a
@@ -276,24 +260,13 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
       COMMAND explore_symmetry --ipr-waits --generated ${_rq_n})
     set_tests_properties(explore_random_ipr_waits/${_rq_case} PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=${_rq_case}")
-    _rq_teeth_labels(_rq_tl ${_rq_v})
-    if(NOT _rq_tl)
-      continue()
-    endif()
-    _rq_explore_selftest(explore_symmetry_${_rq_v} symmetry PATCH ${_rq_v})
-    add_test(NAME explore_teeth/${_rq_v}
+    _rq_explore_teeth(${_rq_v} TARGET explore_symmetry_${_rq_v} SOURCE symmetry
+      PATCH ${_rq_v} TIMEOUT 120 ENV "SYMMETRY_CASE=${_rq_case}"
       COMMAND explore_symmetry_${_rq_v} --ipr-waits --generated ${_rq_n} --expect-mismatch)
-    set_tests_properties(explore_teeth/${_rq_v}
-      PROPERTIES LABELS "${_rq_tl}" TIMEOUT 120 ENVIRONMENT "SYMMETRY_CASE=${_rq_case}")
   endforeach()
-  _rq_teeth_labels(_rq_tl rmw_no_revisit)
-  if(_rq_tl)
-    _rq_explore_selftest(explore_symmetry_rmw_no_revisit symmetry PATCH rmw_no_revisit)
-    add_test(NAME explore_teeth/rmw_no_revisit
-      COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)
-    set_tests_properties(explore_teeth/rmw_no_revisit PROPERTIES LABELS "${_rq_tl}"
-      TIMEOUT 300)
-  endif()
+  _rq_explore_teeth(rmw_no_revisit TARGET explore_symmetry_rmw_no_revisit SOURCE symmetry
+    PATCH rmw_no_revisit TIMEOUT 300
+    COMMAND explore_symmetry_rmw_no_revisit --naive --expect-mismatch)
 endif()
 
 if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)

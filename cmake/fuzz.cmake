@@ -194,16 +194,12 @@ if(RUNQCHECK_CLI)
   include("${CMAKE_CURRENT_LIST_DIR}/cli.cmake")
 endif()
 
-# libFuzzer targets (clang only): every listed subject.
-if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  # Every test of these two is nightly (the gate's ASan replay of the corpus is the port
-  # column's fuzz_interleave/<subject>, and native's fuzz_corpus_replay replays it on every
-  # bundled subject): with RUNQCHECK_NIGHTLY_BUILDS off they are not made.
-  set(_rq_fz_all "")
-  if(RUNQCHECK_NIGHTLY_BUILDS)
-    set(_rq_fz_all fuzz_interleave fuzz_seedfile)
-  endif()
-  foreach(t IN LISTS _rq_fz_all)
+# libFuzzer targets (clang only): every listed subject. Every test of these two is
+# nightly (the gate's ASan replay of the corpus is the port column's
+# fuzz_interleave/<subject>, and native's fuzz_corpus_replay replays it on every bundled
+# subject): with RUNQCHECK_NIGHTLY_BUILDS off they are not made.
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND RUNQCHECK_NIGHTLY_BUILDS)
+  foreach(t IN ITEMS fuzz_interleave fuzz_seedfile)
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/${t}.cpp")
     target_link_libraries(${t} PRIVATE runqcheck_fuzz_common)
     target_compile_options(${t} PRIVATE ${_rq_fz_cov})
@@ -215,14 +211,12 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   # fuzz_interleave_short/<subject>), then an hour each.
   set(_rq_fz_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/")
   file(MAKE_DIRECTORY "${_rq_fz_art}")
-  if(RUNQCHECK_NIGHTLY_BUILDS)
-    add_test(NAME fuzz_interleave_corpus COMMAND fuzz_interleave
-      "${_rq_il_corpus}" "${_rq_il_regress}" -runs=0
-      "-artifact_prefix=${_rq_fz_art}")
-    set_tests_properties(fuzz_interleave_corpus PROPERTIES LABELS "nightly;fuzz;selftest"
-      TIMEOUT 300)
-  endif()
-  foreach(t IN LISTS _rq_fz_all)
+  add_test(NAME fuzz_interleave_corpus COMMAND fuzz_interleave
+    "${_rq_il_corpus}" "${_rq_il_regress}" -runs=0
+    "-artifact_prefix=${_rq_fz_art}")
+  set_tests_properties(fuzz_interleave_corpus PROPERTIES LABELS "nightly;fuzz;selftest"
+    TIMEOUT 300)
+  foreach(t IN ITEMS fuzz_interleave fuzz_seedfile)
     set(copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/${t}")
     foreach(kind IN ITEMS short deep)
       if(kind STREQUAL "short")
