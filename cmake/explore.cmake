@@ -945,6 +945,30 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
     PASS_REGULAR_EXPRESSION "; [1-9][0-9,]* differ\n")
   set_tests_properties(generated_models_crosscheck generated_models_crosscheck_teeth PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 120)
+  # The steal-size rule's loads deferred (explore/observe.hpp: no events, judged at each
+  # execution's end over what they may read) against the same loads made as events: per
+  # execution, the same readings under RC11, none lost under SC, LB and C11 (at most 3
+  # operations); its teeth, the same check on engines whose deferred loads read too much (a
+  # po ∪ rf cycle) or too little (the co-first value only).
+  add_test(NAME generated_deferred_crosscheck
+    COMMAND $<TARGET_FILE:generated__go125> sc,rc11,lb,c11 --crosscheck-deferred --total 3)
+  foreach(_rq_v IN ITEMS no_porf lo_only)
+    add_executable(generated_observe_${_rq_v} "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
+    target_include_directories(generated_observe_${_rq_v} BEFORE PRIVATE
+      "${CMAKE_BINARY_DIR}/runqcheck_subjects/go125")
+    target_link_libraries(generated_observe_${_rq_v} PRIVATE runqcheck::core
+      runqcheck_explore_headers runqcheck_models runqcheck_generate)
+    _rq_explore_broken(generated_observe_${_rq_v} observe_${_rq_v})
+    set_target_properties(generated_observe_${_rq_v} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    add_test(NAME generated_deferred_crosscheck_teeth/${_rq_v}
+      COMMAND generated_observe_${_rq_v} rc11 --crosscheck-deferred --total 3)
+    set_tests_properties(generated_deferred_crosscheck_teeth/${_rq_v} PROPERTIES
+      PASS_REGULAR_EXPRESSION "; [1-9][0-9,]* differ\n")
+  endforeach()
+  set_tests_properties(generated_deferred_crosscheck generated_deferred_crosscheck_teeth/no_porf
+    generated_deferred_crosscheck_teeth/lo_only PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 120)
 endif()
 # The generated column's commands as docs/generated.md shows them, and its bad input.
 if(TARGET generated__go125 AND TARGET explore__go125 AND NOT RUNQCHECK_PORT_ONLY)

@@ -70,6 +70,7 @@
 #include <vector>
 
 #include "consistency.hpp"
+#include "observe.hpp"
 #include "runtime.hpp"
 #include "search.hpp"
 
@@ -249,6 +250,41 @@ class engine final : public runtime {
   [[noreturn]] void fail(const std::string& what) override { fail_here(what); }
 
   const graph* finished() const override { return phase_ == phase::finish ? &g_ : nullptr; }
+  eid place() const override {
+    if (phase_ != phase::run) return {};
+    return {static_cast<std::int16_t>(cur_), static_cast<std::int32_t>(ths_[cur_].pos)};
+  }
+  std::uint32_t graph_loc(std::uint32_t key) const override {
+    return key < used_of_.size() && used_of_[key] != kUnused ? used_of_[key] : kNoGraphLoc;
+  }
+  std::uint64_t initial(std::uint32_t key) const override { return vals_[key].init; }
+  void readable(std::uint32_t key, eid at,
+                std::vector<std::pair<int, std::uint64_t>>& out) override {
+    out.clear();
+    if (phase_ != phase::finish || at.init()) return;
+    std::uint32_t loc = graph_loc(key);
+    if (loc == kNoGraphLoc) {  // no event touched it: its initial value only
+      out.emplace_back(0, vals_[key].init);
+      return;
+    }
+    if (clocked_for_ != finishes_) {  // hb's clocks on a copy, once per execution
+      clocked_ = g_;
+      if (!obs_checker_.has_clocks(clocked_, opt_.m == model::sc ? model::rc11 : opt_.m))
+        return;  // po ∪ rf cyclic: not a consistent graph (cannot happen here)
+      clocked_for_ = finishes_;
+    }
+    co_interval r = explore::readable(clocked_, obs_checker_, at.t, at.i, loc);
+    auto ws = g_.writes(loc);
+    const bool porf = !has_lb(opt_.m) && r.hi > r.lo;  // LB and C11: po ∪ rf cycles allowed
+    if (porf && porf_for_ != finishes_) {
+      if (!porf_clocks(g_, porf_)) return;  // cannot happen (RC11, SC)
+      porf_for_ = finishes_;
+    }
+    for (int k = r.lo; k <= r.hi; k++) {
+      if (k > r.lo && porf && explore::porf_after(porf_, ws[k - 1], at.t, at.i)) continue;
+      out.emplace_back(k, k == 0 ? vals_[key].init : g_.at(ws[k - 1]).wval);
+    }
+  }
 
  private:
   enum class phase { setup, run, finish };
@@ -443,6 +479,7 @@ class engine final : public runtime {
       }
     }
     phase_ = phase::finish;
+    finishes_++;
     // Every location of this execution holds its value after setup (the
     // threads' accesses went to the graph): the written ones take their
     // co-last write's.
@@ -1897,6 +1934,12 @@ class engine final : public runtime {
   int nt_ = 0;
   int cur_ = -1;
   phase phase_ = phase::setup;
+  // readable()'s graph with hb's clocks and its po ∪ rf clocks, for the
+  // finish() numbered clocked_for_ and porf_for_.
+  std::uint64_t finishes_ = 0, clocked_for_ = ~std::uint64_t{0}, porf_for_ = ~std::uint64_t{0};
+  graph clocked_;
+  checker obs_checker_;
+  std::vector<std::vector<clock>> porf_;
   static constexpr std::uint64_t kMaxDirect = 1'000'000;  // setup's and finish's accesses
   std::uint64_t direct_n_ = 0;
   graph g_;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <source_location>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph.hpp"
@@ -58,6 +59,28 @@ class runtime {
   [[noreturn]] virtual void fail(const std::string& what) = 0;
   // In the program's finish(): the complete execution's graph (else null).
   virtual const graph* finished() const { return nullptr; }
+  // Where the running thread's next event goes: {thread, po index}; thread
+  // -1 outside the threads (a deferred load's place: explore/observe.hpp).
+  virtual eid place() const { return {}; }
+  // A location's index in the graph (kNoGraphLoc: no event touched it) and
+  // its initial value, by the key new_loc() gave it.
+  static constexpr std::uint32_t kNoGraphLoc = UINT32_MAX;
+  virtual std::uint32_t graph_loc(std::uint32_t key) const {
+    (void)key;
+    return kNoGraphLoc;
+  }
+  virtual std::uint64_t initial(std::uint32_t key) const {
+    (void)key;
+    return 0;
+  }
+  // In finish(): what a relaxed load of key placed at `at` (a place() of this
+  // execution) may read in the complete execution, into out as {co index,
+  // value} pairs, co-first first (explore/observe.hpp); none outside finish().
+  virtual void readable(std::uint32_t key, eid at,
+                        std::vector<std::pair<int, std::uint64_t>>& out) {
+    (void)key, (void)at;
+    out.clear();
+  }
   virtual ~runtime() = default;
 };
 

@@ -35,6 +35,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runqcheck/backend.hpp"
 #include "runqcheck/g.hpp"
@@ -67,6 +69,29 @@ struct op_observer {
 };
 inline op_observer* observer = nullptr;
 
+// A backend that keeps a harness's judging loads as places, not events
+// (the explore backend: explore/observe.hpp), judged at the execution's end.
+template <class B>
+concept defers_loads = requires(std::vector<typename B::deferred_load>& out,
+                                std::vector<std::pair<int, std::uint64_t>>& values) {
+  B::defer_loads(out, [] {});
+  B::deferred_values(out.front(), values);
+};
+
+// A steal whose steal-size rule is judged at the execution's end: the
+// runq_counters loads around it, as the backend kept them.
+template <class B, class P>
+struct deferred_steal {};
+template <class B, class P>
+  requires defers_loads<B>
+struct deferred_steal<B, P> {
+  P* victim = nullptr;
+  P* pp = nullptr;
+  bool got = false;
+  // runq_counters(victim) and runq_counters(pp), before and after the steal.
+  std::vector<typename B::deferred_load> loads[4];
+};
+
 // MaxG: the Gs a scenario may use (ids 0 .. MaxG-1).
 template <class S, class B, int MaxG = kMaxG>
 class world {
@@ -82,6 +107,8 @@ class world {
   auto* g_status(int i) { return &status_[i]; }
   typename S::schedt& sched() { return sched_; }
   const void* done_flag(int t) const { return &done_[t]; }
+  // The steals whose steal-size rule check() judges (defers_loads<B>).
+  const std::vector<deferred_steal<B, P>>& deferred_steals() const { return steals_; }
 
   explicit world(const scenario& sc) : sc_(sc), sched_(sc.nprocs) {
     for (int i = 0; i < sc.nprocs; i++) ps_[i].emplace(sched_, i);
@@ -144,6 +171,8 @@ class world {
 
   // Invariants at the end (Relacy: after()).
   void check() {
+    if constexpr (defers_loads<B> && has_runq_counters<S>)
+      for (const deferred_steal<B, P>& d : steals_) judge_steal_size(d);
     int left[MaxG] = {};
     int index = 0;
     for (int i = 0; i < sc_.nprocs; i++) {
@@ -330,7 +359,20 @@ class world {
   // (Read-read coherence: its reads lie between ours.) The hook's loads are
   // relaxed, so they add no happens-before edge that could hide a bug.
   G* steal(typename S::p& pp, typename S::p& victim, bool next) {
-    if constexpr (has_runq_counters<S>) {
+    if constexpr (has_runq_counters<S> && defers_loads<B>) {
+      // The same rule, its loads kept as places (no events: a search does not
+      // branch on what they read) and judged at the end: judge_steal_size.
+      deferred_steal<B, P> d;
+      d.victim = &victim, d.pp = &pp;
+      B::defer_loads(d.loads[0], [&] { (void)S::runq_counters(victim); });
+      B::defer_loads(d.loads[1], [&] { (void)S::runq_counters(pp); });
+      G* gp = S::runqsteal(pp, victim, next);
+      B::defer_loads(d.loads[2], [&] { (void)S::runq_counters(victim); });
+      B::defer_loads(d.loads[3], [&] { (void)S::runq_counters(pp); });
+      d.got = gp != nullptr;
+      steals_.push_back(std::move(d));
+      return gp;
+    } else if constexpr (has_runq_counters<S>) {
       using C = runq_counter_t<S>;  // the port's width: differences wrap at 2^W
       auto [h0, t0] = S::runq_counters(victim);
       C own0 = S::runq_counters(pp).tail;
@@ -348,6 +390,84 @@ class world {
     }
   }
 
+  // The steal-size rule of a deferred steal (steal(), above), over every
+  // value its loads may read in the complete execution (each_reading): it
+  // fails if one choice of them shows the victim left alone and a wrong
+  // size taken, as the same loads made as events would in one of the
+  // executions they add.
+  void judge_steal_size(const deferred_steal<B, P>& d)
+    requires(defers_loads<B> && has_runq_counters<S>)
+  {
+    using C = runq_counter_t<S>;
+    each_reading(d, [&](const std::vector<std::uint64_t>* vals) {
+      basic_runq_counters<C> v0{}, v1{}, o0{}, o1{};
+      bool same = B::feed_loads(d.loads[0], vals[0], [&] { v0 = S::runq_counters(*d.victim); }) &&
+                  B::feed_loads(d.loads[1], vals[1], [&] { o0 = S::runq_counters(*d.pp); }) &&
+                  B::feed_loads(d.loads[2], vals[2], [&] { v1 = S::runq_counters(*d.victim); }) &&
+                  B::feed_loads(d.loads[3], vals[3], [&] { o1 = S::runq_counters(*d.pp); });
+      if (!same) {  // its loads depend on the values: this reading is not judged
+        static bool said = false;
+        if (!said)
+          not_applied("steal-size invariant (some readings)",
+                      "S::runq_counters loaded other locations when run again on other values",
+                      S::name);
+        said = true;
+        return;
+      }
+      C took = d.got ? C(o1.tail - o0.tail + 1) : C(0);
+      C n = C(v0.tail - v0.head);
+      if (v1.tail == v0.tail && C(v1.head - v0.head) == took && n != 0) {
+        RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs",
+                     "n", n, "took", took);
+      }
+    });
+  }
+
+ public:
+  // f(vals) for each choice of values d's loads may read together (vals[k]:
+  // d.loads[k]'s, in order): each load's co-interval (B::deferred_values),
+  // two loads of one location read in their order (CoRR).
+  template <class F>
+    requires defers_loads<B>
+  static void each_reading(const deferred_steal<B, P>& d, F&& f) {
+    // Buffers kept across calls (one execution's steals, then the next's).
+    static thread_local std::vector<const typename B::deferred_load*> all;
+    static thread_local std::vector<std::vector<std::pair<int, std::uint64_t>>> cand;
+    static thread_local std::vector<std::size_t> pick;
+    static thread_local std::vector<std::uint64_t> vals[4];
+    all.clear();
+    for (const auto& part : d.loads)
+      for (const auto& l : part) all.push_back(&l);
+    if (cand.size() < all.size()) cand.resize(all.size());
+    for (std::size_t i = 0; i < all.size(); i++) {
+      B::deferred_values(*all[i], cand[i]);
+      if (cand[i].empty()) return;  // not in a finished execution (cannot happen)
+    }
+    pick.assign(all.size(), 0);
+    auto coherent = [&] {
+      for (std::size_t i = 0; i < all.size(); i++)
+        for (std::size_t j = i + 1; j < all.size(); j++)
+          if (all[i]->key == all[j]->key && cand[i][pick[i]].first > cand[j][pick[j]].first)
+            return false;
+      return true;
+    };
+    for (;;) {
+      if (coherent()) {
+        std::size_t k = 0;
+        for (int part = 0; part < 4; part++) {
+          vals[part].clear();
+          for (std::size_t i = 0; i < d.loads[part].size(); i++, k++)
+            vals[part].push_back(cand[k][pick[k]].second);
+        }
+        f(static_cast<const std::vector<std::uint64_t>*>(vals));
+      }
+      std::size_t i = 0;  // the next choice, the first load fastest
+      for (; i < pick.size() && ++pick[i] == cand[i].size(); i++) pick[i] = 0;
+      if (i == pick.size()) break;
+    }
+  }
+
+ private:
   // What P p holds, as the harness knows it without asking the port. Kept by
   // whichever thread runs an op on p (under Relacy one thread runs at a time,
   // and none of this is an access of the explored program).
@@ -540,6 +660,7 @@ class world {
   fifo_entry fifo_[kMaxP][MaxG];
   fifo_p fifo_p_[kMaxP];
   held_p held_[kMaxP];
+  std::vector<deferred_steal<B, P>> steals_;  // judged by check() (defers_loads<B>)
   // What the current operation of each thread delivered (for the observer).
   std::uint64_t step_gs_[kMaxThreads][MaxG] = {};
   int nstep_[kMaxThreads] = {};

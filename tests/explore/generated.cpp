@@ -27,6 +27,9 @@
 //   --crosscheck-models: each program's SC executions found by SC's own
 //   search and by the RC11 tree (what `both` runs), the same complete graphs
 //   required;
+//   --crosscheck-deferred: exec.hpp's steal-size loads deferred (judged at
+//   each execution's end, no events) and made as events: per execution, the
+//   same readings of each steal required (crosscheck_deferred());
 //   --wrap: every program starts its ring counters at 2^32 - 2 (2^W - 2 at
 //   the port's width; `counter=` in its SPEC), so each runs across the wrap
 //   (the hook S::set_runq_counters, else the counters found by behaviour).
@@ -53,6 +56,8 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <unordered_set>
@@ -97,7 +102,7 @@ struct settings {
   std::uint64_t budget = kDefaultBudget;
   double seconds = 0;
   bool keep_going = false, count = false, check_pruning = false, crosscheck_ipr = false,
-       crosscheck_models = false;
+       crosscheck_models = false, crosscheck_deferred = false;
   unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
@@ -586,6 +591,8 @@ int parse(int argc, char** argv, settings& st) {
       st.crosscheck_ipr = true;
     } else if (std::strcmp(argv[i], "--crosscheck-models") == 0 && !st.run) {
       st.crosscheck_models = true;
+    } else if (std::strcmp(argv[i], "--crosscheck-deferred") == 0 && !st.run) {
+      st.crosscheck_deferred = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
       if (!cli::parse_u64(argv[++i], v, 1, 4)) {
         std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
@@ -778,6 +785,140 @@ int crosscheck_models(const gen::bounds& b) {
                     });
 }
 
+// A complete graph less the events at `skip`, as text: each thread's other
+// events in po (kind, its order, location numbered by first use, value read,
+// value written, the write read from as renumbered), then each location's
+// co. Equal for the same execution with and without the deferred loads
+// made as events.
+std::string projected(const ex::graph& g, const std::set<std::pair<int, int>>& skip) {
+  std::map<std::pair<int, int>, int> idx;  // (thread, po index) -> index less skipped
+  std::map<std::uint32_t, int> locs;       // graph location -> first-use number
+  for (std::size_t t = 0; t < g.th.size(); t++)
+    for (std::size_t i = 0, k = 0; i < g.th[t].size(); i++)
+      if (skip.count({static_cast<int>(t), static_cast<int>(i)}) == 0) {
+        idx[{static_cast<int>(t), static_cast<int>(i)}] = static_cast<int>(k++);
+        const ex::event& e = g.th[t][i];
+        if (e.kind != ex::ek::fence) locs.emplace(e.loc, static_cast<int>(locs.size()));
+      }
+  auto name = [&](ex::eid w) {
+    return w.init() ? std::string("init")
+                    : std::to_string(w.t) + "." + std::to_string(idx.at({w.t, w.i}));
+  };
+  std::string out;
+  for (std::size_t t = 0; t < g.th.size(); t++) {
+    out += "T" + std::to_string(t) + ":";
+    for (std::size_t i = 0; i < g.th[t].size(); i++) {
+      if (skip.count({static_cast<int>(t), static_cast<int>(i)}) != 0) continue;
+      const ex::event& e = g.th[t][i];
+      out += " " + std::to_string(int(e.kind)) + "/" + std::to_string(int(e.what)) + "/" +
+             std::to_string(int(e.mo)) + "@" +
+             (e.kind == ex::ek::fence ? std::string("-") : std::to_string(locs.at(e.loc)));
+      if (e.reads()) out += " r" + std::to_string(e.rval) + "<" + name(e.rf);
+      if (e.writes()) out += " w" + std::to_string(e.wval);
+    }
+    out += "\n";
+  }
+  std::vector<std::uint32_t> by_use(locs.size());
+  for (auto [loc, n] : locs) by_use[static_cast<std::size_t>(n)] = loc;
+  for (std::size_t n = 0; n < by_use.size(); n++) {
+    out += "co" + std::to_string(n) + ":";
+    for (ex::eid w : g.writes(by_use[n])) out += " " + name(w);
+    out += "\n";
+  }
+  return out;
+}
+
+// One program under m, lincheck off: for each complete execution (its graph
+// less the deferred loads' events, `projected`) and each steal judged at
+// the end, every reading exec.hpp's steal-size rule is judged over
+// (world::each_reading), as text; `events`: the loads made as events
+// (B::loads_as_events), each execution then one reading a steal.
+template <std::uint32_t Cap>
+std::set<std::string> steal_readings(prog<Cap>& p, ex::model m, bool events, ex::stats& st) {
+  using W = typename prog<Cap>::W;
+  std::set<std::string> out;
+  runqcheck::explore::scenario_run::extras x;
+  x.ipr = use_ipr();
+  x.finish = [&] {
+    const ex::graph* g = ex::current->finished();
+    const auto& steals = p.w->deferred_steals();
+    std::set<std::pair<int, int>> skip;
+    if (events)
+      for (const auto& d : steals)
+        for (const auto& part : d.loads)
+          for (const auto& l : part) skip.insert({l.at.t, l.at.i});
+    std::string key = projected(*g, skip);
+    std::map<int, int> nth;  // a steal named by its thread and its rank there (po)
+    for (std::size_t i = 0; i < steals.size(); i++) {
+      int t = steals[i].loads[0].empty() ? -1 : steals[i].loads[0].front().at.t;
+      std::string name = std::to_string(t) + "." + std::to_string(nth[t]++);
+      W::each_reading(steals[i], [&](const std::vector<std::uint64_t>* vals) {
+        std::string r = key + "steal " + name + ":";
+        for (int part = 0; part < 4; part++)
+          for (std::uint64_t v : vals[part]) r += " " + std::to_string(v);
+        out.insert(std::move(r));
+      });
+    }
+  };
+  ex::options o;
+  o.m = m;
+  o.ipr = x.ipr;
+  p.ext = &x;
+  B::loads_as_events = events;
+  st = ex::explore(p, o);
+  B::loads_as_events = false;
+  p.ext = nullptr;
+  return out;
+}
+
+// --crosscheck-deferred: exec.hpp's steal-size loads kept as places and
+// judged at each execution's end over their co-intervals (explore/
+// observe.hpp), against the same loads made as events (the oracle): per
+// execution of the port, the same readings of each steal under RC11; none
+// lost under SC, LB and C11 (the deferred ones are RC11's coherence there,
+// a superset: a rule that needs coherence only stays sound). The port
+// needs S::runq_counters.
+int crosscheck_deferred(const gen::bounds& b, const std::vector<ex::model>& models) {
+  if constexpr (!runqcheck::has_runq_counters<subject_under_test<B, 4>>) {
+    model::not_applied("--crosscheck-deferred", "needs S::runq_counters", subject_name);
+    return 2;
+  } else {
+    std::uint64_t n = 0, bad = 0, readings = 0, wider = 0, execs[2] = {0, 0};
+    gen::enumerate(b, [&](const gen::program& gp) {
+      model::scenario sc = gen::to_scenario(gp);
+      n++;
+      for (ex::model m : models) {
+        model::with_cap<RQ_GEN_CAPS>(sc.cap, [&](auto c) {
+          prog<decltype(c)::value> p(sc);  // one world's storage: the Gs' addresses alike
+          ex::stats st[2];
+          std::set<std::string> ev = steal_readings(p, m, true, st[0]);
+          std::set<std::string> de = steal_readings(p, m, false, st[1]);
+          execs[0] += st[0].complete, execs[1] += st[1].complete;
+          readings += ev.size();
+          bool sub = std::includes(de.begin(), de.end(), ev.begin(), ev.end());
+          bool same = ev == de;
+          if (!same && sub) wider += de.size() - ev.size();
+          bool ok = !st[0].failed && !st[1].failed && (m == ex::model::rc11 ? same : sub);
+          if (ok) return 0;
+          if (bad++ < 5)
+            std::printf("generated: crosscheck-deferred %s %s: %zu readings deferred, %zu as "
+                        "events%s%s\n",
+                        model::spec_text(sc).c_str(), ex::model_name(m), de.size(), ev.size(),
+                        sub ? "" : " (some events' readings not among the deferred)",
+                        st[0].failed || st[1].failed ? " (failed)" : "");
+          return 0;
+        });
+      }
+    });
+    std::printf("generated %s: crosscheck-deferred: %s programs, %s complete executions with "
+                "the loads as events, %s deferred, %s readings of steals; %s more deferred "
+                "than as events; %s differ\n",
+                subject_name, fmt(n).c_str(), fmt(execs[0]).c_str(), fmt(execs[1]).c_str(),
+                fmt(readings).c_str(), fmt(wider).c_str(), fmt(bad).c_str());
+    return bad == 0 ? 0 : 1;
+  }
+}
+
 // What the workers share (anonymous shared memory, so that forked workers
 // write it): the least failing program's index, each worker's counts.
 struct tally {
@@ -865,6 +1006,7 @@ int main(int argc, char** argv) {
   if (st.check_pruning) return check_pruning(st.b);
   if (st.crosscheck_ipr) return crosscheck_ipr(st.b, st.models);
   if (st.crosscheck_models) return crosscheck_models(st.b);
+  if (st.crosscheck_deferred) return crosscheck_deferred(st.b, st.models);
   if (st.count) {
     for (int th = 2; th <= st.b.threads; th++) {
       gen::bounds b = st.b;

@@ -13,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "models" / "mutants"))
 import schemata  # noqa: E402
 
-ENGINE = ("graph.hpp", "consistency.hpp", "engine.hpp", "runtime.hpp", "search.hpp")
+ENGINE = ("graph.hpp", "consistency.hpp", "engine.hpp", "observe.hpp", "runtime.hpp",
+          "search.hpp")
 
 
 def main(argv):

@@ -300,6 +300,102 @@ struct explore_backend {
            f == &show<unsigned long> || f == &show<unsigned long long>;
   }
 
+  // --- deferred loads (explore/observe.hpp; exec.hpp's steal-size rule) ----
+  // A load a harness makes only to judge (the port's counters around a
+  // steal), kept as a place instead of made as an event: it adds no
+  // execution to the search. Judged once the execution is complete, over
+  // every value coherence lets it read there.
+  static constexpr bool defers_loads = true;
+  // The oracle of deferral (generated --crosscheck-deferred): the same loads
+  // made as events, each then judged at the one value it read.
+  static inline bool loads_as_events = false;
+  // explore::current replaced while alive (restored however f leaves).
+  struct swap_runtime {
+    explore::runtime* was;
+    explicit swap_runtime(explore::runtime* r) : was(explore::current) { explore::current = r; }
+    ~swap_runtime() { explore::current = was; }
+    swap_runtime(const swap_runtime&) = delete;
+    swap_runtime& operator=(const swap_runtime&) = delete;
+  };
+  struct deferred_load {
+    std::uint32_t key = 0;  // the location
+    explore::eid at;        // the thread and the po index of its next event
+  };
+  // Runs f, whose accesses must all be loads, with each load kept in `out`
+  // (in order) and answered 0: its result is not the harness's to use. A
+  // store or an RMW in f fails the execution (a hook that writes).
+  template <class F>
+  static void defer_loads(std::vector<deferred_load>& out, F&& f) {
+    struct recorder final : explore::runtime {
+      std::vector<deferred_load>& out;
+      explore::runtime* inner;
+      recorder(std::vector<deferred_load>& o, explore::runtime* in) : out(o), inner(in) {}
+      std::uint32_t new_loc(std::uint64_t init) override { return inner->new_loc(init); }
+      std::uint64_t access(const explore::request& q) override {
+        if (q.what != explore::op::load)
+          inner->fail("explore: a hook the harness only reads through (runq_counters) wrote");
+        out.push_back({q.loc, inner->place()});
+        if (!loads_as_events) return 0;
+        swap_runtime engine(inner);  // the thread may yield to the engine in between
+        return inner->access(q);
+      }
+      void spin() override {}
+      void op_boundary() override {}
+      [[noreturn]] void fail(const std::string& what) override {
+        inner->fail(what);
+        std::abort();  // fail() does not return
+      }
+    } r(out, explore::current);
+    swap_runtime in(&r);
+    f();
+  }
+  // In the program's finish(): what load d may read, {co index, value}, co-first first.
+  static void deferred_values(const deferred_load& d,
+                              std::vector<std::pair<int, std::uint64_t>>& out) {
+    if (!loads_as_events) return rt().readable(d.key, d.at, out);
+    out.clear();
+    if (const explore::graph* g = rt().finished(); g != nullptr) {
+      const explore::event& e = g->at(d.at);
+      out.emplace_back(g->co_index(e.loc, e.rf), e.rval);
+    }
+  }
+  // Runs f again with its loads answered by vals in order (f's loads must be
+  // as many, at the same locations: else false, and f's result is not to be
+  // used).
+  template <class F>
+  static bool feed_loads(const std::vector<deferred_load>& loads,
+                         const std::vector<std::uint64_t>& vals, F&& f) {
+    struct feeder final : explore::runtime {
+      const std::vector<deferred_load>& loads;
+      const std::vector<std::uint64_t>& vals;
+      explore::runtime* inner;
+      std::size_t next = 0;
+      bool same = true;
+      feeder(const std::vector<deferred_load>& l, const std::vector<std::uint64_t>& v,
+             explore::runtime* in)
+          : loads(l), vals(v), inner(in) {}
+      std::uint32_t new_loc(std::uint64_t init) override { return inner->new_loc(init); }
+      std::uint64_t access(const explore::request& q) override {
+        if (q.what != explore::op::load || next >= loads.size() || loads[next].key != q.loc) {
+          same = false;
+          return 0;
+        }
+        return vals[next++];
+      }
+      void spin() override {}
+      void op_boundary() override {}
+      [[noreturn]] void fail(const std::string& what) override {
+        inner->fail(what);
+        std::abort();  // fail() does not return
+      }
+    } fd(loads, vals, explore::current);
+    {
+      swap_runtime in(&fd);
+      f();
+    }
+    return fd.same && fd.next == loads.size();
+  }
+
   static void fence(std::memory_order mo, loc l = loc::current()) {
     rt().access(req(explore::op::fence, mo, 0, 0, l));
   }
