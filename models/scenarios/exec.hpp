@@ -9,7 +9,9 @@
 //    (kicked runnext Gs, stolen and batched Gs may interleave; a G that may
 //    have left the ring and come back is judged only as a lower bound);
 //  - a steal takes ceil(n/2) of the n queued Gs (checked whenever the
-//    victim's ring was left alone during the steal; needs S::runq_counters);
+//    victim's ring was left alone during the steal; needs S::runq_counters;
+//    on a backend that defers loads, its counter loads are no events and it
+//    is judged at the end over every value they may read: defers_loads);
 //  - runqget's inheritTime is true exactly when the G came from runnext: P
 //    p's runnext can only hold the last G p's owner put with next=true, so
 //    any other G must come with false, and that G with true while nothing
