@@ -375,17 +375,11 @@ class world {
       steals_.push_back(std::move(d));
       return gp;
     } else if constexpr (has_runq_counters<S>) {
-      using C = runq_counter_t<S>;  // the port's width: differences wrap at 2^W
-      auto [h0, t0] = S::runq_counters(victim);
-      C own0 = S::runq_counters(pp).tail;
+      auto v0 = S::runq_counters(victim);
+      auto o0 = S::runq_counters(pp);
       G* gp = S::runqsteal(pp, victim, next);
-      auto [h1, t1] = S::runq_counters(victim);
-      C took = gp == nullptr ? 0 : C(S::runq_counters(pp).tail - own0 + 1);
-      C n = C(t0 - h0);
-      if (t1 == t0 && h1 - h0 == took && n != 0) {
-        RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs", "n",
-                     n, "took", took);
-      }
+      auto v1 = S::runq_counters(victim);
+      steal_size_rule(v0, o0, v1, S::runq_counters(pp), gp != nullptr);
       return gp;
     } else {
       return S::runqsteal(pp, victim, next);
@@ -416,13 +410,22 @@ class world {
         said = true;
         return;
       }
-      C took = d.got ? C(o1.tail - o0.tail + 1) : C(0);
-      C n = C(v0.tail - v0.head);
-      if (v1.tail == v0.tail && C(v1.head - v0.head) == took && n != 0) {
-        RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs",
-                     "n", n, "took", took);
-      }
+      steal_size_rule(v0, o0, v1, o1, d.got);
     });
+  }
+
+  // The rule on one reading of the counters: the victim's (v) and the
+  // thief's own (o) before (0) and after (1) a steal that got a G or not.
+  template <class C>
+  static void steal_size_rule(basic_runq_counters<C> v0, basic_runq_counters<C> o0,
+                              basic_runq_counters<C> v1, basic_runq_counters<C> o1, bool got) {
+    // C: the port's width, so differences wrap at 2^W.
+    C took = got ? C(o1.tail - o0.tail + 1) : C(0);
+    C n = C(v0.tail - v0.head);
+    if (v1.tail == v0.tail && C(v1.head - v0.head) == took && n != 0) {
+      RQ_INVARIANT(B, took == n - n / 2, "invariant: a steal takes ceil(n/2) of n queued Gs",
+                   "n", n, "took", took);
+    }
   }
 
  public:
