@@ -379,7 +379,10 @@ class world {
       auto o0 = S::runq_counters(pp);
       G* gp = S::runqsteal(pp, victim, next);
       auto v1 = S::runq_counters(victim);
-      steal_size_rule(v0, o0, v1, S::runq_counters(pp), gp != nullptr);
+      // The thief's own counters again only when it got a G (no loads
+      // otherwise: each is a scheduling point under Relacy).
+      auto o1 = gp == nullptr ? o0 : S::runq_counters(pp);
+      steal_size_rule(v0, o0, v1, o1, gp != nullptr);
       return gp;
     } else {
       return S::runqsteal(pp, victim, next);
