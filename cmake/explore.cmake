@@ -655,12 +655,22 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   add_test(NAME explore_teeth/grab_after_cas COMMAND sh
     "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__grab_after_cas>
     "(read by the load at grab_after_cas.hpp:")
-  # teeth::get_next_weak takes runnext by one weak CAS and no retry (shared with
-  # relacy_weak_cas/teeth): the engine's spurious failure leaves a G in runnext.
-  runqcheck_example_exe(explore_teeth__get_next_weak
-    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" get_next_weak
-    teeth/get_next_weak.hpp teeth::get_next_weak "${RUNQCHECK_ROOT}/tests/relacy"
+  # teeth::counters_by_value: a runq_counters hook whose loads depend on the values it
+  # reads; the deferred steal-size rule says which readings it could not judge.
+  runqcheck_example_exe(explore_teeth__counters_by_value
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" counters_by_value
+    teeth/counters_by_value.hpp teeth::counters_by_value "${RUNQCHECK_ROOT}/tests/explore"
     runqcheck_explore runqcheck_models ${_rq_pic})
+  string(CONCAT _rq_sh "out=$(RUNQCHECK_CASE=owner_vs_two_thieves \"$0\" rc11 2>&1) && "
+    "test $(printf '%s\\n' \"$out\" | grep -c 'not applied: steal-size invariant "
+    "(some readings): S::runq_counters loaded other locations') -eq 1")
+  add_test(NAME explore_teeth/counters_by_value COMMAND sh -c "${_rq_sh}"
+    $<TARGET_FILE:explore_teeth__counters_by_value>)
+  set_tests_properties(explore_teeth/counters_by_value PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 120)
+  # teeth::get_next_weak takes runnext by one weak CAS and no retry (shared with
+  # relacy_weak_cas/teeth): the engine's spurious failure leaves a G in runnext, which
+  # the generated programs find (no catalog scenario needs a runner of its own here).
   runqcheck_example_exe(generated_teeth__get_next_weak
     "${RUNQCHECK_ROOT}/tests/explore/generated.cpp" get_next_weak
     teeth/get_next_weak.hpp teeth::get_next_weak "${RUNQCHECK_ROOT}/tests/relacy"
@@ -955,6 +965,11 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
     COMMAND $<TARGET_FILE:generated__go125> sc,rc11,lb,c11 --crosscheck-deferred --total 3)
   set_tests_properties(generated_deferred_crosscheck PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 120)
+  # The cap on one steal's readings: said when it cuts, silent when it does not.
+  add_test(NAME generated_deferred_cap COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/deferred_cap.sh" $<TARGET_FILE:generated__go125>)
+  set_tests_properties(generated_deferred_cap PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 60)
   set(_rq_observe_teeth no_porf)
   if(RUNQCHECK_NIGHTLY_BUILDS)
     list(APPEND _rq_observe_teeth lo_only)

@@ -267,12 +267,7 @@ class engine final : public runtime {
       out.emplace_back(0, vals_[key].init);
       return;
     }
-    if (clocked_for_ != finishes_) {  // hb's clocks on a copy, once per execution
-      clocked_ = g_;
-      if (!obs_checker_.has_clocks(clocked_, opt_.m == model::sc ? model::rc11 : opt_.m))
-        return;  // po ∪ rf cyclic: not a consistent graph (cannot happen here)
-      clocked_for_ = finishes_;
-    }
+    if (!clocked()) return;  // po ∪ rf cyclic: not a consistent graph (cannot happen here)
     co_interval r = explore::readable(clocked_, obs_checker_, at.t, at.i, loc);
     auto ws = g_.writes(loc);
     const bool porf = !has_lb(opt_.m) && r.hi > r.lo;  // LB and C11: po ∪ rf cycles allowed
@@ -284,6 +279,11 @@ class engine final : public runtime {
       if (k > r.lo && porf && explore::porf_after(porf_, ws[k - 1], at.t, at.i)) continue;
       out.emplace_back(k, k == 0 ? vals_[key].init : g_.at(ws[k - 1]).wval);
     }
+  }
+  bool finished_sc() override { return phase_ == phase::finish && sc_now(); }
+  std::uint32_t sc_step(eid e) const override { return sc_checker_.sc_step(e); }
+  bool finished_hb(eid a, eid b) override {
+    return phase_ == phase::finish && clocked() && obs_checker_.hb(a, b);
   }
 
  private:
@@ -418,6 +418,7 @@ class engine final : public runtime {
   }
 
   void finish_execution() {
+    ends_++;
     // A plain failure's execution, met with a choice of 0: dropped unjudged.
     if (spurious_run_ && misread_spurious()) {
       st_.spurious_dups += counting_;
@@ -454,8 +455,7 @@ class engine final : public runtime {
       print(opt_.trace, g_);
     }
     // options::also_sc: SC's too?
-    const bool sc =
-        opt_.also_sc && counting_ && checker_.sc_order(g_);
+    const bool sc = opt_.also_sc && counting_ && sc_now();
     if (cut) {
       st_.cut += counting_;
       st_.sc_cut += sc;
@@ -1935,6 +1935,26 @@ class engine final : public runtime {
   int cur_ = -1;
   phase phase_ = phase::setup;
   // readable()'s graph with hb's clocks and its po ∪ rf clocks, for the
+  // This execution's graph is SC-consistent? Each event's place kept
+  // (sc_checker_.sc_step), computed once an execution (also_sc, finished_sc).
+  bool sc_now() {
+    if (sc_for_ != ends_) sc_ok_ = sc_checker_.sc_order(g_, true), sc_for_ = ends_;
+    return sc_ok_;
+  }
+  // In finish(): clocked_ is g_ with the model's hb clocks (obs_checker_
+  // judges it), made once an execution; false: po ∪ rf is cyclic.
+  bool clocked() {
+    if (clocked_for_ != finishes_) {
+      clocked_ = g_;
+      if (!obs_checker_.has_clocks(clocked_, opt_.m == model::sc ? model::rc11 : opt_.m))
+        return false;
+      clocked_for_ = finishes_;
+    }
+    return true;
+  }
+  std::uint64_t ends_ = 0, sc_for_ = ~std::uint64_t{0};  // finish_execution()s; sc_now()'s
+  bool sc_ok_ = false;
+  checker sc_checker_;
   // finish() numbered clocked_for_ and porf_for_.
   std::uint64_t finishes_ = 0, clocked_for_ = ~std::uint64_t{0}, porf_for_ = ~std::uint64_t{0};
   graph clocked_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <source_location>
 #include <string>
@@ -81,10 +82,45 @@ class runtime {
     (void)key, (void)at;
     out.clear();
   }
+  // In finish(): whether the complete graph is SC-consistent; if so, sc_step(e)
+  // is event e's place in one interleaving of it (checker::sc_order's).
+  virtual bool finished_sc() { return false; }
+  virtual std::uint32_t sc_step(eid e) const {
+    (void)e;
+    return 0;
+  }
+  // In finish(): a happens before b in the complete graph (the model's hb).
+  virtual bool finished_hb(eid a, eid b) {
+    (void)a, (void)b;
+    return false;
+  }
   virtual ~runtime() = default;
 };
 
 inline runtime* current = nullptr;
+
+// A runtime in front of another while a backend records or answers some
+// accesses itself (a set-up's, a harness hook's): what it does not override
+// goes to `inner`. The finished execution's queries keep runtime's defaults:
+// a stand-in lives only while a set-up or a hook runs.
+class forwarding_runtime : public runtime {
+ public:
+  explicit forwarding_runtime(runtime* inner) : inner_(inner) {}
+  std::uint32_t new_loc(std::uint64_t init) override { return inner_->new_loc(init); }
+  std::uint64_t access(const request& q) override { return inner_->access(q); }
+  void spin() override { inner_->spin(); }
+  void op_boundary() override { inner_->op_boundary(); }
+  [[noreturn]] void fail(const std::string& what) override {
+    inner_->fail(what);
+    std::abort();  // fail() does not return
+  }
+
+ protected:
+  runtime* inner() const { return inner_; }
+
+ private:
+  runtime* inner_;
+};
 
 // Order advice (explore_scenarios --advise): the accesses of kind `what`
 // made at a source line and column get the order given, stronger or weaker

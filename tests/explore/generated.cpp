@@ -58,6 +58,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <unordered_set>
@@ -132,26 +133,34 @@ struct history final : model::op_observer {
     bool inherit = false, empty = false, done = false;
     std::int32_t first = 0, end = 0;
   };
+  // This execution's operations: ops[0, used) (the recs past it are kept,
+  // with their buffers, for the next execution's).
   std::vector<rec> ops;
+  std::size_t used = 0;
   std::array<std::int32_t, ex::kMaxThreads> events{};  // per thread: its events so far
   lin::precedence before;
   bool sc = false;  // the precedence is one interleaving's (sc_order), not hb's
+  std::string key_;  // key()'s text (its buffer kept)
 
+  std::span<const rec> live() const { return {ops.data(), used}; }
   void reset() {
-    ops.clear();
+    used = 0;
     events.fill(0);
   }
   void access(int t) { events[static_cast<std::size_t>(t)]++; }
   void op_begin(int t, int, const model::op& o) override {
-    rec r;
+    if (used == ops.size()) ops.emplace_back();
+    rec& r = ops[used++];
     r.thread = t;
     r.o = o;
-    if (t >= 0) r.first = events[static_cast<std::size_t>(t)];
-    ops.push_back(std::move(r));
+    r.gs.clear();
+    r.inherit = r.empty = r.done = false;
+    r.first = t >= 0 ? events[static_cast<std::size_t>(t)] : 0;
+    r.end = 0;
   }
   void op_end(int t, int, const model::op&, const std::uint64_t* gs, int n, bool inherit,
               bool empty) override {
-    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+    for (auto it = ops.rend() - static_cast<std::ptrdiff_t>(used); it != ops.rend(); ++it) {
       if (it->thread != t || it->done) continue;
       it->gs.assign(gs, gs + n);
       it->inherit = inherit;
@@ -178,19 +187,16 @@ struct history final : model::op_observer {
   //     Ou and Demsky, OOPSLA 2017, orders by hb alike).
   // The threads start after the set-up and the final check's operations
   // run after every thread (thread -1): those orders hold in both.
-  void precedence(const ex::graph& g, ex::model m) {
-    static ex::checker c;  // its buffers kept across executions
-    static ex::graph h;
-    sc = c.sc_order(g, true);
-    if (!sc) {  // hb's clocks, as the engine's checker computes them, on a copy
-      h = g;
-      c.has_clocks(h, m);
-    }
-    std::vector<const rec*> q;
-    for (const rec& r : ops)
+  // The engine's (rt, in its finish()) SC order and hb of g answer.
+  void precedence(const ex::graph& g, ex::runtime& rt) {
+    sc = rt.finished_sc();
+    static thread_local std::vector<const rec*> q;
+    q.clear();
+    for (const rec& r : live())
       if (judged(r)) q.push_back(&r);
     const std::size_t n = q.size();
-    before.assign(n, std::vector<bool>(n, false));
+    before.resize(n);  // its rows' buffers kept
+    for (auto& row : before) row.assign(n, false);
     auto size = [&](int t) {
       return static_cast<std::int32_t>(g.th[static_cast<std::size_t>(t)].size());
     };
@@ -208,7 +214,7 @@ struct history final : model::op_observer {
           ex::eid xa{static_cast<std::int16_t>(x.thread), xe};
           ex::eid yb{static_cast<std::int16_t>(y.thread), ys};
           bool p = xe < size(x.thread) && ys >= 0 &&
-                   (sc ? c.sc_step(xa) < c.sc_step(yb) : c.hb(xa, yb));
+                   (sc ? rt.sc_step(xa) < rt.sc_step(yb) : rt.finished_hb(xa, yb));
           if (!p || broken_precedence() == 1) continue;
           if (broken_precedence() == 2) before[b][a] = true;
           else before[a][b] = true;
@@ -235,14 +241,18 @@ struct history final : model::op_observer {
     bool steal = k == model::op_kind::steal || k == model::op_kind::steal_next;
     return !(steal && r.gs.empty()) && !(k == model::op_kind::empty && !r.empty);
   }
-  // The history's text and its precedence: the memo's key.
-  std::string key() const {
-    std::string k;
-    for (const rec& r : ops) {
+  // The history's text and its precedence: the memo's key (valid until the
+  // next call).
+  const std::string& key() {
+    std::string& k = key_;
+    k.clear();
+    for (const rec& r : live()) {
       if (!judged(r)) continue;
-      k += std::to_string(r.thread) + model::op_text(r.o) + (r.inherit ? "i" : "") +
-           (r.empty ? "e" : "");
-      for (std::uint64_t g : r.gs) k += "," + std::to_string(g);
+      k += std::to_string(r.thread);
+      k += model::op_text(r.o);
+      if (r.inherit) k += 'i';
+      if (r.empty) k += 'e';
+      for (std::uint64_t g : r.gs) k += ',', k += std::to_string(g);
       k += ';';
     }
     for (const auto& row : before)
@@ -259,7 +269,7 @@ struct history final : model::op_observer {
     }
     for (int g : sc.global) q.globrunqput(g);
     lin::history h{std::move(q), {}};
-    for (const rec& r : ops) {
+    for (const rec& r : live()) {
       if (!judged(r)) continue;  // a control: no queue operation
       lin::operation x;
       x.thread = r.thread < 0 ? static_cast<int>(sc.threads.size()) : r.thread;
@@ -308,22 +318,22 @@ bool use_ipr() {
 
 // The lincheck of every complete execution under m, as steps around each.
 runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
-                                                         const model::scenario& sc, ex::model m) {
+                                                         const model::scenario& sc) {
   runqcheck::explore::scenario_run::extras x;
   x.ipr = use_ipr();  // as explore_one
   x.setup = [&L] { L.h.reset(); };
   x.access = [&L](int t, const ex::event&) { L.h.access(t); };
-  x.finish = [&L, &sc, m] {
+  x.finish = [&L, &sc] {
     const ex::graph* g = ex::current != nullptr ? ex::current->finished() : nullptr;
     if (g == nullptr) return;  // not the engine's finish (cannot happen)
-    L.h.precedence(*g, m);
+    L.h.precedence(*g, *ex::current);
     L.judged++;
-    std::string k = L.h.key();
+    const std::string& k = L.h.key();
     if (L.ok->count(k) != 0) return;
     L.distinct++;
     std::string e = L.h.judge(sc);
     if (e.empty()) {
-      L.ok->insert(std::move(k));
+      L.ok->insert(k);
       return;
     }
     L.report = e + (L.h.sc ? "  (the precedence: one interleaving of the SC-consistent graph)"
@@ -344,7 +354,7 @@ explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
   if (std::string t = model::spec_text(sc); t != memo_of) memo_of = std::move(t), memo.clear();
   lincheck_state L;
   L.ok = &memo;
-  auto x = lincheck_steps(L, sc, o.m);
+  auto x = lincheck_steps(L, sc);
   prog<Cap> p(sc);
   if (lincheck) {
     obs.history = &L.h;
@@ -480,7 +490,7 @@ void print_picture(const char* argv0, const model::scenario& sc, ex::model m,
                    const std::string& path, const std::string& line) {
   std::string perr;
   lincheck_state L;
-  auto x = lincheck_steps(L, sc, m);
+  auto x = lincheck_steps(L, sc);
   obs.history = &L.h;
   std::string cause;  // a data race in the port's terms, its accesses' FILE:LINE (at)
   std::vector<std::string> at;

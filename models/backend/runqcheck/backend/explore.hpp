@@ -235,24 +235,24 @@ struct explore_backend {
   // location first), every access is also appended to `out`. It stands
   // between the backend and the engine's runtime (explore::current): the
   // engine is not told, and the set-up's accesses are not events.
-  class setup_recorder final : explore::runtime {
+  class setup_recorder final : explore::forwarding_runtime {
    public:
-    explicit setup_recorder(std::vector<setup_access>& out) : out_(out), inner_(explore::current) {
+    explicit setup_recorder(std::vector<setup_access>& out)
+        : forwarding_runtime(explore::current), out_(out) {
       explore::current = this;
     }
-    ~setup_recorder() override { explore::current = inner_; }
+    ~setup_recorder() override { explore::current = inner(); }
     setup_recorder(const setup_recorder&) = delete;
     setup_recorder& operator=(const setup_recorder&) = delete;
-    std::uint32_t new_loc(std::uint64_t init) override { return inner_->new_loc(init); }
     std::uint64_t access(const explore::request& q) override {
-      if (q.what == explore::op::fence) return inner_->access(q);
+      if (q.what == explore::op::fence) return inner()->access(q);
       explore::request r = q;
       r.what = explore::op::load;
       setup_access a;
       a.key = q.loc;
       a.bytes = q.bytes;
-      a.before = inner_->access(r);
-      std::uint64_t v = inner_->access(q);
+      a.before = inner()->access(r);
+      std::uint64_t v = inner()->access(q);
       std::uint64_t mask = q.bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << 8 * q.bytes) - 1;
       switch (q.what) {
         case explore::op::store: a.writes = true, a.after = q.a1; break;
@@ -269,16 +269,9 @@ struct explore_backend {
       out_.push_back(a);
       return v;
     }
-    void spin() override { inner_->spin(); }
-    void op_boundary() override { inner_->op_boundary(); }
-    [[noreturn]] void fail(const std::string& what) override {
-      inner_->fail(what);
-      std::abort();  // fail() does not return
-    }
 
    private:
     std::vector<setup_access>& out_;
-    explore::runtime* inner_;
   };
   // Sets a location's value during the set-up (as a store of the set-up
   // does: the threads start from it).
@@ -326,25 +319,20 @@ struct explore_backend {
   // store or an RMW in f fails the execution (a hook that writes).
   template <class F>
   static void defer_loads(std::vector<deferred_load>& out, F&& f) {
-    struct recorder final : explore::runtime {
+    struct recorder final : explore::forwarding_runtime {
       std::vector<deferred_load>& out;
-      explore::runtime* inner;
-      recorder(std::vector<deferred_load>& o, explore::runtime* in) : out(o), inner(in) {}
-      std::uint32_t new_loc(std::uint64_t init) override { return inner->new_loc(init); }
+      recorder(std::vector<deferred_load>& o, explore::runtime* in)
+          : forwarding_runtime(in), out(o) {}
       std::uint64_t access(const explore::request& q) override {
         if (q.what != explore::op::load)
-          inner->fail("explore: a hook the harness only reads through (runq_counters) wrote");
-        out.push_back({q.loc, inner->place()});
+          inner()->fail("explore: a hook the harness only reads through (runq_counters) wrote");
+        out.push_back({q.loc, inner()->place()});
         if (!loads_as_events) return 0;
-        swap_runtime engine(inner);  // the thread may yield to the engine in between
-        return inner->access(q);
+        swap_runtime engine(inner());  // the thread may yield to the engine in between
+        return inner()->access(q);
       }
       void spin() override {}
       void op_boundary() override {}
-      [[noreturn]] void fail(const std::string& what) override {
-        inner->fail(what);
-        std::abort();  // fail() does not return
-      }
     } r(out, explore::current);
     swap_runtime in(&r);
     f();
@@ -365,16 +353,14 @@ struct explore_backend {
   template <class F>
   static bool feed_loads(const std::vector<deferred_load>& loads,
                          const std::vector<std::uint64_t>& vals, F&& f) {
-    struct feeder final : explore::runtime {
+    struct feeder final : explore::forwarding_runtime {
       const std::vector<deferred_load>& loads;
       const std::vector<std::uint64_t>& vals;
-      explore::runtime* inner;
       std::size_t next = 0;
       bool same = true;
       feeder(const std::vector<deferred_load>& l, const std::vector<std::uint64_t>& v,
              explore::runtime* in)
-          : loads(l), vals(v), inner(in) {}
-      std::uint32_t new_loc(std::uint64_t init) override { return inner->new_loc(init); }
+          : forwarding_runtime(in), loads(l), vals(v) {}
       std::uint64_t access(const explore::request& q) override {
         if (q.what != explore::op::load || next >= loads.size() || loads[next].key != q.loc) {
           same = false;
@@ -384,10 +370,6 @@ struct explore_backend {
       }
       void spin() override {}
       void op_boundary() override {}
-      [[noreturn]] void fail(const std::string& what) override {
-        inner->fail(what);
-        std::abort();  // fail() does not return
-      }
     } fd(loads, vals, explore::current);
     {
       swap_runtime in(&fd);
