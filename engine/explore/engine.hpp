@@ -1934,7 +1934,6 @@ class engine final : public runtime {
   int nt_ = 0;
   int cur_ = -1;
   phase phase_ = phase::setup;
-  // readable()'s graph with hb's clocks and its po ∪ rf clocks, for the
   // This execution's graph is SC-consistent? Each event's place kept
   // (sc_checker_.sc_step), computed once an execution (also_sc, finished_sc).
   bool sc_now() {
@@ -1955,6 +1954,7 @@ class engine final : public runtime {
   std::uint64_t ends_ = 0, sc_for_ = ~std::uint64_t{0};  // finish_execution()s; sc_now()'s
   bool sc_ok_ = false;
   checker sc_checker_;
+  // readable()'s graph with hb's clocks and its po ∪ rf clocks, for the
   // finish() numbered clocked_for_ and porf_for_.
   std::uint64_t finishes_ = 0, clocked_for_ = ~std::uint64_t{0}, porf_for_ = ~std::uint64_t{0};
   graph clocked_;

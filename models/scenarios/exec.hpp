@@ -407,26 +407,25 @@ class world {
                   B::feed_loads(d.loads[3], vals[3], [&] { o1 = S::runq_counters(*d.pp); });
       if (!same) {  // its loads depend on the values: this reading is not judged
         static bool said = false;
-        if (!said)
-          not_applied("steal-size invariant (some readings)",
-                      "S::runq_counters loaded other locations when run again on other values",
-                      S::name);
-        said = true;
+        some_readings_not_judged(said,
+                                 "S::runq_counters loaded other locations when run again on "
+                                 "other values");
         return;
       }
       steal_size_rule(v0, o0, v1, o1, d.got);
     });
     if (!whole) {  // the cap cut this steal's readings
       static bool said = false;
-      if (!said)
-        not_applied("steal-size invariant (some readings)",
-                    ("a steal's loads may read more combinations of values than " +
-                     std::to_string(max_readings()) +
-                     " (RUNQCHECK_MAX_READINGS): the first judged, the rest not")
-                        .c_str(),
-                    S::name);
-      said = true;
+      some_readings_not_judged(said, "a steal's loads may read more combinations of values "
+                                     "than " + std::to_string(max_readings()) +
+                                     " (RUNQCHECK_MAX_READINGS): the first judged, the rest not");
     }
+  }
+  // The steal-size rule's `not applied` line for readings it could not judge,
+  // once a process for each reason (said: that reason's flag).
+  static void some_readings_not_judged(bool& said, const std::string& why) {
+    if (!said) not_applied("steal-size invariant (some readings)", why.c_str(), S::name);
+    said = true;
   }
 
   // The rule on one reading of the counters: the victim's (v) and the

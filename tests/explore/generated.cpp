@@ -140,7 +140,8 @@ struct history final : model::op_observer {
   std::array<std::int32_t, ex::kMaxThreads> events{};  // per thread: its events so far
   lin::precedence before;
   bool sc = false;  // the precedence is one interleaving's (sc_order), not hb's
-  std::string key_;  // key()'s text (its buffer kept)
+  std::string key_;               // key()'s text (its buffer kept)
+  std::vector<const rec*> judged_;  // precedence()'s operations (its buffer kept)
 
   std::span<const rec> live() const { return {ops.data(), used}; }
   void reset() {
@@ -187,10 +188,12 @@ struct history final : model::op_observer {
   //     Ou and Demsky, OOPSLA 2017, orders by hb alike).
   // The threads start after the set-up and the final check's operations
   // run after every thread (thread -1): those orders hold in both.
-  // The engine's (rt, in its finish()) SC order and hb of g answer.
-  void precedence(const ex::graph& g, ex::runtime& rt) {
+  // rt: the engine in its finish(); its SC order and hb of the complete
+  // graph answer.
+  void precedence(ex::runtime& rt) {
+    const ex::graph& g = *rt.finished();
     sc = rt.finished_sc();
-    static thread_local std::vector<const rec*> q;
+    std::vector<const rec*>& q = judged_;
     q.clear();
     for (const rec& r : live())
       if (judged(r)) q.push_back(&r);
@@ -316,7 +319,7 @@ bool use_ipr() {
   return on;
 }
 
-// The lincheck of every complete execution under m, as steps around each.
+// The lincheck of every complete execution, as steps around each.
 runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
                                                          const model::scenario& sc) {
   runqcheck::explore::scenario_run::extras x;
@@ -324,9 +327,9 @@ runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
   x.setup = [&L] { L.h.reset(); };
   x.access = [&L](int t, const ex::event&) { L.h.access(t); };
   x.finish = [&L, &sc] {
-    const ex::graph* g = ex::current != nullptr ? ex::current->finished() : nullptr;
-    if (g == nullptr) return;  // not the engine's finish (cannot happen)
-    L.h.precedence(*g, *ex::current);
+    if (ex::current == nullptr || ex::current->finished() == nullptr)
+      return;  // not the engine's finish (cannot happen)
+    L.h.precedence(*ex::current);
     L.judged++;
     const std::string& k = L.h.key();
     if (L.ok->count(k) != 0) return;
