@@ -304,20 +304,24 @@ def weak_models():
     return json.loads(p.stdout)
 
 
-def read_expected(path) -> dict:
-    """{mutant: the columns expected.txt says kill it}."""
+def read_expected(path, quick: bool = False) -> dict:
+    """{mutant: the columns expected.txt says kill it}. A column written COLUMN@full is
+    required of the full matrix only: quick leaves it out (a gate test shows that kill at a
+    smaller bound, expected.txt says which)."""
     expected = {}
     for line in Path(path).read_text().splitlines():
         f = line.split("#", 1)[0].split()
         if len(f) >= 2:
-            expected.setdefault(f[0], set()).update(f[1].split(","))
+            cols = [c.removesuffix("@full") for c in f[1].split(",")
+                    if not (quick and c.endswith("@full"))]
+            expected.setdefault(f[0], set()).update(cols)
     return expected
 
 
 def gate_columns(columns_json, expected_txt, quick: bool) -> str:
     """The columns whose kill command runs a binary of the port's gate build ({port}), as
     ci/gate --columns takes them; quick: those expected.txt requires (all --quick runs)."""
-    req = set().union(*read_expected(expected_txt).values())
+    req = set().union(*read_expected(expected_txt, quick).values())
     cols = json.loads(Path(columns_json).read_text())["columns"]
     return ",".join(c["id"] for c in cols if c.get("presets") and c.get("kill")
                     and "{port}" in " ".join(c["kill"])
@@ -341,7 +345,7 @@ def main():
     o["cols"], subject_cols, protocol_cols, unmutated = declared_columns(o["columns"],
                                                                          o["vars"])
     rows, orders, protocol_names = catalog()
-    expected = read_expected(o["expected"])
+    expected = read_expected(o["expected"], o["quick"])
     unknown = {c for cs in expected.values() for c in cs} - {c for c, _ in o["cols"]}
     if unknown:
         raise SystemExit(f"killmatrix: {o['expected']} names columns {o['columns']} does not "

@@ -5,7 +5,8 @@ Two toy kill columns (shell commands on RUNQCHECK_MUTANT) over the real mutant c
 `a` kills the runqget mutants, `b` none. The whole matrix is written; then `a` is changed
 to kill nothing and `b` to kill the runqput mutants, and `--only b` refreshes the page.
 `a`'s kills must survive from the page (a run that re-ran `a` loses them) and `b`'s new
-kills must show. A page without a column that --only does not name is refused.
+kills must show. A page without a column that --only does not name is refused. A
+requirement written `a@full` is the full matrix's, not --quick's.
 
 usage: killmatrix_only_test.py <runqcheck root> <scratch dir>
 """
@@ -75,6 +76,20 @@ def main():
     r = matrix(root, work, cols, "--only", "b")
     if r.returncode == 0 or "lacks column(s) a" not in r.stderr:
         problems.append(f"a page without column a: exit {r.returncode}, {r.stderr.strip()!r}")
+    # COLUMN@full (expected.txt): a kill --quick leaves to the full matrix. `a` kills
+    # nothing; the full matrix must name the requirement, --quick must not.
+    (work / "expected.txt").write_text("runqget_second_first a@full,b\n")
+    columns(cols, "exit 0", kills.format("runqget"))
+    want = "runqget_second_first survived a,"
+    full = matrix(root, work, cols, "--check")
+    quick = matrix(root, work, cols, "--check", "--quick")
+    if want not in full.stdout:
+        problems.append(f"the full matrix did not require a@full: {full.stdout[-300:]!r}")
+    if not re.search(r"^runqget_second_first +a:-\(.*b:killed", quick.stdout, re.M):
+        problems.append(f"--quick did not run b alone on it: {quick.stdout[-300:]!r}"
+                        f"{quick.stderr[-300:]!r}")
+    if want in quick.stdout or "survived b" in quick.stdout:
+        problems.append(f"--quick required a@full or lost b: {quick.stdout[-300:]!r}")
     for p in problems:
         print("FAIL", p)
     if not problems:
