@@ -240,6 +240,18 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND RUNQCHECK_NIGHTLY_BUILDS)
   endforeach()
 endif()
 
+# _rq_fz_faithful(<target> <out_var>): the binary the faithful code's fuzz tests run:
+# <target>, or in the quick run (RUNQCHECK_NIGHTLY_BUILDS OFF) its _mutant twin, which with
+# RUNQCHECK_MUTANT unset is the faithful code (one clang build of it, not two).
+function(_rq_fz_faithful target out)
+  set(bin ${target})
+  if(DEFINED RUNQCHECK_NIGHTLY_BUILDS AND NOT RUNQCHECK_NIGHTLY_BUILDS
+     AND RUNQCHECK_MUTANTS_INCLUDE)
+    set(bin ${target}_mutant)
+  endif()
+  set(${out} ${bin} PARENT_SCOPE)
+endfunction()
+
 # fuzz_sequential (clang only): long sequential runs of the scheduler-level
 # ops (models/sched_ops/sched_ops.hpp) on the core subject, ring 256, against
 # the reference model; no relacy. Its _mutant twin (on the mutant schemata,
@@ -250,7 +262,11 @@ endif()
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
   runqcheck_subject_header(${_rq_core_name} _rq_seq_gen)
   get_property(_rq_seq_incs GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_core_name}_INCLUDE_DIRS)
-  foreach(t IN ITEMS fuzz_sequential fuzz_sequential_mutant)
+  _rq_fz_faithful(fuzz_sequential _rq_seq_bin)
+  foreach(t IN ITEMS ${_rq_seq_bin} fuzz_sequential_mutant)
+    if(TARGET ${t})
+      continue()
+    endif()
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_sequential.cpp")
     target_include_directories(${t} PRIVATE "${_rq_seq_gen}" ${_rq_seq_incs}
       "${RUNQCHECK_ROOT}/models/sched_ops" "${RUNQCHECK_ROOT}/models/reference")
@@ -271,7 +287,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
   set(_rq_seq_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/sequential/")
   file(MAKE_DIRECTORY "${_rq_seq_art}")
   add_test(NAME fuzz_sequential_corpus
-    COMMAND fuzz_sequential "${_rq_seq_corpus}" "${_rq_seq_regress}" -runs=0
+    COMMAND ${_rq_seq_bin} "${_rq_seq_corpus}" "${_rq_seq_regress}" -runs=0
       "-artifact_prefix=${_rq_seq_art}")
   set(_rq_seq_copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/fuzz_sequential")
   string(CONCAT _rq_sh
@@ -281,7 +297,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
     "'-dict=${RUNQCHECK_ROOT}/fuzz/dict/fuzz_sequential.dict' '-artifact_prefix=${_rq_seq_art}'")
   add_test(NAME fuzz_sequential_short
     COMMAND sh -c "${_rq_sh}"
-      $<TARGET_FILE:fuzz_sequential>)
+      $<TARGET_FILE:${_rq_seq_bin}>)
   set_tests_properties(fuzz_sequential_corpus PROPERTIES LABELS "gate;fuzz;selftest"
     TIMEOUT 120)
   # The 20-s fuzz from the corpus: nightly (the gate replays the corpus and the mutants'
@@ -294,14 +310,15 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND _rq_core_name)
   # port column). The Relacy part: relacy_search_bench_smoke.
   set(_rq_sb "${CMAKE_BINARY_DIR}/search_bench_smoke")
   string(CONCAT _rq_sh
-    "rm -rf \"$0\" && mkdir -p \"$0\" && ln -s \"$1\" \"$2\" \"$3\" \"$0\"/ && "
+    "rm -rf \"$0\" && mkdir -p \"$0\" && ln -s \"$1\" \"$0\"/ && "
+    "ln -s \"$2\" \"$0\"/fuzz_sequential && ln -s \"$3\" \"$0\"/fuzz_sequential_mutant && "
     "ln -s \"$1\" \"$0\"/fuzz_interleave_fast && ln -s \"$2\" \"$0\"/fuzz_sequential_fast && "
     "\"$4\"/ci/bench --search --tiny --bins \"$0\" \"$0\" --out \"$0\"/report.md && "
     "grep -q '^| `fuzz_sequential` | fast |' \"$0\"/report.md && "
     "grep -q 'fuzz_sequential | 1/1 killed' \"$0\"/report.md")
   add_test(NAME fuzz_search_bench_smoke
     COMMAND sh -c "${_rq_sh}"
-      "${_rq_sb}" $<TARGET_FILE:fuzz_interleave__${_rq_core_name}> $<TARGET_FILE:fuzz_sequential>
+      "${_rq_sb}" $<TARGET_FILE:fuzz_interleave__${_rq_core_name}> $<TARGET_FILE:${_rq_seq_bin}>
       $<TARGET_FILE:fuzz_sequential_mutant> "${RUNQCHECK_ROOT}")
   set_tests_properties(fuzz_search_bench_smoke PROPERTIES LABELS "gate;fuzz;bench;selftest"
     TIMEOUT 300)
@@ -326,7 +343,11 @@ endif()
 # crash file replays to the same message (protocol_teeth.py).
 set(_rq_pr_world "${RUNQCHECK_ROOT}/models/protocol/protocol_world.hpp")
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
-  foreach(t IN ITEMS fuzz_protocol fuzz_protocol_mutant)
+  _rq_fz_faithful(fuzz_protocol _rq_pr_bin)
+  foreach(t IN ITEMS ${_rq_pr_bin} fuzz_protocol_mutant)
+    if(TARGET ${t})
+      continue()
+    endif()
     add_executable(${t} "${RUNQCHECK_ROOT}/fuzz/targets/fuzz_protocol.cpp")
     target_include_directories(${t} PRIVATE "${RUNQCHECK_ROOT}/fuzz/include"
       "${RUNQCHECK_ROOT}/tests/relacy")
@@ -344,14 +365,14 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
   set(_rq_pr_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/protocol/")
   file(MAKE_DIRECTORY "${_rq_pr_art}")
   add_test(NAME fuzz_protocol/corpus
-    COMMAND fuzz_protocol "${_rq_pr_corpus}" -runs=0 "-artifact_prefix=${_rq_pr_art}")
+    COMMAND ${_rq_pr_bin} "${_rq_pr_corpus}" -runs=0 "-artifact_prefix=${_rq_pr_art}")
   set(_rq_pr_seeds "${CMAKE_BINARY_DIR}/fuzz_protocol_seeds")
   string(CONCAT _rq_sh
     "rm -rf \"$1\" && mkdir -p \"$1\" && RUNQCHECK_PROTOCOL_SEEDS=\"$1\" \"$0\" && "
     "diff -r \"$1\" \"$2\"")
   add_test(NAME fuzz_protocol/seeds_current
     COMMAND sh -c "${_rq_sh}"
-      $<TARGET_FILE:fuzz_protocol> "${_rq_pr_seeds}" "${_rq_pr_corpus}")
+      $<TARGET_FILE:${_rq_pr_bin}> "${_rq_pr_seeds}" "${_rq_pr_corpus}")
   # The README's fuzzing command on a copy of the corpus, bounded by runs (~4 s).
   set(_rq_pr_copy "${CMAKE_BINARY_DIR}/fuzz_corpus_copy/fuzz_protocol")
   string(CONCAT _rq_sh
@@ -359,7 +380,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
     "exec \"$0\" \"$1\" -len_control=0 -max_len=128 -runs=1000 -seed=1 \"-artifact_prefix=$3\"")
   add_test(NAME fuzz_protocol/short
     COMMAND sh -c "${_rq_sh}"
-      $<TARGET_FILE:fuzz_protocol> "${_rq_pr_copy}" "${_rq_pr_corpus}" "${_rq_pr_art}")
+      $<TARGET_FILE:${_rq_pr_bin}> "${_rq_pr_copy}" "${_rq_pr_corpus}" "${_rq_pr_art}")
   set(_rq_pr_tests fuzz_protocol/corpus fuzz_protocol/seeds_current fuzz_protocol/short)
   foreach(m IN ITEMS submit_no_wakep spinning_drop_no_recheck procresize_drops_runnext
                      handoffp_no_spinning_m mgetSpecific_no_unlink syscall_steal_no_scan_bit)

@@ -27,8 +27,9 @@
 #   port; the relacy_protocol column).
 #
 # CORE_ONLY checkers test core internals and run only for the CORE subject
-# (the bundled port itself). INCLUDE_DIRS come before core/include, so
-# a subject may replace core headers (the mutant schemata does). NO_TESTS:
+# (the bundled port itself), and not where RUNQCHECK_CORE_CHECKERS is OFF (TSan).
+# INCLUDE_DIRS come before core/include, so a subject may replace core headers
+# (the mutant schemata does). NO_TESTS:
 # binaries only; CHECKERS: only these checkers.
 #
 # Labels: every gate or nightly test that judges a subject also gets the
@@ -103,7 +104,8 @@ function(_runqcheck_instantiate subject checker)
   get_property(opts GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_OPTIONS)
   get_property(core_only GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_CORE_ONLY)
   get_property(only GLOBAL PROPERTY RUNQCHECK_SUBJECT_${subject}_CHECKERS)
-  if((core_only AND NOT is_core) OR (only AND NOT checker IN_LIST only))
+  if((core_only AND NOT is_core) OR (only AND NOT checker IN_LIST only)
+     OR (core_only AND DEFINED RUNQCHECK_CORE_CHECKERS AND NOT RUNQCHECK_CORE_CHECKERS))
     return()
   endif()
   _runqcheck_is_selftest(${checker} "${core_only}" self)

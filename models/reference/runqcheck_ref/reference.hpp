@@ -46,7 +46,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -74,8 +73,12 @@ inline const char* to_string(gstate s) {
 }
 
 // One P's local queue.
+// A queue of Gs, head first. A vector: the search copies the state at every step, and an
+// empty vector copies without allocating (a deque allocates even then).
+using gqueue = std::vector<gid>;
+
 struct local {
-  std::deque<gid> ring;  // head at the front
+  gqueue ring;  // head at the front
   gid runnext = nil;
   bool operator==(const local&) const = default;
 };
@@ -99,13 +102,10 @@ struct batch_outcome {
   bool operator==(const batch_outcome&) const = default;
 };
 
-inline std::string show(const std::deque<gid>& q) {
+inline std::string show(const gqueue& q) {
   std::string s = "[";
   for (std::size_t i = 0; i < q.size(); i++) s += (i ? " " : "") + std::to_string(q[i]);
   return s + "]";
-}
-inline std::string show(const std::vector<gid>& q) {
-  return show(std::deque<gid>(q.begin(), q.end()));
 }
 
 // The queue state: Ps' local queues and the global queue.
@@ -113,7 +113,7 @@ struct queues {
   std::uint32_t cap = 256;
   std::int32_t gomaxprocs = 1;
   std::vector<local> ps;
-  std::deque<gid> global;
+  gqueue global;
 
   queues() = default;
   queues(std::uint32_t capacity, int nprocs)
@@ -195,7 +195,7 @@ struct queues {
     runqget_outcome r = allowed_runqget(p).front();
     local& l = ps[p];
     if (r.inheritTime) l.runnext = nil;
-    else if (r.gp != nil) l.ring.pop_front();
+    else if (r.gp != nil) l.ring.erase(l.ring.begin());
     return r;
   }
 
@@ -226,11 +226,11 @@ struct queues {
 
   // Go: globrunqput / globrunqputhead / globrunqget.
   void globrunqput(gid g) { global.push_back(g); }
-  void globrunqputhead(gid g) { global.push_front(g); }
+  void globrunqputhead(gid g) { global.insert(global.begin(), g); }
   gid globrunqget() {
     if (global.empty()) return nil;
     gid g = global.front();
-    global.pop_front();
+    global.erase(global.begin());
     return g;
   }
 
@@ -258,8 +258,8 @@ struct queues {
   // order, runnext in front of it.
   void destroy(int p) {
     local& l = ps[p];
-    for (auto it = l.ring.rbegin(); it != l.ring.rend(); ++it) global.push_front(*it);
-    if (l.runnext != nil) global.push_front(l.runnext);
+    global.insert(global.begin(), l.ring.begin(), l.ring.end());
+    if (l.runnext != nil) global.insert(global.begin(), l.runnext);
     l = local{};
   }
 
