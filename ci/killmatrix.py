@@ -306,8 +306,8 @@ def weak_models():
 
 def read_expected(path, quick: bool = False) -> dict:
     """{mutant: the columns expected.txt says kill it}. A column written COLUMN@full is
-    required of the full matrix only: quick leaves it out (a gate test shows that kill at a
-    smaller bound, expected.txt says which)."""
+    required of the full matrix only: quick leaves it out (expected.txt says what shows
+    that kill in the quick run instead)."""
     expected = {}
     for line in Path(path).read_text().splitlines():
         f = line.split("#", 1)[0].split()

@@ -72,11 +72,11 @@ inline const char* to_string(gstate s) {
   return "?";
 }
 
-// One P's local queue.
 // A queue of Gs, head first. A vector: the search copies the state at every step, and an
 // empty vector copies without allocating (a deque allocates even then).
 using gqueue = std::vector<gid>;
 
+// One P's local queue.
 struct local {
   gqueue ring;  // head at the front
   gid runnext = nil;
