@@ -194,6 +194,26 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   _rq_explore_selftest(explore_waits waits)
   add_test(NAME explore_waits COMMAND explore_waits)
   set_tests_properties(explore_waits PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+  # A model of lock-aware TruSt apart from the engine (issue 42 item 1;
+  # docs/explore.md, "A model of lock-aware TruSt"), on random straight-line
+  # programs against brute force: without locks its TruSt meets every graph
+  # once (explore_lapor_model), and does not when a revisit places its write
+  # co-last only (explore_lapor_model_teeth); with LAPOR's order-free locks,
+  # TruSt's own maximality loses classes (explore_lapor_model_plain: the
+  # finding the docs measure the next design against), and the design there
+  # meets no graph twice (explore_lapor_model_design).
+  add_executable(explore_lapor_model "${RUNQCHECK_ROOT}/tests/explore/lapor_model.cpp")
+  set_target_properties(explore_lapor_model PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME explore_lapor_model COMMAND explore_lapor_model --no-sections --expect exact)
+  add_test(NAME explore_lapor_model_teeth
+    COMMAND explore_lapor_model --no-sections --break --expect loses)
+  add_test(NAME explore_lapor_model_plain
+    COMMAND explore_lapor_model --maximality plain --expect loses)
+  add_test(NAME explore_lapor_model_design
+    COMMAND explore_lapor_model --programs 5000 --seed 6 --expect optimal)
+  set_tests_properties(explore_lapor_model explore_lapor_model_teeth explore_lapor_model_plain
+    explore_lapor_model_design PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 60)
   # Await in-place revisits against plain TruSt on small waiting programs:
   # the same complete graphs, none twice, fewer blocked (explore_await);
   # the same test failing on two engines that break them on purpose
