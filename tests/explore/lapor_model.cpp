@@ -16,6 +16,7 @@
 // Usage: lapor_model [--programs N] [--seed S] [--no-sections]
 //                    [--maximality plain|consistent] [--no-prio]
 //                    [--expect exact|loses|optimal] [--break]
+//                    [--lock-revisits] [--show] [--trace K]
 //   --maximality plain: TruSt's own (a deleted read read its co-last write
 //   among those added before it and the revisiting write's prefix);
 //   consistent: the co-last one of those that keeps that part consistent;
@@ -25,13 +26,25 @@
 //   loses: exit 1 unless some class is lost (and none met twice); optimal:
 //   exit 1 if a graph is met twice (a class lost is printed, not a failure);
 //   --break: a backward revisit places its write co-last only, not in each
-//   consistent place (a broken TruSt: the brute force must catch it).
+//   consistent place (a broken TruSt: the brute force must catch it);
+//   --lock-revisits: the tried design below (explorer::lock_revisit());
+//   --show: the first losing program's lost, extra and twice-met classes,
+//   each with the revisits on its way; --trace K: program K explored again,
+//   printing each graph on the way to its first lost class.
+//
+// Lock revisits (tried, not right: docs/explore.md): an open section S that
+// must precede an older section A is not a graph a lock-respecting schedule
+// reaches; instead A's lock is revisited by the new event, as TruSt revisits
+// a read: what was added after it and is not in the event's prefix is
+// deleted (if added maximally), A's lock is recorded after S and its thread
+// waits until S ends.
 #include <algorithm>
 #include <bitset>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -61,7 +74,11 @@ struct graph {
   std::vector<std::vector<event>> th;
   std::vector<std::vector<eid>> co = std::vector<std::vector<eid>>(kLocs);
   int next = 1;
+  // Lock revisits' orders: (S's lock, A's lock's place): S before A.
+  std::vector<std::pair<eid, eid>> rec;
+  std::string trail;
   const event& at(eid e) const { return th[e.t][e.i]; }
+  bool has(eid e) const { return !e.init() && e.i < static_cast<int>(th[e.t].size()); }
 };
 using bits = std::bitset<64>;
 
@@ -129,6 +146,18 @@ std::vector<section> sections(const graph& g, const numbering& id) {
   return s;
 }
 
+// The recorded orders as edges: S's last event -> A's lock.
+void add_records(std::vector<bits>& r, const graph& g, const numbering& id,
+                 const std::vector<section>& s) {
+  bool any = false;
+  for (auto [sl, al] : g.rec) {
+    if (!g.has(sl) || !g.has(al)) continue;
+    for (auto& x : s)
+      if (x.lock == id(sl)) r[x.last][id(al)] = 1, any = true;
+  }
+  if (any) close(r);
+}
+
 // The saturation: A before B where A's lock reaches B's last event.
 void saturate(std::vector<bits>& r, const std::vector<section>& s) {
   for (bool changed = true; changed;) {
@@ -147,11 +176,49 @@ bool acyclic(const std::vector<bits>& r) {
   return true;
 }
 
-bool consistent(const graph& g) {
+bool LOCKREV = false;  // --lock-revisits
+
+// An open section S that must precede a section A of another thread that
+// has events: (S's lock, A's lock), else none. Such a graph is not one a
+// lock-respecting schedule reaches as it stands (A's events were added
+// while S was open, yet follow all of S): it is explored by the lock
+// revisit of A instead (explorer::lock_revisit()).
+std::pair<eid, eid> violation(const graph& g, const numbering& id, const std::vector<bits>& r,
+                              const std::vector<section>& s) {
+  auto at = [&](int flat) {
+    int t = 0;
+    while (t + 1 < static_cast<int>(id.base.size()) && id.base[t + 1] <= flat) t++;
+    return eid{t, flat - id.base[t]};
+  };
+  std::pair<eid, eid> best{};
+  int stamp = 1 << 30;
+  for (auto& a : s) {
+    if (!a.open) continue;
+    for (auto& b : s) {
+      if (b.t == a.t || !r[a.last][b.lock]) continue;
+      eid bl = at(b.lock);
+      eid al = at(a.lock);
+      if (std::any_of(g.rec.begin(), g.rec.end(),
+                      [&](auto& x) { return x.first == al && x.second == bl; }))
+        continue;  // placed so by a lock revisit: its thread waits
+      if (g.at(bl).stamp < stamp) stamp = g.at(bl).stamp, best = {at(a.lock), bl};
+    }
+  }
+  return best;
+}
+
+// Saturated, acyclic; with `strict`, no violation either.
+bool consistent(const graph& g, bool strict = true, std::pair<eid, eid>* v = nullptr) {
   numbering id(g);
   auto r = base_order(g, id);
-  saturate(r, sections(g, id));
-  return acyclic(r);
+  auto s = sections(g, id);
+  add_records(r, g, id, s);
+  saturate(r, s);
+  if (!acyclic(r)) return false;
+  if (!strict || !LOCKREV) return true;
+  auto x = violation(g, id, r, s);
+  if (v != nullptr) *v = x;
+  return x.first.init();
 }
 
 // The brute-force judge: some order of the (closed) sections.
@@ -176,11 +243,22 @@ int prioritized(const graph& g) {
   numbering id(g);
   auto r = base_order(g, id);
   auto s = sections(g, id);
+  add_records(r, g, id, s);
   saturate(r, s);
   for (auto& a : s)
     for (auto& b : s)
       if (a.open && b.t != a.t && r[a.lock][b.last]) return a.t;
   return -1;
+}
+
+std::string key(const graph& g);
+std::string full_key(const graph& g) {
+  std::string k = key(g);
+  for (auto& t : g.th) k += std::to_string(t.size()) + ".";
+  for (auto [a, b] : g.rec)
+    k += std::to_string(a.t) + "/" + std::to_string(a.i) + ">" + std::to_string(b.t) + "/" +
+         std::to_string(b.i) + ";";
+  return k;
 }
 
 std::string key(const graph& g) {
@@ -204,6 +282,9 @@ graph cut(const graph& g, const std::vector<int>& len) {
   for (std::size_t t = 0; t < h.th.size(); t++) h.th[t].resize(len[t]);
   for (auto& c : h.co)
     c.erase(std::remove_if(c.begin(), c.end(), [&](eid w) { return w.i >= len[w.t]; }), c.end());
+  for (auto& x : h.rec)  // a kept lock placed after a deleted section: no graph
+    if (x.first.i >= len[x.first.t] && x.second.i < len[x.second.t]) h.th.clear();
+  std::erase_if(h.rec, [&](auto& x) { return x.second.i >= len[x.second.t]; });
   return h;
 }
 
@@ -216,14 +297,31 @@ std::vector<int> closed(const graph& g, std::vector<int> len) {
         eid w = g.th[t][i].rf;
         if (g.th[t][i].k == R && !w.init() && w.i >= len[w.t]) len[w.t] = w.i + 1, ch = true;
       }
+    for (auto [sl, al] : g.rec) {  // a recorded lock depends on S, as a read on its write
+      if (al.i >= len[al.t] || !g.has(sl)) continue;
+      int j = sl.i;
+      while (j + 1 < static_cast<int>(g.th[sl.t].size()) && g.th[sl.t][j].k != U) j++;
+      if (j >= len[sl.t]) len[sl.t] = j + 1, ch = true;
+    }
   }
   return len;
 }
 
+bool RERV = true;  // a lock placed after S revisited again (S in the prefix)
 // Was e added maximally, as the revisit by w (w's prefix plen) judges it?
 bool added_max(const graph& g, eid e, eid w, const std::vector<int>& plen) {
   const event& x = g.at(e);
-  if (x.k == L || x.k == U) return true;
+  if (x.k == L) {  // a lock placed after S: maximal only where S is in w's prefix
+    for (auto [sl, al] : g.rec) {
+      if (!(al == e)) continue;
+      if (!RERV || !g.has(sl)) return false;
+      int j = sl.i;
+      while (j + 1 < static_cast<int>(g.th[sl.t].size()) && g.th[sl.t][j].k != U) j++;
+      if (j >= plen[sl.t]) return false;
+    }
+    return true;
+  }
+  if (x.k == U) return true;
   auto prev = [&](eid y) {
     return !(y == w) && !(y == e) && (g.at(y).stamp <= x.stamp || y.i < plen[y.t]);
   };
@@ -260,46 +358,159 @@ bool added_max(const graph& g, eid e, eid w, const std::vector<int>& plen) {
   return false;
 }
 
+
+graph* TARGET = nullptr;
+bool compat(const graph& g) {
+  for (int t = 0; t < static_cast<int>(g.th.size()); t++)
+    for (int i = 0; i < static_cast<int>(g.th[t].size()); i++) {
+      const event& e = g.th[t][i];
+      eid want = TARGET->th[t][i].rf;
+      bool present = want.init() || want.i < static_cast<int>(g.th[want.t].size());
+      if (e.k == R && present && !(e.rf == want)) return false;
+    }
+  for (int l = 0; l < kLocs; l++) {
+    std::vector<eid> c;
+    for (auto w : TARGET->co[l]) if (w.i < static_cast<int>(g.th[w.t].size())) c.push_back(w);
+    if (c != g.co[l]) return false;
+  }
+  return true;
+}
+void dump(const graph& g) {
+  for (int t = 0; t < static_cast<int>(g.th.size()); t++) {
+    std::printf("    T%d:", t);
+    for (auto& e : g.th[t]) {
+      std::printf(" %c#%d", "RWLU"[e.k], e.stamp);
+      if (e.k == R) std::printf("=%d:%d", e.rf.t, e.rf.i);
+    }
+    std::printf("\n");
+  }
+  std::printf("    rec:");
+  for (auto [a, b] : g.rec) std::printf(" %d:%d<%d:%d", a.t, a.i, b.t, b.i);
+  std::printf("  trail:%s\n", g.trail.c_str());
+}
+
 struct explorer {
   const program& p;
-  std::vector<std::string> out;
+  std::vector<std::string> out, trails;
+
+  // Thread t waits: its next event is a lock placed after a section still open.
+  bool waits(const graph& g, int t) const {
+    eid next{t, static_cast<int>(g.th[t].size())};
+    if (p[t][next.i].k == L) {  // a lock that an open section must precede: it waits
+      graph h = g;
+      h.th[t].push_back({L, 0, h.next++, eid{}});
+      std::pair<eid, eid> v;
+      if (consistent(h, false) && !consistent(h, true, &v) && v.second == next) return true;
+    }
+    eid last{t, next.i - 1};
+    for (auto [sl, al] : g.rec) {
+      if (!(al == last) || !g.has(sl)) continue;
+      int j = sl.i;
+      while (j + 1 < static_cast<int>(g.th[sl.t].size()) && g.th[sl.t][j].k != U) j++;
+      if (g.th[sl.t][j].k != U) return true;
+    }
+    return false;
+  }
 
   int next_thread(const graph& g) const {
     int t = opt.prio ? prioritized(g) : -1;
-    if (t >= 0 && g.th[t].size() < p[t].size()) return t;
+    if (t >= 0 && g.th[t].size() < p[t].size() && !waits(g, t)) return t;
     for (int u = 0; u < static_cast<int>(p.size()); u++)
-      if (g.th[u].size() < p[u].size()) return u;
+      if (g.th[u].size() < p[u].size() && !waits(g, u)) return u;
     return -1;
   }
 
+  // Lock revisits made while adding one event, each once.
+  std::set<std::string> made;
+  std::vector<graph> pending;
+
+  // A child g (new event e): explored, or, where e's section must precede an
+  // older section A, replaced by the lock revisit of A by e (from base: the
+  // graph with e added forward).
+  void child(const graph& g, eid e, const graph& base) {
+    std::pair<eid, eid> v;
+    if (!consistent(g, false)) return;
+    if (consistent(g, true, &v)) return visit(g);
+    lock_revisit(base, e, v.first, v.second);
+  }
+
+  // base's events added after A's lock and outside e's prefix deleted, if
+  // they and A's lock were added maximally; A's lock kept, placed after S
+  // (sl: its lock), and its thread waits until S ends.
+  void lock_revisit(const graph& base, eid e, eid sl, eid a) {
+    auto plen = prefix(base, e);
+    int as = base.at(a).stamp;
+    std::vector<int> keep(base.th.size());
+    for (int v = 0; v < static_cast<int>(base.th.size()); v++) {
+      keep[v] = plen[v];
+      for (int j = 0; j < static_cast<int>(base.th[v].size()); j++)
+        if (base.th[v][j].stamp <= as) keep[v] = std::max(keep[v], j + 1);
+    }
+    if (plen[a.t] > a.i + 1) return;  // A's section in e's prefix: a cycle
+    if (!added_max(base, a, e, plen)) return;  // A's lock itself, as a revisited read
+    for (int v = 0; v < static_cast<int>(base.th.size()); v++)
+      for (int j = keep[v]; j < static_cast<int>(base.th[v].size()); j++)
+        if (!added_max(base, {v, j}, e, plen)) return;
+    graph h = cut(base, keep);
+    if (h.th.empty()) return;
+    for (int v = 0; v < static_cast<int>(h.th.size()); v++)  // a kept read would lose its write
+      for (int j = 0; j < static_cast<int>(h.th[v].size()); j++) {
+        eid x = h.th[v][j].rf;
+        if (h.th[v][j].k == R && !x.init() && x.i >= keep[x.t]) return;
+      }
+    if (!h.has(sl)) return;  // S itself deleted: nothing to place A after
+    std::erase_if(h.rec, [&](auto& x) { return x.second == a; });
+    h.rec.push_back({sl, a});
+    auto nm = [](eid x) { return std::to_string(x.t) + ":" + std::to_string(x.i); };
+    h.trail += " LR[" + nm(sl) + "<" + nm(a) + " by " + nm(e) + "]";
+    if (made.insert(full_key(h)).second) pending.push_back(std::move(h));
+  }
+
   void visit(const graph& g) {
+    if (TARGET && compat(g)) {
+      std::pair<eid, eid> v;
+      bool c0 = consistent(g, false), c1 = consistent(g, true, &v);
+      std::printf("  compat (sat %d strict %d):\n", c0, c1);
+      dump(g);
+    }
     if (!consistent(g)) return;
     int t = next_thread(g);
     if (t < 0) {
-      out.push_back(key(g));
+      bool all = true;
+      for (int u = 0; u < static_cast<int>(p.size()); u++) all &= g.th[u].size() == p[u].size();
+      if (all) out.push_back(key(g)), trails.push_back(g.trail);
       return;
     }
     ins a = p[t][g.th[t].size()];
     eid id{t, static_cast<int>(g.th[t].size())};
     graph h = g;
     h.th[t].push_back({a.k, a.loc, h.next++, eid{}});
-    if (a.k == L || a.k == U) return visit(h);
-    if (a.k == R) {
+    std::set<std::string> outer = std::move(made);
+    std::vector<graph> outer_pending = std::move(pending);
+    made.clear();
+    pending.clear();
+    if (a.k == L || a.k == U) {
+      child(h, id, h);
+    } else if (a.k == R) {
       std::vector<eid> c(g.co[a.loc].rbegin(), g.co[a.loc].rend());
       c.push_back(eid{});
       for (eid w : c) {
         h.th[t].back().rf = w;
-        visit(h);
+        child(h, id, h);
       }
-      return;
+    } else {
+      for (int k = static_cast<int>(g.co[a.loc].size()); k >= 0; k--) {
+        graph x = h;
+        x.co[a.loc].insert(x.co[a.loc].begin() + k, id);
+        child(x, id, x);
+      }
+      h.co[a.loc].push_back(id);  // revisits from the co-last place
+      revisits(h, id);
     }
-    for (int k = static_cast<int>(g.co[a.loc].size()); k >= 0; k--) {
-      graph x = h;
-      x.co[a.loc].insert(x.co[a.loc].begin() + k, id);
-      visit(x);
-    }
-    h.co[a.loc].push_back(id);  // revisits from the co-last place
-    revisits(h, id);
+    std::vector<graph> mine = std::move(pending);
+    made = std::move(outer);
+    pending = std::move(outer_pending);
+    for (auto& x : mine) visit(x);
   }
 
   // w's po ∪ rf prefix, per thread.
@@ -332,12 +543,15 @@ struct explorer {
         if (g.th[v][j].stamp <= rs) keep[v] = std::max(keep[v], j + 1);
     }
     graph h = cut(g, keep);
+    if (h.th.empty()) return;
     for (int v = 0; v < static_cast<int>(h.th.size()); v++)  // a kept read would lose its write
       for (int j = 0; j < static_cast<int>(h.th[v].size()); j++) {
         eid x = h.th[v][j].rf;
         if (h.th[v][j].k == R && !(eid{v, j} == r) && !x.init() && x.i >= keep[x.t]) return;
       }
     h.th[r.t][r.i].rf = w;
+    h.trail += " RV[" + std::to_string(r.t) + ":" + std::to_string(r.i) + "<-" +
+               std::to_string(w.t) + ":" + std::to_string(w.i) + "]";
     auto& c = h.co[g.at(w).loc];
     c.erase(std::find(c.begin(), c.end(), w));
     int last = opt.broken ? static_cast<int>(c.size()) : 0;
@@ -345,7 +559,7 @@ struct explorer {
       graph x = h;
       auto& xc = x.co[g.at(w).loc];
       xc.insert(xc.begin() + k, w);
-      visit(x);
+      child(x, w, g);
     }
   }
 };
@@ -413,6 +627,49 @@ void print(const program& p) {
   }
 }
 
+// The graph a key() names (program p's events, its rf and co).
+graph from_key(const program& p, const std::string& key) {
+  graph g;
+  g.th.resize(p.size());
+  for (std::size_t t = 0; t < p.size(); t++)
+    for (auto& a : p[t]) g.th[t].push_back({a.k, a.loc, 0, eid{}});
+  std::size_t pos = 0;
+  auto name = [&] {
+    std::size_t n = 0;
+    eid e;
+    e.t = std::stoi(key.substr(pos), &n);
+    pos += n + 1;
+    e.i = std::stoi(key.substr(pos), &n);
+    pos += n + 1;
+    return e;
+  };
+  for (auto& t : g.th) {
+    std::size_t i = 0;
+    for (; key[pos] != '|'; i++) {
+      while (t[i].k != R) i++;
+      t[i].rf = name();
+    }
+    pos++;
+  }
+  for (auto& c : g.co) {
+    while (key[pos] != '|') c.push_back(name());
+    pos++;
+  }
+  return g;
+}
+
+// --trace: p explored again, printing each graph on the way to class c.
+void trace_class(const program& p, const std::string& c) {
+  graph target = from_key(p, c);
+  TARGET = &target;
+  std::printf("the way to %s:\n", c.c_str());
+  explorer y{p, {}, {}, {}, {}};
+  graph z;
+  z.th.resize(p.size());
+  y.visit(z);
+  TARGET = nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -420,6 +677,8 @@ int main(int argc, char** argv) {
   unsigned seed = 1;
   bool with_sections = true;
   std::string expect;
+  bool show = false;
+  int trace = -1;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     bool more = i + 1 < argc;
@@ -428,6 +687,9 @@ int main(int argc, char** argv) {
     else if (a == "--no-sections") with_sections = false;
     else if (a == "--no-prio") opt.prio = false;
     else if (a == "--break") opt.broken = true;
+    else if (a == "--lock-revisits") LOCKREV = true;
+    else if (a == "--show") show = true;
+    else if (a == "--trace" && more) trace = std::atoi(argv[++i]);
     else if (a == "--maximality" && more) opt.consistent_max = std::strcmp(argv[++i], "plain") != 0;
     else if (a == "--expect" && more) expect = argv[++i];
     else {
@@ -445,12 +707,18 @@ int main(int argc, char** argv) {
   long graphs = 0, classes = 0, lost = 0, twice = 0, lost_programs = 0;
   for (int k = 0; k < programs; k++) {
     program p = random_program(with_sections);
-    explorer x{p, {}};
+    explorer x{p, {}, {}, {}, {}};
     graph g0;
     g0.th.resize(p.size());
     x.visit(g0);
     std::set<std::string> got(x.out.begin(), x.out.end());
     std::set<std::string> want = brute_force(p);
+    if (k == trace)
+      for (auto& c : want)
+        if (!got.count(c)) {
+          trace_class(p, c);
+          break;
+        }
     graphs += static_cast<long>(x.out.size());
     classes += static_cast<long>(want.size());
     twice += static_cast<long>(x.out.size() - got.size());
@@ -462,6 +730,14 @@ int main(int argc, char** argv) {
       std::printf("first program losing classes (program %d, seed %u): %ld lost, %ld extra\n", k,
                   seed, miss, extra);
       print(p);
+      if (show) {
+        for (auto& c : want) if (!got.count(c)) std::printf("  missing %s\n", c.c_str());
+        for (auto& c : got) if (!want.count(c)) std::printf("  extra %s\n", c.c_str());
+        std::map<std::string, int> n;
+        for (auto& c : x.out) if (++n[c] == 2) std::printf("  twice %s\n", c.c_str());
+        for (std::size_t q = 0; q < x.out.size(); q++)
+          if (n[x.out[q]] >= 2) std::printf("    %s :%s\n", x.out[q].c_str(), x.trails[q].c_str());
+      }
     }
     lost += miss + extra;
   }
