@@ -482,7 +482,10 @@ def main(argv) -> int:
     empty = [(s, c) for s in rows for c in columns if verdict_of(s, c) == "not applied"
              and not cell(s, c).tests]
     if notes or empty:
-        print("\nnot applied (subject, column: check: why):")
+        starred = any(v == "passed*" for r in grid for v in r[1:])
+        print("\nnot applied (subject, column: check: why)" +
+              ("; a cell marked passed* passed, but a check of it is listed here:"
+               if starred else ":"))
         for s, c, n in notes:
             print(f"  {s}, {c}: {n}")
         by_col = {}
@@ -492,11 +495,19 @@ def main(argv) -> int:
             why = WHY_EMPTY.get(c, "") if c in ran_cols else "its preset was not run"
             who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
             print(f"  {who}, {c}: {why}")
-    reports = [(s, c, r) for s in rows for c in columns for r in cell(s, c).reports]
+    # A finding several subjects share is printed once, naming them all.
+    reports = {}
+    for s in rows:
+        for c in columns:
+            for r in cell(s, c).reports:
+                key = (c, r.removesuffix(f" (subject {s})"))
+                reports.setdefault(key, []).append((s, r))
     if reports:
         print("\nreports (subject, column: finding; not failures):")
-        for s, c, r in reports:
-            print(f"  {s}, {c}: {r}")
+        for (c, shared), found in reports.items():
+            subs = [s for s, _ in found]
+            who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
+            print(f"  {who}, {c}: {found[0][1] if len(found) == 1 else shared}")
     # One entry per failing test (a preset that did not build fills several columns).
     fails = {}
     for s in rows:
@@ -548,7 +559,10 @@ def main(argv) -> int:
     # --strict judges the presets run: a column whose preset was not run (the user
     # chose --presets) is not applied, and does not fail the gate.
     unrun = sum(c not in ran_cols for _, c in empty)
+    n_star = sum(v == "passed*" for r in grid for v in r[1:])
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
+          + (f"; {n_star} passed cell{' is' if n_star == 1 else 's are'} passed* (a check"
+             " did not apply: listed above)" if n_star else "")
           + (" (--strict: a check not applied fails" + (f"; the {unrun} of presets not run"
                                                         " do not" if unrun else "") + ")"
              if strict and (n_na - unrun or notes) else ""))

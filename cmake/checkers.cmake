@@ -128,6 +128,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_kinds COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/kinds_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_kinds")
+  # A report several subjects share: printed once, naming them.
+  add_test(NAME verdict_reports COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/reports_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_reports")
   # A FAILED cell of two failing tests: one JUnit <failure> naming both.
   add_test(NAME verdict_junit_cell COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/junit_cell_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
@@ -226,7 +230,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(gate_shards PROPERTIES LABELS "nightly;selftest" TIMEOUT 600)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
-    verdict_kinds verdict_junit_cell verdict_strict_presets verdict_reason_cut
+    verdict_kinds verdict_reports verdict_junit_cell verdict_strict_presets verdict_reason_cut
     verdict_sarif_sites verdict_columns docs_columns gate_flags subject_spec verdict_cache
     style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
@@ -342,6 +346,14 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
         $<TARGET_FILE:relacy_scenarios__mutants> order:runqget_runnext_cas random 20000)
     set_tests_properties(relacy_replay/mutants PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # A scenario expecting the port's fatal error that fails otherwise first
+    # (steal_overflow with runqsteal's check removed: the conservation
+    # invariant) prints that failure's replay: line too (< 1 s).
+    add_test(NAME relacy_replay/expect_fatal_instead
+      COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
+        $<TARGET_FILE:relacy_scenarios__mutants> runqsteal_no_overflow_check random 20000)
+    set_tests_properties(relacy_replay/expect_fatal_instead PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=steal_overflow" LABELS "gate;relacy;selftest" TIMEOUT 120)
     # A long failure (a bound-3 LIVELOCK, a state of ~17,000 characters): its
     # replay line is whole and its picture draws the livelock. ~6 s.
     add_test(NAME relacy_replay/mutants_bound3_livelock

@@ -293,6 +293,14 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   add_test(NAME explore_teeth/mutants COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/teeth.sh"
     $<TARGET_FILE:explore__mutants> order:runqput_tail_store owner_vs_thief owner_vs_two_thieves)
   set_tests_properties(explore_teeth/mutants PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+  # A scenario expecting the port's fatal error (steal_overflow) that fails
+  # otherwise first (runqsteal_no_overflow_check: the conservation invariant)
+  # says what failed instead, with a replay: line that fails again so.
+  add_test(NAME explore_teeth/expect_fatal_instead COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/teeth.sh" $<TARGET_FILE:explore__mutants>
+    runqsteal_no_overflow_check steal_overflow)
+  set_tests_properties(explore_teeth/expect_fatal_instead PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 60)
   # Load buffering on the catalog's lb_catalog (LB and C11 only): the
   # column kills order:runqget_head_load and order:runqdrain_head_load under
   # C11; the spec files are the same programs (< 5 s).

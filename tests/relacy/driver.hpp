@@ -314,22 +314,28 @@ bool run(const char* prog, const runqcheck::model::scenario& sc,
     std::string_view text(runqcheck::relacy::fatal_text);
     bool seen =
         !ok && !text.empty() && runqcheck::relacy::fatal_seen == runqcheck::fatal_kind::port;
+    // Another failure came first (an invariant, a data race): its replay and
+    // picture follow, as any failure's.
+    bool other = !seen && !ok;
+    std::string said = seen ? "seen " + std::string(text)
+                       : !other     ? std::string("NOT seen")
+                       : text.empty() ? std::string("NOT seen; instead: Relacy's report above")
+                                      : "NOT seen; instead: " + std::string(text);
+    std::printf("%s: %s: %s (expected a fatal error from the port, as Go's \"%.*s\": %s) after "
+                "%llu executions\n",
+                prog, name, seen ? "passed" : "FAILED", static_cast<int>(expect_fatal.size()),
+                expect_fatal.data(), said.c_str(), execs);
     if (!seen) std::fwrite(captured_buf.view().data(), 1, captured_buf.view().size(), stdout);
-    std::printf(
-        "%s: %s: %s (expected a fatal error from the port, as Go's \"%.*s\": %s%.*s) after %llu "
-        "executions\n",
-        prog, name, seen ? "passed" : "FAILED", static_cast<int>(expect_fatal.size()),
-        expect_fatal.data(), seen ? "seen " : "NOT seen", seen ? static_cast<int>(text.size()) : 0,
-        text.data(), execs);
     std::fflush(stdout);
-    return seen;
+    if (!other) return seen;
+  } else {
+    std::printf("%s: %s: %s after %llu executions, %.2fs, %.0f executions/s\n", prog, name,
+                ok ? "passed" : "FAILED", execs, secs,
+                secs > 0 ? static_cast<double>(execs) / secs : 0.0);
+    if (foreign_executions() > 0)
+      std::printf("%s: %s: shard %u/%u also ran %llu short executions of other shards\n", prog,
+                  name, sh.i, sh.n, foreign_executions());
   }
-  std::printf("%s: %s: %s after %llu executions, %.2fs, %.0f executions/s\n", prog, name,
-              ok ? "passed" : "FAILED", execs, secs,
-              secs > 0 ? static_cast<double>(execs) / secs : 0.0);
-  if (foreign_executions() > 0)
-    std::printf("%s: %s: shard %u/%u also ran %llu short executions of other shards\n", prog,
-                name, sh.i, sh.n, foreign_executions());
   if (!ok) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
     // A string, not a buffer: a bound-3 state runs to thousands of characters.
