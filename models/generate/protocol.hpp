@@ -30,9 +30,12 @@
 // in findRunnable"); at least one M not parked; a resizer only beside
 // parked Ms (the world is stopped). Left out as Go's own windows, which Go
 // 1.27 has too: a blocking syscall's handoffp beside an M that submits
-// (catalog handoffp_vs_submit, docs/proofs.md), and two goscheds (a
-// non-spinning M's global batch leaves the second G in its ring with no
-// wakep, as Go's findRunnable does). In a spinner_drop's program (each G
+// (catalog handoffp_vs_submit, docs/proofs.md; a submitter's kept where the
+// global queue starts with a G: handoffp starts an M for it, which closes
+// the window), and two goscheds (a non-spinning M's global batch leaves the
+// second G in its ring with no wakep, as Go's findRunnable does), or a
+// gosched beside a syscall's G whose exit finds no P (the same batch: its G
+// and the gosched's). In a spinner_drop's program (each G
 // runs on) both open without a submitter or a second gosched, as the Ms
 // that would come back for the G do not: no syscall_block beside it (its
 // handoffp against the dropping spinner's resetspinning wakep), and one G
@@ -198,7 +201,7 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
     return false;
   };
   int held = 0, spinners = 0, resizers = 0, handbacks = 0, sysmons = 0, keeps = 0, active = 0;
-  int goscheds = 0, parked = 0, blocks = 0, submits = 0;
+  int goscheds = 0, parked = 0, blocks = 0, submits = 0, submitters = 0, exits = 0;
   int drops = 0, to_global = 0;  // to_global: Gs a role puts on the global queue
   bool busy = false, sched = false;
   for (const shape& s : ms) {
@@ -220,12 +223,21 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
     blocks += s.k == kind::syscall_block;
     submits += s.k == kind::submitter || s.k == kind::gosched || s.k == kind::injector ||
                s.k == kind::injector_nop;
+    submitters += s.k == kind::submitter;
+    exits += s.k == kind::syscall || s.k == kind::syscall_keep;
   }
   // Go's own windows and the world's preconditions (the top comment)
   if (resizers > 0 && parked + resizers != static_cast<int>(ms.size()))
     return no("a resizer only beside parked Ms (the world is stopped)");
-  if (blocks > 0 && submits > 0) return no("a syscall_block beside a submit (Go's own window)");
+  // A submitter's: with a G on the global queue the window closes (handoffp
+  // starts an M for it, which finds the submitted G too); a gosched's or an
+  // injector's stays open (the nightly space: `procs=2 global=1 | idle |
+  // gosched@0 0 | syscall_block@1` fails the bundled protocol).
+  if (blocks > 0 && (submits > submitters || (submitters > 0 && nglobal == 0)))
+    return no("a syscall_block beside a submit (Go's own window)");
   if (goscheds > 1) return no("two goscheds (Go's own window)");
+  if (goscheds > 0 && exits > 0)
+    return no("a gosched beside a G that leaves a syscall without a P (Go's own window)");
   if (spinners > 1) return no("two spinners");
   if (resizers > 1 || sysmons > 1) return no("two resizers or two sysmons");
   if (handbacks > resizers) return no("a handback without a resizer");

@@ -589,9 +589,10 @@ void mstart(M* mp) {
 // status, locked with the _Gscan bit, decides who may take the P) ---
 
 // Go: gcstopP. The stopper, under sched.lock: unwire the syscalling
-// thread's P into _Pgcstop (t: the protocol's syscallingThread).
+// thread's P into _Pgcstop (t: the protocol's syscallingThread; not const:
+// has_protocol_syscall_thief calls releaseP on a plain reference).
 template <class T>
-void gcstopP(locked&, const T& t) {
+void gcstopP(locked&, T& t) {
   t.releaseP(pstatus::gcstop);
   the_sched->stopwait--;
 }
