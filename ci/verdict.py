@@ -478,14 +478,14 @@ def main(argv) -> int:
     n_pass = sum(v.startswith("passed") for r in grid for v in r[1:])
     n_fail = sum(v == "FAILED" for r in grid for v in r[1:])
     n_na = sum(v == "not applied" for r in grid for v in r[1:])
+    n_star = sum(v == "passed*" for r in grid for v in r[1:])
     notes = [(s, c, n) for s in rows for c in columns for n in cell(s, c).notes]
     empty = [(s, c) for s in rows for c in columns if verdict_of(s, c) == "not applied"
              and not cell(s, c).tests]
     if notes or empty:
-        starred = any(v == "passed*" for r in grid for v in r[1:])
         print("\nnot applied (subject, column: check: why)" +
               ("; a cell marked passed* passed, but a check of it is listed here:"
-               if starred else ":"))
+               if n_star else ":"))
         for s, c, n in notes:
             print(f"  {s}, {c}: {n}")
         by_col = {}
@@ -559,7 +559,6 @@ def main(argv) -> int:
     # --strict judges the presets run: a column whose preset was not run (the user
     # chose --presets) is not applied, and does not fail the gate.
     unrun = sum(c not in ran_cols for _, c in empty)
-    n_star = sum(v == "passed*" for r in grid for v in r[1:])
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
           + (f"; {n_star} passed cell{' is' if n_star == 1 else 's are'} passed* (a check"
              " did not apply: listed above)" if n_star else "")
