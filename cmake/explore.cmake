@@ -611,6 +611,26 @@ if(NOT CMAKE_CROSSCOMPILING)
       "syscall_exit_no_idle_p,injectglist_no_p,handoffp_after_wakep")
     set_tests_properties(explore_protocol_crosscheck PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 300 ENVIRONMENT "RUNQCHECK_CASE=${_rq_pcx}")
+    # Go's own windows, reported (tests/explore/windows.sh): the bundled protocol
+    # reaches both under each model, as Go 1.27 does (~9 s); docs/proofs.md's
+    # candidate fix of handoffp's (tests/explore/teeth) closes that one (< 1 s).
+    add_test(NAME explore_protocol_windows/go COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/windows.sh" $<TARGET_FILE:explore_protocol>
+      "Go's own window handoffp_vs_submit (SC): reached"
+      "Go's own window handoffp_vs_submit (RC11): reached"
+      "Go's own window go125_window_go_peek (SC): reached"
+      "Go's own window go125_window_go_peek (RC11): reached")
+    _runqcheck_protocol_header(explore_teeth__handoff_serves_needspinning
+      teeth/handoff_serves_needspinning.hpp teeth::handoff_serves_needspinning
+      "${RUNQCHECK_ROOT}/tests/explore" _rq_wgen)
+    _rq_explore_protocol(explore_protocol_teeth__handoff_serves_needspinning ${_rq_wgen})
+    add_test(NAME explore_protocol_windows/closed COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/windows.sh"
+      $<TARGET_FILE:explore_protocol_teeth__handoff_serves_needspinning>
+      "Go's own window handoffp_vs_submit (SC): closed"
+      "Go's own window handoffp_vs_submit (RC11): closed")
+    set_tests_properties(explore_protocol_windows/go explore_protocol_windows/closed
+      PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   endif()
   get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
   foreach(_rq_ps IN LISTS _rq_psubs)

@@ -6,11 +6,17 @@
 // runqcheck_add_protocol_subject builds explore_protocol__<name>).
 //
 // Usage: explore_protocol [sc|rc11|both] [--budget N] [--seconds S] [--hash]
-//                         [--crosscheck] [--no-ipr]
+//                         [--crosscheck] [--no-ipr] [--windows]
 //        explore_protocol replay SCENARIO sc|rc11 PATH
 //        explore_protocol list
 //   RUNQCHECK_CASE=<scenario>[,...] runs those only (and the scenarios that
-//   run only by name: Go's own windows, Go's lockless peek).
+//   run only by name: Go's own windows, Go's lockless peek, then judged as
+//   the others).
+//   Go's own windows (by_name_only: Go 1.27 loses the wakeup too), in a run
+//   that names no scenario: explored after the catalog, if it passed, within
+//   at least kWindowBudget executions a model, and reported, never failed:
+//   reached (as in Go; its replay and picture), closed (exhausted, never
+//   reached) or not reached within the budget. --windows: those only.
 //   --budget N / --seconds S: per scenario and model; a scenario cut by it
 //   says what it covered (no estimate of the whole), and passes as a sample
 //   (never as exhausted); without a budget every scenario must exhaust.
@@ -49,6 +55,53 @@ void print_lock_classes(const std::string& name, ex::model m, const ex::stats& s
               "critical sections%s\n",
               subject, name.c_str(), ex::model_name(m), cli::fmt(s.complete).c_str(),
               cli::fmt(s.hashes.size()).c_str(), s.exhausted ? "" : " (NOT exhausted)");
+}
+
+// Go's own window sc under m (main's top comment): a report line, never a
+// failure. Its budget: the run's, at least kWindowBudget (the bundled
+// protocol reaches go125_window_go_peek's under RC11 after ~30,000).
+constexpr std::uint64_t kWindowBudget = 50000;
+
+void run_window(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
+  std::string name(sc.name);
+  ex::options o = protocol_options(cli::options_of(a, m));
+  o.budget = std::max(a.budget, kWindowBudget);
+  cli::args shown = a;
+  shown.budget = o.budget;
+  world_t::unjudged_executions = 0;
+  prog p(sc);
+  ex::stats s = ex::explore(p, o);
+  const char* mn = ex::model_name(m);
+  cli::result r{argv0, "explore_protocol", subject, name, m, s, 0, 0};
+  cli::report(r, shown, s.failed      ? "Go's window reached"
+                        : s.exhausted ? "exhausted"
+                                      : "NOT exhausted");
+  if (s.failed) {
+    std::string why = s.failure;  // its invariant, without the words a failure's line has
+    for (const char* head : {"fatal error: ", "invariant: "})
+      if (why.rfind(head, 0) == 0) why.erase(0, std::strlen(head));
+    std::string line = cli::replay_line(argv0, name, m, s.path), err;
+    std::string html =
+        take_picture("explore_protocol", sc, m, s.path, cli::absolute(line, argv0), err);
+    std::printf("runqcheck: report: Go's own window %s (%s): reached, as in Go 1.27 "
+                "(docs/proofs.md), after %s execution%s: %s; replay: %s; picture: %s\n",
+                name.c_str(), mn, cli::fmt(s.executions()).c_str(),
+                s.executions() == 1 ? "" : "s", why.c_str(), line.c_str(),
+                html.empty() ? ("none (" + err + ")").c_str() : html.c_str());
+  } else if (s.exhausted) {
+    std::uint64_t unjudged = world_t::unjudged_executions;
+    std::printf("runqcheck: report: Go's own window %s (%s): closed: all %s complete "
+                "executions explored, none reaches it%s (Go 1.27's protocol does: "
+                "docs/proofs.md)\n",
+                name.c_str(), mn, cli::fmt(s.complete).c_str(),
+                unjudged == 0 ? ""
+                              : (" (" + cli::fmt(unjudged) + " reached newm: not judged)").c_str());
+  } else {
+    std::printf("runqcheck: report: Go's own window %s (%s): not reached within %s "
+                "executions (not exhausted: open, as far as this search went)\n",
+                name.c_str(), mn, cli::fmt(s.executions()).c_str());
+  }
+  std::fflush(stdout);
 }
 
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
@@ -115,9 +168,10 @@ int main(int argc, char** argv) {
   }
   cli::args a;
   std::string only;
-  for (int i = 1; i < argc; i++)  // --lock-classes: ours, taken out before cli::parse
-    if (std::strcmp(argv[i], "--lock-classes") == 0) {
-      lock_classes = true;
+  bool windows_only = false;
+  for (int i = 1; i < argc; i++)  // ours, taken out before cli::parse
+    if (std::strcmp(argv[i], "--lock-classes") == 0 || std::strcmp(argv[i], "--windows") == 0) {
+      (argv[i][2] == 'l' ? lock_classes : windows_only) = true;
       std::copy(argv + i + 1, argv + argc, argv + i);
       argc--, i--;
     }
@@ -131,15 +185,21 @@ int main(int argc, char** argv) {
   int ran = 0, not_applied = 0, skipped = 0;  // ran: selected, of which the others
   const bool named = std::getenv("RUNQCHECK_CASE") != nullptr;
   const bool stop_on_fail = std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
+  if (windows_only && (named || !a.replay.empty())) {
+    std::fprintf(stderr, "%s: --windows runs Go's own windows: not with RUNQCHECK_CASE or "
+                 "replay\n", argv[0]);
+    return 2;
+  }
+  std::vector<const proto_scenario*> windows;  // Go's own, reported after the catalog
   for (const auto& sc : catalog) {
     std::string name(sc.name);
     if (!only.empty() ? name != only : !cli::selected(name)) continue;
-    ran++;
     if (by_name_only(sc) && !named && only.empty()) {
-      std::printf("explore_protocol %s %s: skipped (runs only by name)\n", subject, name.c_str());
-      skipped++;
+      windows.push_back(&sc);
       continue;
     }
+    if (windows_only) continue;
+    ran++;
     if (const char* why = world_t::missing_hook(sc)) {  // once, not once per model
       std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n",
                   name.c_str(), why, subject);
@@ -152,13 +212,32 @@ int main(int argc, char** argv) {
     }
     if (!ok && stop_on_fail) break;
   }
+  int reported = 0;
+  for (const proto_scenario* sc : windows) {
+    std::string name(sc->name);
+    if (!ok) {
+      std::printf("explore_protocol %s %s: not run (Go's own window: reported on a protocol "
+                  "that passes the rest)\n", subject, name.c_str());
+      skipped++;
+    } else if (const char* why = world_t::missing_hook(*sc)) {
+      std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n",
+                  name.c_str(), why, subject);
+      not_applied++;
+    } else {
+      for (ex::model m : a.models) run_window(argv[0], *sc, m, a);
+      reported++;
+    }
+    ran++;
+  }
   if (ran == 0) {
     std::fprintf(stderr, "%s: no scenario named '%s' (see: %s list)\n", argv[0],
                  !only.empty() ? only.c_str() : std::getenv("RUNQCHECK_CASE"), argv[0]);
     return 2;
   }
   // Only the scenarios explored pass or fail: say how many the others were.
-  std::printf("%s: %d scenarios explored (%d not applied, %d skipped), %s\n", argv[0],
+  std::printf("%s: %d scenarios explored (%d not applied, %d skipped), %s", argv[0],
               ran - not_applied - skipped, not_applied, skipped, ok ? "all passed" : "FAILED");
+  if (reported > 0) std::printf("; %d of them Go's own windows, reported", reported);
+  std::printf("\n");
   return ok ? 0 : 1;
 }
