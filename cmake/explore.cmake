@@ -631,6 +631,8 @@ if(NOT CMAKE_CROSSCOMPILING)
       "Go's own window handoffp_vs_submit (RC11): closed")
     set_tests_properties(explore_protocol_windows/go explore_protocol_windows/closed
       PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+    set_tests_properties(explore_protocol_windows/closed PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=handoffp_vs_submit")
   endif()
   get_property(_rq_psubs GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS)
   foreach(_rq_ps IN LISTS _rq_psubs)

@@ -3,7 +3,8 @@
 # (tests/explore/protocol.cpp, --windows): BINARY (an explore_protocol build)
 # reports them under both models within the gate's budget, exits 0 (a window
 # is a report, never a failure), and prints each TEXT (a report's words, such
-# as "Go's own window handoffp_vs_submit (SC): reached").
+# as "Go's own window handoffp_vs_submit (SC): reached"). RUNQCHECK_CASE, if
+# set, names the windows to run.
 usage="usage: windows.sh EXPLORE_PROTOCOL_BINARY TEXT..."
 bin=${1:?$usage}
 shift
