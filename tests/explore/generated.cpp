@@ -556,7 +556,7 @@ int usage(const char* argv0) {
   std::fprintf(
       stderr,
       "usage: %s [sc|rc11|both] [--ops K] [--threads 2|3] [--total T] [--caps C,...] [--budget N]"
-      " [--seconds S] [--jobs J] [--keep-going] [--count]\n"
+      " [--seconds S] [--jobs J] [--keep-going] [--count] [--wrap]\n"
       "       %s run 'SPEC'|FILE [sc|rc11|both] [--budget N]\n"
       "       %s replay 'SPEC'|FILE sc|rc11 PATH\n",
       argv0, argv0, argv0);
@@ -943,8 +943,19 @@ struct tally {
 struct shared_state {
   std::atomic<std::uint64_t> min_fail{~0ull};
   std::atomic<std::uint64_t> next{1};  // the least program no worker has taken
+  std::uint64_t total = 0;             // the programs of the enumeration
   tally w[kMaxJobs];
 };
+
+// Seconds between worker 0's progress lines on stderr (RUNQCHECK_PROGRESS_SECONDS,
+// default 60; 0: after every program): a long run says how far it is.
+double progress_every() {
+  static const double v = [] {
+    const char* e = std::getenv("RUNQCHECK_PROGRESS_SECONDS");
+    return e != nullptr && *e != '\0' ? std::strtod(e, nullptr) : 60.0;
+  }();
+  return v;
+}
 
 // Worker w: takes the next program no worker has taken (numbered from 1 in
 // enumeration order, smallest first), explores it, and so on, until one
@@ -956,8 +967,18 @@ void work(const settings& st, unsigned w, shared_state& sh) {
   auto t0 = std::chrono::steady_clock::now();
   std::uint64_t n = 0, mine = sh.next.fetch_add(1);
   bool stop = false;
+  double said = 0;  // worker 0: when it last printed its progress line
   gen::enumerate(st.b, [&](const gen::program& p) {
     if (stop || ++n != mine) return;
+    if (w == 0) {
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (s - said >= progress_every()) {
+        std::fprintf(stderr, "generated %s: progress: %s of %s programs taken, %.0f s\n",
+                     subject_name, fmt(std::min(sh.next.load() - 1, sh.total)).c_str(),
+                     fmt(sh.total).c_str(), s);
+        said = s;
+      }
+    }
     if (n > sh.min_fail.load()) {
       stop = true;
       return;
@@ -1038,6 +1059,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto& sh = *new (mem) shared_state;
+  sh.total = gen::enumerate(st.b);
   std::fflush(stdout);
   if (st.jobs == 1) {
     work(st, 0, sh);
@@ -1077,7 +1099,7 @@ int main(int argc, char** argv) {
     if (t.first_open != 0 && (all.first_open == 0 || t.first_open < all.first_open))
       all.first_open = t.first_open;
   }
-  const std::uint64_t n = gen::enumerate(st.b);
+  const std::uint64_t n = sh.total;
   const std::uint64_t failed_at = sh.min_fail.load();
   bool ok = failed_at == ~0ull;
   std::string name;

@@ -4,7 +4,7 @@
 # file through the catalog's runner (explore_scenarios --scenario FILE), and bad
 # input (a garbage program, a P two threads own, a bad flag, a missing file, a
 # replay under the wrong model): one line on stderr and exit 2, never a run;
-# --jobs: the counts of one process.
+# the progress lines; --jobs: the counts of one process.
 gen=${1:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 exp=${2:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 work=${3:?usage: generated_cli.sh GENERATED EXPLORE WORK}
@@ -42,6 +42,15 @@ want 2 "cannot read" "$exp" --scenario "$work/nothere.scn"
 want 2 "is not 1..4" "$gen" --ops 9
 want 2 "is not 2 or 3" "$gen" --threads 7
 want 2 "found under RC11, not SC" "$gen" replay "$spec" sc rc11/0:0
+# A long run says how far it is (RUNQCHECK_PROGRESS_SECONDS=0: after every program), on
+# stderr, and the run's own lines are unchanged.
+RUNQCHECK_PROGRESS_SECONDS=0 "$gen" both --total 2 >"$work/out" 2>"$work/err"
+n=$(grep -c '^generated [^:]*: progress: [0-9,]* of 932 programs taken' "$work/err")
+if [ "$n" -gt 0 ] && grep -q 'all passed' "$work/out" && ! grep -q progress "$work/out"; then
+  echo "ok   progress: $n lines on stderr"
+else
+  fail "progress: $n lines on stderr (want some), or stdout changed"
+fi
 # --jobs J: the programs and counts of one process (a worker's programs or
 # counts lost show here), whatever J.
 counts() {

@@ -205,6 +205,46 @@ struct nil_bug : bare<B, nil_q<B, Cap>> {};
 template <class B, std::uint32_t Cap>
 struct wrapbare_bug : bare<B, wrap_bug<B, Cap>> {};
 
+// A steal's guard against an inconsistent (first, last) compares them as
+// plain numbers, `last < first`, besides the size: while the victim's ring
+// straddles 2^32 the thief retries until the owner's own gets move `first`
+// past it, so a thief beside an owner that stops waits for good. No hooks.
+// The catalog's wrap_2_32 passes it (its owner goes on getting); rejected by
+// the generated column's programs across the wrap (generated_wrap).
+template <class B, std::uint32_t Cap>
+struct grabwrap_q : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::G;
+  using typename base::p;
+  using ctr = typename base::ctr;
+  static constexpr const char* name = "acme-grabwrap-bug";
+  static ctr grab(p& victim, p& thief, bool take_next) {
+    for (;;) {
+      ctr f = victim.first.load(base::acquire);
+      ctr l = victim.last.load(base::acquire);
+      ctr n = l - f;
+      if (n == 0) return base::grab(victim, thief, take_next);
+      n -= n / 2;
+      if (l < f || n > Cap / 2) continue;  // THE BUG: `l < f` is true across the wrap
+      if (base::claim(victim, thief, f, n)) return n;
+    }
+  }
+  static G* runqsteal(p& thief, p& victim, bool stealRunNextG) {
+    ctr n = grab(victim, thief, stealRunNextG);
+    if (n == 0) return nullptr;
+    n--;
+    ctr l = thief.last.load_plain();
+    G* gp = thief.slots[(l + n) % Cap].load(base::relaxed);
+    if (n == 0) return gp;
+    ctr f = thief.first.load(base::acquire);  // acquire: other consumers
+    RQ_CHECK(B, l - f + n < Cap, "acme: thief ring has no room for the stolen Gs", "n", n);
+    thief.last.store(l + n, base::release);  // release: publishes the stolen Gs
+    return gp;
+  }
+};
+template <class B, std::uint32_t Cap>
+struct grabwrap_bug : bare<B, grabwrap_q<B, Cap>> {};
+
 // acme::workq without hooks, correct: the exhaustive column runs its wrap
 // scenarios through the counters found by behaviour, and passes it.
 template <class B, std::uint32_t Cap>
