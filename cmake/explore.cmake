@@ -413,7 +413,7 @@ set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 20000 CACHE STRING
 # generated_protocol/<protocol subject>, the verdict's `generated protocol`
 # column, labels gate and port; nightly: generated_protocol_deep/<name>.
 # Gate: Ms 2..3, Gs <= 2 (<= 1 with 3 Ms), Ps 1..3 (4 with a resizer), 1,000
-# executions per program and model (716 programs, ~65 s on one core for the
+# executions per program and model (844 programs, ~75 s on one core for the
 # bundled protocol); nightly: Gs <= 2 with 3 Ms too, 20,000 (docs/generated.md).
 set(RUNQCHECK_GENERATED_PROTOCOL_ARGS both --gs 2 --gs3 1 --budget 1000)
 set(RUNQCHECK_GENERATED_PROTOCOL_DEEP_ARGS both --gs 2 --gs3 2 --budget 20000)
@@ -454,6 +454,7 @@ if(NOT CMAKE_CROSSCOMPILING)
       # bound kills these two too, at programs 323 and 722: 16 s, 61 s CPU).
       foreach(_rq_mt IN ITEMS submit_no_wakep exitsyscall_loses_g retake_no_resume
                               handoffp_spinning_store handoffp_no_global_check
+                              handoffp_runnext_blind
                               dance_no_global_recheck:2:100
                               mgetSpecific_no_unlink:1:100)
         string(REPLACE ":" ";" _rq_mt "${_rq_mt}")
@@ -496,6 +497,7 @@ if(NOT CMAKE_CROSSCOMPILING)
                      injectglist_no_startidle:injectglist_no_p
                      procresize_drops_runnext:procresize_vs_spinner
                      mgetSpecific_no_unlink:procresize_handback
+                     handoffp_runnext_blind:handoffp_with_work
                      no_needspinning:go125_window_2m
                      exitsyscall_loses_g:syscall_exit_no_idle_p
                      dance_no_global_recheck:gosched_vs_dropping_spinner

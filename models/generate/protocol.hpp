@@ -31,8 +31,8 @@
 // parked Ms (the world is stopped). Left out as Go's own windows, which Go
 // 1.27 has too: a blocking syscall's handoffp beside an M that submits
 // (catalog handoffp_vs_submit, docs/proofs.md; a submitter's kept where the
-// global queue starts with a G: handoffp starts an M for it, which closes
-// the window), and two goscheds (a non-spinning M's global batch leaves the
+// global queue, or the blocking M's P, starts with a G: handoffp starts an
+// M for it, which closes the window), and two goscheds (a non-spinning M's global batch leaves the
 // second G in its ring with no wakep, as Go's findRunnable does), or a
 // gosched beside a syscall's G whose exit finds no P (the same batch: its G
 // and the gosched's). In a spinner_drop's program (each G
@@ -101,8 +101,8 @@ constexpr int min_gs(kind k) {
 }
 constexpr int max_gs_of(kind k) {
   switch (k) {
-    case kind::spinner: case kind::running: case kind::idle: case kind::syscall_block:
-    case kind::sysmon: case kind::spinner_drop:
+    case kind::spinner: case kind::running: case kind::idle: case kind::sysmon:
+    case kind::spinner_drop:
       return 0;
     case kind::syscall: return 1;
     default: return 2;
@@ -111,7 +111,8 @@ constexpr int max_gs_of(kind k) {
 // Submit j of n of role k may have next true (runqput's next).
 constexpr bool next_choice(kind k, int j, int n) {
   switch (k) {
-    case kind::submitter: case kind::busy: case kind::resizer: return true;
+    case kind::submitter: case kind::busy: case kind::resizer: case kind::syscall_block:
+      return true;
     case kind::gosched: return j + 1 < n;  // the last goscheds itself (global queue)
     case kind::syscall_keep: return j > 0;  // the queued ones, not the G in the syscall
     default: return false;
@@ -203,6 +204,7 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
   int held = 0, spinners = 0, resizers = 0, handbacks = 0, sysmons = 0, keeps = 0, active = 0;
   int goscheds = 0, parked = 0, blocks = 0, submits = 0, submitters = 0, exits = 0;
   int drops = 0, to_global = 0;  // to_global: Gs a role puts on the global queue
+  int block_gs = 0;              // Gs on syscall_blocks' Ps (readied before the syscall)
   bool busy = false, sched = false;
   for (const shape& s : ms) {
     held += holds_p(s.k) ? 1 : 0;
@@ -221,6 +223,7 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
     parked += s.k == kind::idle || s.k == kind::handback;
     goscheds += s.k == kind::gosched || s.k == kind::gosched_ring;
     blocks += s.k == kind::syscall_block;
+    block_gs += s.k == kind::syscall_block ? n : 0;
     submits += s.k == kind::submitter || s.k == kind::gosched || s.k == kind::injector ||
                s.k == kind::injector_nop;
     submitters += s.k == kind::submitter;
@@ -229,11 +232,13 @@ inline bool build(const std::vector<shape>& ms, int nprocs, int nglobal, int max
   // Go's own windows and the world's preconditions (the top comment)
   if (resizers > 0 && parked + resizers != static_cast<int>(ms.size()))
     return no("a resizer only beside parked Ms (the world is stopped)");
-  // A submitter's: with a G on the global queue the window closes (handoffp
-  // starts an M for it, which finds the submitted G too); a gosched's or an
-  // injector's stays open (the nightly space: `procs=2 global=1 | idle |
-  // gosched@0 0 | syscall_block@1` fails the bundled protocol).
-  if (blocks > 0 && (submits > submitters || (submitters > 0 && nglobal == 0)))
+  // A submitter's: with a G on the global queue, or on the blocking M's P,
+  // the window closes (handoffp starts an M for it, which finds the
+  // submitted G too); a gosched's or an injector's stays open (the nightly
+  // space: `procs=2 global=1 | idle | gosched@0 0 | syscall_block@1` fails
+  // the bundled protocol).
+  if (blocks > 0 &&
+      (submits > submitters || (submitters > 0 && nglobal == 0 && block_gs == 0)))
     return no("a syscall_block beside a submit (Go's own window)");
   if (goscheds > 1) return no("two goscheds (Go's own window)");
   if (goscheds > 0 && exits > 0)
