@@ -1136,6 +1136,11 @@ int main(int argc, char** argv) {
                 subject_name, fmt(all.open).c_str(), fmt(st.budget).c_str(),
                 model::spec_text(program_at(st.b, all.first_open, name)).c_str());
   }
+  if (ok && (all.timed_out || all.open > 0))  // the verdict's reports: what was a sample
+    std::printf("runqcheck: report: generated: %s of %s programs explored, %s runs cut by the "
+                "budget of %s executions: passed where explored, not exhausted\n",
+                fmt(all.done).c_str(), fmt(n).c_str(), fmt(all.open).c_str(),
+                fmt(st.budget).c_str());
   std::printf("%s: %s\n", argv[0],
               !ok ? "FAILED" : all.timed_out || all.open > 0 ? "passed where explored (see above)"
                                                               : "all passed");

@@ -105,6 +105,9 @@ void run_window(const char* argv0, const proto_scenario& sc, ex::model m, const 
   std::fflush(stdout);
 }
 
+// The runs a budget cut (scenario and model): the summary's report.
+std::vector<std::string> cut_runs;
+
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
   std::string name(sc.name);
   if (const char* why = world_t::missing_hook(sc)) {
@@ -132,6 +135,7 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   // "exhausted"; without one, only an exhausted scenario passes.
   bool cut = !s.failed && !s.exhausted && a.replay.empty() && (a.budget != 0 || a.seconds > 0);
   ok = ok || cut;
+  if (cut) cut_runs.push_back(name + " " + ex::model_name(m));
   if (sc.newm_unjudged || world_t::unjudged_executions > 0)
     std::printf("explore_protocol %s %s %s: %llu complete executions reached newm (no spare M): "
                 "not judged%s\n",
@@ -239,5 +243,12 @@ int main(int argc, char** argv) {
               ran - not_applied - skipped, not_applied, skipped, ok ? "all passed" : "FAILED");
   if (reported > 0) std::printf("; %d of them Go's own windows, reported", reported);
   std::printf("\n");
+  if (ok && !cut_runs.empty()) {  // the verdict's reports: what was a sample
+    std::string runs;
+    for (const std::string& r : cut_runs) runs += (runs.empty() ? "" : ", ") + r;
+    std::printf("runqcheck: report: exhaustive protocol: %zu scenario runs not exhausted within "
+                "the budget (passed where explored): %s\n",
+                cut_runs.size(), runs.c_str());
+  }
   return ok ? 0 : 1;
 }

@@ -370,6 +370,11 @@ int main(int argc, char** argv) {
               fmt(exh).c_str(),
               fmt(cut).c_str(), fmt(st.budget).c_str(), fmt(unjudged).c_str(), secs);
   bool ok = failed_at == 0;
+  if (ok && cut > 0)  // the verdict's reports: what was a sample
+    std::printf("runqcheck: report: generated protocol: %s of %s program runs (program x "
+                "model) cut by the budget of %s executions: passed where explored, not "
+                "exhausted\n",
+                fmt(cut).c_str(), fmt(cut + exh).c_str(), fmt(st.budget).c_str());
   std::printf("%s: %s\n", argv[0],
               !ok ? "FAILED" : cut > 0 ? "passed where explored (cuts above)" : "all passed");
   return ok ? 0 : 1;
