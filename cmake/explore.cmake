@@ -413,7 +413,7 @@ set(RUNQCHECK_EXPLORE_PROTOCOL_BUDGET 20000 CACHE STRING
 # generated_protocol/<protocol subject>, the verdict's `generated protocol`
 # column, labels gate and port; nightly: generated_protocol_deep/<name>.
 # Gate: Ms 2..3, Gs <= 2 (<= 1 with 3 Ms), Ps 1..3 (4 with a resizer), 1,000
-# executions per program and model (844 programs, ~75 s on one core for the
+# executions per program and model (808 programs, ~67 s on one core for the
 # bundled protocol); nightly: Gs <= 2 with 3 Ms too, 20,000 (docs/generated.md).
 set(RUNQCHECK_GENERATED_PROTOCOL_ARGS both --gs 2 --gs3 1 --budget 1000)
 set(RUNQCHECK_GENERATED_PROTOCOL_DEEP_ARGS both --gs 2 --gs3 2 --budget 20000)

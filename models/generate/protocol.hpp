@@ -104,7 +104,7 @@ constexpr int max_gs_of(kind k) {
     case kind::spinner: case kind::running: case kind::idle: case kind::sysmon:
     case kind::spinner_drop:
       return 0;
-    case kind::syscall: return 1;
+    case kind::syscall: case kind::syscall_block: return 1;
     default: return 2;
   }
 }
