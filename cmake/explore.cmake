@@ -452,8 +452,8 @@ if(NOT CMAKE_CROSSCOMPILING)
       # (docs/generated.md, "Teeth"). MUTANT:G:B:
       # Gs <= G, B executions per program, to stay a few seconds (the gate's
       # bound kills these two too, at programs 323 and 722: 16 s, 61 s CPU).
-      foreach(_rq_mt IN ITEMS submit_no_wakep exitsyscall_loses_g retake_no_resume
-                              handoffp_spinning_store handoffp_no_global_check
+      foreach(_rq_mt IN ITEMS submit_no_wakep exitsyscall_loses_g retake_no_resume:2:100
+                              handoffp_spinning_store handoffp_no_global_check:2:100
                               handoffp_runnext_blind
                               dance_no_global_recheck:2:100
                               mgetSpecific_no_unlink:1:100)
@@ -800,12 +800,15 @@ runqcheck_add_checker(NAME generated SOURCES "${RUNQCHECK_ROOT}/tests/explore/ge
   DEFINITIONS ${_rq_gen_defs}
   LIBS runqcheck_explore runqcheck_models runqcheck_generate ${_rq_pic}
   LABELS gate explore ARGS both --total 4 TIMEOUT 1200)
-# The same programs across the wrap: generated_wrap/<subject>, each started
-# at 2^32 - 2 (the port's hook, else its counters found by behaviour; a port
-# with neither: `not applied`), so a bug of the counters' wrap on any path a
-# program drives fails the column (~5 s for go125).
+# The programs across the wrap: generated_wrap/<subject>, each started at
+# 2^32 - 2 (the port's hook, else its counters found by behaviour; a port
+# with neither: `not applied`), so a bug of the counters' wrap on a path a
+# program drives fails the column: at most 3 operations (7,033 programs,
+# 0.5 s for go125); nightly, generated_wrap_deep/<subject>: at most 4 (5 s).
 runqcheck_add_checker_run(CHECKER generated SUFFIX _wrap LABELS gate explore TIMEOUT 1200
-  ARGS both --total 4 --wrap)
+  ARGS both --total 3 --wrap)
+runqcheck_add_checker_run(CHECKER generated SUFFIX _wrap_deep LABELS nightly explore
+  TIMEOUT 3600 ARGS both --total 4 --wrap)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore TIMEOUT 10800
   ARGS both --jobs 2)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep_k3 LABELS nightly explore TIMEOUT 10800
