@@ -970,24 +970,21 @@ void work(const settings& st, unsigned w, shared_state& sh) {
   double said = 0;  // worker 0: when it last printed its progress line
   gen::enumerate(st.b, [&](const gen::program& p) {
     if (stop || ++n != mine) return;
-    if (w == 0) {
-      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (s - said >= progress_every()) {
-        std::fprintf(stderr, "generated %s: progress: %s of %s programs taken, %.0f s\n",
-                     subject_name, fmt(std::min(sh.next.load() - 1, sh.total)).c_str(),
-                     fmt(sh.total).c_str(), s);
-        said = s;
-      }
-    }
     if (n > sh.min_fail.load()) {
       stop = true;
       return;
     }
-    if (st.seconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
-            st.seconds) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (st.seconds > 0 && s >= st.seconds) {
       t.timed_out = stop = true;
       return;
+    }
+    if (w == 0 && s - said >= progress_every()) {
+      std::fprintf(stderr, "generated %s: progress: %s of %s programs taken, %.0f s\n",
+                   subject_name, fmt(std::min(sh.next.load() - 1, sh.total)).c_str(),
+                   fmt(sh.total).c_str(), s);
+      said = s;
     }
     mine = sh.next.fetch_add(1);  // the next one this worker takes (after n)
     model::scenario sc = gen::to_scenario(p);

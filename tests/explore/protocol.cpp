@@ -109,11 +109,16 @@ void run_window(const char* argv0, const proto_scenario& sc, ex::model m, const 
 // The runs a budget cut (scenario and model): the summary's report.
 std::vector<std::string> cut_runs;
 
+// The line of a scenario whose Ms need a hook the protocol lacks (why).
+void print_not_applied(const std::string& name, const char* why) {
+  std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n", name.c_str(),
+              why, subject);
+}
+
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
   std::string name(sc.name);
   if (const char* why = world_t::missing_hook(sc)) {
-    std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n", name.c_str(),
-                why, subject);
+    print_not_applied(name, why);
     return true;
   }
   ex::options o = protocol_options(cli::options_of(a, m));
@@ -175,12 +180,15 @@ int main(int argc, char** argv) {
   cli::args a;
   std::string only;
   bool windows_only = false;
-  for (int i = 1; i < argc; i++)  // ours, taken out before cli::parse
-    if (std::strcmp(argv[i], "--lock-classes") == 0 || std::strcmp(argv[i], "--windows") == 0) {
-      (argv[i][2] == 'l' ? lock_classes : windows_only) = true;
-      std::copy(argv + i + 1, argv + argc, argv + i);
-      argc--, i--;
-    }
+  for (int i = 1; i < argc; i++) {  // ours, taken out before cli::parse
+    bool* flag = std::strcmp(argv[i], "--lock-classes") == 0 ? &lock_classes
+                 : std::strcmp(argv[i], "--windows") == 0    ? &windows_only
+                                                              : nullptr;
+    if (flag == nullptr) continue;
+    *flag = true;
+    std::copy(argv + i + 1, argv + argc, argv + i);
+    argc--, i--;
+  }
   if (int rc = cli::parse(argc, argv, a, only, false); rc >= 0) return rc;
   if (lock_classes && (a.hash || a.crosscheck)) {
     std::fprintf(stderr, "%s: --lock-classes counts graphs met per class: not with --hash or "
@@ -206,8 +214,7 @@ int main(int argc, char** argv) {
     if (windows_only) continue;
     ran++;
     if (const char* why = world_t::missing_hook(sc)) {  // once, not once per model
-      std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n",
-                  name.c_str(), why, subject);
+      print_not_applied(name, why);
       not_applied++;
       continue;
     }
@@ -225,8 +232,7 @@ int main(int argc, char** argv) {
                   "that passes the rest)\n", subject, name.c_str());
       skipped++;
     } else if (const char* why = world_t::missing_hook(*sc)) {
-      std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n",
-                  name.c_str(), why, subject);
+      print_not_applied(name, why);
       not_applied++;
     } else {
       for (ex::model m : a.models) run_window(argv[0], *sc, m, a);
