@@ -526,6 +526,14 @@ if(NOT CMAKE_CROSSCOMPILING)
           wakep_no_storeload submit_vs_spinner_drop)
         set_tests_properties(explore_protocol_picture PROPERTIES LABELS "gate;explore;selftest"
           TIMEOUT 300 SKIP_RETURN_CODE 77)
+        # Under SC its rows are in an SC order, not the replay's (a read of runnext's
+        # initial value drawn after the CAS that wrote it, before).
+        add_test(NAME explore_protocol_picture_sc COMMAND /usr/bin/python3
+          "${RUNQCHECK_ROOT}/tests/explore/picture_test.py"
+          $<TARGET_FILE:explore_protocol_mutant> "${CMAKE_BINARY_DIR}/picture_test/protocol_sc"
+          spinning_drop_no_recheck submit_vs_spinner_drop sc)
+        set_tests_properties(explore_protocol_picture_sc PROPERTIES
+          LABELS "gate;explore;selftest" TIMEOUT 300)
       endif()
     endif()
     # The bundled protocol passes every scenario within the gate's budget. Nightly:

@@ -114,6 +114,7 @@ class engine final : public runtime {
     st_.left = work_.size();
     st_.exhausted = work_.empty() && !st_.failed;
     st_.seconds = since(t0);
+    if (opt_.on_end) opt_.on_end(g_);
     return st_;
   }
 

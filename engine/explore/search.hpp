@@ -72,6 +72,9 @@ struct options {
   // Called with each event a thread's access replays or adds, in the order
   // the threads run (an order of po ∪ rf): the failure picture's recorder.
   std::function<void(int thread, const event&, const request&)> on_access;
+  // Called when the search ends, with the last execution's graph (a
+  // replay's: the one on_access saw): the picture orders its rows by it.
+  std::function<void(const graph&)> on_end;
   // No reduction (a test of the reduction): every pending thread may add
   // the next event, no revisits; with hash_graphs, the distinct graphs met
   // are every consistent graph of the program.

@@ -115,6 +115,62 @@ class picture final : public rqm::op_observer {
     if (t >= 0) cur_op_[static_cast<std::size_t>(t)] = -1;
   }
 
+  // options::on_end: where g, the execution the rows record, is SC-consistent,
+  // its rows in an SC order of g (checker::sc_order's: each thread runs as far
+  // as it can), not in the replay's order of po ∪ rf, where a read of the
+  // initial value may come after a write that fr puts before it. An
+  // operation's marks stay beside its first and last access, a row of no
+  // thread after the access it followed. Before fail() and race_cause().
+  void order_sc(const graph& g) {
+    checker c;
+    if (!c.sc_order(g, true)) return;
+    std::size_t n = rows_.size();
+    std::vector<std::uint32_t> step(n, UINT32_MAX);  // an access's place in the order
+    for (std::size_t t = 0; t < po_.size() && t < g.th.size(); t++)
+      for (std::size_t i = 0; i < po_[t].size() && i < g.th[t].size(); i++)
+        step[static_cast<std::size_t>(po_[t][i])] =
+            c.sc_step({static_cast<std::int16_t>(t), static_cast<std::int32_t>(i)});
+    auto access = [&](std::size_t k) { return step[k] != UINT32_MAX; };
+    // Each other row goes before or after an access (its first order kept
+    // among those beside it), or before every access.
+    std::vector<std::vector<std::size_t>> before(n + 1), after(n);
+    for (std::size_t k = 0; k < n; k++) {
+      if (access(k)) continue;
+      int t = rows_[k].thread;
+      auto mine = [&](std::size_t j) { return access(j) && (t < 0 || rows_[j].thread == t); };
+      std::size_t prev = n, next = n;
+      for (std::size_t j = k; j-- > 0 && prev == n;)
+        if (mine(j)) prev = j;
+      for (std::size_t j = k + 1; j < n && t >= 0 && next == n; j++)
+        if (mine(j)) next = j;
+      bool ahead = std::strcmp(rows_[k].kind, "op_begin") == 0 ? next < n : prev == n;
+      std::size_t a = ahead ? next : prev;
+      (a == n || ahead ? before[a] : after[a]).push_back(k);
+    }
+    std::vector<std::size_t> acc;
+    for (std::size_t k = 0; k < n; k++)
+      if (access(k)) acc.push_back(k);
+    std::sort(acc.begin(), acc.end(), [&](std::size_t a, std::size_t b) {
+      return step[a] < step[b];
+    });
+    std::vector<std::size_t> order(before[n]);  // new place -> old row
+    for (std::size_t a : acc) {
+      order.insert(order.end(), before[a].begin(), before[a].end());
+      order.push_back(a);
+      order.insert(order.end(), after[a].begin(), after[a].end());
+    }
+    if (order.size() != n) return;  // (every row has its place)
+    std::vector<int> now(n);
+    std::vector<row> rows(n);
+    for (std::size_t k = 0; k < n; k++) now[order[k]] = static_cast<int>(k);
+    for (std::size_t k = 0; k < n; k++) rows[k] = std::move(rows_[order[k]]);
+    for (row& r : rows)
+      if (r.rf >= 0) r.rf = now[static_cast<std::size_t>(r.rf)];
+    for (auto& pt : po_)
+      for (int& k : pt) k = now[static_cast<std::size_t>(k)];
+    rows_ = std::move(rows);
+  }
+
   // The failure as the last row, on thread t (-1: the final check). The
   // events it names ("thread 0 event 5", the engine's po index) get their
   // row ("= #6"); an event being added when it failed has none.

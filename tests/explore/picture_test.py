@@ -2,18 +2,21 @@
 """A failing explore run draws its execution, and its replay draws it again.
 
 Runs BINARY (explore__mutants) with RUNQCHECK_MUTANT=MUTANT on SCENARIO under
-RC11, with RUNQCHECK_FAILURE_DIR=OUTDIR, and checks that
+MODEL (rc11 unless given), with RUNQCHECK_FAILURE_DIR=OUTDIR, and checks that
   - it fails (exit 1) and prints `picture: <abs path>` right after `replay:`;
   - the page holds the trace (runqcheck-trace 1): the failure is its last
     row, some reads name the write they read (rf edges), every rf names an
     earlier write to the same object;
   - the replay line, run as printed, fails again and writes the same page,
     byte for byte (the same trace);
-  - the page renders: fuzz/explain/check_dom.py in headless Chromium (rows,
+  - under sc, the rows are in an SC order: each read reads the last write of
+    its object above it (none: the initial value), as a page drawn in the
+    replay's order of po and rf would not always have it;
+  - (rc11) the page renders: fuzz/explain/check_dom.py in headless Chromium (rows,
     reads-from arrows, the failing row). Without chromium: exit 77 (skipped)
     once everything else has passed.
 
-usage: picture_test.py BINARY OUTDIR MUTANT SCENARIO
+usage: picture_test.py BINARY OUTDIR MUTANT SCENARIO [sc|rc11]
 """
 import json
 import os
@@ -45,16 +48,30 @@ def trace_of(page):
     return json.JSONDecoder().raw_decode(text[at:])[0]
 
 
+def sc_order(ev, writes):
+    """Each read row reads the last write of its object in the rows above it."""
+    reads = ("load", "read", "rmw", "cas_fail", "lock", "weak_cas", "spurious_fail")
+    last = {}
+    for e in ev:
+        if e["kind"] in reads and e["rf"] != last.get(e["obj"]):
+            fail(f"row {e['id']} ({e['kind']} of {e['obj']}) reads "
+                 f"{'the initial value' if e['rf'] is None else 'row %d' % e['rf']}, but row "
+                 f"{last.get(e['obj'])} wrote it last above it: the rows are not in an SC order")
+        if e["kind"] in writes:
+            last[e["obj"]] = e["id"]
+
+
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) not in (4, 5):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     binary, outdir, mutant, scenario = os.path.abspath(argv[0]), argv[1], argv[2], argv[3]
+    model = argv[4] if len(argv) == 5 else "rc11"
     shutil.rmtree(outdir, ignore_errors=True)
     os.makedirs(outdir)
     env = {"PATH": "/usr/bin:/bin", "RUNQCHECK_MUTANT": mutant, "RUNQCHECK_CASE": scenario,
            "RUNQCHECK_FAILURE_DIR": outdir}
-    rc, out = run([binary, "rc11"], env)
+    rc, out = run([binary, model], env)
     lines = out.splitlines()
     if rc != 1:
         fail(f"exit {rc}, want 1 (the mutant fails):\n{out}")
@@ -80,6 +97,8 @@ def main(argv):
         w = ev[e["rf"]]
         if e["rf"] >= e["id"] or w["kind"] not in writes or w["obj"] != e["obj"]:
             fail(f"row {e['id']} reads from row {e['rf']}, not an earlier write of {e['obj']}: {w}")
+    if model == "sc":
+        sc_order(ev, writes)
     # An object is named by what it is: one that an atomic access touches is an
     # atomic (named at its first access, which may be a plain read: load_plain).
     atomic_kinds = ("load", "store", "rmw", "cas_fail", "weak_cas", "spurious_fail")
@@ -100,6 +119,10 @@ def main(argv):
         fail(f"the replay exited {rc}, want 1:\n{rout}")
     if not os.path.isfile(page) or open(page, "rb").read() != first:
         fail(f"the replay did not write the same page {page}:\n{rout}")
+    if model == "sc":  # the page's rendering: the rc11 runs' check
+        print(f"picture_test: ok: {page}: {len(ev)} rows in an SC order, {len(edges)} rf edges, "
+              f"replayed identically")
+        return 0
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
         "chromium-browser")
     if chromium is None:

@@ -90,6 +90,7 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   o.m = m;
   o.replay = path;
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
+  o.on_end = [&](const ex::graph& g) { pic.order_sc(g); };
   prog p(sc);
   p.pic = &pic;
   ex::stats r = ex::explore(p, o);

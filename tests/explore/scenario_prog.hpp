@@ -143,6 +143,7 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
     pic.access(t, e, q);
     if (x != nullptr && x->access) x->access(t, e);
   };
+  o.on_end = [&](const ex::graph& g) { pic.order_sc(g); };
   bool finishing = false;
   obs.pic = &pic;
   ex::stats r = model::with_cap<Caps...>(sc.cap, [&](auto c) {
