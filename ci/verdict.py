@@ -286,6 +286,31 @@ class Cell:
         return "passed*" if self.notes or any(s == "skipped" for _, s in self.tests) else "passed"
 
 
+def grouped_notes(notes, rows):
+    """The not-applied lines, each said once: a check's scenarios that share a reason on
+    one line ("relacy_protocol go125_window, retake_vs_exitsyscall: needs ..."), and the
+    subjects that share that line named together ("every subject" when all do)."""
+    scens = {}  # (subject, column, check, why) -> its scenarios, first seen first
+    for s, c, n in notes:
+        text = re.sub(rf" \((?:subject|protocol) {re.escape(s)}\)$", "", n)
+        check, sep, why = text.partition(": ")
+        tool, _, scen = check.partition(" ")
+        if not sep or not scen:
+            tool, scen, why = text, "", ""
+        got = scens.setdefault((s, c, tool, why), [])
+        if scen and scen not in got:
+            got.append(scen)
+    subs = {}  # (column, check, why, scenarios) -> subjects
+    for (s, c, tool, why), sc in scens.items():
+        subs.setdefault((c, tool, why, tuple(sc)), []).append(s)
+    out = []
+    for (c, tool, why, sc), who in subs.items():
+        who = "every subject" if len(who) == len(rows) > 1 else ", ".join(who)
+        what = f"{tool} {', '.join(sc)}: {why}" if sc else tool
+        out.append(f"  {who}, {c}: {what}")
+    return out
+
+
 def main(argv) -> int:
     strict, subjects, title, runs, only, specs = False, [], "", [], set(), {}
     given = {}  # each subject's spec as the gate passed it
@@ -486,8 +511,8 @@ def main(argv) -> int:
         print("\nnot applied (subject, column: check: why)" +
               ("; a cell marked passed* passed, but a check of it is listed here:"
                if n_star else ":"))
-        for s, c, n in notes:
-            print(f"  {s}, {c}: {n}")
+        for line in grouped_notes(notes, rows):
+            print(line)
         by_col = {}
         for s, c in empty:
             by_col.setdefault(c, []).append(s)
