@@ -666,6 +666,14 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
         $<TARGET_FILE:property_sched__mutants>)
       set_tests_properties(mutants_bad_name PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
     endif()
+    if(TARGET property_sched__go125 AND NOT CMAKE_CROSSCOMPILING)
+      # Bad input: one line, exit 2 (a garbage --sequences ran one sequence and passed).
+      add_test(NAME property_sched_bad_input COMMAND sh
+        "${RUNQCHECK_ROOT}/tests/style/bad_input.sh" $<TARGET_FILE:property_sched__go125>
+        "--sequences xyz" "--sequences -3" "--sequences 0" "--bogus" "1 2 3")
+      set_tests_properties(property_sched_bad_input PROPERTIES
+        LABELS "gate;property;selftest" TIMEOUT 60)
+    endif()
     if(TARGET property_sched__mutants)
       add_test(NAME property_fairness_no61
         COMMAND property_sched__mutants --expect-failure --fairness-only --sequences 200)
@@ -697,6 +705,14 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   _rq_prop_scale(lincheck_threads)
   runqcheck_add_checker_run(CHECKER lincheck_threads SUFFIX _deep
     LABELS nightly property ARGS 20000 TIMEOUT 7200 ENV "${_rq_env}")
+  # Bad input: one line, exit 2, nothing run (garbage ran 0 executions and passed).
+  if(TARGET lincheck_threads__go125 AND NOT CMAKE_CROSSCOMPILING)
+    add_test(NAME lincheck_threads_bad_input COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/style/bad_input.sh" $<TARGET_FILE:lincheck_threads__go125>
+      "abc" "-5" "0" "5 6")
+    set_tests_properties(lincheck_threads_bad_input PROPERTIES
+      LABELS "gate;property;selftest" TIMEOUT 60)
+  endif()
   # Teeth of the thread runner: the same program on the mutant schemata
   # with one mutant; --expect-failure makes it pass iff lincheck rejects
   # some history (printed).

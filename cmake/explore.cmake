@@ -607,6 +607,15 @@ if(NOT CMAKE_CROSSCOMPILING)
       submit_vs_spinner_drop)
     set_tests_properties(explore_protocol_replay_model PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 60)
+    # Bad input: one line, exit 2, nothing run (a negative budget ran without one, a
+    # path that was no path replayed the first execution and passed).
+    add_test(NAME explore_protocol_bad_input COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/style/bad_input.sh" $<TARGET_FILE:explore_protocol>
+      "both --budget -5" "both --budget 0" "replay submit_vs_spinner_drop sc garbage"
+      "replay submit_vs_spinner_drop sc sc/33:1," "replay submit_vs_spinner_drop sc sc/-1:0"
+      "--windows bogus")
+    set_tests_properties(explore_protocol_bad_input PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 60)
     # --lock-classes (what LAPOR would explore) against its trace oracle.
     add_test(NAME explore_protocol_lock_classes COMMAND sh
       "${RUNQCHECK_ROOT}/tests/explore/lock_classes.sh" $<TARGET_FILE:explore_protocol>

@@ -115,6 +115,21 @@ inline int strip_path_model(const char* argv0, const std::string& scenario, mode
     }
     path.erase(0, pre.size());
   }
+  // STEP:CHILD[,STEP:CHILD...], or "-" (the first execution).
+  bool ok = path == "-" || (!path.empty() && path.find_first_not_of("0123456789:,") ==
+                                                    std::string::npos);
+  for (std::size_t i = 0; ok && i < path.size() && path != "-";) {
+    unsigned a = 0, b = 0;
+    int n = 0;
+    ok = std::sscanf(path.c_str() + i, "%u:%u%n", &a, &b, &n) == 2;
+    i += static_cast<std::size_t>(n);
+    if (ok && i < path.size()) ok = path[i++] == ',' && i < path.size();
+  }
+  if (!ok) {
+    std::fprintf(stderr, "%s: replay: '%s' is not a path (MODEL/STEP:CHILD,...: the last word "
+                 "of a `replay:` line)\n", argv0, given.c_str());
+    return 2;
+  }
   return -1;
 }
 
@@ -152,12 +167,14 @@ inline int parse_program_mode(int argc, char** argv, std::string& spec, bool& ru
 // [--estimate]; or
 // `replay SCENARIO sc|rc11 PATH` (only: the scenario; PATH as replay_line
 // writes it, `<model>/<path>`: under another model, one line and exit 2).
+// own: the caller's own flags, for the usage line (" [--windows]").
 // -1 to go on, else the exit code (a one-line message on stderr).
-inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags) {
+inline int parse(int argc, char** argv, args& a, std::string& only, bool search_flags,
+                 const char* own = "") {
   std::string usage = std::string("usage: ") + argv[0] + " [sc|rc11|lb|c11|both|all|M,M] " +
                       "[--budget N] " +
                       "[--seconds S] [--hash] [--crosscheck] [--no-ipr] [--advise]" +
-                      (search_flags ? " [--shard I/N] [--estimate]" : "") +
+                      (search_flags ? " [--shard I/N] [--estimate]" : "") + own +
                       " | replay SCENARIO sc|rc11|lb|c11 PATH | list\n";
   int i = 1;
   if (argc >= 2 && std::strcmp(argv[1], "replay") == 0) {
@@ -198,9 +215,7 @@ inline int parse(int argc, char** argv, args& a, std::string& only, bool search_
         return 2;
       }
     } else if (std::strcmp(argv[i], "--budget") == 0 && more) {
-      char* end = nullptr;
-      a.budget = std::strtoull(argv[++i], &end, 10);
-      if (*end != '\0' || a.budget == 0) {
+      if (!parse_u64(argv[++i], a.budget, 1, ~0ull)) {
         std::fprintf(stderr, "%s: --budget: '%s' is not a positive number\n", argv[0], argv[i]);
         return 2;
       }

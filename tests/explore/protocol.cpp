@@ -189,7 +189,8 @@ int main(int argc, char** argv) {
     std::copy(argv + i + 1, argv + argc, argv + i);
     argc--, i--;
   }
-  if (int rc = cli::parse(argc, argv, a, only, false); rc >= 0) return rc;
+  if (int rc = cli::parse(argc, argv, a, only, false, " [--windows] [--lock-classes]"); rc >= 0)
+    return rc;
   if (lock_classes && (a.hash || a.crosscheck)) {
     std::fprintf(stderr, "%s: --lock-classes counts graphs met per class: not with --hash or "
                  "--crosscheck\n", argv[0]);

@@ -426,7 +426,8 @@ int main(int argc, char** argv) {
   }
   args a;
   std::string only_name;
-  if (int rc = cli::parse(argc, argv, a, only_name, true); rc >= 0) return rc;
+  if (int rc = cli::parse(argc, argv, a, only_name, true, " [--scenario FILE]"); rc >= 0)
+    return rc;
   const char* only = only_name.empty() ? nullptr : only_name.c_str();
   model::observer = &obs;
   const std::string unfound = counters_unfound();  // the wrap without the hook

@@ -283,6 +283,7 @@ bool selected(const sc::scenario& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const char* self = argv[0];
   runqcheck::fatal_handler() = &throwing_fatal;
   // --expect-failure: the inverted run for a mutant build (RUNQCHECK_MUTANT
   // set): succeed only if some history is NOT linearizable.
@@ -295,7 +296,16 @@ int main(int argc, char** argv) {
         "is found.\n",
         std::getenv("RUNQCHECK_MUTANT") ? std::getenv("RUNQCHECK_MUTANT") : "(none)");
   }
-  long iters = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 300;
+  long iters = 300;
+  if (argc > 1) {
+    char* end = nullptr;
+    iters = std::strtol(argv[1], &end, 10);
+    if (argc > 2 || argv[1][0] < '0' || argv[1][0] > '9' || *end != '\0' || iters <= 0) {
+      std::fprintf(stderr, "usage: %s [--expect-failure] [EXECUTIONS] (a positive number; "
+                   "300 by default)\n", self);
+      return 2;
+    }
+  }
   if (const char* sc = std::getenv("RUNQCHECK_SCALE");
       sc != nullptr && std::strtod(sc, nullptr) > 0)
     iters = std::max(1L, std::lround(static_cast<double>(iters) * std::strtod(sc, nullptr)));

@@ -426,8 +426,20 @@ int main(int argc, char** argv) {
     argc--;
     argv++;
   }
-  if (argc == 3 && std::string(argv[1]) == "--sequences")
-    set_sequences(std::strtol(argv[2], nullptr, 10));
+  if (argc == 3 && std::string(argv[1]) == "--sequences") {
+    char* end = nullptr;
+    long n = std::strtol(argv[2], &end, 10);
+    if (argv[2][0] < '0' || argv[2][0] > '9' || *end != '\0' || n <= 0) {
+      std::fprintf(stderr, "%s: --sequences: '%s' is not a positive number\n", g_self.c_str(),
+                   argv[2]);
+      return 2;
+    }
+    set_sequences(n);
+  } else if (argc != 1) {
+    std::fprintf(stderr, "usage: %s [--expect-failure [--fairness-only]] [--sequences N] | "
+                 "--replay FILE\n", g_self.c_str());
+    return 2;
+  }
   if (!sut<8>::can_resize)
     std::printf(
         "runqcheck: not applied: procresize (destroy's order at the global head, the batch after): "
