@@ -772,9 +772,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
       # Teeth: diff_gen on the mutant schemata must be told apart from Go
       # (RUNQCHECK_DIFF_EXPECT=differ inverts): runqputslow moves 127 Gs (a
       # queue sequence), pidle is a FIFO (an idle-list sequence; no other
-      # checker kills it: docs/killmatrix.md).
+      # checker kills it: docs/killmatrix.md), runqput spills the new G (a G
+      # queued twice, ~1 s).
       set(tests)
-      foreach(m runqputslow_move_127 pidleput_fifo)
+      foreach(m runqputslow_move_127 pidleput_fifo runqput_spill_new_g)
         set(name diff_go_mutant_${m}/${s})
         add_test(NAME ${name} COMMAND sh "${diff}" $<TARGET_FILE:diff_go_gen__${s}>
                  "${CMAKE_BINARY_DIR}/diff_go_mutant/${m}/${s}" 200 4 "${cache}")

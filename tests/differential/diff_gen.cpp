@@ -154,6 +154,20 @@ sequence generate(std::mt19937_64& rng) {
 
 std::string gname(const G* gp) { return gp == nullptr ? "-1" : std::to_string(gp->goid); }
 
+// Prints " g" for each G next() gives until nullptr, at most limit of them: a G
+// queued twice (a buggy port's) makes a list a cycle, whose walk would not end.
+// Past limit, a line Go never writes ends the walk, so the outcomes differ there.
+template <class Next>
+void print_gs(std::ostream& out, int limit, Next next) {
+  for (int n = 0; G* gp = next(); n++) {
+    if (n == limit) {
+      out << " ... more Gs than the sequence made (" << limit << "): a G queued twice?";
+      return;
+    }
+    out << " " << gname(gp);
+  }
+}
+
 void run(const sequence& s, int id, std::ostream& out) {
   typename S::schedt sched(s.nprocs);
   std::vector<std::unique_ptr<typename S::p>> ps;
@@ -176,7 +190,7 @@ void run(const sequence& s, int id, std::ostream& out) {
     } else if (o.kind == "drain") {
       runqcheck::gQueue<B> q = S::runqdrain(*ps[o.a]);
       out << i << " drain";
-      while (G* gp = q.pop()) out << " " << gname(gp);
+      print_gs(out, s.ngs, [&q] { return q.pop(); });
       out << "\n";
     } else if (o.kind == "empty") {
       out << i << " empty " << (S::runqempty(*ps[o.a]) ? 1 : 0) << "\n";
@@ -185,7 +199,7 @@ void run(const sequence& s, int id, std::ostream& out) {
       for (int j = 0; j < o.c; j++) q.pushBack(&gs[o.b + j]);
       S::runqputbatch(*ps[o.a], q);
       out << i << " putbatch";
-      while (G* gp = q.pop()) out << " " << gname(gp);
+      print_gs(out, s.ngs, [&q] { return q.pop(); });
       out << "\n";
     } else if (o.kind == "globput") {
       S::globrunqput(sched, &gs[o.b]);
@@ -202,11 +216,11 @@ void run(const sequence& s, int id, std::ostream& out) {
     runqcheck::gQueue<B> rest = S::runqdrain(*ps[p]);
     out << "P" << p << " runnext " << (first.inheritTime ? gname(first.gp) : "-1") << " ring";
     if (first.gp != nullptr && !first.inheritTime) out << " " << gname(first.gp);
-    while (G* gp = rest.pop()) out << " " << gname(gp);
+    print_gs(out, s.ngs, [&rest] { return rest.pop(); });
     out << "\n";
   }
   out << "global";
-  while (G* gp = S::globrunqget(sched)) out << " " << gname(gp);
+  print_gs(out, s.ngs, [&sched] { return S::globrunqget(sched); });
   out << "\n";
 }
 

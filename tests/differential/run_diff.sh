@@ -43,12 +43,16 @@ cp "$here/runqcheck_diff_test.go" "$here/runqcheck_export_test.go" "$work/" || e
   echo "  \"$goroot/src/runtime/runqcheck_export_test.go\": \"$work/runqcheck_export_test.go\"}}"
 } > "$work/overlay.json" || exit 2
 
-"$gen" "$n" "$seed" "$work/seqs.txt" "$work/cpp.txt"
+# Bounded: a port's endless loop or endless output (a G queued twice makes a
+# list a cycle) fails here in minutes, not at ctest's timeout with a full disk.
+( ulimit -f 1048576 && exec timeout 300 "$gen" "$n" "$seed" "$work/seqs.txt" "$work/cpp.txt" )
 rc=$?
 if [ $rc -ne 0 ]; then
   # A crash (status 128+N) names its signal.
   how="exit $rc"
   [ $rc -gt 128 ] && how="crashed: SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
+  [ $rc -eq 124 ] && how="no end after 300 s (an endless loop in the port?)"
+  [ $rc -eq 153 ] && how="$how: its output passed the file size limit (an endless list?)"
   echo "FAIL: diff_gen failed ($how) on the C++ side"
   echo "reproduce: $gen $n $seed $work/seqs.txt $work/cpp.txt"
   exit 1

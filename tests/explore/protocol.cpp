@@ -152,10 +152,16 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
     std::string line = cli::replay_line(argv0, name, m, s.path);
     std::printf("replay: %s\n", line.c_str());
     std::fflush(stdout);
-    std::string err;
-    std::string html =
-        take_picture("explore_protocol", sc, m, s.path, cli::absolute(line, argv0), err);
+    std::string err, cause;
+    std::vector<std::string> at;
+    std::string html = take_picture("explore_protocol", sc, m, s.path,
+                                    cli::absolute(line, argv0), err, &cause, &at);
     cli::print_picture(html, err);
+    // A data race in the port's terms: the verdict's reason (ci/verdict.py's CAUSE).
+    if (!cause.empty())
+      std::printf("runqcheck: cause: explore_protocol %s %s %s: %s\n", subject, name.c_str(),
+                  ex::model_name(m), cause.c_str());
+    for (const std::string& x : at) std::printf("at: %s\n", x.c_str());
   }
   if (a.crosscheck && !s.failed && o.ipr) {
     ex::options q = o;

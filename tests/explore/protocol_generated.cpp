@@ -176,9 +176,14 @@ void report_failure(const char* argv0, gp::program p, const gp::bounds& b, ex::m
   std::fflush(stdout);
   std::string err, name = "program";
   proto_scenario sc = to_scenario(p, name);
+  std::string cause;
+  std::vector<std::string> at;
   std::string html = take_picture("generated_protocol", sc, m, last.s.path,
-                                  cli::absolute(line, argv0), err);
+                                  cli::absolute(line, argv0), err, &cause, &at);
   cli::print_picture(html, err);
+  // A data race in the port's terms: the verdict's reason (ci/verdict.py's CAUSE).
+  if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
+  for (const std::string& x : at) std::printf("at: %s\n", x.c_str());
   std::fflush(stdout);
 }
 

@@ -7,6 +7,9 @@
 // world on the explore backend). Include after the std headers.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "runqcheck/backend/explore.hpp"
 #include "explore/search.hpp"
 #ifdef RUNQCHECK_PICTURES
@@ -80,9 +83,12 @@ ex::options protocol_options(ex::options o) {
 #ifdef RUNQCHECK_PICTURES
 // Re-runs the failing execution at path alone, recording it, and writes its
 // page: a lane per M. Returns the page's path, or "" with err set.
+// cause: a data race in the port's terms (picture::race_cause; "" if the
+// failure is none); at: the FILE:LINE of each access it names.
 std::string take_picture(const char* checker, const proto_scenario& sc, ex::model m,
                          const std::string& path, const std::string& replay_line,
-                         std::string& err) {
+                         std::string& err, std::string* cause = nullptr,
+                         std::vector<std::string>* at = nullptr) {
   std::string base = cli::page_base(checker, subject, sc.name, m, err);
   if (base.empty()) return "";
   picture pic;
@@ -94,6 +100,9 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   prog p(sc);
   p.pic = &pic;
   ex::stats r = ex::explore(p, o);
+  std::vector<std::string> named;
+  std::string said = pic.race_cause(r.failure, at != nullptr ? *at : named);
+  if (cause != nullptr) *cause = said;
   runqcheck::model::scenario info_sc;  // the page's header: the scenario's shape
   info_sc.name = sc.name;
   info_sc.targets = sc.targets;
@@ -110,7 +119,8 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
 }
 #else
 std::string take_picture(const char*, const proto_scenario&, ex::model, const std::string&,
-                         const std::string&, std::string& err) {
+                         const std::string&, std::string& err, std::string* = nullptr,
+                         std::vector<std::string>* = nullptr) {
   err = "built without the page template (fuzz/explain)";
   return "";
 }
