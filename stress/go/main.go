@@ -481,7 +481,7 @@ func goroutineParallelism2(P, k int) {
 // chaos: seeded random work (seed+round). procs root Gs start; until k task Gs
 // have been spawned in all, each task G does 8 random steps: spawn a child
 // task (while the budget lasts), runtime.Gosched, a blocking syscall
-// (nanosleep 1µs), or park/ready (make a channel, spawn a helper G that sends
+// (nanosleep 1µs, one in 64 2.5 ms), or park/ready (make a channel, spawn a helper G that sends
 // on it, receive). Meanwhile the main G changes GOMAXPROCS to a random value
 // in [1, procs] every 64 yields (procresize), and restores procs at the end.
 func chaos(procs, k int, seed int64, round int) {
@@ -500,8 +500,12 @@ func chaos(procs, k int, seed int64, round int) {
 				}
 			case 1:
 				runtime.Gosched()
-			case 2:
-				sysNanosleep(time.Microsecond)
+			case 2: // one in 64 outlasts two sysmon ticks: sysmon retakes its P
+				d := time.Microsecond
+				if r.Intn(64) == 0 {
+					d = 2500 * time.Microsecond
+				}
+				sysNanosleep(d)
 			case 3:
 				ch := make(chan struct{})
 				go func() { ch <- struct{}{} }()

@@ -338,8 +338,9 @@ void submit_vs_spinner_drop(std::int64_t k) {
 
 // chaos: seeded random work (seed, round), as the Go peer: procs root tasks;
 // until k tasks have been spawned, each task does 8 random steps: spawn a
-// child task, Gosched, a syscall (nanosleep 1µs; half of them hand the P off
-// at once, Go's entersyscallblock), or park/ready through a channel and a
+// child task, Gosched, a syscall (nanosleep 1µs, one in 64 2.5 ms so that
+// sysmon's retake takes its P; half of them hand the P off at once, Go's
+// entersyscallblock), or park/ready through a channel and a
 // helper G. Each step starts with a preemption point (checkpreempt: a
 // stop-the-world's request). The main G changes GOMAXPROCS to a random value in [1, procs]
 // every 64 yields (procresize at run time) and restores procs at the end.
@@ -362,8 +363,8 @@ void chaos(int procs, std::int64_t k, std::uint64_t seed, int round) {
         case 1:
           gosched();
           break;
-        case 2:
-          sys_nanosleep_ns(1000, (x >> 8) & 1);
+        case 2:  // one in 64 outlasts two of sysmon's 1 ms ticks: --sysmon retakes its P
+          sys_nanosleep_ns(((x >> 9) & 63) == 0 ? 2500000 : 1000, (x >> 8) & 1);
           break;
         case 3: {
           chan<bool> ch;
