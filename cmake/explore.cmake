@@ -721,14 +721,15 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
     runqcheck_explore runqcheck_models ${_rq_pic})
   add_test(NAME explore_teeth/steal_next_store COMMAND sh
     "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__steal_next_store>)
-  # teeth::grab_after_cas reads the slots after its CAS: the cause names that load.
+  # teeth::grab_after_cas reads the slots after its CAS: the cause names that load as
+  # read after the thief's own release (the CAS) that the owner read before refilling.
   runqcheck_example_exe(explore_teeth__grab_after_cas
     "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" grab_after_cas
     teeth/grab_after_cas.hpp teeth::grab_after_cas "${RUNQCHECK_ROOT}/tests/explore"
     runqcheck_explore runqcheck_models ${_rq_pic})
   add_test(NAME explore_teeth/grab_after_cas COMMAND sh
     "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__grab_after_cas>
-    "(read by the load at grab_after_cas.hpp:")
+    "its load of P0.runq[0] at grab_after_cas.hpp:26 (runqsteal) came after its own rmw of")
   # teeth::counters_by_value: a runq_counters hook whose loads depend on the values it
   # reads; the deferred steal-size rule says which readings it could not judge.
   runqcheck_example_exe(explore_teeth__counters_by_value

@@ -284,6 +284,31 @@ class picture final : public rqm::op_observer {
         text += " (load buffering: the read took it before that store was made)";
       return text;
     };
+    // A read of a store thread tb made after it had read a release ta made earlier in
+    // the same operation as the read: ta gave the location back (its CAS on a head,
+    // say) and then read it, refilled. That read is what is misplaced, not the store.
+    auto handed_back = [&](int k) {
+      for (int j : po_[static_cast<std::size_t>(tb)]) {
+        if (j == of(k).rf) break;
+        const row& r = of(j);
+        if (r.reads && r.rf >= 0 && r.rf < k && of(r.rf).thread == ta && rel(of(r.rf)) &&
+            of(r.rf).op >= 0 && of(r.rf).op == of(k).op)
+          return j;
+      }
+      return -1;
+    };
+    for (int k : reads)
+      if (int j = handed_back(k); j >= 0) {
+        culprit_ = k;
+        at.insert(at.begin(), std::string(of(k).file) + ":" + std::to_string(of(k).line));
+        return text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
+                       ": its " + said(of(k), nullptr) + " came after its own " +
+                       said(of(of(j).rf), &at) + ", a release thread " + std::to_string(tb) +
+                       " read by its " + said(of(j), nullptr) + " before its " +
+                       said(of(of(k).rf), nullptr) + " refilled " + of(k).obj +
+                       ": that read must come before the release (the location was no " +
+                       "longer thread " + std::to_string(ta) + "'s)";
+      }
     for (int k : reads)
       if (acq(of(k)) && !rel(of(of(k).rf))) return say(k, true);
     for (std::size_t i = reads.size(); i-- > 0;) {  // the last: the read closest to the race

@@ -362,6 +362,30 @@ class recorder final : public access_observer, public model::op_observer {
                     x.ordered ? name_of(x.mo) : "plain", store ? "a release" : "an acquire");
     };
     auto from = [&](int k) -> const event& { return events_[events_[reads[k]].rf]; };
+    // A read of a store the writer's thread made after reading a release the reader
+    // made earlier in the same operation: the reader gave the location back (its CAS on
+    // a head, say) and then read it, refilled. That read is misplaced, not the store.
+    for (int k = 0; k < nr; k++) {
+      const event& l = events_[reads[k]];
+      for (int j = 0; j < l.rf; j++) {
+        const event& r = events_[j];
+        if (r.thread != events_[l.rf].thread || r.rf < 0 || r.rf >= reads[k] ||
+            (r.kind != ev::load && r.kind != ev::rmw && r.kind != ev::cas_fail))
+          continue;
+        const event& c = events_[r.rf];
+        if (c.thread != thread || !rel(c) || c.op < 0 || c.op != l.op) continue;
+        culprit_ = reads[k];
+        std::size_t at = std::strlen(b);
+        std::snprintf(b + at, n - at,
+                      "; T%d took it over through %s: its load in %s (%s:%u) came after its "
+                      "own release in %s (%s:%u), which T%d read in %s (%s:%u) before its store "
+                      "in %s (%s:%u) refilled it: that load must come before the release",
+                      thread, object_name(l.obj), l.func, l.file, l.line, c.func, c.file, c.line,
+                      r.thread, r.func, r.file, r.line, from(k).func, from(k).file,
+                      from(k).line);
+        return;
+      }
+    }
     for (int k = 0; k < nr; k++)
       if (acq(events_[reads[k]]) && !rel(from(k))) return said(reads[k], true);
     for (int k = nr - 1; k >= 0; k--) {  // the last: the read closest to the race
