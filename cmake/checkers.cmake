@@ -128,14 +128,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_kinds COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/kinds_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_kinds")
-  # A report several subjects share: printed once, naming them.
+  # A report or a not-applied reason several subjects share: printed once, naming them.
   add_test(NAME verdict_reports COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/reports_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_reports")
-  # Not-applied lines that scenarios and subjects share: printed once.
-  add_test(NAME verdict_notes COMMAND /usr/bin/python3
-    "${RUNQCHECK_ROOT}/tests/verdict/notes_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
-    "${CMAKE_BINARY_DIR}/verdict_notes")
   # A FAILED cell of two failing tests: one JUnit <failure> naming both.
   add_test(NAME verdict_junit_cell COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/junit_cell_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
@@ -234,7 +230,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(gate_shards PROPERTIES LABELS "nightly;selftest" TIMEOUT 600)
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
-    verdict_kinds verdict_reports verdict_notes verdict_junit_cell verdict_strict_presets
+    verdict_kinds verdict_reports verdict_junit_cell verdict_strict_presets
     verdict_reason_cut verdict_sarif_sites verdict_columns docs_columns gate_flags subject_spec
     verdict_cache style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
