@@ -118,7 +118,7 @@ class picture final : public rqm::op_observer {
   // options::on_end: where g, the execution the rows record, is SC-consistent,
   // its rows in an SC order of g (checker::sc_order's: each thread runs as far
   // as it can), not in the replay's order of po ∪ rf, where a read of the
-  // initial value may come after a write that fr puts before it. An
+  // initial value may come after a write that fr puts after it. An
   // operation's marks stay beside its first and last access, a row of no
   // thread after the access it followed. Before fail() and race_cause().
   void order_sc(const graph& g) {
