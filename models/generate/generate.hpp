@@ -11,7 +11,9 @@
 // which start empty (P1 but where the owner steals from it, below). Roles
 // and their operations (as the contract allows):
 //   owner   runqput(P0) next false/true, runqget, runqdrain, a reput of the G
-//           it got last (next false/true), findRunnable's global batch as its
+//           it got last (next false/true), injectglist's runqputbatch of two
+//           new Gs (what does not fit goes to the global tail), findRunnable's
+//           global batch as its
 //           first operation on an empty P0, procresize's destroy(P0) as
 //           its last, once the others are done (the world stopped), and
 //           right after a runqget or runqdrain, runqsteal(P0, P1):
@@ -110,7 +112,8 @@ inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<o
   }
   switch (r) {
     case role::owner:
-      out = {model::put(0, -1), model::put_next(0, -1), model::get(0), model::drain(0)};
+      out = {model::put(0, -1), model::put_next(0, -1), model::get(0), model::drain(0),
+             model::put_batch(0, -1, 2)};
       if (got) {
         out.push_back(model::reput(0));
         out.push_back(model::reput_next(0));
@@ -202,9 +205,35 @@ inline unsigned touches(role r, const std::vector<op>& seq, int fill, std::uint3
     batch |= o.kind == op_kind::glob_batch || o.kind == op_kind::destroy;
     puts += o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::reput ||
             o.kind == op_kind::reput_next;
+    if (o.kind == op_kind::put_batch) puts += o.n;  // leftovers go to the global tail
   }
   bool spill = fill + puts > static_cast<int>(cap);
   return p0 | (batch || spill ? global_q : 0u);
+}
+
+// A batch put only where it may not fit: before each put_batch, an upper
+// bound of P0's ring (the start's fill, one more a put, none after a drain
+// or destroy; gets and steals ignored) leaves less room than the batch. A
+// batch that surely fits is runqputbatch's path that findRunnable's global
+// batch already drives; the leftovers to the global tail are injectglist's.
+inline bool batches_may_spill(const std::vector<op>& own, int fill, std::uint32_t cap) {
+  int ub = fill;
+  for (const op& o : own) {
+    switch (o.kind) {
+      case op_kind::put:
+      case op_kind::put_next:
+      case op_kind::reput:
+      case op_kind::reput_next: ub++; break;
+      case op_kind::drain:
+      case op_kind::destroy: ub = 0; break;
+      case op_kind::put_batch:
+        if (ub + o.n <= static_cast<int>(cap)) return false;
+        ub += o.n;
+        break;
+      default: break;
+    }
+  }
+  return true;
 }
 
 // Three threads, none sharing nothing with the other two.
@@ -228,9 +257,10 @@ inline bool connected(const program& p) {
 // room; Go's runqgrab writes the Gs before runqsteal's overflow check):
 // before each steal into a P, an upper bound of the Gs on it (ring and
 // runnext) is at most Cap/2, the most a steal takes, whatever the others do.
-// The bound, along its owner's operations: the start's Gs, one more a put,
-// one fewer a get, none after a drain or destroy, Cap/2 - 1 more a steal
-// or global batch into it (the last G taken is returned).
+// The bound, along its owner's operations: the start's Gs, one more a put
+// (n more a batch of n), one fewer a get, none after a drain or destroy,
+// Cap/2 - 1 more a steal or global batch into it (the last G taken is
+// returned).
 inline bool steals_have_room(const model::scenario& sc) {
   const int cap = static_cast<int>(sc.cap), half = cap / 2;
   std::vector<int> ub(static_cast<std::size_t>(std::max(sc.nprocs, 1)), 0);
@@ -245,6 +275,7 @@ inline bool steals_have_room(const model::scenario& sc) {
         case op_kind::put_next:
         case op_kind::reput:
         case op_kind::reput_next: n = std::min(n + 1, cap + 1); break;
+        case op_kind::put_batch: n = std::min(n + o.n, cap + 1); break;
         case op_kind::get: n = std::max(n - 1, 0); break;
         case op_kind::drain:
         case op_kind::destroy: n = 0; break;
@@ -291,6 +322,10 @@ inline model::scenario to_scenario(const program& p) {
     for (op& o : t) {
       if (o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::glob_put)
         o.g = static_cast<std::int16_t>(g++);
+      if (o.kind == op_kind::put_batch) {
+        o.g = static_cast<std::int16_t>(g);
+        g += o.n;
+      }
     }
   }
   sc.ngs = g;
@@ -341,6 +376,7 @@ inline std::uint64_t enumerate(const bounds& b,
           bool reads_global = detail::has(pr.threads, op_kind::glob_get) ||
                               detail::has(pr.threads, op_kind::glob_batch);
           for (int fill = 0; fill <= static_cast<int>(cap); fill++) {
+            if (!detail::batches_may_spill(own, fill, cap)) continue;
             for (int nx = 0; nx < 2; nx++) {
               if (batch0 && (fill > 0 || nx > 0)) continue;  // the batch needs an empty P0
               for (int gs : b.global_sizes) {
@@ -405,8 +441,12 @@ inline std::vector<model::scenario> smaller(const model::scenario& sc, std::uint
     }
     for (int& x : s.global) x = m(x);
     for (auto& t : s.threads)
-      for (op& o : t)
-        if (o.g >= 0) o.g = static_cast<std::int16_t>(m(o.g));
+      for (op& o : t) {
+        if (o.g < 0) continue;
+        int first = m(o.g);
+        for (int i = 1; o.kind == op_kind::put_batch && i < o.n; i++) m(o.g + i);  // consecutive
+        o.g = static_cast<std::int16_t>(first);
+      }
     while (!s.initial.empty() && s.initial.back().ring.empty() && s.initial.back().runnext < 0)
       s.initial.pop_back();
     s.ngs = g;

@@ -25,6 +25,9 @@
 //  - reput / reput_next (generated programs) put again the G the thread
 //    received last: a G that ran is reused, so stale pointers to it may be
 //    in flight (ABA); histories record them as put / put_next of that G;
+//  - put_batch (generated programs: injectglist's own-P step) hands
+//    runqputbatch new Gs; what it leaves in the gQueue goes to the global
+//    tail, and histories record those leftovers as its result;
 //  - a G handed from one thread to another carries its plain state with it
 //    (its status, written by the putter, read by the receiver: a data race
 //    under Relacy if the hand-off lacks a happens-before edge);
@@ -253,6 +256,34 @@ class world {
     S::runqput(*ps_[p], &gs_[gid], next);
   }
 
+  // injectglist's step with a P (proc.go): runqputbatch(pp, &q), then
+  // what is left in q to the global queue. Go does that under one
+  // sched.lock (globrunqputbatch); the contract has globrunqput only, so the
+  // leftovers go one by one, and lincheck takes them as one step each.
+  // Leftovers are recorded as the operation's result (step_gs_).
+  void put_batch(int t, const op& o) {
+    gQueue<B> q;
+    for (int i = 0; i < o.n; i++) {
+      G* gp = &gs_[o.g + i];
+      introduced_[o.g + i]++;
+      unsure_next(o.g + i);
+      hand_off(gp);
+      q.pushBack(gp);
+    }
+    S::runqputbatch(*ps_[o.p], q);
+    const int left = q.size();
+    // The ring took the first n - left, in order (a port that kept others
+    // fails lincheck or conservation, not these lower bounds).
+    for (int i = 0; i < o.n - left && i < o.n; i++) {
+      fifo_put(o.p, o.g + i, false);
+      held_put(o.p, o.g + i, false);
+    }
+    for (G* gp; (gp = q.pop()) != nullptr;) {
+      if (nstep_[t] < MaxG) step_gs_[t][nstep_[t]++] = gp->goid;
+      S::globrunqput(sched_, gp);
+    }
+  }
+
   void deliver(int t, G* gp) {
     if (gp == nullptr) return;
     RQ_INVARIANT(B, gp->goid < static_cast<std::uint64_t>(MaxG),
@@ -327,6 +358,7 @@ class world {
         deliver(t, gp);
         break;
       }
+      case op_kind::put_batch: put_batch(t, o); break;
       case op_kind::glob_put:
         introduced_[o.g]++;
         unsure_next(o.g);

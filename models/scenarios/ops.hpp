@@ -8,6 +8,7 @@
 // queue operations there too, followed by what the scheduler does with them).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -52,6 +53,10 @@ enum class op_kind : std::uint8_t {
   // The world runs it as put / put_next of that G (what a history records).
   reput,
   reput_next,
+  // injectglist's own-P step: runqputbatch of n new Gs (g, g+1, ...) onto
+  // P p; what does not fit the ring goes to the global tail (the harness
+  // puts those one by one with globrunqput: the contract names no batch put).
+  put_batch,
 };
 
 enum class op_level : std::uint8_t { queue, control, sched };
@@ -60,7 +65,8 @@ struct op {
   op_kind kind;
   std::uint8_t p = 0;       // the P this thread acts as the owner of
   std::uint8_t victim = 0;  // steal / empty / expect_nonempty: the other P; wait_done: a thread
-  std::int16_t g = -1;      // put / glob_put: the G's id
+  std::int16_t g = -1;      // put / glob_put: the G's id; put_batch: its first G's
+  std::uint8_t n = 0;       // put_batch: the batch's Gs (g .. g+n-1)
 };
 
 struct op_name {
@@ -100,6 +106,7 @@ inline constexpr op_name op_names[] = {
     {op_kind::inject, "inject", "injectglist", op_level::sched},
     {op_kind::reput, "reput", "runqput", op_level::queue},
     {op_kind::reput_next, "reput_next", "runqput", op_level::queue},
+    {op_kind::put_batch, "put_batch", "runqputbatch", op_level::queue},
 };
 static_assert([] {
   for (std::size_t i = 0; i < std::size(op_names); i++)
@@ -154,6 +161,10 @@ inline void describe_op(const op& o, char* b, std::size_t n) {
     case op_kind::reput_next:
       std::snprintf(b, n, "runqput(P%d, the G it got last, next=%s)", p,
                     o.kind == op_kind::reput_next ? "true" : "false");
+      break;
+    case op_kind::put_batch:
+      std::snprintf(b, n, "runqputbatch(P%d, G%d..G%d), the rest globrunqput", p, g,
+                    g + std::max(int(o.n), 1) - 1);
       break;
     default: std::snprintf(b, n, "%s(P%d)", info(o.kind).go.data(), p); break;  // sched events
   }

@@ -40,6 +40,9 @@ constexpr op destroy(int p) { return {op_kind::destroy, std::uint8_t(p)}; }
 constexpr op empty(int victim) { return {op_kind::empty, 0, std::uint8_t(victim)}; }
 constexpr op reput(int p) { return {op_kind::reput, std::uint8_t(p)}; }
 constexpr op reput_next(int p) { return {op_kind::reput_next, std::uint8_t(p)}; }
+constexpr op put_batch(int p, int g, int n) {
+  return {op_kind::put_batch, std::uint8_t(p), 0, std::int16_t(g), std::uint8_t(n)};
+}
 
 // Initial contents of one P (put by its owner before the threads start).
 struct initial_p {

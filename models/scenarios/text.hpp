@@ -30,11 +30,12 @@ namespace runqcheck::model {
 
 namespace text_detail {
 // The arguments each operation is written with: p (its P), v (victim),
-// g (a G), t (a thread).
+// g (a G), t (a thread), n (a batch's Gs: g .. g+n-1).
 constexpr std::string_view args_of(op_kind k) {
   switch (k) {
     case op_kind::put:
     case op_kind::put_next: return "pg";
+    case op_kind::put_batch: return "pgn";
     case op_kind::get:
     case op_kind::drain:
     case op_kind::glob_batch:
@@ -81,7 +82,7 @@ inline std::string op_text(const op& o) {
   std::string_view a = text_detail::args_of(o.kind);
   for (std::size_t i = 0; i < a.size(); i++) {
     if (i > 0) s += ',';
-    int v = a[i] == 'p' ? o.p : a[i] == 'g' ? o.g : o.victim;
+    int v = a[i] == 'p' ? o.p : a[i] == 'g' ? o.g : a[i] == 'n' ? o.n : o.victim;
     s += std::to_string(v);
   }
   return s + ')';
@@ -121,7 +122,9 @@ inline bool parse_op_text(std::string_view w, op& o) {
     if (a[i] == 'p') o.p = static_cast<std::uint8_t>(v[i]);
     if (a[i] == 'v' || a[i] == 't') o.victim = static_cast<std::uint8_t>(v[i]);
     if (a[i] == 'g') o.g = static_cast<std::int16_t>(v[i]);
+    if (a[i] == 'n') o.n = static_cast<std::uint8_t>(v[i]);
   }
+  if (*k == op_kind::put_batch && (o.n == 0 || o.g + o.n > 256)) return false;
   return true;
 }
 
@@ -190,8 +193,9 @@ inline bool parse_spec(std::string_view line, scenario& sc, std::string& err, in
         err = "not an operation: '" + std::string(w) + "'";
         return false;
       }
-      if (o.g >= 0 && !g_ok(o.g, false)) {
-        err = "G" + std::to_string(o.g) + " out of range in '" + std::string(w) + "'";
+      int last = o.kind == op_kind::put_batch ? o.g + o.n - 1 : o.g;  // a batch's last G
+      if (o.g >= 0 && !(g_ok(o.g, false) && g_ok(last, false))) {
+        err = "G" + std::to_string(last) + " out of range in '" + std::string(w) + "'";
         return false;
       }
       sc.threads.back().push_back(o);

@@ -147,7 +147,8 @@ def table(runq):
            *textwrap.wrap(
                "A user's port is judged the same way (`--recorded`, the weak memory column) "
                "when the idioms fit it. One they cannot fit (fences, rings on the heap or in "
-               "plain slots, a site missing from the idioms' shape) prints `not applied` with "
+               "plain slots, a site missing from the idioms' shape, a runqempty that does not "
+               "read the tail again after runnext as Go does) prints `not applied` with "
                "the reason, and the line names the column that judges it: the engine's "
                "exhaustive LB column, explore_lb/<subject>, which explores every execution of "
                "the catalog under LB and C11 with the port's own code and orders, idioms or "

@@ -156,6 +156,15 @@ def check_shape(ops, role):
                    and (a.kind in "SA" or a.kind == "C" and a.ok)]
             if "tail" in seq and "slot" in seq and seq.index("tail") < seq.index("slot"):
                 raise NotApplied(f"{op.label()} advances the tail before it writes the slot")
+        if op.name == "runqempty":
+            # Go's runqempty reads the tail again after runnext (a put that kicked runnext into
+            # the ring and a get of runnext in between show head == tail, runnext nil). The
+            # idioms read it so; judging them would judge a re-read the port does not make.
+            seq = [role.get(a.off) for a in op.acc if a.where in ("P0", "P1") and a.kind == "L"]
+            if "runnext" in seq and "tail" not in seq[len(seq) - seq[::-1].index("runnext"):]:
+                raise NotApplied(f"{op.label()} reads no tail after runnext (Go's re-read): "
+                                 "the idioms' runqempty re-reads it, so they would judge a "
+                                 "check the port does not make")
 
 
 def site_of(op, a, r):

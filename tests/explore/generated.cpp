@@ -280,7 +280,8 @@ struct history final : model::op_observer {
       x.p = r.o.p;
       x.victim = r.o.victim;
       x.g = r.o.g;
-      if (r.o.kind == model::op_kind::drain) {
+      x.n = r.o.n;
+      if (r.o.kind == model::op_kind::drain || r.o.kind == model::op_kind::put_batch) {
         for (std::uint64_t g : r.gs) x.list.push_back(static_cast<runqcheck::ref::gid>(g));
       } else {
         x.res = r.gs.empty() ? runqcheck::ref::nil : static_cast<runqcheck::ref::gid>(r.gs[0]);

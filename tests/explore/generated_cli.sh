@@ -45,7 +45,7 @@ want 2 "found under RC11, not SC" "$gen" replay "$spec" sc rc11/0:0
 # A long run says how far it is (RUNQCHECK_PROGRESS_SECONDS=0: after every program), on
 # stderr, and the run's own lines are unchanged.
 RUNQCHECK_PROGRESS_SECONDS=0 "$gen" both --total 2 >"$work/out" 2>"$work/err"
-n=$(grep -c '^generated [^:]*: progress: [0-9,]* of 932 programs taken' "$work/err")
+n=$(grep -c '^generated [^:]*: progress: [0-9,]* of [0-9,]* programs taken' "$work/err")
 if [ "$n" -gt 0 ] && grep -q 'all passed' "$work/out" && ! grep -q progress "$work/out"; then
   echo "ok   progress: $n lines on stderr"
 else

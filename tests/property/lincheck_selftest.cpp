@@ -56,6 +56,22 @@ operation empty(int t, int victim, bool res, std::uint64_t c, std::uint64_t r) {
   return o;
 }
 
+// runqputbatch(P p, G g .. g+n-1): left, what it left for the global queue.
+operation batch(int t, int p, int g, int n, std::vector<int> left, std::uint64_t c,
+                std::uint64_t r) {
+  auto o = mk(t, op_kind::put_batch, c, r);
+  o.p = p;
+  o.g = g;
+  o.n = n;
+  o.list = std::move(left);
+  return o;
+}
+operation glob_get(int t, int res, std::uint64_t c, std::uint64_t r) {
+  auto o = mk(t, op_kind::glob_get, c, r);
+  o.res = res;
+  return o;
+}
+
 queues init(std::vector<int> ring, int runnext = nil, std::uint32_t cap = 4) {
   queues q(cap, 2);
   for (int g : ring) q.runqput(0, g, false);
@@ -111,7 +127,32 @@ int main() {
       {"pending operation may or may not have taken effect",
        true,
        {init({}), {put(0, 0, 0, 0, pending), steal(1, 1, 0, false, 0, 1, 2)}}},
+      {"runqputbatch onto a ring with room for one: the second to the global queue",
+       true,
+       {init({0, 1, 2}),
+        {batch(0, 0, 3, 2, {4}, 0, 1), glob_get(1, 4, 2, 3), get(0, 0, 0, false, 4, 5)}}},
+      {"runqputbatch leaves both while a steal makes room (a stale head: fewer than fit)",
+       true,
+       {init({0, 1, 2}),
+        {batch(0, 0, 3, 2, {3, 4}, 0, 3), steal(1, 1, 0, false, 1, 1, 2),
+         glob_get(1, 3, 4, 5), glob_get(1, 4, 6, 7)}}},
+      {"a thief sees the batch's ring part before its leftover reaches the global queue",
+       true,
+       {init({0, 1, 2}),
+        {batch(0, 0, 3, 2, {4}, 0, 5), steal(1, 1, 0, false, 1, 1, 2),
+         glob_get(1, nil, 3, 4)}}},
       // --- not linearizable
+      {"runqputbatch keeps more than the ring has room for",
+       false,
+       {init({0, 1, 2}), {batch(0, 0, 3, 2, {}, 0, 1)}}},
+      {"runqputbatch leaves a G out of order (not the batch's last)",
+       false,
+       {init({0, 1, 2}), {batch(0, 0, 3, 2, {3}, 0, 1)}}},
+      {"runqputbatch loses a G (neither in the ring nor left)",
+       false,
+       {init({0, 1, 2}),
+        {batch(0, 0, 3, 2, {}, 0, 1), get(0, 0, 0, false, 2, 3), get(0, 0, 1, false, 4, 5),
+         get(0, 0, 2, false, 6, 7), get(0, 0, 3, false, 8, 9), get(0, 0, nil, false, 10, 11)}}},
       {"a G delivered twice",
        false,
        {init({0}), {get(0, 0, 0, false, 0, 3), steal(1, 1, 0, false, 0, 1, 2)}}},

@@ -344,18 +344,21 @@ bool run(const char* prog, const runqcheck::model::scenario& sc,
                        prog + " replay " + mode_name(p) + " '" + p.final_state.c_str() + "'";
     std::printf("replay: %s\n", line.c_str());
 #ifdef RUNQCHECK_PICTURES
-    // Not for `replay`: it re-runs a failure whose files were written then.
-    if (s.mode != "replay") {
-      std::fflush(stdout);
-      std::string err, cause;
-      std::string html = take_picture<T>(prog, sc, subject, mode_name(p), p, line, err, cause);
-      if (html.empty())
-        std::printf("picture: none (%s)\n", err.c_str());
-      else
-        std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
-      // The reason ci/verdict.py shows (Relacy's own line says only "DATA RACE").
-      if (!cause.empty()) std::printf("runqcheck: cause: %s: %s\n", name, cause.c_str());
+    // `replay` re-runs a failure whose files were written then: it writes
+    // none, but traces the execution again for its cause.
+    const bool write = s.mode != "replay";
+    std::fflush(stdout);
+    std::string err, cause;
+    std::string html =
+        take_picture<T>(prog, sc, subject, mode_name(p), p, line, err, cause, write);
+    if (!write) {
+    } else if (html.empty()) {
+      std::printf("picture: none (%s)\n", err.c_str());
+    } else {
+      std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
     }
+    // The reason ci/verdict.py shows (Relacy's own line says only "DATA RACE").
+    if (!cause.empty()) std::printf("runqcheck: cause: %s: %s\n", name, cause.c_str());
 #endif
   }
   std::fflush(stdout);

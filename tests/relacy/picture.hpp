@@ -184,8 +184,8 @@ template <class T>
 std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
                          const char* subject, const std::string& mode,
                          const rl::test_params& failed, const std::string& replay_line,
-                         std::string& err, std::string& cause) {
-  std::string dir = failure_dir(err);
+                         std::string& err, std::string& cause, bool write = true) {
+  std::string dir = write ? failure_dir(err) : std::string(".");
   if (dir.empty()) return "";
   const char* mut = std::getenv("RUNQCHECK_MUTANT");
   std::string mutant = mut != nullptr ? mut : "";
@@ -214,6 +214,7 @@ std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
   p.initial_state = state.c_str();
   traced_run t = trace_execution<T>(p, info);
   cause = t.message;  // a data race with its accesses named (fuzz::recorder::failure)
+  if (!write) return "";
   if (err = fz::write_page(base + ".html", t.json); !err.empty()) return "";
   // The replay file: `key value` lines (runqcheck replay|explain FILE.replay).
   std::ofstream r(base + ".replay");

@@ -4,7 +4,8 @@
 Runs the Relacy scenario binary on a mutant until it fails, takes the
 `replay:` line it prints, runs that command twice, and checks that both
 replays fail again with the same execution history as the original (object
-addresses, which ASLR moves, are numbered in order of appearance), and that
+addresses, which ASLR moves, are numbered in order of appearance) and the
+same `runqcheck: cause:` line (none if the original printed none), and that
 the failure's picture, if drawn, shows a failing execution. RUNQCHECK_CASE,
 when set, picks the scenarios.
 
@@ -48,6 +49,8 @@ def main():
         return 1
     print("failure:", lines[0])
     original = history(out)
+    # The failure said in the port's terms (a data race's accesses named): the replay says it too.
+    cause = re.findall(r"^runqcheck: cause: .*$", out, re.M)
     words = shlex.split(lines[0])
     renv = dict(env)
     while words and "=" in words[0] and not words[0].startswith("/"):
@@ -63,7 +66,13 @@ def main():
             print(f"replay_test: replay {attempt} history differs from the original "
                   f"({len(h)} vs {len(original)} steps)")
             return 1
-        print(f"replay {attempt}: same failure, identical history of {len(h)} steps")
+        rcause = re.findall(r"^runqcheck: cause: .*$", rout, re.M)
+        if rcause != cause:
+            print(f"replay_test: replay {attempt} says {rcause[:1] or 'no cause'}, "
+                  f"the original {cause[:1] or 'none'}")
+            return 1
+        print(f"replay {attempt}: same failure, identical history of {len(h)} steps"
+              + (", the same cause" if cause else ""))
     print("1 passed, 0 failed")
     return 0
 

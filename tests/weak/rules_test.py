@@ -5,9 +5,10 @@ RECORDER is weak_record__go125.  Its listing is edited the way other ports would
 judged by audit.py --recorded FILE: a relaxed peek at the head before runqput's acquire
 load still passes (the read runqput acts on decides); a plain read of the victim's tail
 fails naming runqgrab_tail_load; a runqempty that never reads runnext fails with
-that read "not recognised" (no order advised for it); a fence, a G pointer stored outside
-the P objects, two tails, and a runqputbatch that never stores the tail are each `not
-applied` (exit 77) with their reason, the fence's naming the exhaustive LB column that
+that read "not recognised" (no order advised for it); a runqempty that does not read the
+tail again after runnext (Go's re-read, which the idioms make), a fence, a G pointer stored
+outside the P objects, two tails, and a runqputbatch that never stores the tail are each
+`not applied` (exit 77) with their reason, the fence's naming the exhaustive LB column that
 judges such a port (issue 43).  A runnext held as an integer (uintptr_t) passes.  A port
 whose runqput peeks at runnext seq_cst (an access Go's runq does not make: reported so)
 and CASes it relaxed fails, and its witness and picture draw that peek seq_cst, as the
@@ -105,6 +106,18 @@ def cases(lines, head, tail, runnext):
     nonext = lambda f, _: [] if f is None else (
         [] if f[2] == str(runnext) and f[5] == "L" else [" ".join(f)])
 
+    after = {"runnext": False}
+
+    def noreread(f, _):  # runqempty without the tail's re-read after runnext
+        if f is None:  # an operation starts
+            after["runnext"] = False
+            return []
+        if f[2] == str(runnext) and f[5] == "L":
+            after["runnext"] = True
+        elif after["runnext"] and f[2] == str(tail) and f[5] == "L":
+            return []
+        return [" ".join(f)]
+
     def two_phase(claim, settle):  # the victim's head CAS, then a second one, these orders
         def ed(f, _):
             if f is None:
@@ -136,6 +149,9 @@ def cases(lines, head, tail, runnext):
         # issue 30: no order is advised for a read the port never makes
         ("runqempty reads no runnext", edit(lines, "runqempty", nonext), 1,
          "runqempty_runnext_load: not recognised"),
+        # a held-out port's bug: the idioms' runqempty re-reads the tail, the port's did not
+        ("runqempty does not read the tail again", edit(lines, "runqempty", noreread), 77,
+         "runqempty reads no tail after runnext (Go's re-read)"),
         ("a two-phase steal whose second head CAS is relaxed",
          edit(lines, "runqsteal", two_phase("release", "relaxed")), 1,
          "FAILED: weak-memory orders: runqgrab_head_cas is relaxed"),

@@ -230,6 +230,7 @@ inline void result_text(const model::op& o, const std::uint64_t* gs, int n, bool
     case model::op_kind::empty:
     case model::op_kind::expect_nonempty: add(empty ? "true" : "false"); break;
     case model::op_kind::drain:
+    case model::op_kind::put_batch:  // its leftovers
       add("[");
       for (int i = 0; i < n; i++) add(i ? " " : "", gs[i]);
       add("]");

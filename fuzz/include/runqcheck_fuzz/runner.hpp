@@ -100,8 +100,9 @@ inline std::string check_history(const model::scenario& sc, const recorder& r) {
     x.p = rec.o.p;
     x.victim = rec.o.victim;
     x.g = rec.o.g;
+    x.n = rec.o.n;
     const std::uint64_t* gs = r.results(rec);
-    if (rec.o.kind == model::op_kind::drain) {
+    if (rec.o.kind == model::op_kind::drain || rec.o.kind == model::op_kind::put_batch) {
       for (int k = 0; k < rec.nres; k++) x.list.push_back(static_cast<ref::gid>(gs[k]));
     } else {
       x.res = rec.nres > 0 ? static_cast<ref::gid>(gs[0]) : ref::nil;

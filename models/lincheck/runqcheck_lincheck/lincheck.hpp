@@ -30,6 +30,8 @@
 //                      empty | take runnext (runqgrab reads runnext after h/t)
 //   runqdrain          take runnext | take the ring
 //   global batch       globrunqgetbatch under the lock | runqputbatch
+//   runqputbatch       the ring takes what fits | each leftover to the
+//   (put_batch)        global tail, one step each (the harness's globrunqput)
 // Every other operation takes effect at one point.
 //
 // Precedence form. Where the operations' order is not one clock's (an
@@ -68,7 +70,8 @@ struct operation {
   int p = 0;
   int victim = 0;
   gid g = nil;
-  // observed result
+  int n = 0;  // put_batch: the batch is g .. g+n-1
+  // observed result (put_batch: its leftovers, in list)
   gid res = nil;
   bool inheritTime = false;
   bool flag = false;  // empty: runqempty's answer
@@ -99,7 +102,8 @@ inline precedence precedence_of(const history& h) {
 inline std::string describe_call(const operation& o) {
   char b[96];
   model::describe_op({o.kind, static_cast<std::uint8_t>(o.p), static_cast<std::uint8_t>(o.victim),
-                      static_cast<std::int16_t>(o.g)}, b, sizeof b);
+                      static_cast<std::int16_t>(o.g), static_cast<std::uint8_t>(o.n)},
+                     b, sizeof b);
   return b;
 }
 
@@ -113,6 +117,8 @@ inline std::string describe_result(const operation& o) {
     case op_kind::glob_get: return g(o.res);
     case op_kind::drain: return ref::show(o.list);
     case op_kind::empty: return o.flag ? "true" : "false";
+    case op_kind::put_batch:
+      return o.list.empty() ? "all in the ring" : "left " + ref::show(o.list);
     default: return "ok";
   }
 }
@@ -285,6 +291,33 @@ inline bool step(state& s, const operation& o, std::size_t i) {
         st.phase = done;
         return true;
       }
+    case op_kind::put_batch:
+      // step 0: the ring takes the first k; steps 1..: each leftover to the
+      // global tail. k is at most the room here; fewer is allowed (a stale
+      // runqhead shows less room than there is: Go's runqputbatch reads it
+      // once), the leftovers being the batch's last n - k, in order.
+      if (st.phase == 0) {
+        std::vector<gid> batch;
+        for (int i = 0; i < o.n; i++) batch.push_back(o.g + i);
+        ref::local& l = q.ps[o.p];
+        std::size_t k = batch.size();
+        if (check) {
+          if (o.list.size() > batch.size()) return false;
+          k = batch.size() - o.list.size();
+          if (!std::equal(o.list.begin(), o.list.end(), batch.begin() + k)) return false;
+          if (l.ring.size() + k > q.cap) return false;
+        } else {
+          k = std::min(k, q.cap - l.ring.size());  // pending: as many as fit
+        }
+        l.ring.insert(l.ring.end(), batch.begin(), batch.begin() + k);
+        st.inflight.assign(batch.begin() + k, batch.end());
+        st.phase = st.inflight.empty() ? done : 1;
+      } else {
+        q.global.push_back(st.inflight.front());
+        st.inflight.erase(st.inflight.begin());
+        st.phase = st.inflight.empty() ? done : static_cast<std::int8_t>(st.phase + 1);
+      }
+      return true;
     case op_kind::glob_put:
       q.globrunqput(o.g);
       st.phase = done;
