@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "explore/search.hpp"
+#include "runqcheck_fuzz/hand_over.hpp"
 #include "runqcheck_fuzz/page_base.hpp"
 
 namespace runqcheck::explore {
@@ -230,10 +231,8 @@ class picture final : public rqm::op_observer {
     if (rb >= 0 && rows_[static_cast<std::size_t>(rb)].func == "deliver")
       return delivered_twice(obj, ta, tb, text, at);
     if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
-    // The hand-over, as fuzz::recorder::hand_over picks it: among A's reads of stores B
-    // made after its racing write, first an acquire of a store without release (the
-    // store), else the last release read by no acquire on that object (the load), else
-    // any read of a store without release (the store).
+    // The hand-over, picked as Relacy's recorder picks it (fuzz/hand_over.hpp) among
+    // A's reads of stores B made after its racing write.
     // Candidates end at the read that took the raced G's pointer ("G5" of "G5.status");
     // a hook's reads (the harness's, relaxed by contract) are none.
     std::string g = obj.substr(0, obj.find('.'));
@@ -247,8 +246,21 @@ class picture final : public rqm::op_observer {
       if (!g.empty() && g[0] == 'G' && g == r.value) break;
     }
     auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
-    auto rel = [&](const row& w) { return w.ordered && releases(w.mo); };
-    auto acq = [&](const row& r) { return r.ordered && acquires(r.mo); };
+    fuzz::hand_over_pick h = fuzz::pick_hand_over(rows_view{*this}, reads, ta);
+    if (h.kind == fuzz::hand_over_kind::none) return text;
+    const int k = h.read;
+    if (h.kind == fuzz::hand_over_kind::handed_back) {
+      const int j = h.via;
+      culprit_ = k;
+      at.insert(at.begin(), std::string(of(k).file) + ":" + std::to_string(of(k).line));
+      return text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
+                     ": its " + said(of(k), nullptr) + " came after its own " +
+                     said(of(of(j).rf), &at) + ", a release thread " + std::to_string(tb) +
+                     " read by its " + said(of(j), nullptr) + " before its " +
+                     said(of(of(k).rf), nullptr) + " refilled " + of(k).obj +
+                     ": that read must come before the release (the location was no " +
+                     "longer thread " + std::to_string(ta) + "'s)";
+    }
     // Load buffering (the store's row after the read's): thread tb made the store after
     // a read of a write thread ta made after its own read. That write is the order to
     // fix (a release on it or a release fence before it), not the store's; -1 if none.
@@ -261,72 +273,36 @@ class picture final : public rqm::op_observer {
       }
       return -1;
     };
-    auto say = [&](int k, bool store) {
-      if (int j = cycle(k); j >= 0) {
-        const row& w = of(of(j).rf);
-        culprit_ = of(j).rf;
-        std::string mo = fuzz::name_of(static_cast<std::memory_order>(w.mo));
-        text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
-                ": its " + said(of(k), nullptr) + " read a store thread " + std::to_string(tb) +
-                " made later (load buffering), after its " + said(of(j), nullptr) +
-                " read thread " + std::to_string(ta) + "'s " + said(w, &at) + ", " + mo +
-                ", made after that read: nothing orders the read before that write (a " +
-                "release on it, or a release fence before it, does)";
-        return text;
-      }
-      const row& x = store ? of(of(k).rf) : of(k);
-      culprit_ = store ? of(k).rf : k;
-      std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
-      text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
-              ": the " + said(x, &at) + " is " + mo + ", not " +
-              (store ? "a release" : "an acquire");
-      if (of(k).rf > k)  // the store's row comes after the read's
-        text += " (load buffering: the read took it before that store was made)";
-      return text;
-    };
-    // A read of a store thread tb made after it had read a release ta made earlier in
-    // the same operation as the read: ta gave the location back (its CAS on a head,
-    // say) and then read it, refilled. That read is what is misplaced, not the store.
-    auto handed_back = [&](int k) {
-      for (int j : po_[static_cast<std::size_t>(tb)]) {
-        if (j == of(k).rf) break;
-        const row& r = of(j);
-        if (r.reads && r.rf >= 0 && r.rf < k && of(r.rf).thread == ta && rel(of(r.rf)) &&
-            of(r.rf).op >= 0 && of(r.rf).op == of(k).op)
-          return j;
-      }
-      return -1;
-    };
-    for (int k : reads)
-      if (int j = handed_back(k); j >= 0) {
-        culprit_ = k;
-        at.insert(at.begin(), std::string(of(k).file) + ":" + std::to_string(of(k).line));
-        return text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
-                       ": its " + said(of(k), nullptr) + " came after its own " +
-                       said(of(of(j).rf), &at) + ", a release thread " + std::to_string(tb) +
-                       " read by its " + said(of(j), nullptr) + " before its " +
-                       said(of(of(k).rf), nullptr) + " refilled " + of(k).obj +
-                       ": that read must come before the release (the location was no " +
-                       "longer thread " + std::to_string(ta) + "'s)";
-      }
-    for (int k : reads)
-      if (acq(of(k)) && !rel(of(of(k).rf))) return say(k, true);
-    for (std::size_t i = reads.size(); i-- > 0;) {  // the last: the read closest to the race
-      bool later = false;
-      for (std::size_t j = i + 1; j < reads.size(); j++)
-        later |= of(reads[j]).obj == of(reads[i]).obj && acq(of(reads[j]));
-      if (rel(of(of(reads[i]).rf)) && !acq(of(reads[i])) && !later) return say(reads[i], false);
+    if (int j = cycle(k); j >= 0) {
+      const row& w = of(of(j).rf);
+      culprit_ = of(j).rf;
+      std::string mo = fuzz::name_of(static_cast<std::memory_order>(w.mo));
+      return text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
+                     ": its " + said(of(k), nullptr) + " read a store thread " +
+                     std::to_string(tb) + " made later (load buffering), after its " +
+                     said(of(j), nullptr) + " read thread " + std::to_string(ta) + "'s " +
+                     said(w, &at) + ", " + mo + ", made after that read: nothing orders " +
+                     "the read before that write (a release on it, or a release fence " +
+                     "before it, does)";
     }
-    for (int k : reads)
-      if (!rel(of(of(k).rf))) {
-        // Neither side orders it: the load is named too (it may be what is misplaced,
-        // a slot read after the CAS that gave the slot back).
-        if (say(k, true), cycle(k) >= 0) return text;
-        std::string mo = of(k).ordered ? fuzz::name_of(static_cast<std::memory_order>(of(k).mo))
-                                       : "plain";
-        return text += " (read by the " + std::string(of(k).kind) + " at " + of(k).loc + " (" +
-                       of(k).func + "), " + mo + ")";
-      }
+    const bool store = h.kind != fuzz::hand_over_kind::load;
+    const row& x = store ? of(of(k).rf) : of(k);
+    culprit_ = store ? of(k).rf : k;
+    std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
+    text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
+            ": the " + said(x, &at) + " is " + mo + ", not " +
+            (store ? "a release" : "an acquire");
+    if (of(k).rf > k)  // the store's row comes after the read's
+      text += " (load buffering: the read took it before that store was made)";
+    if (h.kind == fuzz::hand_over_kind::unordered) {
+      // Neither side orders it: the load is named too (it may be what is misplaced,
+      // a slot read after the CAS that gave the slot back).
+      std::string lmo = of(k).ordered
+                            ? fuzz::name_of(static_cast<std::memory_order>(of(k).mo))
+                            : "plain";
+      text += " (read by the " + std::string(of(k).kind) + " at " + of(k).loc + " (" +
+              of(k).func + "), " + lmo + ")";
+    }
     return text;
   }
 
@@ -405,6 +381,26 @@ class picture final : public rqm::op_observer {
   }
   static bool releases(std::uint8_t mo) { return mo >= 3; }  // release, acq_rel, seq_cst
   static bool acquires(std::uint8_t mo) { return mo >= 1 && mo != 3; }
+  // The rows as fuzz::pick_hand_over reads a recording (runqcheck_fuzz/hand_over.hpp).
+  struct rows_view {
+    const picture& p;
+    const row& at(int i) const { return p.rows_[static_cast<std::size_t>(i)]; }
+    int rf(int i) const { return at(i).rf; }
+    int thread(int i) const { return at(i).thread; }
+    int op(int i) const { return at(i).op; }
+    bool reads(int i) const { return at(i).reads; }
+    bool rel(int i) const { return at(i).ordered && releases(at(i).mo); }
+    bool acq(int i) const { return at(i).ordered && acquires(at(i).mo); }
+    bool same_obj(int i, int j) const { return at(i).obj == at(j).obj; }
+    template <class F>
+    int find_before(int t, int limit, F&& pred) const {
+      for (int j : p.po_[static_cast<std::size_t>(t)]) {
+        if (j == limit) break;
+        if (pred(j)) return j;
+      }
+      return -1;
+    }
+  };
 
   static const char* kind_of(const event& e, bool mutex) {
     switch (e.what) {

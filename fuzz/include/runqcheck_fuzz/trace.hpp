@@ -19,11 +19,13 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
 
 #include "exec.hpp"
+#include "hand_over.hpp"
 #include "page_base.hpp"
 #include "schedulers.hpp"
 
@@ -320,19 +322,10 @@ class recorder final : public access_observer, public model::op_observer {
                   l.thread, object_name(l.obj), times, l.func, l.file, l.line, store, l.thread);
   }
   // A racing read by `thread` of what write #w wrote: appends the hand-over that should
-  // have ordered them. Among the reader's later reads of stores the writer's thread
-  // made after #w: first an acquire that read a store without release (that store is
-  // the culprit), else the last release read by no acquire on that object (the load),
-  // else any read of a store without release (the store): "; T1 took it over through
+  // have ordered them, as pick_hand_over (hand_over.hpp) picks it among the reader's
+  // later reads of stores the writer's thread made after #w: "; T1 took it over through
   // P0.runqtail: the store in runqput (weak_port.hpp:45) is relaxed, not a release".
   void hand_over(char* b, std::size_t n, int thread, int w, const char* raced) {
-    using mo = std::memory_order;
-    auto rel = [](const event& e) {
-      return e.ordered && (e.mo == mo::release || e.mo == mo::acq_rel || e.mo == mo::seq_cst);
-    };
-    auto acq = [](const event& e) {
-      return e.ordered && e.mo != mo::relaxed && e.mo != mo::release;
-    };
     // The raced object's G ("G5" of "G5.status"): candidates end at the read that took
     // its pointer (a slot, runnext), as the ones after it cannot have handed it over; a
     // hook's reads (the harness's, relaxed by contract) are none.
@@ -344,68 +337,72 @@ class recorder final : public access_observer, public model::op_observer {
     int reads[64], nr = 0;  // the candidates, in execution order (no allocation here)
     for (int i = w + 1; i < nevents_ && nr < 64; i++) {
       const event& r = events_[i];
-      bool rd = r.kind == ev::load || r.kind == ev::rmw || r.kind == ev::cas_fail;
-      if (r.thread != thread || !rd || r.rf <= w || events_[r.rf].thread != events_[w].thread ||
-          hook_function(r.func))
+      if (r.thread != thread || !is_read(r) || r.rf <= w ||
+          events_[r.rf].thread != events_[w].thread || hook_function(r.func))
         continue;
       reads[nr++] = i;
       if (g[0] == 'G' && std::strcmp(r.value, g) == 0) break;
     }
-    auto said = [&](int i, bool store) {
-      const event& r = events_[i];
-      const event& x = store ? events_[r.rf] : r;
-      culprit_ = store ? r.rf : i;
-      std::size_t at = std::strlen(b);
+    hand_over_pick h = pick_hand_over(events_view{*this}, std::span<const int>(reads, nr), thread);
+    if (h.kind == hand_over_kind::none) return;
+    const event& l = events_[h.read];
+    const event& s = events_[l.rf];  // the store it read
+    culprit_ = h.kind == hand_over_kind::handed_back || h.kind == hand_over_kind::load
+                   ? h.read
+                   : l.rf;
+    std::size_t at = std::strlen(b);
+    if (h.kind == hand_over_kind::handed_back) {
+      const event& r = events_[h.via];
+      const event& c = events_[r.rf];  // the reader's own release
       std::snprintf(b + at, n - at,
-                    "; T%d took it over through %s: the %s in %s (%s:%u) is %s, not %s", thread,
-                    object_name(r.obj), store ? "store" : "load", x.func, x.file, x.line,
-                    x.ordered ? name_of(x.mo) : "plain", store ? "a release" : "an acquire");
-    };
-    auto from = [&](int k) -> const event& { return events_[events_[reads[k]].rf]; };
-    // A read of a store the writer's thread made after reading a release the reader
-    // made earlier in the same operation: the reader gave the location back (its CAS on
-    // a head, say) and then read it, refilled. That read is misplaced, not the store.
-    for (int k = 0; k < nr; k++) {
-      const event& l = events_[reads[k]];
-      for (int j = 0; j < l.rf; j++) {
-        const event& r = events_[j];
-        if (r.thread != events_[l.rf].thread || r.rf < 0 || r.rf >= reads[k] ||
-            (r.kind != ev::load && r.kind != ev::rmw && r.kind != ev::cas_fail))
-          continue;
-        const event& c = events_[r.rf];
-        if (c.thread != thread || !rel(c) || c.op < 0 || c.op != l.op) continue;
-        culprit_ = reads[k];
-        std::size_t at = std::strlen(b);
-        std::snprintf(b + at, n - at,
-                      "; T%d took it over through %s: its load in %s (%s:%u) came after its "
-                      "own release in %s (%s:%u), which T%d read in %s (%s:%u) before its store "
-                      "in %s (%s:%u) refilled it: that load must come before the release",
-                      thread, object_name(l.obj), l.func, l.file, l.line, c.func, c.file, c.line,
-                      r.thread, r.func, r.file, r.line, from(k).func, from(k).file,
-                      from(k).line);
-        return;
-      }
+                    "; T%d took it over through %s: its load in %s (%s:%u) came after its "
+                    "own release in %s (%s:%u), which T%d read in %s (%s:%u) before its store "
+                    "in %s (%s:%u) refilled it: that load must come before the release",
+                    thread, object_name(l.obj), l.func, l.file, l.line, c.func, c.file, c.line,
+                    r.thread, r.func, r.file, r.line, s.func, s.file, s.line);
+      return;
     }
-    for (int k = 0; k < nr; k++)
-      if (acq(events_[reads[k]]) && !rel(from(k))) return said(reads[k], true);
-    for (int k = nr - 1; k >= 0; k--) {  // the last: the read closest to the race
-      const event& r = events_[reads[k]];
-      bool later = false;
-      for (int j = k + 1; j < nr; j++)
-        later |= events_[reads[j]].obj == r.obj && acq(events_[reads[j]]);
-      if (rel(from(k)) && !acq(r) && !later) return said(reads[k], false);
+    const bool store = h.kind != hand_over_kind::load;
+    const event& x = store ? s : l;
+    std::snprintf(b + at, n - at,
+                  "; T%d took it over through %s: the %s in %s (%s:%u) is %s, not %s", thread,
+                  object_name(l.obj), store ? "store" : "load", x.func, x.file, x.line,
+                  x.ordered ? name_of(x.mo) : "plain", store ? "a release" : "an acquire");
+    if (h.kind == hand_over_kind::unordered) {  // the load is named too (it may be misplaced)
+      at = std::strlen(b);
+      std::snprintf(b + at, n - at, " (read by the load in %s (%s:%u), %s)", l.func, l.file,
+                    l.line, l.ordered ? name_of(l.mo) : "plain");
     }
-    for (int k = 0; k < nr; k++)
-      if (!rel(from(k))) {
-        // Neither side orders it: the load is named too (it may be what is misplaced).
-        said(reads[k], true);
-        const event& r = events_[reads[k]];
-        std::size_t at = std::strlen(b);
-        std::snprintf(b + at, n - at, " (read by the load in %s (%s:%u), %s)", r.func, r.file,
-                      r.line, r.ordered ? name_of(r.mo) : "plain");
-        return;
-      }
   }
+  static bool is_read(const event& e) {
+    return e.kind == ev::load || e.kind == ev::rmw || e.kind == ev::cas_fail;
+  }
+  // The events as pick_hand_over reads a recording (hand_over.hpp).
+  struct events_view {
+    const recorder& r;
+    const event& at(int i) const { return r.events_[i]; }
+    int rf(int i) const { return at(i).rf; }
+    int thread(int i) const { return at(i).thread; }
+    int op(int i) const { return at(i).op; }
+    bool reads(int i) const { return is_read(at(i)); }
+    bool rel(int i) const {
+      using mo = std::memory_order;
+      const event& e = at(i);
+      return e.ordered && (e.mo == mo::release || e.mo == mo::acq_rel || e.mo == mo::seq_cst);
+    }
+    bool acq(int i) const {
+      const event& e = at(i);
+      return e.ordered && e.mo != std::memory_order::relaxed &&
+             e.mo != std::memory_order::release;
+    }
+    bool same_obj(int i, int j) const { return at(i).obj == at(j).obj; }
+    template <class F>
+    int find_before(int t, int limit, F&& pred) const {
+      for (int j = 0; j < limit; j++)
+        if (at(j).thread == t && pred(j)) return j;
+      return -1;
+    }
+  };
   // #w was another thread's delivery of G g: the queue handed g out twice. Says so,
   // with where each thread first read g's pointer in the port.
   void delivered_twice(char* b, std::size_t n, const char* g, int first, int second) {

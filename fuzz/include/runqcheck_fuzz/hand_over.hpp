@@ -1,0 +1,62 @@
+// runqcheck_fuzz/hand_over.hpp — which access a data race's hand-over names:
+// one rule for the two recorders that say it, Relacy's (trace.hpp, over its
+// events) and the exploring engine's picture (tests/explore/picture.hpp, over
+// its rows). Thread R's racing read of what thread W wrote: `reads` are R's
+// later reads of stores W made after that write, in order. The first that
+// applies:
+//  1. handed_back: a read of a store W made after W read a release R had made
+//     earlier in the same operation as the read. R gave the location back
+//     (its CAS on a head, say) and read it again, refilled: the read is what
+//     is misplaced, not the store;
+//  2. store: an acquire that read a store without release: that store;
+//  3. load: the last read of a release that no later acquire of the same
+//     object follows: that load;
+//  4. unordered: a read of a store without release (neither side orders it):
+//     the store, and the load beside it.
+// Each recorder says its pick in its own words (and the picture adds load
+// buffering, which Relacy does not make).
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+namespace runqcheck::fuzz {
+
+enum class hand_over_kind { none, handed_back, store, load, unordered };
+
+struct hand_over_pick {
+  hand_over_kind kind = hand_over_kind::none;
+  int read = -1;  // the read of `reads` it names
+  int via = -1;   // handed_back: W's read of R's release
+};
+
+// V, a recording by index: rf(i) (the write i read, -1: the initial value),
+// thread(i), op(i) (its operation, -1: none), reads(i) (a load, RMW or failed
+// CAS), rel(i), acq(i) (an atomic of such an order), same_obj(i, j), and
+// find_before(t, i, pred): thread t's first access j before i in its program
+// order with pred(j), else -1.
+template <class V>
+hand_over_pick pick_hand_over(const V& v, std::span<const int> reads, int reader) {
+  for (int k : reads) {
+    int j = v.find_before(v.thread(v.rf(k)), v.rf(k), [&](int x) {
+      int c = v.rf(x);
+      return v.reads(x) && c >= 0 && c < k && v.thread(c) == reader && v.rel(c) &&
+             v.op(c) >= 0 && v.op(c) == v.op(k);
+    });
+    if (j >= 0) return {hand_over_kind::handed_back, k, j};
+  }
+  for (int k : reads)
+    if (v.acq(k) && !v.rel(v.rf(k))) return {hand_over_kind::store, k};
+  for (std::size_t i = reads.size(); i-- > 0;) {  // the last: the read closest to the race
+    bool later = false;
+    for (std::size_t j = i + 1; j < reads.size(); j++)
+      later |= v.same_obj(reads[j], reads[i]) && v.acq(reads[j]);
+    if (v.rel(v.rf(reads[i])) && !v.acq(reads[i]) && !later)
+      return {hand_over_kind::load, reads[i]};
+  }
+  for (int k : reads)
+    if (!v.rel(v.rf(k))) return {hand_over_kind::unordered, k};
+  return {};
+}
+
+}  // namespace runqcheck::fuzz
