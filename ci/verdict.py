@@ -74,6 +74,28 @@ CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
 # A checker's own statement of the cause (Relacy's driver: a data race's accesses and
 # hand-over, from its traced re-run): the reason when present.
 CAUSE = re.compile(r"^runqcheck: cause: (.*)$")
+# A non-linearizable history's report (lincheck's): its first line, then its indented lines.
+LIN_REPORT = re.compile(r"^not linearizable w\.r\.t\. the reference model")
+LIN_REPORT_MAX = 24  # lines of it the verdict shows (the test's output keeps it whole)
+
+
+def lin_report(out: str) -> list:
+    """The first non-linearizable history's report in out, as the verdict shows it below the
+    reason (which only says that the history is not linearizable): its lines up to the
+    next unindented one or a `saved:` line, at most LIN_REPORT_MAX."""
+    lines = out.splitlines()
+    start = next((i for i, ln in enumerate(lines) if LIN_REPORT.match(ln)), None)
+    if start is None:
+        return []
+    got = [lines[start].rstrip()]
+    for ln in lines[start + 1:]:
+        if not ln.startswith(" ") or ln.strip().startswith("saved:"):
+            break
+        if len(got) == LIN_REPORT_MAX:
+            got.append("  ... (the rest in the test's output)")
+            break
+        got.append(ln.rstrip())
+    return got
 # A line that reports a check passed (its text may quote a fatal error it expected).
 PASSED = re.compile(r": passed\b")
 # An exploring checker's statistics line that failed (tests/explore/cli.hpp's report):
@@ -453,6 +475,7 @@ def main(argv) -> int:
                                  if ln.startswith("picture:")],
                     "witness": [ln.split(":", 1)[1].rstrip() for ln in out.splitlines()
                                 if ln.startswith("witness:")],
+                    "report": lin_report(out),
                     "out": out, "build": d,
                 })
     protos = {s for _, d in runs for s in protocol_subjects_of(d)}
@@ -555,6 +578,10 @@ def main(argv) -> int:
                 print("    witness:")
                 for w in f["witness"]:
                     print(f"    {w}")
+            if f.get("report"):
+                print("    report:")
+                for w in f["report"]:
+                    print(f"      {w}")
         if art:  # how to run those lines where the build dir is not
             ids = {t: i for i, t in TITLE.items()}
             art.write_reproduce([(s, f, [ids.get(c, c) for c in cols])

@@ -225,6 +225,7 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
                              else f"reproduce: {r}" for r in f["repro"]]
                     text += [f"picture: {p}" for p in f["pictures"]]
                     text += [f"witness: {w}" for w in f["witness"]]
+                    text += [f"report: {w}" for w in f.get("report", [])]
                     blocks.append("\n".join(text) + "\n")
                 fs = c.failures
                 msg = fs[0]["reason"] if len(fs) == 1 else (

@@ -316,7 +316,7 @@ def print_reports(subject, ref, orders, verdict, users, weak, extra):
         c11 = [s for s in over if not verdict[s]["c11lb"] and not verdict[s]["rc11"]]
         print("runqcheck: report: weak-memory orders: stronger than needed under ARMv8 "
               "(one step weaker keeps every idiom's invariant): "
-              + ", ".join(f"{s} {orders[s]}" for s in over)
+              + ", ".join(f"{s} {orders[s]} -> {weaken(orders[s])}" for s in over)
               + (f"; removable under C11 too: {', '.join(c11)}" if c11 else "")
               + "; the others C11 still needs" * (len(c11) < len(over))
               + f" (subject {subject})")

@@ -122,6 +122,22 @@ CASES = [
      "  initial: P0 ring=[] runnext=-1\n"
      "reproduce: RUNQCHECK_CASE=owner_vs_thief /b/bin/lincheck_threads__acme_x 50\n", "",
      ["execution 4: not linearizable w.r.t. the reference model"]),
+    # the generated column's history: the reason says "its report below", and the
+    # verdict shows that report under it (check_report, below)
+    ("generated", "generated",
+     "generated acme_x: FAILED under RC11: fatal error: history not linearizable w.r.t. the "
+     "reference model (its report below) (program 7 of 9; every smaller one passed)\n"
+     "  program: cap=4 procs=2 P0=0,1,2 | put(0,3) get(0) | steal(1,0)\n"
+     "  fails under RC11: fatal error: history not linearizable w.r.t. the reference model "
+     "(its report below)\n"
+     "not linearizable w.r.t. the reference model under its precedence (8 operations):\n"
+     "  initial: P0 ring=[0 1 2] runnext=-1; P1 ring=[] runnext=-1; global=[]\n"
+     "   2  T1  runqsteal(P1, P0, stealRunNextG=false) = G1\n"
+     "  across threads, before: 1<3 2<3\n"
+     "  saved: /b/failures/generated__acme_x__gen7__rc11.scn\n"
+     "replay: /b/bin/generated__acme_x replay 'cap=4 procs=2 P0=0,1,2 | put(0,3) get(0) | "
+     "steal(1,0)' rc11 rc11/16:1\n", "",
+     ["history not linearizable w.r.t. the reference model"]),
     # a hang alone: the dump's first thread and its P in the reason, not "state dump:"
     ("property_sched_hang", "property",
      "runqcheck: watchdog: FAILED: no subject operation returned for 5s (livelock or "
@@ -192,6 +208,17 @@ def main(argv):
         i = lines.index(head)
         reason = lines[i + 1] if i + 1 < len(lines) else ""
         bad += [f"{test}: reason lacks '{w}' ({reason.strip()})" for w in words if w not in reason]
+    # "(its report below)": the report's lines follow the failure's, up to its `saved:`
+    want = ["    report:",
+            "      not linearizable w.r.t. the reference model under its precedence "
+            "(8 operations):",
+            "        initial: P0 ring=[0 1 2] runnext=-1; P1 ring=[] runnext=-1; global=[]",
+            "         2  T1  runqsteal(P1, P0, stealRunNextG=false) = G1",
+            "        across threads, before: 1<3 2<3"]
+    at = out.find("\n".join(want) + "\n")
+    if at < 0 or "saved:" in out[at:out.find("\n\n", at)]:
+        bad.append("generated: the report its reason promises is not shown below it (or runs "
+                   "past its saved: line)")
     if (got := protocol_reason(verdict)) != PROTOCOL_REASON:
         bad.append(f"explore_protocol: reason is '{got}', not the failing invariant")
     if "/b/a/crash-1f" not in out or "<the crash file named below>" in out:
