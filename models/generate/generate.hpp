@@ -13,10 +13,10 @@
 //   owner   runqput(P0) next false/true, runqget, runqdrain, a reput of the G
 //           it got last (next false/true), injectglist's runqputbatch of two
 //           new Gs (what does not fit goes to the global tail; with one other
-//           thread only, where the batch may not fit), findRunnable's
-//           global batch as its
-//           first operation on an empty P0, procresize's destroy(P0) as
-//           its last, once the others are done (the world stopped), and
+//           thread only, where the batch may not fit), findRunnable's global
+//           batch as its first operation on an empty P0, procresize's
+//           destroy(P0) as its last, once the others are done (the world
+//           stopped), and
 //           right after a runqget or runqdrain, runqsteal(P0, P1):
 //           findRunnable's stealWork once runqget found nothing (P1 then
 //           starts with 0 or 1 G where thread 1 is a thief; only where every
