@@ -148,6 +148,19 @@ inline void next_ops(role r, int p, const std::vector<op>& before, std::vector<o
   }
 }
 
+// The Gs an owner's operation adds to its P at most: one a put (or the
+// runnext it kicks), n a batch of n.
+constexpr int puts_of(const op& o) {
+  switch (o.kind) {
+    case op_kind::put:
+    case op_kind::put_next:
+    case op_kind::reput:
+    case op_kind::reput_next: return 1;
+    case op_kind::put_batch: return o.n;
+    default: return 0;
+  }
+}
+
 inline bool owner_steals(const std::vector<op>& seq) {
   for (const op& o : seq)
     if (o.kind == op_kind::steal && o.p == 0) return true;
@@ -204,9 +217,7 @@ inline unsigned touches(role r, const std::vector<op>& seq, int fill, std::uint3
   bool batch = false;
   for (const op& o : seq) {
     batch |= o.kind == op_kind::glob_batch || o.kind == op_kind::destroy;
-    puts += o.kind == op_kind::put || o.kind == op_kind::put_next || o.kind == op_kind::reput ||
-            o.kind == op_kind::reput_next;
-    if (o.kind == op_kind::put_batch) puts += o.n;  // leftovers go to the global tail
+    puts += puts_of(o);  // a batch's leftovers go to the global tail
   }
   bool spill = fill + puts > static_cast<int>(cap);
   return p0 | (batch || spill ? global_q : 0u);
@@ -220,19 +231,8 @@ inline unsigned touches(role r, const std::vector<op>& seq, int fill, std::uint3
 inline bool batches_may_spill(const std::vector<op>& own, int fill, std::uint32_t cap) {
   int ub = fill;
   for (const op& o : own) {
-    switch (o.kind) {
-      case op_kind::put:
-      case op_kind::put_next:
-      case op_kind::reput:
-      case op_kind::reput_next: ub++; break;
-      case op_kind::drain:
-      case op_kind::destroy: ub = 0; break;
-      case op_kind::put_batch:
-        if (ub + o.n <= static_cast<int>(cap)) return false;
-        ub += o.n;
-        break;
-      default: break;
-    }
+    if (o.kind == op_kind::put_batch && ub + o.n <= static_cast<int>(cap)) return false;
+    ub = o.kind == op_kind::drain || o.kind == op_kind::destroy ? 0 : ub + puts_of(o);
   }
   return true;
 }
@@ -280,8 +280,8 @@ inline bool steals_have_room(const model::scenario& sc) {
         case op_kind::put:
         case op_kind::put_next:
         case op_kind::reput:
-        case op_kind::reput_next: n = std::min(n + 1, cap + 1); break;
-        case op_kind::put_batch: n = std::min(n + o.n, cap + 1); break;
+        case op_kind::reput_next:
+        case op_kind::put_batch: n = std::min(n + detail::puts_of(o), cap + 1); break;
         case op_kind::get: n = std::max(n - 1, 0); break;
         case op_kind::drain:
         case op_kind::destroy: n = 0; break;

@@ -274,7 +274,7 @@ class world {
     const int left = q.size();
     // The ring took the first n - left, in order (a port that kept others
     // fails lincheck or conservation, not these lower bounds).
-    for (int i = 0; i < o.n - left && i < o.n; i++) {
+    for (int i = 0; i < o.n - left; i++) {
       fifo_put(o.p, o.g + i, false);
       held_put(o.p, o.g + i, false);
     }

@@ -161,7 +161,8 @@ def check_shape(ops, role):
             # the ring and a get of runnext in between show head == tail, runnext nil). The
             # idioms read it so; judging them would judge a re-read the port does not make.
             seq = [role.get(a.off) for a in op.acc if a.where in ("P0", "P1") and a.kind == "L"]
-            if "runnext" in seq and "tail" not in seq[len(seq) - seq[::-1].index("runnext"):]:
+            last = max((i for i, r in enumerate(seq) if r == "runnext"), default=None)
+            if last is not None and "tail" not in seq[last + 1:]:
                 raise NotApplied(f"{op.label()} reads no tail after runnext (Go's re-read): "
                                  "the idioms' runqempty re-reads it, so they would judge a "
                                  "check the port does not make")

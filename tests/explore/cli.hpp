@@ -402,6 +402,13 @@ inline void save_program(const std::string& name, const std::string& header,
     std::printf("  saved: none (%s)\n", err.c_str());
 }
 
+// A data race in the port's terms (the verdict's reason: ci/verdict.py's CAUSE)
+// and the FILE:LINE of each access it names; nothing if cause is "".
+inline void print_cause(const std::string& cause, const std::vector<std::string>& at) {
+  if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
+  for (const std::string& x : at) std::printf("at: %s\n", x.c_str());
+}
+
 inline void print_picture(const std::string& html, const std::string& err) {
   if (html.empty())
     std::printf("picture: none (%s)\n", err.c_str());

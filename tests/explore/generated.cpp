@@ -502,8 +502,7 @@ void print_picture(const char* argv0, const model::scenario& sc, ex::model m,
       "generated", sc, m, path, cli::absolute(line, argv0), perr, &x, &cause, &at);
   obs.history = nullptr;
   cli::print_picture(html, perr);
-  if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
-  for (const std::string& a : at) std::printf("at: %s\n", a.c_str());
+  cli::print_cause(cause, at);
   std::fflush(stdout);
 }
 

@@ -157,11 +157,10 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
     std::string html = take_picture("explore_protocol", sc, m, s.path,
                                     cli::absolute(line, argv0), err, &cause, &at);
     cli::print_picture(html, err);
-    // A data race in the port's terms: the verdict's reason (ci/verdict.py's CAUSE).
-    if (!cause.empty())
-      std::printf("runqcheck: cause: explore_protocol %s %s %s: %s\n", subject, name.c_str(),
-                  ex::model_name(m), cause.c_str());
-    for (const std::string& x : at) std::printf("at: %s\n", x.c_str());
+    if (!cause.empty())  // named as the run's own lines name it
+      cause = std::string("explore_protocol ") + subject + " " + name + " " +
+              ex::model_name(m) + ": " + cause;
+    cli::print_cause(cause, at);
   }
   if (a.crosscheck && !s.failed && o.ipr) {
     ex::options q = o;

@@ -181,9 +181,7 @@ void report_failure(const char* argv0, gp::program p, const gp::bounds& b, ex::m
   std::string html = take_picture("generated_protocol", sc, m, last.s.path,
                                   cli::absolute(line, argv0), err, &cause, &at);
   cli::print_picture(html, err);
-  // A data race in the port's terms: the verdict's reason (ci/verdict.py's CAUSE).
-  if (!cause.empty()) std::printf("runqcheck: cause: %s\n", cause.c_str());
-  for (const std::string& x : at) std::printf("at: %s\n", x.c_str());
+  cli::print_cause(cause, at);
   std::fflush(stdout);
 }
 

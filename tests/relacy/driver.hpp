@@ -351,12 +351,10 @@ bool run(const char* prog, const runqcheck::model::scenario& sc,
     std::string err, cause;
     std::string html =
         take_picture<T>(prog, sc, subject, mode_name(p), p, line, err, cause, write);
-    if (!write) {
-    } else if (html.empty()) {
+    if (write && html.empty())
       std::printf("picture: none (%s)\n", err.c_str());
-    } else {
+    else if (write)
       std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
-    }
     // The reason ci/verdict.py shows (Relacy's own line says only "DATA RACE").
     if (!cause.empty()) std::printf("runqcheck: cause: %s: %s\n", name, cause.c_str());
 #endif
