@@ -309,6 +309,7 @@ function(runqcheck_add_protocol_subject)
   set_property(GLOBAL APPEND PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS ${A_NAME})
   _runqcheck_protocol_header(${A_NAME} "${A_HEADER}" "${A_TEMPLATE}" "${incs}" incs ${queue})
   set_property(GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${A_NAME}_INCLUDE_DIRS "${incs}")
+  set_property(GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${A_NAME}_QUEUE "${A_QUEUE}")
 endfunction()
 
 # The generated header of a protocol subject (protocol_under_test); out_var:

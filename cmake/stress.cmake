@@ -57,9 +57,12 @@ endfunction()
 # The stress_protocol column: per protocol subject, the scheduler on its
 # protocol (proc.cpp, the only source that sees it) and the column's runs.
 # The other sources are built once, unless the subject's include dirs
-# replace core headers (a runqcheck/ folder, as the mutant schemata's): then
-# every source is built on them. _rq_stress_protocol_exe: the binary _rq_t
-# on the include dirs _rq_pinc (the generated header's folder first).
+# replace core headers (a runqcheck/ folder, as the mutant schemata's: then
+# every source is built on them) or it names a QUEUE (_rq_pqueue): they are
+# then built once per QUEUE, on that queue subject's header
+# (runqcheck_subject.hpp, RUNQCHECK_STRESS_OWN_QUEUE: stress/sched.hpp's S).
+# _rq_stress_protocol_exe: the binary _rq_t on the include dirs _rq_pinc
+# (the generated header's folder first).
 macro(_rq_stress_protocol_exe)
   set(_rq_own_core OFF)
   foreach(_rq_d IN LISTS _rq_pinc)
@@ -71,6 +74,8 @@ macro(_rq_stress_protocol_exe)
   set(_rq_common runqcheck_stress_protocol_common)
   if(_rq_own_core)
     set(_rq_common ${_rq_t}_common)
+  elseif(_rq_pqueue)
+    set(_rq_common runqcheck_stress_common__${_rq_pqueue})
   endif()
   if(NOT TARGET ${_rq_common})
     add_library(${_rq_common} OBJECT "${_rq_stress_dir}/src/fiber.cpp"
@@ -78,6 +83,12 @@ macro(_rq_stress_protocol_exe)
       "${_rq_stress_dir}/src/command.cpp" "${_rq_stress_dir}/main.cpp")
     if(_rq_own_core)
       target_include_directories(${_rq_common} BEFORE PUBLIC ${_rq_pinc})
+    endif()
+    if(_rq_pqueue)
+      runqcheck_subject_header(${_rq_pqueue} _rq_qgen)
+      get_property(_rq_qinc GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_pqueue}_INCLUDE_DIRS)
+      target_include_directories(${_rq_common} BEFORE PUBLIC "${_rq_qgen}" ${_rq_qinc})
+      target_compile_definitions(${_rq_common} PUBLIC RUNQCHECK_STRESS_OWN_QUEUE=1)
     endif()
     target_include_directories(${_rq_common} PUBLIC "${_rq_stress_dir}/include")
     target_link_libraries(${_rq_common} PUBLIC runqcheck::core Boost::context CLI11::CLI11
@@ -104,6 +115,7 @@ foreach(_rq_ps IN LISTS _rq_psubs)
     continue()
   endif()
   get_property(_rq_pinc GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_INCLUDE_DIRS)
+  get_property(_rq_pqueue GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${_rq_ps}_QUEUE)
   _rq_stress_protocol_exe()
   set(_rq_small)
   if(RUNQCHECK_TEST_SCALE)
@@ -254,6 +266,7 @@ foreach(_rq_wv "wren|wren/sched.hpp|wren::sched"
   set(_rq_t runqcheck_stress_teeth__${_rq_wn})
   _runqcheck_protocol_header(stress_teeth__${_rq_wn} ${_rq_wh} ${_rq_wt}
     "${_rq_wren};${_rq_stress_dir}/tests" _rq_pinc)
+  set(_rq_pqueue)  # go125's queues
   _rq_stress_protocol_exe()
 endforeach()
 set(_rq_drop --workload SubmitVsSpinnerDrop --procs 2 --rounds 1 --size 20 --watchdog-ms 30000)
@@ -278,13 +291,14 @@ foreach(_rq_seed RANGE 10 19)
 endforeach()
 
 # Under TSan: a deliberate race between two Gs must be reported through the
-# fibers (stress/tests/tsan_canary.cpp); exit 66 is TSan's (halt_on_error=1).
+# fibers (stress/tests/tsan_canary.cpp); exit 66 is TSan's (halt_on_error=1),
+# followed by the reproducer (tsan_canary.sh).
 if(_rq_tsan_build)
   add_executable(runqcheck_stress_tsan_canary "${_rq_stress_dir}/tests/tsan_canary.cpp")
   target_link_libraries(runqcheck_stress_tsan_canary PRIVATE runqcheck_stress_lib)
   set_target_properties(runqcheck_stress_tsan_canary
     PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-  add_test(NAME stress/tsan_sees_races COMMAND sh -c "\"$0\"; test $? -eq 66"
+  add_test(NAME stress/tsan_sees_races COMMAND sh "${_rq_stress_dir}/tests/tsan_canary.sh"
            $<TARGET_FILE:runqcheck_stress_tsan_canary>)
   set_tests_properties(stress/tsan_sees_races PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 120
                        ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1")

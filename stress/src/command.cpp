@@ -94,8 +94,8 @@ int run(const options& o) {
   // A workload (or --sysmon) that needs an optional hook the protocol lacks
   // is not run, and says so (protocol_subject.hpp).
   protocol_info pi = protocol_under_test_info();
-  const char* why = pi.not_run;
-  if (why == nullptr && (w->syscalls || o.sysmon) && !pi.syscalls)
+  const char* why = nullptr;
+  if ((w->syscalls || o.sysmon) && !pi.syscalls)
     why = "its Gs enter syscalls (or --sysmon retakes): needs has_protocol_syscall_thief"
           " (the syscall hooks and setBlockOnExitSyscall)";
   else if (why == nullptr && w->procresize && !pi.procresize)

@@ -31,6 +31,9 @@
 //    drops nmspinning directly, holding it): see dropspinning_stopping.
 //  - Without the protocol's syscall or procresize hooks the syscall paths
 //    and gomaxprocs fail a check; command.cpp does not run such workloads.
+//  - A protocol's QUEUE (sched.hpp's S) is reached through subject.hpp's
+//    functions only; a protocol's own lock is taken before sched.lock
+//    (both_locked).
 #include "runqcheck/stress/proc.hpp"
 
 #include <unistd.h>
@@ -83,7 +86,7 @@ struct env {
   using M = stress::M;
   static auto& ws();
   static runqcheck::schedt<B>& core() { return the_sched->core; }
-  static runqcheck::schedt<B>& sched() { return the_sched->core; }  // go125's global queue
+  static S::schedt& sched() { return the_sched->queues(); }  // the queue's global state
   [[maybe_unused]] static void newm(P* pp, bool spinning);
   static void notewakeup(M* mp) { mp->park.wakeup(); }
   [[maybe_unused]] static void acquirep(M* mp, P* pp);
@@ -94,24 +97,14 @@ struct env {
   static M* g_m(core_g* gp) { return asG(gp)->m.load(relaxed); }
 };
 #ifdef RUNQCHECK_STRESS_PROTOCOL_SUBJECT
-// runqcheck_add_protocol_subject's (cmake/stress.cmake). One with a queue
-// or a lock of its own is not run here (not_run): the bundled one stands
-// in for it so that this file compiles, and command.cpp says so.
-#ifdef RUNQCHECK_PROTOCOL_QUEUE
-constexpr const char* not_run = "the stress scheduler runs go125's queues only (QUEUE "
-                                RUNQCHECK_PROTOCOL_QUEUE ")";
+// runqcheck_add_protocol_subject's (cmake/stress.cmake), around its QUEUE
+// if it names one (sched.hpp's S), with its own lock if it has one.
+using proto = protocol_under_test<env>;
 #else
-constexpr const char* not_run = has_protocol_lock<protocol_under_test<env>>
-                                    ? "the stress scheduler holds sched.lock only (its own lock)"
-                                    : nullptr;
-#endif
-using proto = std::conditional_t<not_run == nullptr, protocol_under_test<env>, protocol<env>>;
-const char* const proto_name = protocol_under_test<env>::name;
-#else
-constexpr const char* not_run = nullptr;
 using proto = protocol<env>;  // the bundled protocol (core/include/runqcheck/protocol.hpp)
-const char* const proto_name = proto::name;
 #endif
+static_assert(!own_queue || !std::same_as<proto, protocol<env>>,
+              "the bundled protocol runs around go125's queues only");
 typename proto::state* the_state = nullptr;  // between runtime_start and runtime_stop
 auto& env::ws() { return *the_state; }
 static_assert(protocol_env<env>);
@@ -164,6 +157,24 @@ core_p& owner(P* pp) {
 
 locked lock_sched() { return runqcheck::lock(the_sched->core); }
 
+// The locks around the protocol's `locked&` calls and the scheduler's own
+// state together: sched.lock, which is the protocol's lock too unless it
+// has its own (has_protocol_lock). Then that one is taken first: the lock
+// order is the protocol's lock, then sched.lock, never the other way (a
+// protocol may take sched.lock under its own: lock(Env::core()), and its
+// calls here with `locked&` run with both held). Any thread holding neither.
+template <class PS = proto, bool = has_protocol_lock<PS>>
+struct both_locked {
+  locked core = lock_sched();
+  locked& protocol() { return core; }
+};
+template <class PS>
+struct both_locked<PS, true> {
+  typename PS::locked own = PS::lock();  // first: the lock order
+  locked core = lock_sched();
+  typename PS::locked& protocol() { return own; }
+};
+
 // --- P ownership (Go: acquirep, wirep, releasep) ---
 
 // Go: acquirep/wirep. The calling M, which must hold no P; pp must be idle
@@ -196,13 +207,21 @@ void env::acquirep(M* mp, P* pp) { stress::acquirep(mp, pp); }
 P* env::releasep(M* mp) { return stress::releasep(mp); }
 core_p& env::owner(P* pp) { return stress::owner(pp); }
 
-// --- idle P and M lists (sched.lock must be held: the locked& argument):
-// protocol.hpp's pidleput, pidleget, pidlegetSpinning, mput, mget ---
+// --- idle P and M lists (the protocol's lock and sched.lock held: the
+// both& argument): protocol.hpp's pidleput, pidleget, mput, mget ---
 
-void pidleput(locked& l, P* pp) { proto::pidleput(l, pp); }
-P* pidleget(locked& l) { return proto::pidleget(l); }
-void mput(locked& l, M* mp) { proto::mput(l, mp); }
-M* mget(locked& l) { return proto::mget(l); }
+using both = both_locked<>;
+void pidleput(both& l, P* pp) { proto::pidleput(l.protocol(), pp); }
+P* pidleget(both& l) { return proto::pidleget(l.protocol()); }
+void mput(both& l, M* mp) { proto::mput(l.protocol(), mp); }
+M* mget(both& l) { return proto::mget(l.protocol()); }
+
+// The global queue's length. sched.lock held (go125's queue is under it;
+// a queue of its own takes its own lock).
+std::int32_t global_size(locked& l) {
+  if constexpr (own_queue) return S::globrunqsize(the_sched->queues());
+  else return l.runq().size();
+}
 
 // sched.lock must be held. Go: "sched.stopwait--; if sched.stopwait == 0 {
 // notewakeup(&sched.stopnote) }"
@@ -228,7 +247,7 @@ void mPark(M* mp) {
 
 void mstart(M* mp);
 
-// Go: checkdead, which Go's mput runs. sched.lock held. With every M idle
+// Go: checkdead, which Go's mput runs. Both locks held. With every M idle
 // (none runs, none is in a syscall) nothing but the driver's next round can
 // run a G: a queued G is stranded (Go: "checkdead: runnable g"), and Gs
 // alive with none queued wait for good (Go: "all goroutines are asleep -
@@ -236,7 +255,7 @@ void mstart(M* mp);
 // M: its wakeup follows) and at shutdown. Returns why the run fails ("" if
 // it does not): each G and where it sits; the caller fails it at once (exit
 // 1), no watchdog wait.
-std::string checkdead(locked& l) {
+std::string checkdead(both& l) {
   auto& s = *the_sched;
   if (s.injecting || s.shutdown.load(relaxed)) return "";  // relaxed: set under this lock
   protocol_counts c = proto::observe();
@@ -245,7 +264,7 @@ std::string checkdead(locked& l) {
   if (run < 0)
     return "checkdead: inconsistent counts: " + std::to_string(c.idle_ms) + " idle Ms of " +
            std::to_string(s.mcount.load(relaxed));
-  if (std::string at = where_gs(&l); !at.empty())
+  if (std::string at = where_gs(&l.core); !at.empty())
     return "checkdead: runnable g: every M is idle (" + std::to_string(c.idle_ps) +
            " Ps idle, " + std::to_string(c.spinning) + " spinning) while " + at;
   if (std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(acquire); alive != 0)
@@ -277,7 +296,7 @@ bool stopm(M* mp) {
   RQ_CHECK(B, !mp->spinning.load(relaxed), "stopm spinning", "m", mp->id);
   std::string dead;
   {
-    auto l = lock_sched();
+    both l;
     if (the_sched->shutdown.load(relaxed)) return false;  // relaxed: set under this lock
     mput(l, mp);
     dead = checkdead(l);
@@ -350,7 +369,7 @@ std::int32_t snapshotAllp(std::array<core_p*, max_procs>& snap) {
 void dropP_for_exit(M* mp) {
   P* pp = releasep(mp);
   {
-    auto l = lock_sched();
+    both l;
     pidleput(l, pp);
   }
   if (mp->spinning.load(relaxed)) dropspinning_stopping(mp);
@@ -376,11 +395,8 @@ top:
   P* pp = mp->p.load(relaxed);
   // "A spinning M's P has an empty local queue" (Go: schedule's throw; here
   // at findRunnable's top, which every spinning M passes through).
-  RQ_CHECK(
-      B,
-      !mp->spinning.load(relaxed) || (pp->runnext.load(relaxed) == nullptr &&
-                                      pp->runqhead.load(relaxed) == pp->runqtail.load(relaxed)),
-      "schedule: spinning with local work", "p", pp->id);
+  RQ_CHECK(B, !mp->spinning.load(relaxed) || S::runqempty(*pp),
+           "schedule: spinning with local work", "p", pp->id);
   if (s.shutdown.load(acquire)) {  // acquire: pairs with runtime_stop's store
     dropP_for_exit(mp);
     return {};
@@ -391,7 +407,7 @@ top:
   }
   mp->state.store(mstate::findrunnable, relaxed);
   // schedtick%61 fairness, local runq, global batch (sched_policy.hpp).
-  if (auto f = runqcheck::findRunnable_queues<S>(s.core, owner(pp), pp->schedtick);
+  if (auto f = runqcheck::findRunnable_queues<S>(s.queues(), owner(pp), pp->schedtick);
       f.gp != nullptr) {
     if (f.from != found_in::local) s.nglobal.fetch_add(1, relaxed);
     return {asG(f.gp), f.inheritTime};
@@ -660,7 +676,7 @@ void stopTheWorld(M* mp) {
   G* gp = mp->curG();
   casgstatus(gp, gstatus::running, gstatus::waiting);  // Go: casGToWaitingForSuspendG
   {
-    auto l = lock_sched();
+    both l;
     s.stopwait = s.gomaxprocs.load(relaxed);
     s.gcwaiting.store(true, seq_cst);  // seq_cst: read by every M at findRunnable's top
     preemptall(mp);
@@ -669,7 +685,7 @@ void stopTheWorld(M* mp) {
     s.stopwait--;
     // stop current P and those in syscalls (go1.26, 7244e9221f: a P whose
     // G is in a syscall is found through the G's status, not _Psyscall)
-    stop_syscalling<>(l);
+    stop_syscalling<>(l.core);
     // stop idle P's
     while (P* pp = pidleget(l)) {
       pp->status.store(st(pstatus::gcstop), relaxed);
@@ -690,10 +706,10 @@ void stopTheWorld(M* mp) {
 }
 
 // The run-queue part of (*p).destroy (the core's destroy) plus the G free
-// list. sched.lock held, world stopped.
+// list. Both locks held, world stopped.
 template <class PS = proto>
-void destroyP(locked& l, P* pp) {
-  PS::destroy_runq(l, pp);  // runnext and ring to the global head (protocol.hpp)
+void destroyP(both& l, P* pp) {
+  PS::destroy_runq(l.protocol(), pp);  // runnext and ring to the global head (protocol.hpp)
   {
     std::lock_guard g(the_sched->gfree_lock);
     the_sched->gfree.insert(the_sched->gfree.end(), pp->gfree.begin(), pp->gfree.end());
@@ -703,11 +719,11 @@ void destroyP(locked& l, P* pp) {
   pp->status.store(st(pstatus::dead), relaxed);
 }
 
-// Go: procresize. sched.lock held, world stopped, by the G that stopped it.
+// Go: procresize. Both locks held, world stopped, by the G that stopped it.
 // Returns the Ps with local work (Go's runnablePs, linked through P::link),
 // for startTheWorld.
 template <class PS = proto>
-P* procresize(locked& l, std::int32_t nprocs, M* mp) {
+P* procresize(both& l, std::int32_t nprocs, M* mp) {
   auto& s = *the_sched;
   std::int32_t old = s.gomaxprocs.load(relaxed);
   s.nprocresize.fetch_add(1, relaxed);
@@ -715,7 +731,7 @@ P* procresize(locked& l, std::int32_t nprocs, M* mp) {
   for (std::int32_t i = old; i < nprocs; i++) {
     P* pp = s.allp[i].load(relaxed);
     if (pp == nullptr) {
-      pp = new P(s.core, i);
+      pp = new P(s.queues(), i);
       s.allp[i].store(
           pp, release);  // release: a P's fields before its pointer (snapshotAllp's acquire)
     }
@@ -735,7 +751,7 @@ P* procresize(locked& l, std::int32_t nprocs, M* mp) {
   }
   // release resources from unused P's
   for (std::int32_t i = nprocs; i < old; i++) destroyP<PS>(l, s.allp[i].load(relaxed));
-  l.set_gomaxprocs(nprocs);
+  if constexpr (!own_queue) l.core.set_gomaxprocs(nprocs);  // else after the locks (gomaxprocs_of)
   s.stealOrder.reset(static_cast<std::uint32_t>(nprocs));
   s.gomaxprocs.store(nprocs, release);  // release: pairs with snapshotAllp
   // go1.26 (2263d4aabd): a runnable P goes back to the M it last ran on
@@ -743,7 +759,7 @@ P* procresize(locked& l, std::int32_t nprocs, M* mp) {
   std::array<P*, max_procs> ps{};
   for (std::int32_t i = 0; i < nprocs; i++) ps[i] = s.allp[i].load(relaxed);
   std::span<P* const> live(ps.data(), static_cast<std::size_t>(nprocs));
-  return PS::procresize_runnable(l, live, mp->p.load(relaxed));
+  return PS::procresize_runnable(l.protocol(), live, mp->p.load(relaxed));
 }
 
 }  // namespace
@@ -897,10 +913,13 @@ void gomaxprocs_of(int n) {
     stopTheWorld(mp);
     P* runnable;
     {
-      auto l = lock_sched();
+      both l;
       runnable = procresize<PS>(l, n, mp);
       the_sched->gcwaiting.store(false, seq_cst);
     }
+    // A queue of its own: its gomaxprocs under its own lock, not under these.
+    if constexpr (own_queue && runqcheck::has_set_gomaxprocs<S>)
+      S::set_gomaxprocs(the_sched->queues(), n);
     // Go: startTheWorldWithSema: every P with work to the M procresize gave
     // it (go1.26, 2263d4aabd), or a new M (the protocol's); then wakep.
     PS::startTheWorld_runnable(runnable);
@@ -920,7 +939,7 @@ void gomaxprocs(int n) {
 
 void runtime_start(const runtime_config& cfg) {
   RQ_CHECK(B, !cfg.sysmon || with_syscalls, "sysmon: the protocol has no syscall hooks");
-  the_sched = new schedt;
+  the_sched = new schedt(cfg.procs);  // a queue of its own starts at cfg.procs
   the_state = new typename proto::state;
   auto& s = *the_sched;
   s.protocol_name = proto::name;
@@ -928,9 +947,9 @@ void runtime_start(const runtime_config& cfg) {
   s.seed = cfg.seed;
   s.sysmon = cfg.sysmon;
   {
-    auto l = lock_sched();
-    for (int i = 0; i < cfg.procs; i++) s.allp[i].store(new P(s.core, i), release);
-    l.set_gomaxprocs(cfg.procs);
+    both l;
+    for (int i = 0; i < cfg.procs; i++) s.allp[i].store(new P(s.queues(), i), release);
+    if constexpr (!own_queue) l.core.set_gomaxprocs(cfg.procs);
     s.gomaxprocs.store(cfg.procs, release);
     s.stealOrder.reset(static_cast<std::uint32_t>(cfg.procs));
     for (int i = cfg.procs - 1; i >= 0; i--) pidleput(l, s.allp[i].load(relaxed));
@@ -984,7 +1003,7 @@ namespace {
 std::vector<M*> stop_threads() {
   auto& s = *the_sched;
   {
-    auto l = lock_sched();
+    both l;
     s.shutdown.store(true, release);  // release: pairs with findRunnable's and sysmon's acquire
     while (M* mp = mget(l)) notewakeup(mp);
   }
@@ -992,7 +1011,7 @@ std::vector<M*> stop_threads() {
   std::vector<M*> ms;
   for (std::size_t joined = 0;;) {
     {
-      auto l = lock_sched();
+      both l;
       ms = s.allm;
       while (M* mp = mget(l)) notewakeup(mp);  // an M that parked before seeing shutdown
     }
@@ -1017,11 +1036,12 @@ bool check_quiescent() {
   if (created != finished)
     fail("every G runs to completion exactly once: created vs finished", created, finished);
   {
-    auto l = lock_sched();
-    // The protocol's counts (observe(), under sched.lock): every M has left.
+    both l;
+    // The protocol's counts (observe(), under its lock): every M has left.
     protocol_counts c = proto::observe();
     if (c.spinning != 0) fail("the protocol counts spinning Ms after shutdown", c.spinning, 0);
-    if (l.runq().size() != 0) fail("global runq not empty after shutdown", l.runq().size(), 0);
+    if (std::int32_t n = global_size(l.core); n != 0)
+      fail("global runq not empty after shutdown", static_cast<std::uint64_t>(n), 0);
   }
   std::int32_t n = s.gomaxprocs.load(relaxed);
   for (std::int32_t i = 0; i < n; i++) {
@@ -1055,13 +1075,43 @@ bool runtime_stop() {
 }
 
 protocol_info protocol_under_test_info() {
-  return {proto_name, with_syscalls, with_procresize, not_run};
+  return {proto::name, with_syscalls, with_procresize};
 }
 
 bool others_idle() {
-  auto l = lock_sched();
-  protocol_counts c = proto::observe();  // under sched.lock, as the contract asks
+  both l;
+  protocol_counts c = proto::observe();  // under its lock, as the contract asks
   return c.spinning == 0 && c.idle_ms == the_sched->mcount.load(relaxed) - 1;
+}
+
+// where_gs's part for one P, named p: add(g, where) for each G in go125's
+// runnext and ring; a queue of its own is reached through its functions
+// only: "Gs in P0's queue" if it is not empty, with its describe_p line
+// where it has the hook.
+template <class PP, class Add, class Q = S>
+void where_local(PP* pp, const std::string& p, Add& add, std::string& out) {
+  if constexpr (own_queue) {
+    if (Q::runqempty(*pp)) return;
+    out += (out.empty() ? "Gs in " : ", Gs in ") + p + "'s queue";
+    if constexpr (runqcheck::has_describe<Q>) out += " (" + Q::describe_p(*pp) + ")";
+  } else {
+    if (core_g* g = pp->runnext.load(relaxed)) add(g, p + "'s runnext");
+    std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
+    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
+      add(pp->runq[k % runq_cap].load(relaxed), p + "'s ring");
+  }
+}
+// The same for the global queue (sched.lock held: l).
+template <class L, class Add>
+void where_global(L& l, Add& add, std::string& out) {
+  if constexpr (own_queue) {
+    if (std::int32_t n = global_size(l); n != 0)
+      out += (out.empty() ? "" : ", ") + std::to_string(n) + " Gs in the global queue";
+  } else {
+    int k = 0;
+    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
+      add(g, "the global queue");
+  }
 }
 
 std::string where_gs(locked* l) {
@@ -1074,15 +1124,10 @@ std::string where_gs(locked* l) {
     P* pp = s.allp[i].load(acquire);  // acquire: snapshotAllp's
     bool idle = pp->owner() == nullptr && pp->status.load(relaxed) == st(pstatus::idle);
     std::string p = "P" + std::to_string(i) + (idle ? " (idle)" : "");
-    if (core_g* g = pp->runnext.load(relaxed)) add(g, p + "'s runnext");
-    std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
-    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
-      add(pp->runq[k % runq_cap].load(relaxed), p + "'s ring");
+    where_local(pp, p, add, out);
   }
   if (l == nullptr) return out;
-  int k = 0;
-  for (core_g* g = l->runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
-    add(g, "the global queue");
+  where_global(*l, add, out);
   for (M* mp : s.allm) {
     G* g = mp->curG();
     if (g != nullptr && (g->atomicstatus.load(relaxed) & ~runqcheck::gscan) == st(gstatus::syscall))
@@ -1095,10 +1140,10 @@ bool quiescent_others() {
   auto& s = *the_sched;
   std::string why;
   {
-    auto l = lock_sched();
-    protocol_counts c = proto::observe();  // under sched.lock, as the contract asks
+    both l;
+    protocol_counts c = proto::observe();  // under its lock, as the contract asks
     if (c.spinning != 0 || c.idle_ms != s.mcount.load(relaxed) - 1 || c.idle_ps == 0) return false;
-    std::string at = where_gs(&l);
+    std::string at = where_gs(&l.core);
     if (at.empty()) return true;
     why = "quiescence: every other M is idle, none spins and " + std::to_string(c.idle_ps) +
           " Ps are idle while " + at + " (a lost wakeup: only this G's M could run it)";
@@ -1117,7 +1162,7 @@ void judge_round_end() {
   watchdog_round(true);  // an M that never parks: the watchdog
   for (;;) {
     {
-      auto l = lock_sched();
+      both l;
       protocol_counts c = proto::observe();
       std::int32_t ms = s.mcount.load(relaxed);
       if (c.idle_ms == ms) {  // every M on the idle list: nothing runs or is woken
@@ -1131,7 +1176,7 @@ void judge_round_end() {
                  std::to_string(c.idle_ps) + " idle_ms=" + std::to_string(c.idle_ms) +
                  " gomaxprocs=" + std::to_string(n) + " Ms=" + std::to_string(ms) + ")";
         };
-        if (std::string at = where_gs(&l); !at.empty())
+        if (std::string at = where_gs(&l.core); !at.empty())
           why = "quiescence: the round is over and every M idle, yet " + at;
         else if (c.spinning != 0)
           why = "quiescence: the protocol counts a spinning M with every M idle" + counts();

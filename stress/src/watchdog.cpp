@@ -52,6 +52,45 @@ void print_g(const core_g* g) {
   std::fprintf(stderr, " g%" PRIu64 "(%s)", gp->goid, gstatus_name(gp->atomicstatus.load(relaxed)));
 }
 
+// The rest of a P's dump line: go125's ring and runnext, or a queue of its
+// own through its describe_p hook (relaxed reads, no lock), if it has one.
+template <class PP, class Q = S>
+void print_local(PP* pp) {
+  if constexpr (own_queue) {
+    if constexpr (runqcheck::has_describe<Q>)
+      std::fprintf(stderr, " %s\n", Q::describe_p(*pp).c_str());
+    else
+      std::fprintf(stderr, " (queue %s: no describe_p hook)\n", S::name);
+  } else {
+    std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
+    std::fprintf(stderr, " runqhead=%u runqtail=%u len=%u runnext=", h, t, t - h);
+    if (core_g* n = pp->runnext.load(relaxed)) print_g(n);
+    else std::fprintf(stderr, " -");
+    std::fprintf(stderr, " runq=[");
+    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
+      print_g(pp->runq[k % runq_cap].load(relaxed));
+    std::fprintf(stderr, " ]\n");
+  }
+}
+
+// The global queue's dump line: go125's under sched.lock (l), or a queue of
+// its own through its describe_sched hook, if it has one.
+template <class Sched, class L, class Q = S>
+void print_global(Sched& s, L& l) {
+  if constexpr (own_queue) {
+    if constexpr (runqcheck::has_describe<Q>)
+      std::fprintf(stderr, "global runq: %s\n", Q::describe_sched(s.queues()).c_str());
+    else
+      std::fprintf(stderr, "global runq: (queue %s: no describe_sched hook)\n", S::name);
+  } else {
+    std::fprintf(stderr, "global runq: size=%d [", l.runq().size());
+    int k = 0;
+    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
+      print_g(g);
+    std::fprintf(stderr, "%s ]\n", l.runq().size() > 64 ? " ..." : "");
+  }
+}
+
 // A backstop: if the dump blocks (sched.lock held by a stuck thread), exit anyway.
 void arm_alarm(int code) {
   std::thread([code] {
@@ -149,6 +188,15 @@ void watchdog_loop(int ms) {
 }  // namespace
 
 void set_reproducer(std::string cmd) { repro = std::move(cmd); }
+
+// A sanitizer's report (TSan's data race, ASan's error) is a failure of the
+// run too: the runtime calls this weak hook of sanitizer_common with each
+// report's SUMMARY line; it prints that line and the reproducer.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+extern "C" void __sanitizer_report_error_summary(const char* summary) {
+  std::fprintf(stderr, "%s\nreproduce: %s\n", summary, repro.c_str());
+}
+#endif
 const std::string& reproducer() { return repro; }
 void install_fatal_handler() { runqcheck::fatal_handler() = &stress_fatal; }
 
@@ -175,26 +223,20 @@ void dump_sched(const char* why) {
   for (int i = 0; i < max_procs; i++) {
     P* pp = s.allp[i].load(std::memory_order_acquire);
     if (pp == nullptr) break;
-    std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
     M* m = pp->owner();
-    std::fprintf(
-        stderr,
-        "P%d: status=%s m=%lld idle=%d schedtick=%u runqhead=%u runqtail=%u len=%u runnext=", i,
-        pstatus_name(pp->status.load(relaxed)), m ? static_cast<long long>(m->id) : -1LL,
-        pp->idle.load(relaxed) ? 1 : 0, pp->schedtick, h, t, t - h);
-    if (core_g* n = pp->runnext.load(relaxed)) print_g(n);
-    else std::fprintf(stderr, " -");
-    std::fprintf(stderr, " runq=[");
-    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
-      print_g(pp->runq[k % runq_cap].load(relaxed));
-    std::fprintf(stderr, " ]\n");
+    std::fprintf(stderr, "P%d: status=%s m=%lld idle=%d schedtick=%u", i,
+                 pstatus_name(pp->status.load(relaxed)), m ? static_cast<long long>(m->id) : -1LL,
+                 pp->idle.load(relaxed) ? 1 : 0, pp->schedtick);
+    print_local(pp);
   }
   if (s.core.lock.held_by_me()) {
     std::fprintf(stderr,
                  "(sched.lock held by the failing thread: Ms and the global runq not printed)\n");
   } else {
     auto l = runqcheck::lock(s.core);
-    // The protocol's own counts, through its observe() (sched.lock held).
+    // The protocol's own counts, through its observe() (sched.lock held; a
+    // protocol's own lock is not taken here: the failing thread may hold it,
+    // so such a protocol's counts are read racily, for the report only).
     protocol_counts c = s.observe();
     std::fprintf(stderr, "protocol %s: spinning=%d idle_ps=%d idle_ms=%d\n", s.protocol_name,
                  c.spinning, c.idle_ps, c.idle_ms);
@@ -210,11 +252,7 @@ void dump_sched(const char* why) {
       else std::fprintf(stderr, " -");
       std::fprintf(stderr, "\n");
     }
-    std::fprintf(stderr, "global runq: size=%d [", l.runq().size());
-    int k = 0;
-    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
-      print_g(g);
-    std::fprintf(stderr, "%s ]\n", l.runq().size() > 64 ? " ..." : "");
+    print_global(s, l);
     // Where the alive Gs that can be found sit (the others wait: parked).
     std::string at = where_gs(&l);
     std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(relaxed);

@@ -3,7 +3,9 @@
 // that wait until both run (on two Ms) increment a plain counter. Under TSan this must be reported
 // (exit 66 with halt_on_error=1; the ctest expects that); the report names
 // each G's own stack (fiber entry, gentry, the workload), which shows the
-// shadow stacks stay balanced across switches. Natively it just exits 0.
+// shadow stacks stay balanced across switches, and is followed by the
+// reproducer (watchdog.cpp's sanitizer hook; the ctest requires both).
+// Natively it just exits 0.
 #include <atomic>
 
 #include <runqcheck/stress/chan.hpp>
@@ -20,6 +22,7 @@ int main() {
   runtime_config c;
   c.procs = 4;
   install_fatal_handler();
+  set_reproducer("runqcheck_stress_tsan_canary");
   runtime_start(c);
   for (int r = 0; r < 20; r++) {
     run_main([] {

@@ -20,9 +20,12 @@
 // (Env::core()'s). A protocol with its own lock (has_protocol_lock: its
 // B::mutex in PS::state, seen by every checker as the backend's mutex)
 // names its guard as PS::locked and makes one with PS::lock(); the world
-// then takes that, never sched.lock, around the calls with a `locked&`
-// (stopm's mput, the idle Ps at start, procresize's section), and the
-// protocol takes it itself everywhere else. Env::handoff_gcstop still
+// then takes that around the calls with a `locked&` (stopm's mput, the
+// idle Ps at start, procresize's section), and the protocol takes it
+// itself everywhere else. The model worlds take it alone; the stress
+// scheduler takes it, then sched.lock (its own state's): the lock order is
+// the protocol's lock, then sched.lock, never the other way round (a
+// protocol may take sched.lock under its own). Env::handoff_gcstop still
 // takes sched.lock's proof: such a protocol calls it under
 // lock(Env::core()).
 //
@@ -130,9 +133,8 @@
 // scheduler (runqcheck_stress__<name>) then run for it (the scenarios or
 // workloads that need a missing hook print `runqcheck: not applied:`).
 // examples/kite_sched is a whole scheduler: its own queue subject and its
-// own lock. Not yet: diff_go for a second protocol; the stress scheduler
-// around a queue other than go125 or with a protocol's own lock (it prints
-// `not applied`); timers, netpoll, GC workers, locked Ms (LockOSThread).
+// own lock. Not yet: diff_go for a second protocol; timers, netpoll, GC
+// workers, locked Ms (LockOSThread).
 #pragma once
 
 #include <atomic>

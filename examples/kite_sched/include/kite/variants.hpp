@@ -1,9 +1,10 @@
-// kite/variants.hpp — kite's bugs: one in its protocol, one in its queue
-// (a queue subject, which the protocol columns then run kite around: the
+// kite/variants.hpp — kite's bugs: one in its protocol, two in its queue
+// (queue subjects, which the protocol columns then run kite around: the
 // proof that they run around the QUEUE named). The columns must reject
 // them (examples/kite_sched/variants.cmake registers them; ci/test).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "runq.hpp"
@@ -43,6 +44,36 @@ struct empty_unlocked_bug : runq<B, Cap> {
   static constexpr const char* name = "kite_empty_unlocked";
   static bool runqempty(typename base::perch& pp) {
     return pp.count.load() == 0 && pp.runnext.load() == nullptr;  // the bug: no lock
+  }
+};
+
+// runqsteal copies the victim's Gs but leaves them in its ring (the thief
+// read where it meant to take): a stolen G is queued on two Ps and runs
+// twice. kite's protocol around this queue must fail the protocol columns,
+// the stress scheduler's too (it runs around the QUEUE named).
+template <class B, std::uint32_t Cap>
+struct steal_keeps_bug : runq<B, Cap> {
+  using base = runq<B, Cap>;
+  using G = typename base::G;
+  static constexpr const char* name = "kite_steal_keeps";
+  static G* runqsteal(typename base::perch& thief, typename base::perch& victim,
+                      bool stealRunNextG) {
+    std::array<G*, Cap> got{};
+    std::uint32_t n = 0;
+    {
+      typename base::held l(victim.mu);
+      std::uint32_t c = victim.count.load(), f = victim.first.load();
+      if (c == 0 && stealRunNextG && victim.runnext.load() != nullptr) {
+        got[n++] = victim.runnext.load();
+        victim.runnext.store(nullptr);
+      }
+      for (std::uint32_t i = 0; i < c - c / 2; i++)
+        got[n++] = victim.ring[(f + i) % Cap].load();  // the bug: victim keeps them
+    }
+    if (n == 0) return nullptr;
+    typename base::held l(thief.mu);
+    for (std::uint32_t i = 0; i + 1 < n; i++) base::push(thief, got[i]);
+    return got[n - 1];
   }
 };
 

@@ -93,7 +93,6 @@ struct protocol_info {
   const char* name;
   bool syscalls;
   bool procresize;
-  const char* not_run = nullptr;  // why no workload runs it (its own queue or lock)
 };
 protocol_info protocol_under_test_info();
 // From a G: true when every other M is on the protocol's idle list and none

@@ -1,17 +1,19 @@
 // runqcheck/stress/sched.hpp — the data of the stress scheduler: G, M, P and
-// schedt, with Go's names (runtime2.go), built on the core's queues.
+// schedt, with Go's names (runtime2.go), built on a queue subject's queues.
 //
-// A compact M:N scheduler on OS threads that runs the core run queues
-// (core/include/runqcheck, the go125 subject on the native backend) the way
-// proc.go runs them: Gs are Boost.Context fibers, Ms are std::threads, Ps own
-// the core's ring + runnext; the global queue is the core's sched.runq.
+// A compact M:N scheduler on OS threads that runs the run queues (the go125
+// subject on the native backend, or a protocol subject's QUEUE: S below)
+// the way proc.go runs them: Gs are Boost.Context fibers, Ms are
+// std::threads, Ps own the subject's ring + runnext; the global queue is
+// go125's sched.runq (the core's) or the QUEUE's own schedt.
 // proc.hpp holds the functions (schedule, findRunnable, wakep, ...).
 //
 // Who touches what (the rules proc.go states, checked where cheap):
 //  - P's ring and runnext: put/get by the owner M only (P::m == the calling
 //    M, checked on every owner operation, see owner()); steal/runqempty by any.
-//  - sched.lock (core schedt::lock) guards: the global runq, pidle, midle,
-//    nmidle, stopwait, allm, and P::link.
+//  - sched.lock (core schedt::lock) guards: go125's global runq, pidle,
+//    midle, nmidle, stopwait, allm, and P::link (the idle lists: the
+//    protocol's own lock instead, if it has one; proc.cpp's both_locked).
 //  - Fields read by the watchdog from another thread are atomics even where
 //    Go uses plain fields (m.spinning, m.p, m.curg): relaxed, for dumps only.
 //
@@ -24,6 +26,7 @@
 
 #include <array>
 #include <atomic>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <thread>
@@ -36,12 +39,26 @@
 #include <runqcheck/protocol.hpp>
 #include <runqcheck/protocol_subject.hpp>
 #include <runqcheck/sched_policy.hpp>
+#include <runqcheck/subject.hpp>
+#ifdef RUNQCHECK_STRESS_OWN_QUEUE
+#include <runqcheck_subject.hpp>  // subject_under_test: the QUEUE (runqcheck_subject_header)
+#endif
 
 namespace runqcheck::stress {
 
 using B = ::runqcheck::native;
 inline constexpr std::uint32_t runq_cap = 256;  // Go: len(pp.runq)
-using S = runqcheck::go125<B, runq_cap>;        // the subject the scheduler runs
+// The queue subject the scheduler runs: go125, or the QUEUE a protocol
+// subject's registration names (cmake/stress.cmake builds every source of
+// that subject's binary on it, with RUNQCHECK_STRESS_OWN_QUEUE).
+#ifdef RUNQCHECK_STRESS_OWN_QUEUE
+using S = ::subject_under_test<B, runq_cap>;
+#else
+using S = runqcheck::go125<B, runq_cap>;
+#endif
+// A queue of its own: its global state is not the core's schedt, and the
+// scheduler reaches it only through subject.hpp's functions.
+inline constexpr bool own_queue = !std::same_as<S::schedt, runqcheck::schedt<B>>;
 using core_p = S::p;
 using core_g = runqcheck::g<B>;
 inline constexpr int max_procs = 256;
@@ -101,9 +118,23 @@ struct G : core_g {
   G* waitlink = nullptr;
 };
 
-// Go: type p, the scheduler part around the core's ring.
-struct P : core_p {
-  P(runqcheck::schedt<B>& s, std::int32_t pid) : core_p(s, pid) {}
+// Go's pp.status and pp.m: go125's p has them (runqgrab reads them); a
+// queue of its own need not, and the P then has its own.
+template <class Q>
+struct go_p_fields {};
+template <class Q>
+  requires(!requires(Q& q) {
+    q.status;
+    q.m;
+  })
+struct go_p_fields<Q> {
+  std::atomic<std::uint32_t> status{static_cast<std::uint32_t>(pstatus::idle)};
+  std::atomic<runqcheck::m<B>*> m{nullptr};  // acquirep, releasep (as go125's)
+};
+
+// Go: type p, the scheduler part around the queue subject's p.
+struct P : core_p, go_p_fields<core_p> {
+  P(S::schedt& s, std::int32_t pid) : core_p(s, pid) {}
   std::uint32_t schedtick = 0;  // owner only: incremented on every non-inherited execute
   // owner, or a syscall thief (releaseP), writes; sysmon reads (relaxed: a hint)
   std::atomic<std::uint32_t> syscalltick{0};
@@ -161,7 +192,20 @@ inline M* P::owner() const { return static_cast<M*>(m.load(std::memory_order::re
 // state (protocol_subject.hpp's PS::state, proc.cpp's the_state), reached
 // only through the protocol's functions; the dump reads observe().
 struct schedt {
+  // sched.lock (and go125's global queue).
   runqcheck::schedt<B> core{1};
+  // The queue's global state: core's for go125, else the queue's own (its
+  // functions take its own lock; never under that lock, sched.lock may be held).
+  struct no_queue {
+    explicit no_queue(std::int32_t) {}
+  };
+  [[no_unique_address]] std::conditional_t<own_queue, S::schedt, no_queue> own_runq;
+  explicit schedt(std::int32_t procs) : own_runq(procs) {}
+  template <class Q = S>  // a template: only the branch of this S is instantiated
+  typename Q::schedt& queues() {
+    if constexpr (own_queue) return own_runq;
+    else return core;
+  }
   const char* protocol_name = "";             // PS::name
   protocol_counts (*observe)() = nullptr;     // PS::observe(); sched.lock held
   // guarded by core.lock
