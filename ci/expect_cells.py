@@ -4,7 +4,8 @@
 usage: expect_cells.py LOG SUBJECT:COLUMN[,COLUMN...]=VERDICT ...
   VERDICT: FAILED, passed (passed or passed*), or strict (passed, no
   not-applied check: in the listed columns, or with none listed anywhere in
-  the row).
+  the row). A cell carried over from an earlier gate (marked with a dagger) counts as
+  its verdict.
 Prints each expectation with what the matrix says; exit 0 if all hold,
 1 if one does not, 2 on bad usage or a log without a matrix.
 """
@@ -22,7 +23,8 @@ def read_matrix(text):
                 if not row.strip():
                     break
                 cells = re.split(r"\s{2,}", row.strip())
-                rows[cells[0]] = dict(zip(cols[1:], cells[1:]))
+                # (a cell carried over from an earlier gate is marked: the same verdict)
+                rows[cells[0]] = dict(zip(cols[1:], (c.rstrip("\u2020") for c in cells[1:])))
             return rows
     return None
 

@@ -24,6 +24,13 @@ toolchains' versions; and the environment that steers checks
 command names is not part of it (outputs, Go's cache; corpora are in the
 tree).
 Only passing results are kept, one per test, in DIR/test-cache/.
+
+plan also empties DIR's folders of failure files (FAILURE_DIRS: pictures, replay files, saved
+programs, crash inputs), which the run then fills with its own, and records what the tests'
+binaries were built from: the contents of every source ninja's deps log lists for them,
+when the build is up to date with those sources. merge keeps that record
+beside junit.xml (DIR/test-cache/results.json), for a later gate that does not run DIR's
+preset: carried() says whether the results still hold (ci/verdict.py --carry).
 """
 import hashlib
 import json
@@ -34,6 +41,8 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import ctest_files
 
 VERSION = "runqcheck test cache 1"
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +60,11 @@ def digest(p: Path) -> str:
         with open(p, "rb") as f:
             _digests[key] = hashlib.file_digest(f, "sha256").hexdigest()
     return _digests[key]
+
+
+def file_digest(p: Path) -> str:
+    """p's digest now (digest() keeps the first it took)."""
+    return hashlib.sha256(p.read_bytes()).hexdigest()
 
 
 def within(p: Path, d: Path) -> bool:
@@ -136,12 +150,127 @@ def save(d: Path, name: str, data) -> None:
     tmp.replace(cache_dir(d) / name)
 
 
+# The folders (below a build dir) where the checks write a failure's files.
+FAILURE_DIRS = ("failures", "weak_memory", "fuzz_artifacts")
+RESULTS = "results.json"  # the record of a run's results: what they were run on
+
+
+def clear_failures(d: Path) -> None:
+    """Removes the files (not the folders: libFuzzer needs its own) an earlier run left in
+    d's FAILURE_DIRS: a picture there is then one of this run's failures."""
+    for name in FAILURE_DIRS:
+        for p in sorted((d / name).rglob("*")):
+            if p.is_file() or p.is_symlink():
+                p.unlink()
+
+
+# `ninja -t deps`: an output's entry, then its deps indented.
+DEPS_ENTRY = re.compile(r"^(\S.*): #deps \d+, deps mtime \d+ \((VALID|STALE)\)$")
+
+
+def sources(d: Path, tests) -> tuple:
+    """({file: digest}, ""): every source the tests' binaries (d/bin/NAME) were compiled
+    from, as ninja's deps log lists them (paths as it writes them, from d), when each is
+    older than what was compiled from it (ninja's test; not `ninja -n`, which CMake's glob
+    check always finds work for); else (None, why)."""
+    bins = sorted({f"bin/{b}" for t in tests
+                   for b in ctest_files.binaries(str(d), t.get("command", []))})
+    if not bins:
+        return {}, ""
+    run = lambda *a: subprocess.run(["ninja", "-C", str(d), *a], capture_output=True,
+                                    text=True)
+    try:
+        inputs = run("-t", "inputs", *bins)
+        deps = run("-t", "deps", *bins, *inputs.stdout.split())
+    except OSError:
+        return None, "run where no ninja could list its sources"
+    if inputs.returncode or deps.returncode:
+        return None, "run on a build ninja could not read"
+    got, built = {}, None
+    try:
+        for ln in deps.stdout.splitlines():
+            if m := DEPS_ENTRY.match(ln):
+                built = (d / m.group(1)).stat().st_mtime_ns if m.group(2) == "VALID" else -1
+            elif ln.startswith("    ") and built is not None:
+                f = ln.strip()
+                if (d / f).stat().st_mtime_ns > built:
+                    return None, ("run on binaries older than their sources (an edit during "
+                                  "its gate)")
+                got[f] = digest(d / f)
+    except OSError as e:
+        return None, f"run on a build whose file {e.filename} is gone"
+    return got, ""
+
+
+def record(d: Path):
+    """The record of build dir d's results (merge's), or None."""
+    try:
+        return json.loads((cache_dir(d) / RESULTS).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def cmake_cache(d: Path) -> dict:
+    """{NAME: value} of d's CMakeCache.txt."""
+    try:
+        text = (d / "CMakeCache.txt").read_text(errors="replace")
+    except OSError:
+        return {}
+    return dict(re.findall(r"^([A-Za-z_][\w.+-]*)(?::[A-Z_]+)?=(.*)$", text, re.M))
+
+
+def carried(d: Path, configured=()):
+    """Whether the results an earlier gate left in build dir d (junit.xml) hold for what is
+    on disk now: None when it left none, "" when they hold, else why not (ci/verdict.py
+    writes "its preset was <why>; run it again"). They hold when they are the ones merge
+    recorded, d is configured with each of configured (ci/gate's -DNAME=VALUE), every
+    source of its tests' binaries has the contents it had when they ran, and every test
+    has the key it ran with (the same keys as plan's)."""
+    if (d / "stage-failed").is_file():
+        return "not built in its last gate"
+    if not (d / "junit.xml").is_file():
+        return None
+    rec = record(d)
+    if rec is None:
+        return "run by a gate that recorded no sources (an older runqcheck)"
+    if file_digest(d / "junit.xml") != rec.get("junit"):
+        return "run again since, outside the gate (its results are not the recorded ones)"
+    cache = cmake_cache(d)
+    for a in configured:
+        name, _, value = a.removeprefix("-D").partition("=")
+        if cache.get(name) != value:
+            return f"configured for other subjects or options ({name})"
+    if rec.get("sources") is None:
+        return rec.get("why") or "run on sources it did not record"
+    for f, was in rec["sources"].items():
+        try:
+            same = digest(d / f) == was
+        except OSError:
+            same = False
+        if not same:
+            return f"run on other sources ({os.path.normpath(d / f)} changed)"
+    stamp = tree_stamp(ROOT)
+    if stamp != rec.get("stamp"):
+        return f"run with other files of runqcheck ({ROOT}: a script, a checker's source)"
+    r = subprocess.run(["ctest", "--test-dir", str(d), "--show-only=json-v1", *rec["args"]],
+                       capture_output=True, text=True)
+    tests = json.loads(r.stdout).get("tests", []) if r.returncode == 0 else []
+    now = {t["name"]: key_of(t, d.resolve().parent, stamp) for t in tests}
+    for name in sorted(set(now) | set(rec["keys"])):
+        if now.get(name) != rec["keys"].get(name):
+            return (f"run on other inputs ({name}: its binary, command, a file it names or "
+                    "the environment)")
+    return ""
+
+
 def cmake_regex_escape(s: str) -> str:
     return re.sub(r"([][.*+?^$|()\\])", r"\\\1", s)
 
 
 def plan(d: Path, ctest_args, reuse=True) -> int:
     (cache_dir(d) / "plan.json").unlink(missing_ok=True)
+    (cache_dir(d) / RESULTS).unlink(missing_ok=True)
+    clear_failures(d)
     r = subprocess.run(["ctest", "--test-dir", str(d), "--show-only=json-v1", *ctest_args],
                        capture_output=True, text=True)
     if r.returncode != 0:
@@ -155,7 +284,12 @@ def plan(d: Path, ctest_args, reuse=True) -> int:
     entries = load(d)
     cached = sorted(n for n, k in keys.items()
                     if reuse and entries.get(n, {}).get("key") == k)
-    save(d, "plan.json", {"keys": keys, "cached": cached})
+    built, why = sources(d, tests)
+    save(d, "plan.json", {"keys": keys, "cached": cached, "args": list(ctest_args),
+                          "stamp": stamp,
+                          # the columns run (ci/gate --columns), None: all
+                          "columns": os.environ.get("RQ_COLUMNS", "").split() or None,
+                          "sources": built, "why": why})
     if cached and len(cached) == len(keys):
         print("ALL")
     elif cached:
@@ -217,6 +351,7 @@ def merge(d: Path) -> int:
     suite.set("tests", str(total))
     tree.write(junit, encoding="UTF-8", xml_declaration=True)
     save(d, "entries.json", {n: e for n, e in entries.items() if n in keys})
+    save(d, RESULTS, dict(p, junit=file_digest(junit), when=time.strftime("%Y-%m-%d %H:%M:%S")))
     failed = sum(1 for tc in suite.iter("testcase")
                  if tc.find("failure") is not None or tc.get("status") == "fail")
     if cached:

@@ -14,7 +14,8 @@ its cell `not applied` with that reason.
 
 usage: verdict.py [--strict] [--subjects A,B] [--columns C,D] [--title TEXT] [--junit FILE]
                   [--sarif FILE] [--srcroot DIR] [--spec NAMES=SPEC]... [--artifacts DIR]
-                  [--shard I/N] PRESET=BUILD_DIR...
+                  [--shard I/N] [--carry PRESET=BUILD_DIR]... [--configured -DNAME=VALUE]...
+                  PRESET=BUILD_DIR...
        verdict.py --merge DIR [options]
 --columns: only those columns (ids or titles of ci/checkers.json), as ci/gate --columns runs.
 (PRESET `build`: a user's own build tree, any column but the whole-preset ones)
@@ -27,6 +28,10 @@ programs, outputs, logs) collected into DIR (ci/verdict_artifacts.py), the SARIF
 naming them relative to DIR and no path of this machine. --shard I/N: the runs are shard I
 of N (recorded there). --merge DIR: the verdict of every collected folder below DIR (the
 shards' artifacts), DIR the artifact root; exit 2 if a shard is missing.
+--carry PRESET=BUILD_DIR: a preset this gate did not run, whose build dir an earlier gate
+left: its results join the matrix, marked carried over, if they still hold for what is on
+disk (ci/test_cache.py's carried(): the same sources, binaries and inputs, and the
+--configured definitions, ci/gate's, in its CMakeCache.txt); else its empty columns say why.
 
 Each BUILD_DIR holds junit.xml (ctest --output-junit) and runqcheck_columns.json
 (each test's column, written by cmake/columns.cmake from ci/checkers.json, the
@@ -42,6 +47,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import test_cache
 import verdict_artifacts
 import verdict_files
 
@@ -64,6 +70,10 @@ NIGHTLY_COLUMNS = {c["title"] for c in DECL if c.get("nightly")}
 for c in DECL:
     for p in c.get("presets", []):
         PRESET_COLUMNS.setdefault(p, []).append(c["title"])
+
+# The presets that fill each column; the mark of a cell carried over from an earlier gate.
+PRESETS_OF = {c: [p for p, cs in PRESET_COLUMNS.items() if c in cs] for c in COLUMNS}
+CARRIED = "\u2020"  # a dagger
 
 NOT_APPLIED = re.compile(r"runqcheck: not applied: (.*)$")
 REPORT = re.compile(r"runqcheck: report: (.*)$")  # findings that do not fail a cell
@@ -297,6 +307,7 @@ class Cell:
         self.failures = []       # dicts
         self.time = 0.0          # seconds, its tests' (ctest's junit)
         self.cached = 0          # its tests not run again (ci/test_cache.py)
+        self.carried = 0         # its tests from an earlier gate (--carry)
 
     def verdict(self) -> str:
         if not self.tests:
@@ -339,6 +350,7 @@ def main(argv) -> int:
     files = {"--junit": None, "--sarif": None, "--srcroot": Path.cwd(), "--artifacts": None,
              "--merge": None}
     shard, shard_of = "", {}  # this run's --shard; a merged run's (its collected.json)
+    carry, configured = [], []  # --carry (preset, dir); --configured -DNAME=VALUE
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -367,6 +379,11 @@ def main(argv) -> int:
             for n in names.split(","):
                 specs[n] = spec_port(spec)
                 given[n] = spec
+        elif a == "--carry" and args and "=" in args[0]:
+            preset, d = args.pop(0).split("=", 1)
+            carry.append((preset, Path(d)))
+        elif a == "--configured" and args:
+            configured.append(args.pop(0))
         elif "=" in a and not a.startswith("-"):
             preset, d = a.split("=", 1)
             runs.append((preset, Path(d)))
@@ -388,6 +405,24 @@ def main(argv) -> int:
     if not runs:
         print("verdict.py: no PRESET=BUILD_DIR given", file=sys.stderr)
         return 2
+    # The presets carried over: {dir: (its record, its columns)}; those whose results no
+    # longer hold: {preset: why}.
+    carried, stale = {}, {}
+    for preset, d in carry:
+        why = test_cache.carried(d, configured)
+        if why is None:
+            continue
+        rec = test_cache.record(d) or {}
+        ran = {TITLE.get(i) for i in rec.get("columns") or []}
+        cols = [c for c in PRESET_COLUMNS.get(preset, []) if not ran or c in ran]
+        if why:
+            stale[preset] = why
+        else:
+            carried[d] = (rec, cols)
+            runs.append((preset, d))
+        if only and rec:  # (--columns) the columns run now and those an earlier gate ran
+            only |= set(cols)
+    given_subjects = list(subjects)
     art = files["--artifacts"] and verdict_artifacts.Artifacts(
         files["--artifacts"], files["--srcroot"], Path(__file__).resolve().parent.parent, runs,
         shard, only, subjects, given)
@@ -399,10 +434,11 @@ def main(argv) -> int:
     ports = dict(specs)  # a build tree's runqcheck_columns.json, read below, knows better
     n_tests, n_cached = 0, 0  # cached: not run again (ci/test_cache.py)
     for preset, d in runs:
-        cols = PRESET_COLUMNS.get(preset, ["other"])
+        cols = carried[d][1] if d in carried else PRESET_COLUMNS.get(preset, ["other"])
         stage = d / "stage-failed"
         junit = d / "junit.xml"
-        label = preset + (f", shard {shard_of[d]}" if d in shard_of else "")
+        label = preset + (f", shard {shard_of[d]}" if d in shard_of else "") + (
+            ", carried over" if d in carried else "")
         if stage.exists():
             what, _, log = stage.read_text().strip().partition(" ")
             log = str(art and art.file_of(d, log) or log)  # a collected one's copy
@@ -429,11 +465,14 @@ def main(argv) -> int:
             if "/" not in name:
                 continue
             subj = name.split("/", 1)[1]
+            if d in carried and given_subjects and subj not in given_subjects:
+                continue  # (a build dir for other subjects is not carried: its configure)
             if subj not in subjects:
                 subjects.append(subj)
             status = tc.get("status", "")
-            n_tests += 1
-            n_cached += tc.get("cached") == "true"
+            cached = tc.get("cached") == "true" and d not in carried
+            n_tests += d not in carried
+            n_cached += cached
             out = "".join(x.text or "" for x in tc.iter("system-out"))
             fail_el = tc.find("failure")
             if fail_el is None:
@@ -444,7 +483,8 @@ def main(argv) -> int:
             col = column.get(name, "other")
             c = cell(subj, col)
             c.tests.append((name, "failed" if failed else "skipped" if skipped else "passed"))
-            c.cached += tc.get("cached") == "true"
+            c.cached += cached
+            c.carried += d in carried
             try:
                 c.time += float(tc.get("time", "0"))
             except ValueError:
@@ -505,6 +545,18 @@ def main(argv) -> int:
             art.collect(preset, d, [f for c in cells.values() for f in c.failures
                                     if f["run"] == d],
                         lambda f: verdict_files.where(f, ports.get(f["subject"], {})))
+
+    def why_empty(c):
+        """Why column c's empty cells are empty."""
+        if c in ran_cols:
+            return WHY_EMPTY.get(c, "")
+        old = [(p, w) for p, w in stale.items() if c in PRESET_COLUMNS.get(p, [])]
+        if old:
+            return "; ".join(f"its preset ({p}) was {w}; run it again" for p, w in old)
+        if any(p in PRESETS_OF.get(c, []) for p, d in runs if d in carried):
+            return "its preset's earlier gate did not run this column"
+        return "its preset was not run"
+
     rows = subjects or ["(none)"]
     columns = [c for c in COLUMNS if any(not other_kind(s, c) for s in rows)
                and (c not in NIGHTLY_COLUMNS or any(cells[k].tests for k in cells if k[1] == c))
@@ -512,16 +564,24 @@ def main(argv) -> int:
     columns += ["other"] if any(k[1] == "other" for k in cells) else []
     verdict_of = lambda s, c: "-" if other_kind(s, c) else cell(s, c).verdict()
     grid = [[s] + [verdict_of(s, c) for c in columns] for s in rows]
+    # A cell that holds results carried over from an earlier gate: marked (the footnote).
+    shown = [[r[0]] + [v + (CARRIED if cell(r[0], c).carried else "")
+                       for v, c in zip(r[1:], columns)] for r in grid]
     head = ["subject"] + columns
-    widths = [max(len(r[i]) for r in grid + [head]) for i in range(len(head))]
+    widths = [max(len(r[i]) for r in shown + [head]) for i in range(len(head))]
     fmt = lambda r: "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip()
     print()
     if title:
         print(title)
     print(fmt(head))
     print(fmt(["-" * w for w in widths]))
-    for r in grid:
+    for r in shown:
         print(fmt(r))
+    if any(cell(s, c).carried for s in rows for c in columns):
+        when = "; ".join(f"{p}: its tests ran {carried[d][0].get('when', '?')}"
+                         for p, d in runs if d in carried)
+        print(f"{CARRIED} carried over from an earlier gate of this build dir, sources unchanged "
+              f"({when})")
 
     n_pass = sum(v.startswith("passed") for r in grid for v in r[1:])
     n_fail = sum(v == "FAILED" for r in grid for v in r[1:])
@@ -540,7 +600,7 @@ def main(argv) -> int:
         for s, c in empty:
             by_col.setdefault(c, []).append(s)
         for c, subs in by_col.items():
-            why = WHY_EMPTY.get(c, "") if c in ran_cols else "its preset was not run"
+            why = why_empty(c)
             who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
             print(f"  {who}, {c}: {why}")
     # A finding several subjects share is printed once, naming them all.
@@ -594,7 +654,7 @@ def main(argv) -> int:
             print(f"  {p}: {f}")
     ids = {t: i for i, t in TITLE.items()}
     cols = [(ids.get(c, c), c) for c in columns]
-    why = lambda s, c: (WHY_EMPTY.get(c, "") if c in ran_cols else "its preset was not run")
+    why = lambda s, c: why_empty(c)
     try:
         if files["--junit"]:
             verdict_files.write_junit(files["--junit"], rows, cols, cell, why, title)
@@ -605,11 +665,15 @@ def main(argv) -> int:
         print(f"verdict.py: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return 2
     print()
+    n_carried = sum(c.carried for c in cells.values())
+    if n_carried:
+        print(f"carried over: {n_carried} test{'s' * (n_carried != 1)} of presets not run in "
+              f"this gate ({CARRIED} above; ci/gate --no-cache shows only the presets run)")
     if n_cached:
         print(f"cached: {n_cached} of {n_tests} tests not run again: each passed in an earlier "
               "gate with the same binaries and inputs (ci/gate --no-cache runs them)")
-    # --strict judges the presets run: a column whose preset was not run (the user
-    # chose --presets) is not applied, and does not fail the gate.
+    # --strict judges the presets run and those carried over: a column whose preset was
+    # neither (the user chose --presets) is not applied, and does not fail the gate.
     unrun = sum(c not in ran_cols for _, c in empty)
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
           + (f"; {n_star} passed cell{' is' if n_star == 1 else 's are'} passed* (a check"

@@ -214,6 +214,9 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
             if c.cached:  # passed in an earlier gate with the same inputs (ci/test_cache.py)
                 out.append(f"cached: {c.cached} of {len(c.tests)} tests not run again: each "
                            "passed in an earlier gate with the same inputs\n")
+            if c.carried:  # a preset not run now, from an earlier gate (ci/verdict.py --carry)
+                out.append(f"carried over: {c.carried} of {len(c.tests)} tests from an earlier "
+                           "gate of this build dir, sources unchanged\n")
             if v == "FAILED":
                 fails += 1
                 # One <failure> (junit.xsd: a testcase holds one), each failing test's

@@ -117,6 +117,11 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_cache COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/cache_test.py" "${RUNQCHECK_ROOT}/ci/test_cache.py"
     "${RUNQCHECK_ROOT}/ci/verdict.py" "${CMAKE_BINARY_DIR}/verdict_cache")
+  # Presets run in separate gates of one build dir: one verdict while their sources are
+  # unchanged (ci/verdict.py --carry); a fixed failure's picture gone from failures/.
+  add_test(NAME verdict_carry COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/carry_test.py" "${RUNQCHECK_ROOT}/ci/test_cache.py"
+    "${RUNQCHECK_ROOT}/ci/verdict.py" "${CMAKE_BINARY_DIR}/verdict_carry")
   # action.yml's script: the gate command it builds, its bad inputs.
   add_test(NAME action_script COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/action_test.sh"
     "${RUNQCHECK_ROOT}")
@@ -232,7 +237,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_reports verdict_junit_cell verdict_strict_presets
     verdict_reason_cut verdict_sarif_sites verdict_columns docs_columns gate_flags subject_spec
-    verdict_cache style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    verdict_cache verdict_carry style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)
