@@ -56,9 +56,10 @@ endfunction()
 
 # The stress_protocol column: per protocol subject, the scheduler on its
 # protocol (proc.cpp, the only source that sees it) and the column's runs.
-# The other sources are built once, unless the subject's include dirs
-# replace core headers (a runqcheck/ folder, as the mutant schemata's: then
-# every source is built on them) or it names a QUEUE (_rq_pqueue): they are
+# The command line (command.cpp, main.cpp: runtime.hpp, no queue) is built
+# once. The other sources are built once too, unless the subject's include
+# dirs replace core headers (a runqcheck/ folder, as the mutant schemata's:
+# then they are built on them) or it names a QUEUE (_rq_pqueue): they are
 # then built once per QUEUE, on that queue subject's header
 # (runqcheck_subject.hpp, RUNQCHECK_STRESS_OWN_QUEUE: stress/sched.hpp's S).
 # _rq_stress_protocol_exe: the binary _rq_t on the include dirs _rq_pinc
@@ -70,7 +71,14 @@ macro(_rq_stress_protocol_exe)
       set(_rq_own_core ON)
     endif()
   endforeach()
-  # The sources besides proc.cpp, and main.cpp (an object library).
+  if(NOT TARGET runqcheck_stress_cli)
+    add_library(runqcheck_stress_cli OBJECT "${_rq_stress_dir}/src/command.cpp"
+      "${_rq_stress_dir}/main.cpp")
+    target_include_directories(runqcheck_stress_cli PUBLIC "${_rq_stress_dir}/include")
+    target_link_libraries(runqcheck_stress_cli PUBLIC CLI11::CLI11 Threads::Threads)
+    target_compile_features(runqcheck_stress_cli PUBLIC cxx_std_20)
+  endif()
+  # The sources besides proc.cpp and the command line (an object library).
   set(_rq_common runqcheck_stress_protocol_common)
   if(_rq_own_core)
     set(_rq_common ${_rq_t}_common)
@@ -79,8 +87,7 @@ macro(_rq_stress_protocol_exe)
   endif()
   if(NOT TARGET ${_rq_common})
     add_library(${_rq_common} OBJECT "${_rq_stress_dir}/src/fiber.cpp"
-      "${_rq_stress_dir}/src/watchdog.cpp" "${_rq_stress_dir}/src/workloads.cpp"
-      "${_rq_stress_dir}/src/command.cpp" "${_rq_stress_dir}/main.cpp")
+      "${_rq_stress_dir}/src/watchdog.cpp" "${_rq_stress_dir}/src/workloads.cpp")
     if(_rq_own_core)
       target_include_directories(${_rq_common} BEFORE PUBLIC ${_rq_pinc})
     endif()
@@ -91,8 +98,7 @@ macro(_rq_stress_protocol_exe)
       target_compile_definitions(${_rq_common} PUBLIC RUNQCHECK_STRESS_OWN_QUEUE=1)
     endif()
     target_include_directories(${_rq_common} PUBLIC "${_rq_stress_dir}/include")
-    target_link_libraries(${_rq_common} PUBLIC runqcheck::core Boost::context CLI11::CLI11
-      Threads::Threads)
+    target_link_libraries(${_rq_common} PUBLIC runqcheck::core Boost::context Threads::Threads)
     target_compile_features(${_rq_common} PUBLIC cxx_std_20)
     if(RUNQCHECK_HAVE_WNO_TSAN)
       target_compile_options(${_rq_common} PRIVATE -Wno-tsan)
@@ -102,7 +108,7 @@ macro(_rq_stress_protocol_exe)
   # proc.cpp on the subject's protocol (its generated header first)
   target_include_directories(${_rq_t} BEFORE PRIVATE ${_rq_pinc})
   target_compile_definitions(${_rq_t} PRIVATE RUNQCHECK_STRESS_PROTOCOL_SUBJECT=1)
-  target_link_libraries(${_rq_t} PRIVATE ${_rq_common})
+  target_link_libraries(${_rq_t} PRIVATE ${_rq_common} runqcheck_stress_cli)
   if(RUNQCHECK_HAVE_WNO_TSAN)
     target_compile_options(${_rq_t} PRIVATE -Wno-tsan)
   endif()

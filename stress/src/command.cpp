@@ -15,7 +15,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "runqcheck/stress/proc.hpp"
+#include "runqcheck/stress/runtime.hpp"  // not proc.hpp: no queue here (cmake/stress.cmake)
 #include "runqcheck/stress/watchdog.hpp"
 #include "runqcheck/stress/workloads.hpp"
 

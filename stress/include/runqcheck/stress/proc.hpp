@@ -13,26 +13,10 @@
 #include <functional>
 #include <string>
 
+#include "runtime.hpp"
 #include "sched.hpp"
 
 namespace runqcheck::stress {
-
-struct runtime_config {
-  int procs = 1;
-  std::uint64_t seed = 1;
-  bool sysmon = false;
-  int watchdog_ms = 10000;
-  std::string reproduce;  // the command line printed on every failure
-};
-
-// Driver thread: bring up procs Ps (all idle) and the watchdog (and sysmon).
-void runtime_start(const runtime_config& cfg);
-// Driver thread: run fn as a new G (Go: the main goroutine of one round) and
-// wait until it returns; then wait until every G created so far has exited.
-void run_main(std::function<void()> fn);
-// Driver thread: stop every M, check the run's invariants, free everything.
-// Returns false (after printing) if an invariant failed.
-bool runtime_stop();
 
 // From a G: the calling G, its M.
 G* getg();
@@ -85,16 +69,6 @@ class spinlock {
   std::atomic<bool> f_{false};  // held; exchange-acquire in lock, store-release in unlock
 };
 
-// The protocol subject this scheduler runs (protocol_subject.hpp; the
-// bundled one unless built by runqcheck_add_protocol_subject) and which of
-// its optional hooks the scheduler can use: the syscall paths (sysmon,
-// entersyscall/exitsyscall) and gomaxprocs fail a check without them.
-struct protocol_info {
-  const char* name;
-  bool syscalls;
-  bool procresize;
-};
-protocol_info protocol_under_test_info();
 // From a G: true when every other M is on the protocol's idle list and none
 // spins (observe(), under sched.lock). Then only the caller runs until it
 // wakes an M: nothing else can start one (no sysmon, no other M).
@@ -112,19 +86,12 @@ void hold_next_searcher();
 bool searcher_held();
 void release_searcher();
 void cancel_hold();
-// Driver, after a round (every G done): wait until every M is on the
-// protocol's idle list, then judge the end state: no M spinning, every P
-// idle, no G queued, the counts consistent. A violation fails the run
-// (exit 1, dump, `reproduce:`); an M that never parks is the watchdog's.
-void judge_round_end();
 // Where each queued G and each G in a syscall sits ("g7 in P0's runnext,
 // g9 in the global queue, g5 in a syscall on M2"), "" if none; l: sched.lock
 // held (the global queue is read), or null (not read). Racy reads unless
 // every M is idle: for reports.
 std::string where_gs(runqcheck::locked_sched<B>* l);
 
-// Stats printed at the end of a run.
-std::string stats_line();
 // Prints every P, M, the global queue and the counters to stderr (watchdog,
 // failed checks). Reads concurrently with the Ms; values may be in flux.
 void dump_sched(const char* why);

@@ -40,6 +40,8 @@
 #include <runqcheck/protocol_subject.hpp>
 #include <runqcheck/sched_policy.hpp>
 #include <runqcheck/subject.hpp>
+
+#include "runtime.hpp"  // max_procs
 #ifdef RUNQCHECK_STRESS_OWN_QUEUE
 #include <runqcheck_subject.hpp>  // subject_under_test: the QUEUE (runqcheck_subject_header)
 #endif
@@ -61,7 +63,6 @@ using S = runqcheck::go125<B, runq_cap>;
 inline constexpr bool own_queue = !std::same_as<S::schedt, runqcheck::schedt<B>>;
 using core_p = S::p;
 using core_g = runqcheck::g<B>;
-inline constexpr int max_procs = 256;
 
 struct M;
 struct P;
