@@ -267,9 +267,14 @@ std::string checkdead(both& l) {
   if (std::string at = where_gs(&l.core); !at.empty())
     return "checkdead: runnable g: every M is idle (" + std::to_string(c.idle_ps) +
            " Ps idle, " + std::to_string(c.spinning) + " spinning) while " + at;
-  if (std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(acquire); alive != 0)
+  std::uint64_t alive = s.ngcreated.load(relaxed) - s.ngdone.load(acquire);
+  if (std::int64_t parked = s.nwaiting.load(relaxed); alive > static_cast<std::uint64_t>(parked))
+    return "checkdead: " + std::to_string(alive - static_cast<std::uint64_t>(parked)) +
+           " Gs lost: runnable (" + std::to_string(alive) + " alive, " + std::to_string(parked) +
+           " parked) yet in no queue and on no M, every M idle (a queue dropped them?)";
+  if (alive != 0)
     return "all goroutines are asleep - deadlock! (" + std::to_string(alive) +
-           " Gs alive, none queued, every M idle)";
+           " Gs alive, all parked, none queued, every M idle)";
   return "";
 }
 
@@ -524,6 +529,7 @@ next_g goexit0(M* mp, G* gp) {
 // Go: park_m. g0, after gopark's mcall.
 next_g park_m(M* mp, G* gp) {
   casgstatus(gp, gstatus::running, gstatus::waiting);
+  the_sched->nwaiting.fetch_add(1, relaxed);
   dropg(mp, gp);
   if (auto* f = mp->waitunlockf; f != nullptr) {
     void* lk = mp->waitlock;
@@ -531,6 +537,7 @@ next_g park_m(M* mp, G* gp) {
     mp->waitlock = nullptr;
     if (!f(gp, lk)) {  // the G stays: as if readied by itself
       gp->nreadies.fetch_add(1, relaxed);
+      the_sched->nwaiting.fetch_sub(1, relaxed);
       casgstatus(gp, gstatus::waiting, gstatus::runnable);
       return {gp, true};
     }
@@ -824,6 +831,7 @@ void goready(G* gp) {
   P* pp = mp->p.load(relaxed);
   casgstatus(gp, gstatus::waiting, gstatus::runnable);  // Go: "bad g->status in ready"
   gp->nreadies.fetch_add(1, relaxed);
+  the_sched->nwaiting.fetch_sub(1, relaxed);
   the_sched->nready.fetch_add(1, relaxed);
   proto::submit(pp, gp, true);  // runqput(pp, gp, next=true); wakep()
 }

@@ -176,9 +176,10 @@ void watchdog_loop(int ms) {
     else
       std::fprintf(stderr,
                    "fatal error: watchdog: no G was created, readied or finished for %lld ms"
-                   " while %" PRIu64 " Gs are alive (work not conserved: a lost wakeup, a lost"
-                   " G, or a deadlock)\n",
-                   static_cast<long long>(idle_ms), alive);
+                   " while %" PRIu64 " Gs are alive, %lld of them parked (work not conserved:"
+                   " a lost wakeup, a lost G, or a deadlock)\n",
+                   static_cast<long long>(idle_ms), alive,
+                   static_cast<long long>(s.nwaiting.load(relaxed)));
     arm_alarm(exit_watchdog);
     dump_sched("watchdog");
     die(exit_watchdog);

@@ -236,6 +236,9 @@ struct schedt {
       nglobal{0};
   std::atomic<std::uint64_t> nstopm{0}, nwakep{0}, nhandoff{0}, nretake{0}, nprocresize{0};
   std::atomic<std::int32_t> mcount{0};
+  // Gs parked (gopark) and not readied yet: checkdead tells a lost G (alive,
+  // not parked, in no queue) from a deadlock. Relaxed: read with every M idle.
+  std::atomic<std::int64_t> nwaiting{0};
   // Configuration, fixed before the first M starts.
   std::uint64_t seed = 1;
   bool sysmon = false;
