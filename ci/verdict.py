@@ -76,6 +76,9 @@ PRESETS_OF = {c: [p for p, cs in PRESET_COLUMNS.items() if c in cs] for c in COL
 CARRIED = "\u2020"  # a dagger
 
 NOT_APPLIED = re.compile(r"runqcheck: not applied: (.*)$")
+# A check of a feature the protocol's registration declares absent (WITHOUT):
+# listed, never a not-applied check (--strict passes it).
+DECLARED = re.compile(r"runqcheck: declared absent: (.*)$")
 REPORT = re.compile(r"runqcheck: report: (.*)$")  # findings that do not fail a cell
 REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berror:|LIVELOCK|"
                     r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
@@ -303,6 +306,7 @@ class Cell:
     def __init__(self):
         self.tests = []          # (name, state) state: passed / failed / skipped
         self.notes = []          # not-applied lines
+        self.declared = []       # declared-absent lines (WITHOUT: not notes)
         self.reports = []        # report lines (shown, never failing)
         self.failures = []       # dicts
         self.time = 0.0          # seconds, its tests' (ctest's junit)
@@ -489,13 +493,17 @@ def main(argv) -> int:
                 c.time += float(tc.get("time", "0"))
             except ValueError:
                 pass
-            if skipped and not any(NOT_APPLIED.search(ln) for ln in out.splitlines()):
+            if skipped and not any(NOT_APPLIED.search(ln) or DECLARED.search(ln)
+                                   for ln in out.splitlines()):
                 c.notes.append(f"{name} ({preset}): skipped by the test itself "
                                "(exit 77: a tool is missing)")
             for line in out.splitlines():
                 m = NOT_APPLIED.search(line)
                 if m and m.group(1) not in c.notes:
                     c.notes.append(m.group(1))
+                m = DECLARED.search(line)
+                if m and m.group(1) not in c.declared:
+                    c.declared.append(m.group(1))
                 m = REPORT.search(line)
                 if m and m.group(1) not in c.reports:
                     c.reports.append(m.group(1))
@@ -603,6 +611,12 @@ def main(argv) -> int:
             why = why_empty(c)
             who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
             print(f"  {who}, {c}: {why}")
+    declared = [(s, c, n) for s in rows for c in columns for n in cell(s, c).declared]
+    if declared:
+        print("\ndeclared absent (subject, column: check: why; its registration's WITHOUT says"
+              " the scheduler has none of it: not a check left out):")
+        for line in grouped_notes(declared, rows):
+            print(line)
     # A finding several subjects share is printed once, naming them all.
     reports = {}
     for s in rows:

@@ -141,7 +141,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_junit_cell COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/junit_cell_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_junit_cell")
-  # --strict fails a check not applied on the presets run, not those of presets not run.
+  # --strict fails a check not applied on the presets run, not those of presets not run,
+  # nor one declared absent (a protocol registration's WITHOUT).
   add_test(NAME verdict_strict_presets COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/strict_presets_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_strict_presets")

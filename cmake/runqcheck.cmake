@@ -18,10 +18,15 @@
 #   builds): a crash names its test and signal, and the other tests still run.
 #
 #   runqcheck_add_protocol_subject(NAME <name> HEADER <header> TEMPLATE <template>
-#                                  [INCLUDE_DIRS <dir>...] [QUEUE <queue subject>])
+#                                  [INCLUDE_DIRS <dir>...] [QUEUE <queue subject>]
+#                                  [WITHOUT syscalls|procresize ...])
 #   A wakeup protocol (core/include/runqcheck/protocol_subject.hpp: a class
 #   template PS<Env>) around the bundled go125 queues, or around QUEUE (a
-#   subject registered before it by runqcheck_add_subject): relacy_protocol is
+#   subject registered before it by runqcheck_add_subject). WITHOUT: what the
+#   scheduler does not have by design (no syscall paths, no GOMAXPROCS change):
+#   the checks that need those hooks print `declared absent`, not `not
+#   applied` (--strict passes them), and a protocol that has the hooks after
+#   all fails to build (RUNQCHECK_PROTOCOL_WITHOUT_*). relacy_protocol is
 #   built for it as relacy_protocol__<name> (family relacy), its tests
 #   relacy_protocol/<name> and relacy_protocol_bound2/<name> (labels gate,
 #   port; the relacy_protocol column).
@@ -286,10 +291,19 @@ function(runqcheck_add_subject)
 endfunction()
 
 function(runqcheck_add_protocol_subject)
-  cmake_parse_arguments(A "" "NAME;HEADER;TEMPLATE;QUEUE" "INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(A "" "NAME;HEADER;TEMPLATE;QUEUE" "INCLUDE_DIRS;WITHOUT" ${ARGN})
   if(NOT A_NAME OR NOT A_HEADER OR NOT A_TEMPLATE)
     message(FATAL_ERROR "runqcheck_add_protocol_subject: NAME, HEADER and TEMPLATE are required")
   endif()
+  set(without "")
+  foreach(w IN LISTS A_WITHOUT)
+    if(NOT w MATCHES "^(syscalls|procresize)$")
+      message(FATAL_ERROR "runqcheck_add_protocol_subject(${A_NAME}): WITHOUT '${w}': "
+        "not one of syscalls, procresize")
+    endif()
+    string(TOUPPER "${w}" w)
+    string(APPEND without "#define RUNQCHECK_PROTOCOL_WITHOUT_${w} 1  // WITHOUT (registration)\n")
+  endforeach()
   _runqcheck_subject_dirs(runqcheck_add_protocol_subject "${A_NAME}" "${A_HEADER}" incs
     ${A_INCLUDE_DIRS})
   set(queue)
@@ -307,7 +321,9 @@ function(runqcheck_add_protocol_subject)
   endif()
   runqcheck_columns_defer()
   set_property(GLOBAL APPEND PROPERTY RUNQCHECK_PROTOCOL_SUBJECTS ${A_NAME})
+  set(_rq_without "${without}")  # _runqcheck_protocol_header's
   _runqcheck_protocol_header(${A_NAME} "${A_HEADER}" "${A_TEMPLATE}" "${incs}" incs ${queue})
+  set(_rq_without "")
   set_property(GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${A_NAME}_INCLUDE_DIRS "${incs}")
   set_property(GLOBAL PROPERTY RUNQCHECK_PROTOCOL_SUBJECT_${A_NAME}_QUEUE "${A_QUEUE}")
 endfunction()
@@ -338,7 +354,7 @@ ${queue}${inc}
 template <class Env>
 using protocol_under_test = ${template}<Env>;
 #define RUNQCHECK_PROTOCOL_SUBJECT \"${name}\"
-")
+${_rq_without}")
   set(${out_var} "${gen};${incs}" PARENT_SCOPE)
 endfunction()
 

@@ -113,7 +113,9 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 #endif
   for (const auto& sc : rqproto::catalog)
     if (const char* why = rqproto::relacy_world::missing_hook(sc))
-      std::printf("runqcheck: not applied: fuzz_protocol %s: %s (subject %s)\n",
+      std::printf("runqcheck: %s: fuzz_protocol %s: %s (subject %s)\n",
+                  rqproto::absent_word<rqproto::relacy_world::proto>(
+                      rqproto::relacy_world::missing_feature(sc)),
                   std::string(sc.name).c_str(), why, RUNQCHECK_PROTOCOL_SUBJECT);
   return 0;
 }

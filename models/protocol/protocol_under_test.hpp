@@ -7,6 +7,8 @@
 // world_under_test<B>, which each runner instantiates with its own.
 #pragma once
 
+#include <string_view>
+
 #include <runqcheck/go125.hpp>
 #include <runqcheck/protocol.hpp>
 
@@ -32,5 +34,28 @@ using queue_under_test = runqcheck::go125<B, cap>;
 
 template <class B>
 using world_under_test = world<B, protocol_under_test, queue_under_test<B>>;
+
+// What a runner prints for a check that needs a hook PS lacks, for feature
+// ("syscalls", "procresize"): `declared absent` where the registration says
+// the scheduler has none (WITHOUT: cmake/runqcheck.cmake), else `not
+// applied`. A registration WITHOUT a feature whose hooks PS has fails here.
+template <class PS>
+const char* absent_word(std::string_view feature) {
+  constexpr bool sys = runqcheck::has_protocol_syscalls<PS>;
+  constexpr bool rs = runqcheck::has_protocol_procresize<PS>;
+  bool declared = false;
+#ifdef RUNQCHECK_PROTOCOL_WITHOUT_SYSCALLS
+  static_assert(!sys, "registered WITHOUT syscalls, yet the protocol has the syscall hooks "
+                      "(protocol_subject.hpp): drop WITHOUT syscalls");
+  declared = declared || feature == "syscalls";
+#endif
+#ifdef RUNQCHECK_PROTOCOL_WITHOUT_PROCRESIZE
+  static_assert(!rs, "registered WITHOUT procresize, yet the protocol has the procresize "
+                     "hooks (protocol_subject.hpp): drop WITHOUT procresize");
+  declared = declared || feature == "procresize";
+#endif
+  (void)sys, (void)rs, (void)feature;
+  return declared ? "declared absent" : "not applied";
+}
 
 }  // namespace rqproto

@@ -230,17 +230,26 @@ struct world {
 
   // The optional hook (protocol_subject.hpp) scenario s needs that proto
   // (or the queue S) lacks, or null: such a scenario is not applied, never
-  // run half.
-  static const char* missing_hook(const proto_scenario& s) {
+  // run half. missing_feature: what that hook is for ("syscalls",
+  // "procresize": a registration's WITHOUT may declare it absent).
+  static const char* missing_hook(const proto_scenario& s) { return missing(s).why; }
+  static const char* missing_feature(const proto_scenario& s) { return missing(s).feature; }
+  struct lack {
+    const char* why = nullptr;
+    const char* feature = nullptr;
+  };
+  static lack missing(const proto_scenario& s) {
     for (const m_role& r : s.ms) {
       bool sys = r.k == m_role::syscall || r.k == m_role::syscall_keep || r.k == m_role::sysmon;
       bool rs = r.k == m_role::resizer || r.k == m_role::handback;
-      if (sys && !syscalls) return "its Ms exit syscalls or retake: needs has_protocol_syscalls";
-      if (rs && !resize) return "its Ms resize gomaxprocs: needs has_protocol_procresize";
+      if (sys && !syscalls)
+        return {"its Ms exit syscalls or retake: needs has_protocol_syscalls", "syscalls"};
+      if (rs && !resize)
+        return {"its Ms resize gomaxprocs: needs has_protocol_procresize", "procresize"};
       if (rs && own_queue && !runqcheck::has_set_gomaxprocs<S>)
-        return "its Ms resize gomaxprocs: needs the queue's set_gomaxprocs";
+        return {"its Ms resize gomaxprocs: needs the queue's set_gomaxprocs", "procresize"};
     }
-    return nullptr;
+    return {};
   }
 
   explicit world(const proto_scenario& s) : sc(s), core(s.nprocs), sched(sched_arg(s.nprocs)) {

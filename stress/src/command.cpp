@@ -94,14 +94,20 @@ int run(const options& o) {
   // A workload (or --sysmon) that needs an optional hook the protocol lacks
   // is not run, and says so (protocol_subject.hpp).
   protocol_info pi = protocol_under_test_info();
+  // `declared absent` where the registration's WITHOUT names that feature.
   const char* why = nullptr;
-  if ((w->syscalls || o.sysmon) && !pi.syscalls)
+  bool declared = false;
+  if ((w->syscalls || o.sysmon) && !pi.syscalls) {
     why = "its Gs enter syscalls (or --sysmon retakes): needs has_protocol_syscall_thief"
           " (the syscall hooks and setBlockOnExitSyscall)";
-  else if (why == nullptr && w->procresize && !pi.procresize)
+    declared = pi.without_syscalls;
+  } else if (w->procresize && !pi.procresize) {
     why = "it changes GOMAXPROCS: needs has_protocol_procresize";
+    declared = pi.without_procresize;
+  }
   if (why != nullptr) {
-    std::printf("runqcheck: not applied: stress %s%s: %s (protocol %s)\n", w->name,
+    std::printf("runqcheck: %s: stress %s%s: %s (protocol %s)\n",
+                declared ? "declared absent" : "not applied", w->name,
                 o.sysmon ? " --sysmon" : "", why, pi.name);
     return 0;
   }

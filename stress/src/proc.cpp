@@ -119,6 +119,23 @@ template <class PS>
 concept stress_syscalls = has_protocol_syscall_thief<PS>;
 constexpr bool with_syscalls = stress_syscalls<proto>;
 constexpr bool with_procresize = has_protocol_procresize<proto>;
+// A registration's WITHOUT (cmake/runqcheck.cmake): the scheduler has no
+// such paths by design; those workloads are `declared absent`, and a
+// protocol that has the hooks after all is a registration error.
+#ifdef RUNQCHECK_PROTOCOL_WITHOUT_SYSCALLS
+constexpr bool without_syscalls = true;
+#else
+constexpr bool without_syscalls = false;
+#endif
+#ifdef RUNQCHECK_PROTOCOL_WITHOUT_PROCRESIZE
+constexpr bool without_procresize = true;
+#else
+constexpr bool without_procresize = false;
+#endif
+static_assert(!without_syscalls || !has_protocol_syscalls<proto>,
+              "registered WITHOUT syscalls, yet the protocol has the syscall hooks");
+static_assert(!without_procresize || !has_protocol_procresize<proto>,
+              "registered WITHOUT procresize, yet the protocol has the procresize hooks");
 
 // Go: cheaprand. This M only.
 std::uint32_t cheaprand(M* mp) {
@@ -1083,7 +1100,7 @@ bool runtime_stop() {
 }
 
 protocol_info protocol_under_test_info() {
-  return {proto::name, with_syscalls, with_procresize};
+  return {proto::name, with_syscalls, with_procresize, without_syscalls, without_procresize};
 }
 
 bool others_idle() {

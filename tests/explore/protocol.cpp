@@ -109,16 +109,18 @@ void run_window(const char* argv0, const proto_scenario& sc, ex::model m, const 
 // The runs a budget cut (scenario and model): the summary's report.
 std::vector<std::string> cut_runs;
 
-// The line of a scenario whose Ms need a hook the protocol lacks (why).
-void print_not_applied(const std::string& name, const char* why) {
-  std::printf("runqcheck: not applied: explore_protocol %s: %s (subject %s)\n", name.c_str(),
-              why, subject);
+// The line of a scenario whose Ms need a hook the protocol lacks (why):
+// `not applied`, or `declared absent` (absent_word).
+void print_not_applied(const proto_scenario& sc) {
+  std::printf("runqcheck: %s: explore_protocol %s: %s (subject %s)\n",
+              absent_word<world_t::proto>(world_t::missing_feature(sc)),
+              std::string(sc.name).c_str(), world_t::missing_hook(sc), subject);
 }
 
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
   std::string name(sc.name);
-  if (const char* why = world_t::missing_hook(sc)) {
-    print_not_applied(name, why);
+  if (world_t::missing_hook(sc) != nullptr) {
+    print_not_applied(sc);
     return true;
   }
   ex::options o = protocol_options(cli::options_of(a, m));
@@ -219,8 +221,8 @@ int main(int argc, char** argv) {
     }
     if (windows_only) continue;
     ran++;
-    if (const char* why = world_t::missing_hook(sc)) {  // once, not once per model
-      print_not_applied(name, why);
+    if (world_t::missing_hook(sc) != nullptr) {  // once, not once per model
+      print_not_applied(sc);
       not_applied++;
       continue;
     }
@@ -237,8 +239,8 @@ int main(int argc, char** argv) {
       std::printf("explore_protocol %s %s: not run (Go's own window: reported on a protocol "
                   "that passes the rest)\n", subject, name.c_str());
       skipped++;
-    } else if (const char* why = world_t::missing_hook(*sc)) {
-      print_not_applied(name, why);
+    } else if (world_t::missing_hook(*sc) != nullptr) {
+      print_not_applied(*sc);
       not_applied++;
     } else {
       for (ex::model m : a.models) run_window(argv[0], *sc, m, a);

@@ -266,9 +266,10 @@ int run_spec(const char* argv0, const settings& st) {
                 "broken precondition, and it shrinks only to programs inside\n",
                 gp::spec_text(p).c_str(), why.c_str());
   std::string name = "program";
-  if (const char* why = world_t::missing_hook(to_scenario(p, name))) {
-    std::printf("runqcheck: not applied: generated_protocol %s: %s (subject %s)\n",
-                gp::spec_text(p).c_str(), why, subject);
+  if (auto sc = to_scenario(p, name); world_t::missing_hook(sc) != nullptr) {
+    std::printf("runqcheck: %s: generated_protocol %s: %s (subject %s)\n",
+                absent_word<world_t::proto>(world_t::missing_feature(sc)),
+                gp::spec_text(p).c_str(), world_t::missing_hook(sc), subject);
     return 0;
   }
   bool ok = true;
@@ -321,13 +322,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!st.b.syscalls)
-    std::printf("runqcheck: not applied: generated_protocol: roles syscall, syscall_keep, "
+    std::printf("runqcheck: %s: generated_protocol: roles syscall, syscall_keep, "
                 "sysmon: need has_protocol_syscalls (subject %s)\n",
-                subject);
+                absent_word<world_t::proto>("syscalls"), subject);
   if (!st.b.procresize)
-    std::printf("runqcheck: not applied: generated_protocol: roles resizer, handback: need "
+    std::printf("runqcheck: %s: generated_protocol: roles resizer, handback: need "
                 "has_protocol_procresize (subject %s)\n",
-                subject);
+                absent_word<world_t::proto>("procresize"), subject);
   auto t0 = std::chrono::steady_clock::now();
   std::uint64_t k = 0, done = 0, cut = 0, exh = 0, unjudged = 0, failed_at = 0;
   cli::model_counts execs{};

@@ -131,7 +131,9 @@
 // A protocol subject is registered with runqcheck_add_protocol_subject
 // (cmake/runqcheck.cmake); relacy_protocol, fuzz_protocol and the stress
 // scheduler (runqcheck_stress__<name>) then run for it (the scenarios or
-// workloads that need a missing hook print `runqcheck: not applied:`).
+// workloads that need a missing hook print `runqcheck: not applied:`, or
+// `declared absent:` where its registration says WITHOUT syscalls or
+// procresize: a scheduler without those features by design).
 // examples/kite_sched is a whole scheduler: its own queue subject and its
 // own lock. Not yet: diff_go for a second protocol; timers, netpoll, GC
 // workers, locked Ms (LockOSThread).

@@ -38,6 +38,8 @@ struct protocol_info {
   const char* name;
   bool syscalls;
   bool procresize;
+  bool without_syscalls;    // its registration's WITHOUT: absent by design
+  bool without_procresize;
 };
 protocol_info protocol_under_test_info();
 
