@@ -299,6 +299,12 @@ inline bool report(const result& r, const args& a, const char* verdict = nullptr
               : s.exhausted      ? "exhausted"
                                  : "NOT exhausted");
   if (s.cut > 0) std::printf(" (%s cut at the event bound)", fmt(s.cut).c_str());
+  if (s.cut > 0 && !s.failed && !s.exhausted)  // what usually makes the cuts
+    std::printf("\n%s %s %s %s: executions cut at the event bound are a loop the search can "
+                "run forever: a compare_exchange_weak retry loop (each spurious failure a "
+                "branch of its own: use compare_exchange_strong) or a spin without the "
+                "backend's spin_pause",
+                r.checker, r.subject, name, mn);
   if (a.shards > 1)
     std::printf(" (shard %u/%u%s)", a.shard, a.shards, s.split ? "" : ", tree not split");
   if (a.hash || a.crosscheck) std::printf(", %s graphs met twice", fmt(s.duplicates).c_str());

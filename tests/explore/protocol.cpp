@@ -150,6 +150,11 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
                 subject, name.c_str(), ex::model_name(m),
                 static_cast<unsigned long long>(world_t::unjudged_executions),
                 sc.newm_unjudged ? "" : " (the protocol starts an M more than the scenario has)");
+  if (s.complete > 0 && world_t::unjudged_executions == s.complete)
+    std::printf("runqcheck: report: explore_protocol %s (%s): none of its %s complete "
+                "executions was judged: every one started an M the scenario has none for "
+                "(newm)\n",
+                name.c_str(), ex::model_name(m), cli::fmt(s.complete).c_str());
   if (s.failed) {
     std::string line = cli::replay_line(argv0, name, m, s.path);
     std::printf("replay: %s\n", line.c_str());

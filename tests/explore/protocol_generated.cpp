@@ -287,6 +287,10 @@ int run_spec(const char* argv0, const settings& st) {
                 subject, mn, fmt(r.s.complete).c_str(), fmt(r.s.blocked).c_str(),
                 fmt(r.unjudged).c_str(),
                 r.s.failed ? "FAILED" : r.s.exhausted ? "exhausted" : "NOT exhausted (budget)");
+    if (r.s.complete > 0 && r.unjudged == r.s.complete)
+      std::printf("generated_protocol %s program %s: none of its executions was judged: every "
+                  "one started an M the program has none for (newm: add an idle M)\n",
+                  subject, mn);
     if (r.s.failed) {
       report_failure(argv0, p, wide, m, r, st.budget, "");
       ok = false;

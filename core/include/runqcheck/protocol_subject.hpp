@@ -25,7 +25,12 @@
 // itself everywhere else. The model worlds take it alone; the stress
 // scheduler takes it, then sched.lock (its own state's): the lock order is
 // the protocol's lock, then sched.lock, never the other way round (a
-// protocol may take sched.lock under its own). Env::handoff_gcstop still
+// protocol may take sched.lock under its own). A protocol whose idle lists
+// take no lock (lock-free stacks, a bitmask of idle Ps) names an empty
+// guard: `struct locked {}; static locked lock() { return {}; }`; the
+// stress scheduler then serializes only its own calls (sched.lock), and
+// observe() is read while other Ms change the lists: keep its counts
+// atomic. Env::handoff_gcstop still
 // takes sched.lock's proof: such a protocol calls it under
 // lock(Env::core()).
 //
