@@ -16,7 +16,8 @@
 //
 // Invariants (after each execution): every G runs at most once (checked
 // when it runs) and work conservation: no submitted G is left unrun while a
-// P is idle (at quiescence no M is spinning or about to be woken).
+// P is idle (at quiescence no M is spinning or about to be woken); the idle
+// lists hold every parked M and every released P once (check_idle_lists).
 //
 // The protocol under test is a protocol subject (protocol_subject.hpp) on
 // this world's env: Proto<env<B, Proto, S>>, the bundled runqcheck::protocol
@@ -220,6 +221,7 @@ struct world {
   // With ends_waits, in place of live: each M's own record (plain
   // harness state, rebuilt by each run), read by check().
   std::array<bool, max_ms> parked{}, ended{};
+  std::array<bool, max_ms> slept{};  // left its park at quiescence (no wakeup came)
   atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
   runqcheck::randomOrder stealOrder;
   bool unjudged = false;  // newm left the scenario's scope (env::newm)
@@ -398,6 +400,54 @@ struct world {
     for (const m_role& r : sc.ms)
       for (const submit& s : r.submits) judge(s.g);
     for (int g : sc.global) judge(g);
+    check_idle_lists(c);
+  }
+
+  // The idle lists at quiescence, drained through the protocol's own mget
+  // and pidleget: every parked M is on the idle M list once, and no other
+  // M is; every P released (idle, no M) is on the idle P list once, and no
+  // held P is; observe()'s counts are those lists' lengths. A corrupt list
+  // (an ABA on a lock-free stack, a node linked twice), a lost M (parked
+  // where no wakeup can reach it) and a lost P fail here.
+  void check_idle_lists(const runqcheck::protocol_counts& c) {
+    std::array<int, max_ms> on_m{};
+    std::array<int, max_ps> on_p{};
+    int nm = 0, np = 0;
+    {
+      auto l = plock();
+      for (M* mp; nm <= max_ms && (mp = proto::mget(l)) != nullptr; nm++)
+        on_m[static_cast<std::size_t>(mp->id)]++;
+      for (P* pp; np <= max_ps && (pp = proto::pidleget(l)) != nullptr; np++)
+        on_p[static_cast<std::size_t>(pp->id)]++;
+    }
+    RQ_INVARIANT(B, nm <= max_ms, "invariant: the idle M list is longer than the Ms (a cycle)");
+    RQ_INVARIANT(B, np <= max_ps, "invariant: the idle P list is longer than the Ps (a cycle)");
+    for (std::size_t i = 0; i < sc.ms.size(); i++) {
+      bool at_rest = parked[i] || slept[i];
+      int id = static_cast<int>(i);
+      RQ_INVARIANT(B, on_m[i] <= 1, "invariant: an M twice on the idle M list", "m", id);
+      RQ_INVARIANT(B, on_m[i] == 0 || at_rest,
+                   "invariant: an M on the idle M list that is not parked", "m", id);
+      RQ_INVARIANT(B, on_m[i] == 1 || !at_rest,
+                   "invariant: an M parked but not on the idle M list: no wakeup can reach it "
+                   "(a lost M)", "m", id);
+    }
+    for (int i = 0; i < sc.nprocs; i++) {
+      auto k = static_cast<std::size_t>(i);
+      bool released = ps[i].m.load(std::memory_order::relaxed) == nullptr &&
+                      ps[i].status.load(std::memory_order::relaxed) ==
+                          st(runqcheck::pstatus::idle);  // relaxed: every M has stopped
+      RQ_INVARIANT(B, on_p[k] <= 1, "invariant: a P twice on the idle P list", "p", i);
+      RQ_INVARIANT(B, on_p[k] == 0 || ps[i].m.load(std::memory_order::relaxed) == nullptr,
+                   "invariant: a P on the idle P list that an M holds", "p", i);
+      RQ_INVARIANT(B, on_p[k] == 1 || !released,
+                   "invariant: a P released (idle, no M) but not on the idle P list: no M can "
+                   "take it (a lost P)", "p", i);
+    }
+    RQ_INVARIANT(B, nm == c.idle_ms, "invariant: observe()'s idle Ms differ from the idle M list",
+                 "count", c.idle_ms, "list", nm);
+    RQ_INVARIANT(B, np == c.idle_ps, "invariant: observe()'s idle Ps differ from the idle P list",
+                 "count", c.idle_ps, "list", np);
   }
 
  private:
@@ -425,7 +475,10 @@ struct world {
       else return live.load(std::memory_order::acquire) == 0;
     });
     me = false;
-    if (!woken) return false;
+    if (!woken) {
+      slept[static_cast<std::size_t>(mp->id)] = true;
+      return false;
+    }
     mp->park.clear();
     P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire
     mp->nextp.store(nullptr, std::memory_order::relaxed);

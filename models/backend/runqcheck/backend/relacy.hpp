@@ -315,11 +315,40 @@ struct relacy {
         record(ok ? want : expected, ok ? desired : expected, ok);
       return ok;
     }
+    // Relacy takes C++11's order pairs only (the failure order no stronger
+    // than the success's, relaxed with a release or relaxed success): its
+    // atomic.hpp runs another pair's failure as relaxed, or fails the CAS
+    // outright for (acquire, seq_cst), its checks compiled out. C++17 allows
+    // any failure order but release and acq_rel (a held-out port's steal
+    // retried with (release, acquire) and Relacy reported a race no other
+    // checker saw). Such a pair runs as the CAS with the strongest failure
+    // order Relacy takes, then, when it fails, a fence of the order asked: a
+    // relaxed read and an acquire fence after it synchronize with the write
+    // read, as an acquire read does (seq_cst: a seq_cst fence).
     bool rl_cas(T& expected, T desired, std::memory_order s, std::memory_order f, loc l,
                 bool weak) {
-      if (weak)
-        return a_.compare_exchange_weak(expected, desired, to_rl(s), info(l), to_rl(f), info(l));
-      return a_.compare_exchange_strong(expected, desired, to_rl(s), info(l), to_rl(f), info(l));
+      std::memory_order rf = relacy_failure(s, f);
+      bool ok = weak ? a_.compare_exchange_weak(expected, desired, to_rl(s), info(l), to_rl(rf),
+                                                info(l))
+                     : a_.compare_exchange_strong(expected, desired, to_rl(s), info(l),
+                                                  to_rl(rf), info(l));
+      if (!ok && rf != f)
+        rl::atomic_thread_fence(to_rl(f == std::memory_order::seq_cst ? f
+                                                                      : std::memory_order::acquire),
+                                info(l));
+      return ok;
+    }
+    // The strongest failure order up to f that Relacy takes with success s.
+    static std::memory_order relacy_failure(std::memory_order s, std::memory_order f) {
+      using mo = std::memory_order;
+      switch (s) {
+        case mo::relaxed:
+        case mo::release: return mo::relaxed;
+        case mo::consume: return f == mo::relaxed ? f : mo::consume;
+        case mo::acquire:
+        case mo::acq_rel: return f == mo::seq_cst ? mo::acquire : f;
+        default: return f;  // seq_cst: every failure order
+      }
     }
     bool cas_(T& expected, T desired, std::memory_order success, std::memory_order failure,
               loc l, bool weak) {
