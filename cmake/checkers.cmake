@@ -652,7 +652,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
       add_test(NAME mutants_schemata COMMAND /usr/bin/python3
         "${RUNQCHECK_ROOT}/tests/mutants/schemata_test.py" "${CMAKE_BINARY_DIR}/schemata_test")
       set_tests_properties(mutants_schemata PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
-      # ci/mutants --only: the named columns run, the page's other cells kept (~3 s).
+      # ci/mutants --only and --rows: what they name runs, the page's other cells kept.
       add_test(NAME mutants_only COMMAND /usr/bin/python3
         "${RUNQCHECK_ROOT}/tests/mutants/killmatrix_only_test.py" "${RUNQCHECK_ROOT}"
         "${CMAKE_BINARY_DIR}/killmatrix_only_test")

@@ -628,6 +628,12 @@ if(NOT CMAKE_CROSSCOMPILING)
       submit_vs_spinner_drop)
     set_tests_properties(explore_protocol_replay_model PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 60)
+    # A replay prints its trace as text, the failing check last (Go's own window).
+    add_test(NAME explore_protocol_replay_trace COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/replay_trace.sh" $<TARGET_FILE:explore_protocol>
+      handoffp_vs_submit rc11)
+    set_tests_properties(explore_protocol_replay_trace PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 60)
     # Bad input: one line, exit 2, nothing run (a negative budget ran without one, a
     # path that was no path replayed the first execution and passed).
     add_test(NAME explore_protocol_bad_input COMMAND sh

@@ -112,11 +112,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   }
 #endif
   for (const auto& sc : rqproto::catalog)
-    if (const char* why = rqproto::relacy_world::missing_hook(sc))
-      std::printf("runqcheck: %s: fuzz_protocol %s: %s (subject %s)\n",
-                  rqproto::absent_word<rqproto::relacy_world::proto>(
-                      rqproto::relacy_world::missing_feature(sc)),
-                  std::string(sc.name).c_str(), why, RUNQCHECK_PROTOCOL_SUBJECT);
+    rqproto::report_missing<rqproto::relacy_world>("fuzz_protocol", sc);
   return 0;
 }
 

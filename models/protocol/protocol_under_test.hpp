@@ -7,6 +7,7 @@
 // world_under_test<B>, which each runner instantiates with its own.
 #pragma once
 
+#include <cstdio>
 #include <string_view>
 
 #include <runqcheck/go125.hpp>
@@ -56,6 +57,20 @@ const char* absent_word(std::string_view feature) {
 #endif
   (void)sys, (void)rs, (void)feature;
   return declared ? "declared absent" : "not applied";
+}
+
+// Where scenario sc needs a hook World's protocol lacks, prints the runner's
+// line, `runqcheck: not applied|declared absent: COLUMN WHAT: why (subject
+// S)` (WHAT: the scenario's name unless given), and returns true.
+template <class World>
+bool report_missing(const char* column, const proto_scenario& sc, std::string_view what = {}) {
+  const char* why = World::missing_hook(sc);
+  if (why == nullptr) return false;
+  if (what.empty()) what = sc.name;
+  std::printf("runqcheck: %s: %s %.*s: %s (subject %s)\n",
+              absent_word<typename World::proto>(World::missing_feature(sc)), column,
+              static_cast<int>(what.size()), what.data(), why, RUNQCHECK_PROTOCOL_SUBJECT);
+  return true;
 }
 
 }  // namespace rqproto

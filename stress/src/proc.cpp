@@ -1120,10 +1120,9 @@ void where_local(PP* pp, const std::string& p, Add& add, std::string& out) {
     out += (out.empty() ? "Gs in " : ", Gs in ") + p + "'s queue";
     if constexpr (runqcheck::has_describe<Q>) out += " (" + Q::describe_p(*pp) + ")";
   } else {
-    if (core_g* g = pp->runnext.load(relaxed)) add(g, p + "'s runnext");
-    std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
-    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
-      add(pp->runq[k % runq_cap].load(relaxed), p + "'s ring");
+    each_local_g(pp, [&](core_g* g, bool next) {
+      if (g != nullptr) add(g, p + (next ? "'s runnext" : "'s ring"));
+    });
   }
 }
 // The same for the global queue (sched.lock held: l).
@@ -1133,9 +1132,7 @@ void where_global(L& l, Add& add, std::string& out) {
     if (std::int32_t n = global_size(l); n != 0)
       out += (out.empty() ? "" : ", ") + std::to_string(n) + " Gs in the global queue";
   } else {
-    int k = 0;
-    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
-      add(g, "the global queue");
+    each_global_g(l, [&](core_g* g) { add(g, "the global queue"); });
   }
 }
 

@@ -64,11 +64,11 @@ void print_local(PP* pp) {
   } else {
     std::uint32_t h = pp->runqhead.load(relaxed), t = pp->runqtail.load(relaxed);
     std::fprintf(stderr, " runqhead=%u runqtail=%u len=%u runnext=", h, t, t - h);
-    if (core_g* n = pp->runnext.load(relaxed)) print_g(n);
-    else std::fprintf(stderr, " -");
-    std::fprintf(stderr, " runq=[");
-    for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
-      print_g(pp->runq[k % runq_cap].load(relaxed));
+    each_local_g(pp, [](core_g* g, bool next) {
+      if (g != nullptr) print_g(g);
+      else std::fprintf(stderr, " -");  // runnext empty
+      if (next) std::fprintf(stderr, " runq=[");
+    });
     std::fprintf(stderr, " ]\n");
   }
 }
@@ -84,9 +84,7 @@ void print_global(Sched& s, L& l) {
       std::fprintf(stderr, "global runq: (queue %s: no describe_sched hook)\n", S::name);
   } else {
     std::fprintf(stderr, "global runq: size=%d [", l.runq().size());
-    int k = 0;
-    for (core_g* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++)
-      print_g(g);
+    each_global_g(l, [](core_g* g) { print_g(g); });
     std::fprintf(stderr, "%s ]\n", l.runq().size() > 64 ? " ..." : "");
   }
 }

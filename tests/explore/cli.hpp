@@ -21,6 +21,10 @@
 
 namespace runqcheck::explore::cli {
 
+// A replay prints its execution's trace as text (write_failure_page), not
+// only the picture; set by parse and parse_run in replay mode.
+inline bool print_trace = false;
+
 struct args {
   std::vector<model> models{model::sc, model::rc11};
   std::uint64_t budget = 0;
@@ -158,6 +162,7 @@ inline int parse_program_mode(int argc, char** argv, std::string& spec, bool& ru
   if (!rep) return -1;
   if (argc != 5 || !parse_model(argv[3], models) || models.size() != 1) return usage(argv[0]);
   replay = argv[4];
+  print_trace = true;
   next = argc;
   return strip_path_model(argv[0], "'" + spec + "'", models[0], replay);
 }
@@ -184,6 +189,7 @@ inline int parse(int argc, char** argv, args& a, std::string& only, bool search_
     }
     only = argv[2];
     a.replay = argv[4];
+    print_trace = true;
     i = argc;
     if (int rc = strip_path_model(argv[0], argv[2], a.models[0], a.replay); rc >= 0) return rc;
   }
@@ -441,6 +447,8 @@ std::string write_failure_page(Picture& pic, const stats& r, bool finishing,
   info.mutant = mut != nullptr ? mut : "";
   info.failed = r.failed;
   info.message = r.failure;
+  if (print_trace) std::printf("trace of %s (the picture's rows):\n%s", info.scenario.c_str(),
+                               pic.text().c_str());
   if (err = fuzz::write_page(base + ".html", pic.json(info)); !err.empty()) return "";
   if (!r.failed) err = "WARNING: the re-run of this execution passed";
   return base + ".html";

@@ -361,6 +361,32 @@ class picture final : public rqm::op_observer {
     return j;
   }
 
+  // The rows as text, one a line (a replay prints them): the thread, the
+  // operation's mark or the access (its function, kind, object, value, order,
+  // the row it reads from) and its source line; the failure last.
+  std::string text() const {
+    std::string out;
+    char b[96];
+    for (std::size_t i = 0; i < rows_.size(); i++) {
+      const row& r = rows_[i];
+      std::snprintf(b, sizeof b, "  #%-4zu %-4s ", i,
+                    r.thread < 0 ? "-" : ("T" + std::to_string(r.thread)).c_str());
+      out += b;
+      if (r.obj.empty() && r.loc.empty()) {  // a mark: an operation's start or end, a failure
+        out += std::string(r.kind) + " " + r.text + "\n";
+        continue;
+      }
+      out += r.func + ": " + r.kind + " " + r.obj;
+      const char* sep = r.old[0] != '\0' ? " -> " : r.reads ? " reads " : " = ";
+      if (r.old[0] != '\0') out += std::string(" ") + r.old;
+      if (r.value[0] != '\0') out += sep + std::string(r.value);
+      if (r.rf >= 0) out += " (from #" + std::to_string(r.rf) + ")";
+      if (r.ordered) out += std::string(" ") + fuzz::name_of(static_cast<std::memory_order>(r.mo));
+      out += "  " + r.loc + "\n";
+    }
+    return out;
+  }
+
  private:
   struct row {
     int thread = -1, op = -1;

@@ -109,20 +109,9 @@ void run_window(const char* argv0, const proto_scenario& sc, ex::model m, const 
 // The runs a budget cut (scenario and model): the summary's report.
 std::vector<std::string> cut_runs;
 
-// The line of a scenario whose Ms need a hook the protocol lacks (why):
-// `not applied`, or `declared absent` (absent_word).
-void print_not_applied(const proto_scenario& sc) {
-  std::printf("runqcheck: %s: explore_protocol %s: %s (subject %s)\n",
-              absent_word<world_t::proto>(world_t::missing_feature(sc)),
-              std::string(sc.name).c_str(), world_t::missing_hook(sc), subject);
-}
-
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
   std::string name(sc.name);
-  if (world_t::missing_hook(sc) != nullptr) {
-    print_not_applied(sc);
-    return true;
-  }
+  if (report_missing<world_t>("explore_protocol", sc)) return true;
   ex::options o = protocol_options(cli::options_of(a, m));
   if (a.crosscheck) o.hash_graphs = true;
   if (lock_classes) o.hash_graphs = o.lock_classes = true;
@@ -226,8 +215,7 @@ int main(int argc, char** argv) {
     }
     if (windows_only) continue;
     ran++;
-    if (world_t::missing_hook(sc) != nullptr) {  // once, not once per model
-      print_not_applied(sc);
+    if (report_missing<world_t>("explore_protocol", sc)) {  // once, not once per model
       not_applied++;
       continue;
     }
@@ -244,8 +232,7 @@ int main(int argc, char** argv) {
       std::printf("explore_protocol %s %s: not run (Go's own window: reported on a protocol "
                   "that passes the rest)\n", subject, name.c_str());
       skipped++;
-    } else if (world_t::missing_hook(*sc) != nullptr) {
-      print_not_applied(*sc);
+    } else if (report_missing<world_t>("explore_protocol", *sc)) {
       not_applied++;
     } else {
       for (ex::model m : a.models) run_window(argv[0], *sc, m, a);

@@ -266,12 +266,8 @@ int run_spec(const char* argv0, const settings& st) {
                 "broken precondition, and it shrinks only to programs inside\n",
                 gp::spec_text(p).c_str(), why.c_str());
   std::string name = "program";
-  if (auto sc = to_scenario(p, name); world_t::missing_hook(sc) != nullptr) {
-    std::printf("runqcheck: %s: generated_protocol %s: %s (subject %s)\n",
-                absent_word<world_t::proto>(world_t::missing_feature(sc)),
-                gp::spec_text(p).c_str(), world_t::missing_hook(sc), subject);
+  if (report_missing<world_t>("generated_protocol", to_scenario(p, name), gp::spec_text(p)))
     return 0;
-  }
   bool ok = true;
   for (ex::model m : st.models) {
     explored r = explore_one(p, m, st.budget, st.replay);

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""ci/killmatrix.py --only: the columns named run, every other cell comes from the page.
+"""ci/killmatrix.py --only and --rows: what they name runs, every other cell comes from the page.
 
 Two toy kill columns (shell commands on RUNQCHECK_MUTANT) over the real mutant catalog:
 `a` kills the runqget mutants, `b` none. The whole matrix is written; then `a` is changed
 to kill nothing and `b` to kill the runqput mutants, and `--only b` refreshes the page.
 `a`'s kills must survive from the page (a run that re-ran `a` loses them) and `b`'s new
-kills must show. A page without a column that --only does not name is refused. A
+kills must show. `--rows M` then runs every column on M alone. A page without a column
+that --only does not name is refused. A
 requirement written `a@full` is the full matrix's, not --quick's.
 
 usage: killmatrix_only_test.py <runqcheck root> <scratch dir>
@@ -70,6 +71,22 @@ def main():
         problems.append("no runqput mutant killed by b after --only b")
     if any(m.startswith("runqput") and a.startswith("killed") for m, (a, _) in after.items()):
         problems.append("a kills a runqput mutant it never killed")
+    # --rows M: every column runs on row M only; the other rows come from the page.
+    # `a` now kills everything and `b` nothing: M's cells turn (killed, survived), the
+    # other runqput rows keep (survived, killed).
+    columns(cols, 'echo "fatal error: toy kill"; exit 1', "exit 0")
+    m, rest = puts[0] if puts else "", puts[1:]
+    r = matrix(root, work, cols, "--rows", m)
+    rows = cells(work / "km.md")
+    if r.returncode != 0 or not rows.get(m, ("",))[0].startswith("killed") \
+            or not rows[m][1].startswith("survived"):
+        problems.append(f"--rows {m}: exit {r.returncode}, its cells {rows.get(m)}")
+    changed = [x for x in rest + gets if rows.get(x) != after.get(x)]
+    if changed:
+        problems.append(f"--rows {m} changed other rows: {changed}")
+    r = matrix(root, work, cols, "--rows", "no_such_mutant")
+    if r.returncode == 0 or "--rows names no mutant" not in r.stderr:
+        problems.append(f"--rows no_such_mutant: exit {r.returncode}, {r.stderr.strip()!r}")
     # A page without column c that --only does not name: refused, in one line.
     page = work / "km.md"
     page.write_text(page.read_text().replace("| a | b |", "| x | b |"))

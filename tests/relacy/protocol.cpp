@@ -40,12 +40,7 @@ using namespace rqproto;
 template <class World>
 bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   using PS = typename World::proto;
-  if (const char* why = World::missing_hook(sc)) {
-    std::printf("runqcheck: %s: relacy_protocol %s: %s (subject %s)\n",
-                absent_word<PS>(World::missing_feature(sc)), std::string(sc.name).c_str(), why,
-                RUNQCHECK_PROTOCOL_SUBJECT);
-    return true;
-  }
+  if (report_missing<World>("relacy_protocol", sc)) return true;
   runqcheck::model::scenario info;  // what the driver prints and replays by
   info.name = sc.name;
   info.targets = sc.targets;

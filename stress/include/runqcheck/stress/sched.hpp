@@ -248,4 +248,24 @@ struct schedt {
 // runtime_start and runtime_stop.
 schedt& sched();
 
+// go125's Gs on P pp for a report (relaxed reads, no lock: a snapshot):
+// f(runnext, true) (null where empty), then f(g, false) for each G of its
+// ring, head to tail. The dump (watchdog.cpp) and the stranded-G lines
+// (proc.cpp) walk it so.
+template <class PP, class F>
+void each_local_g(PP* pp, F&& f) {
+  f(pp->runnext.load(std::memory_order_relaxed), true);
+  std::uint32_t h = pp->runqhead.load(std::memory_order_relaxed);
+  std::uint32_t t = pp->runqtail.load(std::memory_order_relaxed);
+  for (std::uint32_t k = h; k != t && k - h < runq_cap; k++)
+    f(pp->runq[k % runq_cap].load(std::memory_order_relaxed), false);
+}
+
+// go125's global queue (sched.lock held: l), its first 64 Gs: f(g).
+template <class L, class F>
+void each_global_g(L& l, F&& f) {
+  int k = 0;
+  for (auto* g = l.runq().head(); g != nullptr && k < 64; g = g->schedlink.load(), k++) f(g);
+}
+
 }  // namespace runqcheck::stress
