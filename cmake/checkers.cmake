@@ -805,6 +805,18 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND EXISTS "${RUNQCHECK_ROOT}/tests/propert
   if(TARGET diff_go_gen__mutants)
     _rq_diff_go_test(mutants mutant)
   endif()
+  # A crash on the C++ side names its sequence, operations and reproducer (a
+  # stand-in diff_gen that dies of SIGSEGV; Go's side never runs).
+  if(NOT CMAKE_CROSSCOMPILING AND NOT TEST diff_go_crash_cause)
+    add_test(NAME diff_go_crash_cause COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/differential/crash_cause.sh" "${CMAKE_BINARY_DIR}/diff_go_crash")
+    set_tests_properties(diff_go_crash_cause PROPERTIES LABELS "gate;differential;selftest"
+      TIMEOUT 60 SKIP_RETURN_CODE 77)
+    if(RUNQCHECK_GO)
+      set_property(TEST diff_go_crash_cause APPEND PROPERTY ENVIRONMENT
+        "RUNQCHECK_GO=${RUNQCHECK_GO}")
+    endif()
+  endif()
 endif()
 # Once per CI run: the native preset (the one with the proofs family).
 if("proofs" IN_LIST RUNQCHECK_CHECKERS AND NOT CMAKE_CROSSCOMPILING

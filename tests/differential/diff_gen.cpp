@@ -446,7 +446,7 @@ int main(int argc, char** argv) {
   auto write = [&](const char* kind, long id, int third, const sequence& s) {
     seqs << kind << " " << id << " " << s.nprocs << " " << third << "\n";
     for (const dop& o : s.ops) seqs << o.kind << " " << o.a << " " << o.b << " " << o.c << "\n";
-    seqs << "end\n";
+    seqs << "end" << std::endl;  // flushed: run_diff.sh names the sequence a crash ended
     nops += static_cast<long>(s.ops.size());
   };
   const std::uint64_t seed = std::strtoull(argv[2], nullptr, 10);

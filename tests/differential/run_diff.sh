@@ -53,8 +53,22 @@ if [ $rc -ne 0 ]; then
   [ $rc -gt 128 ] && how="crashed: SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))"
   [ $rc -eq 124 ] && how="no end after 300 s (an endless loop in the port?)"
   [ $rc -eq 153 ] && how="$how: its output passed the file size limit (an endless list?)"
-  echo "FAIL: diff_gen failed ($how) on the C++ side"
-  echo "reproduce: $gen $n $seed $work/seqs.txt $work/cpp.txt"
+  # The sequence it ended in: the last one written (diff_gen flushes each before
+  # running it), its operations, and a command that runs up to it.
+  last=$(grep -nE '^i?seq [0-9]+ ' "$work/seqs.txt" 2>/dev/null | tail -1)
+  id=$(printf '%s\n' "$last" | cut -d' ' -f2)
+  echo "FAIL: diff_gen failed ($how) on the C++ side${id:+, in sequence $id}"
+  if [ -n "$id" ]; then
+    line=${last%%:*}
+    echo "sequence $id's operations (kind a b c; $work/seqs.txt from line $line):"
+    tail -n +"$line" "$work/seqs.txt" | sed -n '2,/^end$/{/^end$/!p}' | head -40 | sed 's/^/  /'
+    case $last in
+      *:seq\ *) echo "reproduce: $gen --check-model $((id + 1)) $seed   (sequences 0..$id)" ;;
+      *) echo "reproduce: $gen $n $seed $work/seqs.txt $work/cpp.txt   (idle-list sequence $id)" ;;
+    esac
+  else
+    echo "reproduce: $gen $n $seed $work/seqs.txt $work/cpp.txt"
+  fi
   exit 1
 fi
 
