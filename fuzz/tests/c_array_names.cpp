@@ -4,9 +4,10 @@
 // and the exploring engine's picture (tests/explore/picture.hpp). Before, both called
 // runq.size(), which a C array lacks: this file did not compile. And a G kept in a
 // uintptr_t slot reads "G7" in both recorders' pages, not an address; a field of
-// its own names, by its offset in the struct. In Relacy's recorder a field a subject
-// hook (runq_counters) touched first is named after the port's function that touches
-// it next, not the hook. Exit 0: all hold.
+// its own names, by its offset in the struct, and in the engine's picture by the
+// field its source line names (`tail_.load(`, `atomic_load_explicit(&p->head`). In
+// Relacy's recorder a field a subject hook (runq_counters) touched first is named after
+// the port's function that touches it next, not the hook. Exit 0: all hold.
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -124,6 +125,35 @@ int main() {
   if (std::strcmp(named, "Q1+4 atomic@runqput") != 0) {
     std::printf("FAIL: a field a hook touched first is named %s, not Q1+4 atomic@runqput\n",
                 named);
+    bad = 1;
+  }
+  // The engine's picture names a port's own field after the source line that accessed
+  // it: C++'s `x.load(`, C11's `atomic_load_explicit(&q->x`, an element `x[i]` or an
+  // accessor `x(i)` as "x[]"; a line naming two fields, or none, names nothing.
+  const std::pair<const char*, const char*> lines[] = {
+      {"  auto t = tail_.load(std::memory_order_acquire);", "tail_"},
+      {"  uint32_t h = atomic_load_explicit(&p->head, memory_order_acquire); /* x.load( */",
+       "head"},
+      {"  atomic_store_explicit(&p->ring[(t + 1) % CAP], g, memory_order_relaxed);", "ring[]"},
+      {"  dst.cell(at + i).store(l_.cell(f + i).load(rlx), rlx);", "cell[]"},
+      {"  if (h == t.load() && n == next.load()) return;", ""},
+      {"  return 0;", ""}};
+  for (const auto& [line, want] : lines)
+    if (std::string got = ex::picture::field_of_line(line); got != want) {
+      std::printf("FAIL: field_of_line(\"%s\") = \"%s\", want \"%s\"\n", line, got.c_str(),
+                  want);
+      bad = 1;
+    }
+  // End to end: a field of Q at offset 4 read on a line that names it is "Q1.pos[]"'s
+  // element, "Q1.pos@4", once the run's rows are resolved (fail() does).
+  pic.begin(1);
+  pic.owner(&cq, sizeof cq, "Q", 1);
+  ex::request q3 = q2;
+  q3.where = std::source_location::current(); (void)cq.pos[1].load();
+  pic.access(0, e2, q3);
+  pic.fail(0, "x");
+  if (std::string j3 = pic.json(in); j3.find("\"Q1.pos@4\"") == std::string::npos) {
+    std::printf("FAIL: Q1+4, read on a line naming pos[1], is not named \"Q1.pos@4\"\n");
     bad = 1;
   }
   std::printf("%s\n", bad ? "c_array_names: FAILED" : "c_array_names: passed");

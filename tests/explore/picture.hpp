@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <map>
+#include <source_location>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -59,6 +61,8 @@ class picture final : public rqm::op_observer {
     names_.clear();
     mutexes_.clear();
     owners_.clear();
+    offset_named_.clear();
+    fields_.clear();
     gs_.clear();
     po_.assign(static_cast<std::size_t>(nthreads), {});
     cur_op_.assign(static_cast<std::size_t>(nthreads), -1);
@@ -92,7 +96,7 @@ class picture final : public rqm::op_observer {
     r.file = q.where.file_name();
     r.line = q.where.line();
     const char* what = q.atomic_obj ? "atomic" : kind_name(r.kind);
-    r.obj = q.obj == nullptr ? "" : object(q.obj, what, r.func);
+    r.obj = q.obj == nullptr ? "" : object(q.obj, what, r.func, q.where);
     auto& pt = po_[static_cast<std::size_t>(t)];
     for (auto& l : later_rf_)  // the loads that read this store before it was recorded
       if (l.t == t && static_cast<std::size_t>(l.i) == pt.size())
@@ -123,6 +127,7 @@ class picture final : public rqm::op_observer {
   // operation's marks stay beside its first and last access, a row of no
   // thread after the access it followed. Before fail() and race_cause().
   void order_sc(const graph& g) {
+    resolve_names();
     checker c;
     if (!c.sc_order(g, true)) return;
     std::size_t n = rows_.size();
@@ -176,6 +181,7 @@ class picture final : public rqm::op_observer {
   // events it names ("thread 0 event 5", the engine's po index) get their
   // row ("= #6"); an event being added when it failed has none.
   void fail(int t, const std::string& what) {
+    resolve_names();  // (order_sc did, where the run ended)
     std::string text;
     for (std::size_t at = 0, next; at < what.size(); at = next) {
       next = what.find("thread ", at + 1);
@@ -387,6 +393,61 @@ class picture final : public rqm::op_observer {
     return out;
   }
 
+  // The field a port's source line accesses: the one identifier X of
+  // `X.load(`, `X.store(`, `X.fetch_add(` ... (C++), or the last identifier of
+  // an `atomic_...(&...X` call's first argument (C11); "X[]" where X is indexed
+  // there (`X[i]`, or an accessor `X(i)`). "" where the line names none or more
+  // than one.
+  static std::string field_of_line(std::string l) {
+    for (std::size_t c = l.find("/*"); c != std::string::npos; c = l.find("/*", c))
+      l.erase(c, l.find("*/", c) == std::string::npos ? std::string::npos
+                                                       : l.find("*/", c) + 2 - c);
+    if (std::size_t c = l.find("//"); c != std::string::npos) l.erase(c);  // comments out
+    auto ident = [&](std::size_t end, std::size_t& begin) {  // the identifier ending at end
+      begin = end;
+      while (begin > 0 && (std::isalnum(static_cast<unsigned char>(l[begin - 1])) ||
+                           l[begin - 1] == '_'))
+        begin--;
+      return l.substr(begin, end - begin);
+    };
+    auto before = [&](std::size_t k) {  // X or X[...] ending just before k
+      std::size_t e = k, b = 0;
+      while (e > 0 && l[e - 1] == ' ') e--;
+      bool indexed = e > 0 && (l[e - 1] == ']' || l[e - 1] == ')');  // x[i], or cell(i)
+      if (indexed) {
+        char close = l[e - 1], open = close == ']' ? '[' : '(';
+        int depth = 0;
+        do {
+          depth += l[e - 1] == close ? 1 : l[e - 1] == open ? -1 : 0;
+          e--;
+        } while (e > 0 && depth > 0);
+      }
+      std::string x = ident(e, b);
+      bool name = !x.empty() && !std::isdigit(static_cast<unsigned char>(x[0]));
+      return name ? x + (indexed ? "[]" : "") : std::string();
+    };
+    std::vector<std::string> found;
+    static constexpr const char* members[] = {
+        ".load(", ".store(", ".exchange(", ".compare_exchange_weak(",
+        ".compare_exchange_strong(", ".fetch_add(", ".fetch_sub(", ".fetch_or(",
+        ".fetch_and(", ".fetch_xor("};
+    for (const char* m : members)
+      for (std::size_t k = l.find(m); k != std::string::npos; k = l.find(m, k + 1))
+        if (std::string x = before(k); !x.empty()) found.push_back(x);
+    for (std::size_t k = l.find("atomic_"); k != std::string::npos; k = l.find("atomic_", k + 1)) {
+      std::size_t open = l.find('(', k), amp = l.find_first_not_of(' ', open + 1);
+      if (open == std::string::npos || amp == std::string::npos || l[amp] != '&') continue;
+      std::size_t end = l.find_first_of(",)", amp);
+      while (end != std::string::npos && l.find('[', amp) < end && l.find(']', amp) > end)
+        end = l.find_first_of(",)", end + 1);  // a comma inside an index
+      if (end != std::string::npos)
+        if (std::string x = before(end); !x.empty()) found.push_back(x);
+    }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    return found.size() == 1 ? found[0] : "";
+  }
+
  private:
   struct row {
     int thread = -1, op = -1;
@@ -505,16 +566,67 @@ class picture final : public rqm::op_observer {
   // not the function that touched it first, which other functions share),
   // else "atomic#3@runqput" (first-touch order and place: the same on every
   // replay).
-  std::string object(const void* at, const char* what, const std::string& func) {
+  std::string object(const void* at, const char* what, const std::string& func,
+                     const std::source_location& where) {
     auto it = names_.find(at);
     if (it != names_.end()) return it->second;
     auto a = reinterpret_cast<std::uintptr_t>(at);
     std::string n = std::string(what) + "#" + std::to_string(names_.size()) + "@" + func;
     for (const auto& [base, size, owner] : owners_)
-      if (a >= base && a < base + size)
+      if (a >= base && a < base + size) {
         n = owner + "+" + std::to_string(a - base) + " " + what;
+        offset_named_[n] = {owner, size, a - base};
+      }
+    if (auto f = offset_named_.find(n); f != offset_named_.end()) {
+      std::string field = field_at(where);  // the first line that names it names them all
+      if (!field.empty()) fields_.try_emplace({f->second.size, f->second.off}, field);
+    }
     names_[at] = n;
     return n;
+  }
+
+  // The rows' objects named by an offset in a struct ("P1+24 atomic") renamed
+  // after the field a source line accessing that offset named, in a struct of
+  // that size: "P1.head", or "P1.slots@24" for an array's element. Before the
+  // rows are read (order_sc).
+  void resolve_names() {
+    std::unordered_map<std::string, std::string> to;
+    for (const auto& [n, o] : offset_named_) {
+      auto f = fields_.find({o.size, o.off});
+      if (f == fields_.end()) continue;
+      const std::string& field = f->second;
+      to[n] = field.back() == ']' ? o.owner + "." + field.substr(0, field.size() - 2) + "@" +
+                                        std::to_string(o.off)
+                                  : o.owner + "." + field;
+    }
+    for (row& r : rows_)
+      if (auto t = to.find(r.obj); t != to.end()) r.obj = t->second;
+    for (auto& [at, n] : names_)
+      if (auto t = to.find(n); t != to.end()) n = t->second;
+    offset_named_.clear();
+  }
+
+  std::string field_at(const std::source_location& where) {
+    const std::vector<std::string>& lines = source_of(where.file_name());
+    if (where.line() == 0 || where.line() > lines.size()) return "";
+    return field_of_line(lines[where.line() - 1]);
+  }
+  const std::vector<std::string>& source_of(const char* file) {
+    auto [it, fresh] = sources_.try_emplace(file);
+    if (fresh)
+      if (std::FILE* f = std::fopen(file, "r")) {
+        char buf[1024];
+        std::string line;
+        while (std::fgets(buf, sizeof buf, f) != nullptr) {
+          line += buf;
+          if (line.back() != '\n' && !std::feof(f)) continue;
+          if (line.back() == '\n') line.pop_back();
+          it->second.push_back(std::move(line));
+          line.clear();
+        }
+        std::fclose(f);
+      }
+    return it->second;
   }
   void mark(int t, int index, const char* kind, const char* text, const rqm::op& o) {
     row r;
@@ -536,6 +648,13 @@ class picture final : public rqm::op_observer {
   std::vector<int> cur_op_;
   std::vector<const void*> mutexes_;
   std::unordered_map<const void*, std::string> names_;
+  struct offset_obj {
+    std::string owner;
+    std::size_t size, off;
+  };
+  std::unordered_map<std::string, offset_obj> offset_named_;  // "P1+24 atomic": P1's 24th byte
+  std::map<std::pair<std::size_t, std::size_t>, std::string> fields_;  // (size, off) -> field
+  std::unordered_map<std::string, std::vector<std::string>> sources_;  // file -> its lines
   std::vector<std::tuple<std::uintptr_t, std::size_t, std::string>> owners_;
   std::vector<std::pair<std::uintptr_t, std::uint64_t>> gs_;  // g_at
 };
