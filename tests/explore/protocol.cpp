@@ -108,6 +108,9 @@ void run_window(const char* argv0, const proto_scenario& sc, ex::model m, const 
 
 // The runs a budget cut (scenario and model): the summary's report.
 std::vector<std::string> cut_runs;
+// Complete executions explored, and those of them that reached newm (not
+// judged): the summary's report of what the model columns did not check.
+std::uint64_t complete_total = 0, unjudged_total = 0;
 
 bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli::args& a) {
   std::string name(sc.name);
@@ -133,6 +136,8 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
   bool cut = !s.failed && !s.exhausted && a.replay.empty() && (a.budget != 0 || a.seconds > 0);
   ok = ok || cut;
   if (cut) cut_runs.push_back(name + " " + ex::model_name(m));
+  complete_total += s.complete;
+  unjudged_total += world_t::unjudged_executions;
   if (sc.newm_unjudged || world_t::unjudged_executions > 0)
     std::printf("explore_protocol %s %s %s: %llu complete executions reached newm (no spare M): "
                 "not judged%s\n",
@@ -257,5 +262,7 @@ int main(int argc, char** argv) {
                 "the budget (passed where explored): %s\n",
                 cut_runs.size(), runs.c_str());
   }
+  if (ok && unjudged_total > 0) print_unjudged("exhaustive protocol", unjudged_total,
+                                               complete_total);
   return ok ? 0 : 1;
 }

@@ -330,7 +330,7 @@ int main(int argc, char** argv) {
                 "has_protocol_procresize (subject %s)\n",
                 absent_word<world_t::proto>("procresize"), subject);
   auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t k = 0, done = 0, cut = 0, exh = 0, unjudged = 0, failed_at = 0;
+  std::uint64_t k = 0, done = 0, cut = 0, exh = 0, unjudged = 0, failed_at = 0, complete = 0;
   cli::model_counts execs{};
   bool stop = false;
   gp::enumerate(st.b, [&](const gp::program& p) {
@@ -340,6 +340,7 @@ int main(int argc, char** argv) {
     for (ex::model m : st.models) {
       explored r = explore_one(p, m, st.budget);
       execs[static_cast<int>(m)] += r.s.executions();
+      complete += r.s.complete;
       unjudged += r.unjudged;
       if (r.s.failed) {
         if (failed_at == 0) {
@@ -374,6 +375,7 @@ int main(int argc, char** argv) {
               fmt(exh).c_str(),
               fmt(cut).c_str(), fmt(st.budget).c_str(), fmt(unjudged).c_str(), secs);
   bool ok = failed_at == 0;
+  if (ok && unjudged > 0) print_unjudged("generated protocol", unjudged, complete);
   if (ok && cut > 0)  // the verdict's reports: what was a sample
     std::printf("runqcheck: report: generated protocol: %s of %s program runs (program x "
                 "model) cut by the budget of %s executions: passed where explored, not "

@@ -94,7 +94,7 @@
 //   M: m<B> (curg), id, spinning (atomic bool), nextp (atomic P*: startm's
 //      hand-over, published by notewakeup), p (atomic P*: the M's P,
 //      read by syscall thieves), idleNode (prev, next: an idle list's
-//      links; sched.lock)
+//      links; its lock: sched.lock, or the protocol's own)
 //
 // What the checkers hold it to: every G runs at most once and none is lost;
 // at quiescence (every M parked or done) no runnable G while a P is idle

@@ -1,8 +1,8 @@
 // tests/explore/teeth/idle_lists.hpp — kite (examples/kite_sched) with an
 // idle list that loses what it is given; the protocol world's idle-list
 // check at quiescence (models/protocol/protocol_world.hpp, check_idle_lists)
-// must fail each (tests explore_protocol_teeth/mput_loses_m and
-// handoff_loses_p). Before that check nothing did: an M parked where no mget
+// must fail each (tests explore_protocol_teeth/mput_loses_m, handoff_loses_p
+// and mget_keeps_last). Before that check nothing did: an M parked where no mget
 // finds it is replaced by a new one (newm: not judged), and a P neither held
 // nor idle only makes the Ps fewer.
 #pragma once
@@ -34,6 +34,19 @@ struct handoff_loses_p : kite::sched<Env> {
   static void handoffp(typename Env::P* pp) {
     if (!Env::S::runqempty(*pp) || Env::S::globrunqsize(Env::sched()) != 0) base::handoffp(pp);
     // the bug: an empty P goes nowhere
+  }
+};
+
+// mget hands out the last sleeper but leaves it counted: the next mget hands
+// it out again (a list whose head is left on an M already taken).
+template <class Env>
+struct mget_keeps_last : kite::sched<Env> {
+  using base = kite::sched<Env>;
+  static constexpr const char* name = "mget_keeps_last";
+  static typename Env::M* mget(typename base::locked& l) {
+    auto& n = Env::ws();
+    if (n.nsleep.load() == 1) return n.sleepers[0].load();  // the bug: nsleep stays 1
+    return base::mget(l);
   }
 };
 
