@@ -756,6 +756,15 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   add_test(NAME explore_teeth/grab_after_cas COMMAND sh
     "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__grab_after_cas>
     "its load of P0.runq[0] at grab_after_cas.hpp:26 (runqsteal) came after its own rmw of")
+  # teeth::fence_publish orders by fences and drops the thief's: the cause names that
+  # load, as the owner's release fence makes its relaxed store a release.
+  runqcheck_example_exe(explore_teeth__fence_publish
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" fence_publish
+    teeth/fence_publish.hpp teeth::fence_publish "${RUNQCHECK_ROOT}/tests/explore"
+    runqcheck_explore runqcheck_models ${_rq_pic})
+  add_test(NAME explore_teeth/fence_publish COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__fence_publish>
+    "the load of P0.runqtail at fence_publish.hpp:30 (runqsteal) is relaxed, not an acquire")
   # teeth::counters_by_value: a runq_counters hook whose loads depend on the values it
   # reads; the deferred steal-size rule says which readings it could not judge.
   runqcheck_example_exe(explore_teeth__counters_by_value

@@ -285,6 +285,16 @@ add_test(NAME stress_teeth/wren_keeps_count COMMAND sh "${_rq_stress_dir}/teeth.
 add_test(NAME stress_teeth/wren COMMAND $<TARGET_FILE:runqcheck_stress_teeth__wren> ${_rq_drop})
 set_tests_properties(stress_teeth/wren_drop_no_recheck stress_teeth/wren_keeps_count
                      stress_teeth/wren PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 120)
+# A lost M (the mutant idle_list_pop_drops_rest: parked, off the idle M list) held
+# the shutdown's join forever (300 s, the kill matrix's timeout); the watchdog now
+# fails the shutdown within its deadline (exit 3; a hang: this test's timeout).
+if(TARGET runqcheck_stress_mutant)
+  add_test(NAME stress_teeth/lost_m_shutdown COMMAND runqcheck_stress_mutant --watchdog-ms 2000
+           --workload GoroutineParallelism2 --size 10 --procs 4 --rounds 1)
+  set_tests_properties(stress_teeth/lost_m_shutdown PROPERTIES LABELS "gate;stress;selftest"
+    TIMEOUT 60 ENVIRONMENT "RUNQCHECK_MUTANT=idle_list_pop_drops_rest"
+    PASS_REGULAR_EXPRESSION "fatal error: watchdog: shutdown: .*a lost M")
+endif()
 
 # nightly: chaos over many seeds, each a minute, with and without sysmon.
 foreach(_rq_seed RANGE 10 19)

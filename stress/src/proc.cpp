@@ -1033,6 +1033,7 @@ std::vector<M*> stop_threads() {
     while (M* mp = mget(l)) notewakeup(mp);
   }
   if (sysmon_thread.joinable()) sysmon_thread.join();
+  watchdog_shutdown();  // an M no wakeup reaches would hold the join below forever
   std::vector<M*> ms;
   for (std::size_t joined = 0;;) {
     {

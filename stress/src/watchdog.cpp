@@ -23,6 +23,7 @@ std::thread wd_thread;
 std::atomic<bool> wd_stop{
     false};  // driver -> watchdog: release store, acquire load (then the thread is joined)
 std::atomic<bool> wd_round{false};  // a round is in flight; relaxed: a hint next to the counters
+std::atomic<bool> wd_shutdown{false};  // the driver joins the Ms; relaxed, as wd_round
 std::atomic<bool> dying{
     false};  // the first failure wins (exchange; seq_cst default); later ones just exit
 
@@ -166,7 +167,13 @@ void watchdog_loop(int ms) {
     auto idle_ms = std::chrono::duration_cast<std::chrono::milliseconds>(idle).count();
     if (idle_ms < ms) continue;
     if (dying.exchange(true)) return;
-    if (alive == 0)  // judge_round_end waits for every M to park
+    if (wd_shutdown.load(relaxed))  // stop_threads woke every M on the idle list
+      std::fprintf(stderr,
+                   "fatal error: watchdog: shutdown: for %lld ms not every M exited after each"
+                   " one on the idle M list was woken (an M parked where no wakeup reaches it:"
+                   " off the idle M list, a lost M)\n",
+                   static_cast<long long>(idle_ms));
+    else if (alive == 0)  // judge_round_end waits for every M to park
       std::fprintf(stderr,
                    "fatal error: watchdog: the round's Gs are done but for %lld ms not every M"
                    " parked (an M spinning or stuck: quiescence never reached)\n",
@@ -202,9 +209,14 @@ void install_fatal_handler() { runqcheck::fatal_handler() = &stress_fatal; }
 void watchdog_start(int ms) {
   wd_stop.store(false, relaxed);
   wd_round.store(false, relaxed);
+  wd_shutdown.store(false, relaxed);
   wd_thread = std::thread(watchdog_loop, ms);
 }
 void watchdog_round(bool active) { wd_round.store(active, relaxed); }
+void watchdog_shutdown() {
+  wd_shutdown.store(true, relaxed);
+  wd_round.store(true, relaxed);
+}
 void watchdog_stop() {
   wd_stop.store(true, std::memory_order_release);
   if (wd_thread.joinable()) wd_thread.join();

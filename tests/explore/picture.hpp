@@ -297,7 +297,8 @@ class picture final : public rqm::op_observer {
     std::string mo = x.ordered ? fuzz::name_of(static_cast<std::memory_order>(x.mo)) : "plain";
     text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
             ": the " + said(x, &at) + " is " + mo + ", not " +
-            (store ? "a release" : "an acquire");
+            (store ? "a release (nor after a release" : "an acquire (nor before an acquire") +
+            " fence of its operation)";
     if (of(k).rf > k)  // the store's row comes after the read's
       text += " (load buffering: the read took it before that store was made)";
     if (h.kind == fuzz::hand_over_kind::unordered) {
@@ -478,12 +479,22 @@ class picture final : public rqm::op_observer {
     bool reads(int i) const { return at(i).reads; }
     bool rel(int i) const { return at(i).ordered && releases(at(i).mo); }
     bool acq(int i) const { return at(i).ordered && acquires(at(i).mo); }
+    bool fence(int i) const { return std::strcmp(at(i).kind, "fence") == 0; }
     bool same_obj(int i, int j) const { return at(i).obj == at(j).obj; }
     template <class F>
     int find_before(int t, int limit, F&& pred) const {
       for (int j : p.po_[static_cast<std::size_t>(t)]) {
         if (j == limit) break;
         if (pred(j)) return j;
+      }
+      return -1;
+    }
+    template <class F>
+    int find_after(int t, int from, F&& pred) const {
+      bool past = false;
+      for (int j : p.po_[static_cast<std::size_t>(t)]) {
+        if (past && pred(j)) return j;
+        past = past || j == from;
       }
       return -1;
     }

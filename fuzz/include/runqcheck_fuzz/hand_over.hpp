@@ -13,6 +13,11 @@
 //     object follows: that load;
 //  4. unordered: a read of a store without release (neither side orders it):
 //     the store, and the load beside it.
+// A fence counts as the access's own order (C++'s fence synchronization): a
+// store after a release fence of its operation is a release, a load before
+// an acquire fence of its operation an acquire; so a port that orders with
+// fences is told the side whose fence is missing (round 6's held-out queue
+// was told its store "is relaxed" though a release fence preceded it).
 // Each recorder says its pick in its own words (and the picture adds load
 // buffering, which Relacy does not make).
 #pragma once
@@ -32,9 +37,29 @@ struct hand_over_pick {
 
 // V, a recording by index: rf(i) (the write i read, -1: the initial value),
 // thread(i), op(i) (its operation, -1: none), reads(i) (a load, RMW or failed
-// CAS), rel(i), acq(i) (an atomic of such an order), same_obj(i, j), and
-// find_before(t, i, pred): thread t's first access j before i in its program
-// order with pred(j), else -1.
+// CAS), rel(i), acq(i) (an atomic or fence of such an order), fence(i),
+// same_obj(i, j), find_before(t, i, pred): thread t's first access j before i
+// in its program order with pred(j), else -1; and find_after(t, i, pred): the
+// first after i.
+
+// Store s is a release, or a release fence of its operation precedes it.
+template <class V>
+bool releases(const V& v, int s) {
+  if (s < 0) return false;
+  if (v.rel(s)) return true;
+  return v.op(s) >= 0 && v.find_before(v.thread(s), s, [&](int x) {
+    return v.fence(x) && v.rel(x) && v.op(x) == v.op(s);
+  }) >= 0;
+}
+// Read k is an acquire, or an acquire fence of its operation follows it.
+template <class V>
+bool acquires(const V& v, int k) {
+  if (v.acq(k)) return true;
+  return v.op(k) >= 0 && v.find_after(v.thread(k), k, [&](int x) {
+    return v.fence(x) && v.acq(x) && v.op(x) == v.op(k);
+  }) >= 0;
+}
+
 template <class V>
 hand_over_pick pick_hand_over(const V& v, std::span<const int> reads, int reader) {
   for (int k : reads) {
@@ -46,16 +71,16 @@ hand_over_pick pick_hand_over(const V& v, std::span<const int> reads, int reader
     if (j >= 0) return {hand_over_kind::handed_back, k, j};
   }
   for (int k : reads)
-    if (v.acq(k) && !v.rel(v.rf(k))) return {hand_over_kind::store, k};
+    if (acquires(v, k) && !releases(v, v.rf(k))) return {hand_over_kind::store, k};
   for (std::size_t i = reads.size(); i-- > 0;) {  // the last: the read closest to the race
     bool later = false;
     for (std::size_t j = i + 1; j < reads.size(); j++)
-      later |= v.same_obj(reads[j], reads[i]) && v.acq(reads[j]);
-    if (v.rel(v.rf(reads[i])) && !v.acq(reads[i]) && !later)
+      later |= v.same_obj(reads[j], reads[i]) && acquires(v, reads[j]);
+    if (releases(v, v.rf(reads[i])) && !acquires(v, reads[i]) && !later)
       return {hand_over_kind::load, reads[i]};
   }
   for (int k : reads)
-    if (!v.rel(v.rf(k))) return {hand_over_kind::unordered, k};
+    if (!releases(v, v.rf(k))) return {hand_over_kind::unordered, k};
   return {};
 }
 

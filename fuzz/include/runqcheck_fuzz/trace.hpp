@@ -365,9 +365,11 @@ class recorder final : public access_observer, public model::op_observer {
     const bool store = h.kind != hand_over_kind::load;
     const event& x = store ? s : l;
     std::snprintf(b + at, n - at,
-                  "; T%d took it over through %s: the %s in %s (%s:%u) is %s, not %s", thread,
+                  "; T%d took it over through %s: the %s in %s (%s:%u) is %s, not %s (nor %s "
+                  "a%s fence of its operation)", thread,
                   object_name(l.obj), store ? "store" : "load", x.func, x.file, x.line,
-                  x.ordered ? name_of(x.mo) : "plain", store ? "a release" : "an acquire");
+                  x.ordered ? name_of(x.mo) : "plain", store ? "a release" : "an acquire",
+                  store ? "after" : "before", store ? " release" : "n acquire");
     if (h.kind == hand_over_kind::unordered) {  // the load is named too (it may be misplaced)
       at = std::strlen(b);
       std::snprintf(b + at, n - at, " (read by the load in %s (%s:%u), %s)", l.func, l.file,
@@ -395,10 +397,17 @@ class recorder final : public access_observer, public model::op_observer {
       return e.ordered && e.mo != std::memory_order::relaxed &&
              e.mo != std::memory_order::release;
     }
+    bool fence(int i) const { return at(i).kind == ev::fence; }
     bool same_obj(int i, int j) const { return at(i).obj == at(j).obj; }
     template <class F>
     int find_before(int t, int limit, F&& pred) const {
       for (int j = 0; j < limit; j++)
+        if (at(j).thread == t && pred(j)) return j;
+      return -1;
+    }
+    template <class F>
+    int find_after(int t, int from, F&& pred) const {
+      for (int j = from + 1; j < r.nevents_; j++)
         if (at(j).thread == t && pred(j)) return j;
       return -1;
     }

@@ -31,9 +31,11 @@ void install_fatal_handler();
 // A failed end-state check: "fatal error: <what>", the dump, the
 // reproducer, exit 1 (the first failure wins). sched.lock not held.
 [[noreturn]] void fail_run(const std::string& what);
-// Driver: start/stop the watchdog thread; mark a round in flight.
+// Driver: start/stop the watchdog thread; mark a round in flight; mark the
+// shutdown (every idle M woken, the Ms joined: an M that never exits fails).
 void watchdog_start(int ms);
 void watchdog_round(bool active);
+void watchdog_shutdown();
 void watchdog_stop();
 
 }  // namespace runqcheck::stress
