@@ -139,7 +139,7 @@ int main() {
       {"  if (h == t.load() && n == next.load()) return;", ""},
       {"  return 0;", ""}};
   for (const auto& [line, want] : lines)
-    if (std::string got = ex::picture::field_of_line(line); got != want) {
+    if (std::string got = runqcheck::fuzz::field_of_line(line); got != want) {
       std::printf("FAIL: field_of_line(\"%s\") = \"%s\", want \"%s\"\n", line, got.c_str(),
                   want);
       bad = 1;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "explore/search.hpp"
+#include "runqcheck_fuzz/field_names.hpp"
 #include "runqcheck_fuzz/hand_over.hpp"
 #include "runqcheck_fuzz/page_base.hpp"
 
@@ -394,61 +395,6 @@ class picture final : public rqm::op_observer {
     return out;
   }
 
-  // The field a port's source line accesses: the one identifier X of
-  // `X.load(`, `X.store(`, `X.fetch_add(` ... (C++), or the last identifier of
-  // an `atomic_...(&...X` call's first argument (C11); "X[]" where X is indexed
-  // there (`X[i]`, or an accessor `X(i)`). "" where the line names none or more
-  // than one.
-  static std::string field_of_line(std::string l) {
-    for (std::size_t c = l.find("/*"); c != std::string::npos; c = l.find("/*", c))
-      l.erase(c, l.find("*/", c) == std::string::npos ? std::string::npos
-                                                       : l.find("*/", c) + 2 - c);
-    if (std::size_t c = l.find("//"); c != std::string::npos) l.erase(c);  // comments out
-    auto ident = [&](std::size_t end, std::size_t& begin) {  // the identifier ending at end
-      begin = end;
-      while (begin > 0 && (std::isalnum(static_cast<unsigned char>(l[begin - 1])) ||
-                           l[begin - 1] == '_'))
-        begin--;
-      return l.substr(begin, end - begin);
-    };
-    auto before = [&](std::size_t k) {  // X or X[...] ending just before k
-      std::size_t e = k, b = 0;
-      while (e > 0 && l[e - 1] == ' ') e--;
-      bool indexed = e > 0 && (l[e - 1] == ']' || l[e - 1] == ')');  // x[i], or cell(i)
-      if (indexed) {
-        char close = l[e - 1], open = close == ']' ? '[' : '(';
-        int depth = 0;
-        do {
-          depth += l[e - 1] == close ? 1 : l[e - 1] == open ? -1 : 0;
-          e--;
-        } while (e > 0 && depth > 0);
-      }
-      std::string x = ident(e, b);
-      bool name = !x.empty() && !std::isdigit(static_cast<unsigned char>(x[0]));
-      return name ? x + (indexed ? "[]" : "") : std::string();
-    };
-    std::vector<std::string> found;
-    static constexpr const char* members[] = {
-        ".load(", ".store(", ".exchange(", ".compare_exchange_weak(",
-        ".compare_exchange_strong(", ".fetch_add(", ".fetch_sub(", ".fetch_or(",
-        ".fetch_and(", ".fetch_xor("};
-    for (const char* m : members)
-      for (std::size_t k = l.find(m); k != std::string::npos; k = l.find(m, k + 1))
-        if (std::string x = before(k); !x.empty()) found.push_back(x);
-    for (std::size_t k = l.find("atomic_"); k != std::string::npos; k = l.find("atomic_", k + 1)) {
-      std::size_t open = l.find('(', k), amp = l.find_first_not_of(' ', open + 1);
-      if (open == std::string::npos || amp == std::string::npos || l[amp] != '&') continue;
-      std::size_t end = l.find_first_of(",)", amp);
-      while (end != std::string::npos && l.find('[', amp) < end && l.find(']', amp) > end)
-        end = l.find_first_of(",)", end + 1);  // a comma inside an index
-      if (end != std::string::npos)
-        if (std::string x = before(end); !x.empty()) found.push_back(x);
-    }
-    std::sort(found.begin(), found.end());
-    found.erase(std::unique(found.begin(), found.end()), found.end());
-    return found.size() == 1 ? found[0] : "";
-  }
-
  private:
   struct row {
     int thread = -1, op = -1;
@@ -617,27 +563,8 @@ class picture final : public rqm::op_observer {
     offset_named_.clear();
   }
 
-  std::string field_at(const std::source_location& where) {
-    const std::vector<std::string>& lines = source_of(where.file_name());
-    if (where.line() == 0 || where.line() > lines.size()) return "";
-    return field_of_line(lines[where.line() - 1]);
-  }
-  const std::vector<std::string>& source_of(const char* file) {
-    auto [it, fresh] = sources_.try_emplace(file);
-    if (fresh)
-      if (std::FILE* f = std::fopen(file, "r")) {
-        char buf[1024];
-        std::string line;
-        while (std::fgets(buf, sizeof buf, f) != nullptr) {
-          line += buf;
-          if (line.back() != '\n' && !std::feof(f)) continue;
-          if (line.back() == '\n') line.pop_back();
-          it->second.push_back(std::move(line));
-          line.clear();
-        }
-        std::fclose(f);
-      }
-    return it->second;
+  static std::string field_at(const std::source_location& where) {
+    return fuzz::field_at(where.file_name(), where.line());
   }
   void mark(int t, int index, const char* kind, const char* text, const rqm::op& o) {
     row r;
@@ -665,7 +592,6 @@ class picture final : public rqm::op_observer {
   };
   std::unordered_map<std::string, offset_obj> offset_named_;  // "P1+24 atomic": P1's 24th byte
   std::map<std::pair<std::size_t, std::size_t>, std::string> fields_;  // (size, off) -> field
-  std::unordered_map<std::string, std::vector<std::string>> sources_;  // file -> its lines
   std::vector<std::tuple<std::uintptr_t, std::size_t, std::string>> owners_;
   std::vector<std::pair<std::uintptr_t, std::uint64_t>> gs_;  // g_at
 };
