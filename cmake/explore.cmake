@@ -447,16 +447,16 @@ if(NOT CMAKE_CROSSCOMPILING)
         "${RUNQCHECK_MUTANTS_INCLUDE}")
       # Teeth of generated_protocol: protocol mutants killed at the gate's
       # bound, the shrunk program printed, its replay: failing again (~1 s
-      # each); retake_no_resume, handoffp_spinning_store and
-      # handoffp_no_global_check are on paths no catalog scenario drives
-      # (docs/generated.md, "Teeth"). MUTANT:G:B:
+      # each); retake_no_resume, handoffp_spinning_store,
+      # handoffp_no_global_check and newm_drops_spinning (the spare M's) are on
+      # paths no catalog scenario drives (docs/generated.md, "Teeth"). MUTANT:G:B:
       # Gs <= G, B executions per program, to stay a few seconds (the gate's
       # bound kills these two too, at programs 323 and 722: 16 s, 61 s CPU).
       foreach(_rq_mt IN ITEMS submit_no_wakep exitsyscall_loses_g retake_no_resume:2:100
                               handoffp_spinning_store handoffp_no_global_check:2:100
                               handoffp_runnext_blind
                               dance_no_global_recheck:2:100
-                              mgetSpecific_no_unlink:1:100)
+                              mgetSpecific_no_unlink:1:100 newm_drops_spinning)
         string(REPLACE ":" ";" _rq_mt "${_rq_mt}")
         list(GET _rq_mt 0 _rq_m)
         set(_rq_ga ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})

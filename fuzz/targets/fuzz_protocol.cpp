@@ -70,12 +70,12 @@ std::string run_suite() {
 // Runs scenario sc once; "" or the failure.
 std::string run_scenario(const rqproto::proto_scenario& sc) {
   rqproto::current = &sc;
-  switch (sc.ms.size()) {
+  switch (rqproto::threads_of(sc)) {
     case 2: return run_suite<2>();
     case 3: return run_suite<3>();
     case 4: return run_suite<4>();
   }
-  return "scenario " + std::string(sc.name) + ": " + std::to_string(sc.ms.size()) +
+  return "scenario " + std::string(sc.name) + ": " + std::to_string(rqproto::threads_of(sc)) +
          " Ms not supported";
 }
 

@@ -7,7 +7,8 @@
 // its own names, by its offset in the struct, and in the engine's picture by the
 // field its source line names (`tail_.load(`, `atomic_load_explicit(&p->head`). In
 // Relacy's recorder a field a subject hook (runq_counters) touched first is named after
-// the port's function that touches it next, not the hook. Exit 0: all hold.
+// the port's function that touches it next, not the hook, and after the run by the
+// field its source line names, as the engine's picture does. Exit 0: all hold.
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -154,6 +155,20 @@ int main() {
   pic.fail(0, "x");
   if (std::string j3 = pic.json(in); j3.find("\"Q1.pos@4\"") == std::string::npos) {
     std::printf("FAIL: Q1+4, read on a line naming pos[1], is not named \"Q1.pos@4\"\n");
+    bad = 1;
+  }
+  // Relacy's recorder, after the run (resolve_fields): the same field by the same
+  // line, and the failure's text that quoted the old name rewritten.
+  rec.reset();
+  rec.owner(&cq, sizeof cq, "Q", 1);
+  rec.on_access(runqcheck::access_observer::kind::load, &cq.pos[1], "0", "",
+                std::memory_order::relaxed, q3.where);
+  rec.failure((std::string("through ") + rec.object_name(0)).c_str(), -1);
+  rec.resolve_fields();
+  if (std::strcmp(rec.object_name(0), "Q1.pos@4") != 0 ||
+      std::strcmp(rec.failure_text(), "through Q1.pos@4") != 0) {
+    std::printf("FAIL: Relacy's recorder names Q1+4 \"%s\" (failure \"%s\"), not Q1.pos@4\n",
+                rec.object_name(0), rec.failure_text());
     bad = 1;
   }
   std::printf("%s\n", bad ? "c_array_names: FAILED" : "c_array_names: passed");

@@ -40,6 +40,9 @@ inline const char* role_name(m_role::kind k) {
 // (runqcheck::fuzz::lane: a label, a script of strings).
 template <class Lane>
 Lane m_lane(const proto_scenario& sc, std::size_t i) {
+  if (i == sc.ms.size())  // the spare (sc.spare_m)
+    return Lane{"M" + std::to_string(i) + " (spare, newm's)",
+                {"waits for newm's P, then schedules"}};
   const m_role& r = sc.ms[i];
   Lane l{"M" + std::to_string(i) + " (" + role_name(r.k) +
              (r.p >= 0 ? ", P" + std::to_string(r.p) : std::string()) + ")",
@@ -98,7 +101,7 @@ void name_objects(R& r, World& w) {
     r.name(&w.ps[i].idle, "P.idle", i);
     r.name(&w.ps[i].syscalltick, "P.syscalltick", i);
   }
-  for (int i = 0; i < static_cast<int>(w.sc.ms.size()); i++) {
+  for (int i = 0; i < threads_of(w.sc); i++) {
     r.owner(&w.ms[i], sizeof w.ms[i], "M", i);
     r.name(&w.ms[i].park, "M.park", i);
     r.name(&w.ms[i].spinning, "M.spinning", i);

@@ -79,7 +79,17 @@ struct proto_scenario {
   // Each G runs on (a long-running G): the M that runs it leaves, so only the
   // search for each G is explored, not what its M looks for next.
   bool run_on = false;
+  // One M more, on no idle list: newm's (startm found no idle M). It waits
+  // for newm to hand it a P, then schedules as a woken M does; without it
+  // such an execution is counted, not judged (newm_unjudged). Generated
+  // programs have one.
+  bool spare_m = false;
 };
+
+// The threads a scenario runs: an M a role, then the spare.
+inline int threads_of(const proto_scenario& s) {
+  return static_cast<int>(s.ms.size()) + (s.spare_m ? 1 : 0);
+}
 
 // Not the port's protocol, or a window it shares with Go: relacy_protocol
 // runs it only when RUNQCHECK_CASE names it, fuzz_protocol never.

@@ -146,12 +146,13 @@ struct env {
   static auto& ws() { return W<world_t>->state; }  // Proto's own state
   static runqcheck::schedt<B>& core() { return W<world_t>->core; }
   static typename S::schedt& sched() { return W<world_t>->sched; }  // the queue's global state
-  // startm's "no idle M" path (Go: newm): the world has no M to start, so
-  // the execution leaves the scenario's scope and is counted, not judged
-  // (the P stays with nobody). Not a failure: a protocol may start an M
-  // where Go's would not (a wakeup more is no bug), and the catalog sizes
-  // its Ms for Go's; the runners print the count.
-  static void newm(P*, bool) { W<world_t>->unjudged = true; }
+  // startm's "no idle M" path (Go: newm): the scenario's spare M gets pp
+  // (world::start_spare). With none left the execution leaves the
+  // scenario's scope and is counted, not judged (the P stays with nobody).
+  // Not a failure: a protocol may start an M where Go's would not (a wakeup
+  // more is no bug), and the catalog sizes its Ms for Go's; the runners
+  // print the count.
+  static void newm(P* pp, bool spinning) { W<world_t>->start_spare(pp, spinning); }
   static void notewakeup(M* mp) {
     // relaxed: the waker is live until after this
     if constexpr (!ends_waits_v<B>) W<world_t>->live.fetch_add(1, std::memory_order::relaxed);
@@ -214,14 +215,18 @@ struct world {
   std::conditional_t<own_queue, typename S::schedt, runqcheck::schedt<B>&> sched;
   P ps[max_ps] = {{sched, 0}, {sched, 1}, {sched, 2}, {sched, 3}};
   std::array<core_p*, max_ps> allp{};
-  M ms[max_ms];
+  M ms[max_ms + 1];  // the roles' Ms, then the spare (sc.spare_m)
   G gs[max_gs];
   atomic<int> runs[max_gs];
   atomic<int> live{0};  // Ms not parked: when 0, parked Ms leave (quiescence)
   // With ends_waits, in place of live: each M's own record (plain
   // harness state, rebuilt by each run), read by check().
-  std::array<bool, max_ms> parked{}, ended{};
-  std::array<bool, max_ms> slept{};  // left its park at quiescence (no wakeup came)
+  std::array<bool, max_ms + 1> parked{}, ended{};
+  std::array<bool, max_ms + 1> slept{};  // left its park at quiescence (no wakeup came)
+  // The spare M (sc.spare_m): its index (-1: none), whether newm took it,
+  // whether it still waits for newm (harness state, as parked).
+  int spare = -1;
+  bool spare_taken = false, spare_waits = false;
   atomic<int> gomaxprocs{0};  // allp's live length (procresize shrinks it)
   runqcheck::randomOrder stealOrder;
   bool unjudged = false;  // newm left the scenario's scope (env::newm)
@@ -274,6 +279,10 @@ struct world {
     gomaxprocs.store(sc.nprocs, std::memory_order::relaxed);
     for (int i = 0; i < sc.nprocs; i++) allp[static_cast<std::size_t>(i)] = &ps[i];
     for (int i = 0; i < max_gs; i++) gs[i].goid = static_cast<std::uint64_t>(i);
+    if (sc.spare_m) {
+      spare = static_cast<int>(sc.ms.size());
+      ms[spare].id = spare;
+    }
     std::array<bool, max_ps> held{};
     for (std::size_t i = 0; i < sc.ms.size(); i++) {
       M* mp = &ms[i];
@@ -330,8 +339,46 @@ struct world {
     ended[static_cast<std::size_t>(idx)] = true;
   }
 
+  // Go: newm(fn, pp, id), from startm (and startTheWorld's hand-out):
+  // the spare M, if the scenario has one not yet taken, gets pp, spinning
+  // if fn is mspinning, and is woken; else the execution is not judged.
+  // Any M (the caller's increment of live covers the spare's wakeup).
+  void start_spare(P* pp, bool spinning) {
+    if (spare < 0 || spare_taken) {
+      unjudged = true;
+      return;
+    }
+    spare_taken = true;
+    M* mp = &ms[spare];
+    mp->spinning.store(spinning, std::memory_order::relaxed);  // relaxed: the note's release
+    mp->nextp.store(pp, std::memory_order::relaxed);           // relaxed: as startm's
+    envt::notewakeup(mp);
+  }
+
+  // The spare M's thread: Go's mstart on newm's new thread. It waits for
+  // newm's wakeup (not parked: on no idle list), then acquirep(nextp) and
+  // schedule(), as a woken M. Untaken, it leaves at quiescence.
+  void run_spare(M* mp) {
+    spare_waits = true;
+    bool woken = mp->park.sleep([this] {
+      if constexpr (ends_waits) return false;  // the engine ends the run
+      else return live.load(std::memory_order::acquire) == 0;
+    });
+    spare_waits = false;
+    if (!woken) return;
+    mp->park.clear();
+    P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire
+    mp->nextp.store(nullptr, std::memory_order::relaxed);
+    envt::acquirep(mp, pp);
+    schedule(mp);
+  }
+
   void run_m(int idx) {
     M* mp = &ms[idx];
+    if (idx == spare) {
+      run_spare(mp);
+      return;
+    }
     const m_role& r = sc.ms[static_cast<std::size_t>(idx)];
     if (r.k == m_role::busy) {
       leave();  // its G runs on: its own queue is for the others
@@ -374,9 +421,9 @@ struct world {
       unjudged_executions++;
       return;
     }
-    if constexpr (ends_waits)  // the run ended with every M done or parked
-      for (std::size_t i = 0; i < sc.ms.size(); i++)
-        RQ_INVARIANT(B, ended[i] || parked[i],
+    if constexpr (ends_waits)  // the run ended: every M done or parked (the spare: or waiting)
+      for (std::size_t i = 0; i < static_cast<std::size_t>(threads_of(sc)); i++)
+        RQ_INVARIANT(B, ended[i] || parked[i] || (static_cast<int>(i) == spare && spare_waits),
                      "invariant: protocol model: an M waits for good outside a park "
                      "(deadlock)",
                      "m", static_cast<int>(i));
@@ -410,7 +457,7 @@ struct world {
   // (an ABA on a lock-free stack, a node linked twice), a lost M (parked
   // where no wakeup can reach it) and a lost P fail here.
   void check_idle_lists(const runqcheck::protocol_counts& c) {
-    std::array<int, max_ms> on_m{};
+    std::array<int, max_ms + 1> on_m{};
     std::array<int, max_ps> on_p{};
     int nm = 0, np = 0, again_m = -1, again_p = -1;  // the first handed out twice
     {
@@ -428,7 +475,8 @@ struct world {
     RQ_INVARIANT(B, again_p < 0, "invariant: pidleget handed out a P twice while the idle P list "
                  "was drained (linked twice, or the list's head left on a P already taken)", "p",
                  again_p);
-    for (std::size_t i = 0; i < sc.ms.size(); i++) {
+    // The spare, until newm takes it, is at rest on no list.
+    for (std::size_t i = 0; i < static_cast<std::size_t>(threads_of(sc)); i++) {
       bool at_rest = parked[i] || slept[i];
       int id = static_cast<int>(i);
       RQ_INVARIANT(B, on_m[i] == 0 || at_rest,

@@ -66,6 +66,7 @@ proto_scenario to_scenario(const gp::program& p, const std::string& name) {
   }
   sc.global = p.global;
   sc.run_on = gp::runs_on(p);
+  sc.spare_m = true;  // newm's M: what follows a startm that finds no idle M is judged
   return sc;
 }
 
@@ -276,6 +277,13 @@ int run_spec(const char* argv0, const settings& st) {
       std::printf("generated_protocol %s replay %s: %s%s\n", subject, mn,
                   r.s.failed ? "FAILED: " : "passed", r.s.failure.c_str());
       ok &= !r.s.failed;
+      if (r.s.failed) {  // its trace as text, the picture's rows (a CI log keeps it)
+        cli::print_trace = true;
+        std::string line = cli::replay_line(argv0, "'" + gp::spec_text(p) + "'", m, r.s.path);
+        std::string html = take_picture("generated_protocol", to_scenario(p, name), m, r.s.path,
+                                        cli::absolute(line, argv0), err);
+        cli::print_picture(html, err);
+      }
       continue;
     }
     std::printf("generated_protocol %s program %s: %s complete, %s blocked, %s reached newm "

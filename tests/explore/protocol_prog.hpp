@@ -58,7 +58,7 @@ struct prog final : ex::program {
   picture* pic = nullptr;  // the picture being taken (each run starts it afresh)
   bool finishing = false;  // in the final check (a failure there is no M's)
   explicit prog(const proto_scenario& s) : sc(s) {}
-  int threads() const override { return static_cast<int>(sc.ms.size()); }
+  int threads() const override { return threads_of(sc); }
   void setup() override {
     w.emplace(sc);
     W<world_t> = &*w;
@@ -123,8 +123,8 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   info.subject = subject;
   info.checker = checker;
   info.scenario = std::string(sc.name);
-  for (std::size_t i = 0; i < sc.ms.size(); i++)
-    info.lanes.push_back(m_lane<runqcheck::fuzz::lane>(sc, i));
+  for (int i = 0; i < threads_of(sc); i++)
+    info.lanes.push_back(m_lane<runqcheck::fuzz::lane>(sc, static_cast<std::size_t>(i)));
   return cli::write_failure_page(pic, r, p.finishing, info, m, path, replay_line, base, err);
 }
 #else

@@ -45,8 +45,8 @@ def main():
     npatch = len(list((mut / "protocol").glob("*.patch")))
     expect("mutated" not in (core / "runqcheck/protocol.hpp").read_text(),
            "core's protocol.hpp has no mutant branch")
-    expect(npatch == 20 and ptext.count("if (mutant_select::is(") == 22,
-           "20 protocol patches, 22 mutant branches dispatched", f"{npatch} patches")
+    expect(npatch == 21 and ptext.count("if (mutant_select::is(") == 23,
+           "21 protocol patches, 23 mutant branches dispatched", f"{npatch} patches")
     expect("void resume__syscall_steal_no_scan_bit() const {" in ptext,
            "a nested struct's member is patched")
     expect("static void pidleput(locked& rq_arg0, P* pp) {" in ptext,

@@ -151,6 +151,7 @@ traced_run trace_execution(rl::test_params p, fz::trace_info info) {
   tracing = nullptr;
   runqcheck::model::observer = nullptr;
   runqcheck::relacy::observer = nullptr;
+  rec.resolve_fields();  // after the run: it allocates
   traced_run out;
   if (res != rl::test_result_success) {
     out.failed = true;

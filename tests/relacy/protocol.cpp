@@ -54,13 +54,13 @@ bool run_one(const char* prog, const proto_scenario& sc, rqtest::search& s) {
   World::unjudged_executions = 0;
   bool ok = false;
   const char* subj = RUNQCHECK_PROTOCOL_SUBJECT;  // the picture's file name
-  switch (sc.ms.size()) {
+  switch (threads_of(sc)) {
     case 2: ok = rqtest::run<suite<2, World>>(prog, info, subj, what.c_str(), s); break;
     case 3: ok = rqtest::run<suite<3, World>>(prog, info, subj, what.c_str(), s); break;
     case 4: ok = rqtest::run<suite<4, World>>(prog, info, subj, what.c_str(), s); break;
     default:
-      std::fprintf(stderr, "%s: scenario %s: %zu Ms not supported\n", prog,
-                   std::string(sc.name).c_str(), sc.ms.size());
+      std::fprintf(stderr, "%s: scenario %s: %d Ms not supported\n", prog,
+                   std::string(sc.name).c_str(), threads_of(sc));
       return false;
   }
   auto unjudged = static_cast<unsigned long long>(World::unjudged_executions);

@@ -31,8 +31,8 @@ struct suite : rl::test_suite<suite<N, World>, N> {
   using ph = runqcheck::fuzz::recorder::phase;
   static std::vector<rqtest::fz::lane> picture_lanes() {
     std::vector<rqtest::fz::lane> out;
-    for (std::size_t i = 0; i < current->ms.size(); i++)
-      out.push_back(m_lane<rqtest::fz::lane>(*current, i));
+    for (int i = 0; i < threads_of(*current); i++)
+      out.push_back(m_lane<rqtest::fz::lane>(*current, static_cast<std::size_t>(i)));
     return out;
   }
   void before() {
@@ -42,7 +42,8 @@ struct suite : rl::test_suite<suite<N, World>, N> {
   }
   void thread(unsigned idx) {
     rqtest::trace_phase(ph::run);
-    rqtest::trace_step(true, role_name(current->ms[idx].k), "M");
+    rqtest::trace_step(true, idx < current->ms.size() ? role_name(current->ms[idx].k) : "spare",
+                       "M");
     w.run(static_cast<int>(idx));
     rqtest::trace_step(false, "done", "M");
   }

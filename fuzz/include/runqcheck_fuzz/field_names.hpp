@@ -1,9 +1,10 @@
 // runqcheck_fuzz/field_names.hpp — the field a port's source line accesses,
 // for the failure pictures' names of a port's own fields ("P0.tail", not
 // "P0+8 atomic"): the engine's picture (tests/explore/picture.hpp) reads the
-// line of an access it cannot name otherwise. A guess from the text: one field
-// named on the line, or none. Not Relacy's recorder: it names objects inside
-// the run, where this file's allocations are a leak to Relacy.
+// line of an access it cannot name otherwise, and Relacy's recorder after the
+// run (recorder::resolve_fields: inside a Relacy run this file's allocations
+// are a leak to Relacy). A guess from the text: one field named on the line,
+// or none.
 #pragma once
 
 #include <algorithm>

@@ -137,6 +137,7 @@ outcome run_one(const model::scenario& sc, bool trace) {
     res = rl::run_test<T, pct_scheduler<kThreads>>(p, oss, false);
   model::observer = nullptr;
   backend_t::observer = nullptr;
+  if (trace) rec.resolve_fields();  // after the run: it allocates
   outcome out;
   choices& ch = current_choices();
   out.steps = ch.steps;

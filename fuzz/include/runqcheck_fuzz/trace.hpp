@@ -23,8 +23,10 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "exec.hpp"
+#include "field_names.hpp"
 #include "hand_over.hpp"
 #include "page_base.hpp"
 #include "schedulers.hpp"
@@ -55,7 +57,8 @@ struct event {
   int rf = -1;           // load/rmw/cas_fail: the event of the store read; -1: the initial value
   unsigned stale = 0;    // load: stores back from the latest
   const char* func = "";
-  const char* file = "";
+  const char* file = "";  // the base name
+  const char* path = "";  // the file as compiled (resolve_fields reads its line)
   unsigned line = 0;
   int text = -1;         // op_begin/op_end/check: offset in the text pool
 };
@@ -80,6 +83,7 @@ class recorder final : public access_observer, public model::op_observer {
     nevents_ = nobjs_ = nops_ = ntext_ = nres_ = nowners_ = ngs_ = 0;
     culprit_ = -1;
     truncated_ = false;
+    resolved_ = false;
     failure_[0] = '\0';
     pending_.obj = nullptr;
     phase_ = phase::setup;
@@ -125,6 +129,7 @@ class recorder final : public access_observer, public model::op_observer {
             std::size_t k = static_cast<std::size_t>(-1)) {
     int o = object(addr, nullptr, ev::load);
     objs_[o].hooked = false;  // the suite's name stays
+    objs_[o].owner = -1;
     char* n = objs_[o].name;
     if (i < 0) std::snprintf(n, sizeof objs_[o].name, "%s", base);
     else if (k == static_cast<std::size_t>(-1))
@@ -151,6 +156,47 @@ class recorder final : public access_observer, public model::op_observer {
     w.size = size;
     if (i < 0) std::snprintf(w.name, sizeof w.name, "%s", base);
     else std::snprintf(w.name, sizeof w.name, "%s%d", base, i);
+  }
+
+  // After the run (it reads source files and allocates, which a Relacy run
+  // may not: a leak to Relacy): each field of an owner named by its offset
+  // ("P1+24 atomic@runqput") renamed after the field that the source line
+  // of an access to it names (field_at: "P1.tail"; an array's element
+  // "P1.slots@24"), as the engine's picture names them; a field at one
+  // offset in owners of one size takes one name. The rows' texts and the
+  // failure that quote an old name are rewritten. Once until reset().
+  void resolve_fields() {
+    if (resolved_) return;
+    resolved_ = true;
+    std::map<std::pair<std::size_t, std::size_t>, std::string> field;  // (size, off) -> field
+    for (int i = 0; i < nevents_; i++) {
+      const event& e = events_[i];
+      if (e.obj < 0 || e.line == 0 || objs_[e.obj].owner < 0) continue;
+      auto key = std::pair{owners_[objs_[e.obj].owner].size, objs_[e.obj].off};
+      if (field.count(key) > 0) continue;
+      if (std::string f = field_at(e.path, e.line); !f.empty()) field.emplace(key, f);
+    }
+    std::vector<std::pair<std::string, std::string>> to;  // old name -> new
+    for (int o = 0; o < nobjs_; o++) {
+      obj_t& x = objs_[o];
+      if (x.owner < 0) continue;
+      auto f = field.find({owners_[x.owner].size, x.off});
+      if (f == field.end()) continue;
+      const std::string& fd = f->second;
+      std::string n = std::string(owners_[x.owner].name) + "." +
+                      (fd.back() == ']' ? fd.substr(0, fd.size() - 2) + "@" + std::to_string(x.off)
+                                        : fd);
+      if (n.size() >= sizeof x.name) continue;
+      to.emplace_back(x.name, n);
+      std::snprintf(x.name, sizeof x.name, "%s", n.c_str());
+      x.owner = -1;
+    }
+    if (to.empty()) return;
+    std::snprintf(failure_, sizeof failure_, "%s", renamed(failure_, to).c_str());
+    for (int i = 0; i < nevents_; i++)
+      if (events_[i].text >= 0)
+        if (int t = add_text(renamed(text(events_[i].text), to).c_str()); t >= 0)
+          events_[i].text = t;
   }
 
   // A step of a suite's own (not a queue operation): a box on the thread's
@@ -228,6 +274,7 @@ class recorder final : public access_observer, public model::op_observer {
     std::snprintf(e.old, sizeof e.old, "%s", owner_of(old));
     e.func = relacy::short_name(l.function_name());
     e.file = base_name(l.file_name());
+    e.path = l.file_name();
     e.line = l.line();
     if (kind == ev::check) {
       e.text = add_text(value);
@@ -478,7 +525,19 @@ class recorder final : public access_observer, public model::op_observer {
     unsigned nstores = 0;
     ev kind = ev::load;     // of the first touch: what the name calls it
     bool hooked = false;    // named after a hook (or no function): the port's own touch renames
+    int owner = -1;         // named by its offset off in owners_[owner] ("P1+24 atomic@f")
+    std::size_t off = 0;
   };
+
+  // Text t with each renamed object's old name replaced by its new one.
+  static std::string renamed(std::string t,
+                             const std::vector<std::pair<std::string, std::string>>& to) {
+    for (const auto& [from, name] : to)
+      for (std::size_t at = t.find(from); at != std::string::npos;
+           at = t.find(from, at + name.size()))
+        t.replace(at, from.size(), name);
+    return t;
+  }
 
   event& push(ev kind, int thread, int op) {
     if (nevents_ >= kMaxEvents) {
@@ -531,6 +590,8 @@ class recorder final : public access_observer, public model::op_observer {
     for (int k = 0; k < nowners_ && in < 0; k++)
       if (at >= owners_[k].at && at < owners_[k].at + owners_[k].size) in = k;
     char n[sizeof objs_[o].name];  // formatted apart: the owner's name lives in *this too
+    x.owner = in;
+    x.off = in >= 0 ? static_cast<std::size_t>(at - owners_[in].at) : 0;
     if (in >= 0)
       std::snprintf(n, sizeof n, "%s+%zu %s@%s", owners_[in].name,
                     static_cast<std::size_t>(at - owners_[in].at), what, f);
@@ -602,6 +663,7 @@ class recorder final : public access_observer, public model::op_observer {
   int nevents_ = 0, nobjs_ = 0, nops_ = 0, ntext_ = 0, nres_ = 0, nowners_ = 0;
   int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
+  bool resolved_ = false;  // resolve_fields ran
   char failure_[512] = {};  // failure()'s text (its row is lost when the trace is full)
   phase phase_ = phase::setup;
   struct {
@@ -622,6 +684,7 @@ class recorder final : public access_observer, public model::op_observer {
 // fatal error, or Relacy's own verdict (a data race names the racing access).
 // thread: the thread running when it failed.
 inline std::string failure_message(recorder& rec, rl::test_result_e res, int thread) {
+  rec.resolve_fields();  // the failure then names a port's own fields
   std::string m = res == rl::test_result_user_assert_failed && relacy::fatal_text[0] != '\0'
                       ? std::string(relacy::fatal_text)
                       : std::string("relacy: ") + rl::test_result_str(res);
