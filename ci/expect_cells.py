@@ -14,19 +14,28 @@ import sys
 
 
 def read_matrix(text):
+    """{subject: {column: verdict}} of the first matrix in text, its bands joined (ci/verdict.py
+    prints one table a band of columns, blank lines between them), or None."""
     lines = text.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("subject ") and i + 1 < len(lines) and lines[i + 1].startswith("---"):
-            cols = re.split(r"\s{2,}", line.strip())
-            rows = {}
-            for row in lines[i + 2:]:
-                if not row.strip():
-                    break
-                cells = re.split(r"\s{2,}", row.strip())
-                # (a cell carried over from an earlier gate is marked: the same verdict)
-                rows[cells[0]] = dict(zip(cols[1:], (c.rstrip("\u2020") for c in cells[1:])))
+    head = lambda i: (i + 1 < len(lines) and lines[i].startswith("subject ")
+                      and lines[i + 1].startswith("---"))
+    i = next((i for i in range(len(lines)) if head(i)), None)
+    if i is None:
+        return None
+    rows = {}
+    while True:
+        cols = re.split(r"\s{2,}", lines[i].strip())
+        i += 2
+        while i < len(lines) and lines[i].strip():
+            cells = re.split(r"\s{2,}", lines[i].strip())
+            # (a cell carried over from an earlier gate is marked: the same verdict)
+            rows.setdefault(cells[0], {}).update(
+                zip(cols[1:], (c.rstrip("\u2020") for c in cells[1:])))
+            i += 1
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        if not head(i):
             return rows
-    return None
 
 
 def main(argv):

@@ -164,6 +164,21 @@ SITE = re.compile(rf"\w+ \({verdict_files.SRC_LINE.pattern}\)"
                   rf"|{verdict_files.SRC_LINE.pattern}(?: \([\w:~<>]+\))?")
 
 
+MATRIX_WIDTH = 100  # the printed matrix's lines, at most (a column wider is a band alone)
+
+
+def bands(widths: list, limit: int) -> list:
+    """Column indices in bands whose lines, column 0 (the subject) first in each, fit limit."""
+    out, band, w = [], [0], widths[0]
+    for i in range(1, len(widths)):
+        if len(band) > 1 and w + 2 + widths[i] > limit:
+            out.append(band)
+            band, w = [0], widths[0]
+        band.append(i)
+        w += 2 + widths[i]
+    return out + [band]
+
+
 def shorten(text: str, limit: int = REASON_MAX) -> str:
     """text at most about limit characters: cut at a word boundary and never inside a site
     (SITE); the sites after the cut kept, each after an ellipsis (a reason names where
@@ -577,14 +592,19 @@ def main(argv) -> int:
                        for v, c in zip(r[1:], columns)] for r in grid]
     head = ["subject"] + columns
     widths = [max(len(r[i]) for r in shown + [head]) for i in range(len(head))]
-    fmt = lambda r: "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip()
     print()
     if title:
         print(title)
-    print(fmt(head))
-    print(fmt(["-" * w for w in widths]))
-    for r in shown:
-        print(fmt(r))
+    # In bands of at most MATRIX_WIDTH characters, each with the subject column: one
+    # table of every column is some 300 wide (expect_cells.read_matrix joins the bands).
+    for n, band in enumerate(bands(widths, MATRIX_WIDTH)):
+        fmt = lambda r: "  ".join(r[i].ljust(widths[i]) for i in band).rstrip()
+        if n > 0:
+            print()
+        print(fmt(head))
+        print(fmt(["-" * w for w in widths]))
+        for r in shown:
+            print(fmt(r))
     if any(cell(s, c).carried for s in rows for c in columns):
         when = "; ".join(f"{p}: its tests ran {carried[d][0].get('when', '?')}"
                          for p, d in runs if d in carried)

@@ -97,14 +97,19 @@ def verdict(*extra, carry=True, configured=SPEC, env=None):
 
 
 def cells(out: str) -> dict:
-    """{column: cell} of subject q's row."""
+    """{column: cell} of the matrix's first row (the dagger kept: carried over)."""
     lines = out.splitlines()
     i = next((i for i, ln in enumerate(lines) if ln.startswith("subject ")), None)
     if i is None:
         return {}
-    head = [c for c in lines[i].split("  ") if c.strip()]
-    row = [c for c in lines[i + 2].split("  ") if c.strip()]
-    return {h.strip(): v.strip() for h, v in zip(head[1:], row[1:])}
+    got = {}
+    while i is not None:  # each band of columns (ci/verdict.py prints them apart)
+        head = [c for c in lines[i].split("  ") if c.strip()]
+        row = [c for c in lines[i + 2].split("  ") if c.strip()]
+        got.update({h.strip(): v.strip() for h, v in zip(head[1:], row[1:])})
+        i = next((j for j in range(i + 3, len(lines)) if lines[j].startswith("subject ")
+                  and j + 1 < len(lines) and lines[j + 1].startswith("---")), None)
+    return got
 
 
 shutil.rmtree(WORK, ignore_errors=True)

@@ -51,6 +51,13 @@ def main(argv):
            if rows.get(s, {}).get(c) != v]
     if "verdict: 1 passed, 1 FAILED" not in out:
         bad.append("the counts include a cell of the other kind")
+    # Every column in bands of at most 100 characters, each with the subject column,
+    # which read_matrix joins (the queue columns and the protocol ones: several bands).
+    heads = [ln for ln in out.splitlines() if ln.startswith("subject ")]
+    if len(heads) < 2 or any(len(ln) > 100 for ln in out.split("\n\n", 2)[1].splitlines()):
+        bad.append(f"the matrix is not in bands of at most 100 columns ({len(heads)} heads)")
+    if len(rows.get("q", {})) != len(rows.get("p", {})) or "unit" not in rows.get("p", {}):
+        bad.append("read_matrix did not join the bands into one row per subject")
     (work / "runqcheck_columns.json").write_text(json.dumps({
         "protocol_subjects": [], "tests": {"relacy_scenarios/q": "relacy_random"}}))
     (work / "junit.xml").write_text(
