@@ -714,11 +714,13 @@ endif()
 # explore_wrap/acme_<port> must run wrap_2_32 (no "not applied") and pass it
 # for the correct ports (bare_workq: 32-bit, widebare: 64-bit) and fail it,
 # with a replay: that fails again, for the wrap bugs (wrapbare_bug: `last <
-# first + Cap`; widebare_wrap_bug: `>=`).
+# first + Cap`; widebare_wrap_bug: `>=`); widebare_sign_bug passes it (its bug
+# is at 2^63: generated_sign below).
 include("${CMAKE_CURRENT_LIST_DIR}/wrap_teeth.cmake")
 runqcheck_wrap_teeth(PREFIX explore_wrap SOURCE "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
   LIB runqcheck_explore LABEL explore
-  PORTS bare_workq:pass widebare:pass wrapbare_bug:fail widebare_wrap_bug:fail)
+  PORTS bare_workq:pass widebare:pass wrapbare_bug:fail widebare_wrap_bug:fail
+        widebare_sign_bug:pass)
 # The same on a head that packs two counters in one 64-bit word (tokio's
 # pack(steal, real), examples/packed_runq): found, not "not applied".
 runqcheck_wrap_teeth(PREFIX explore_wrap SOURCE "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp"
@@ -861,8 +863,13 @@ runqcheck_add_checker(NAME generated SOURCES "${RUNQCHECK_ROOT}/tests/explore/ge
 # with neither: `not applied`), so a bug of the counters' wrap on a path a
 # program drives fails the column: at most 3 operations (7,033 programs,
 # 0.5 s for go125); nightly, generated_wrap_deep/<subject>: at most 4 (5 s).
+# generated_sign/<subject>: the same started at 2^(W-1) - 2, across the sign
+# boundary (a held-out port comparing 64-bit counters as signed passed every
+# other column).
 runqcheck_add_checker_run(CHECKER generated SUFFIX _wrap LABELS gate explore TIMEOUT 1200
   ARGS both --total 3 --wrap)
+runqcheck_add_checker_run(CHECKER generated SUFFIX _sign LABELS gate explore TIMEOUT 1200
+  ARGS both --total 3 --sign)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _wrap_deep LABELS nightly explore
   TIMEOUT 3600 ARGS both --total 4 --wrap)
 runqcheck_add_checker_run(CHECKER generated SUFFIX _deep LABELS nightly explore TIMEOUT 10800
@@ -921,27 +928,40 @@ endif()
 # its counters at 2^32 - 2): generated_wrap/acme_<port> for the hook-less
 # ports above, on the programs of at most 2 operations: bare_workq passes
 # every one, and wrapbare_bug fails one, printed with its `counter=` (the
-# program line of a failure); neither may say "not applied".
+# program line of a failure); neither may say "not applied". Across the sign
+# boundary (--sign: 2^31 - 2, 2^63 - 2 for 64-bit counters): generated_sign/
+# acme_<port>, widebare passes, widebare_sign_bug (64-bit counters compared
+# as signed) fails with `counter=2147483646`; its generated_wrap passes.
 if(TARGET explore_wrap__acme_bare_workq)
-  foreach(_rq_wv IN ITEMS bare_workq:passed wrapbare_bug:FAILED)
+  foreach(_rq_wv IN ITEMS bare_workq:passed:wrap wrapbare_bug:FAILED:wrap
+                          widebare:passed:sign widebare_sign_bug:FAILED:sign
+                          widebare_sign_bug:passed:wrap)
     string(REPLACE ":" ";" _rq_wv "${_rq_wv}")
     list(GET _rq_wv 0 _rq_w)
     list(GET _rq_wv 1 _rq_want)
-    add_executable(generated_wrap__acme_${_rq_w} "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
-    target_include_directories(generated_wrap__acme_${_rq_w} BEFORE PRIVATE
-      "${CMAKE_BINARY_DIR}/runqcheck_subjects/acme_${_rq_w}" "${_rq_acme_inc}")
-    target_link_libraries(generated_wrap__acme_${_rq_w} PRIVATE runqcheck::core
-      runqcheck_explore runqcheck_models runqcheck_generate)
-    set_target_properties(generated_wrap__acme_${_rq_w} PROPERTIES
-      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-    add_test(NAME generated_wrap/acme_${_rq_w} COMMAND generated_wrap__acme_${_rq_w} both
-      --total 2 --wrap)
-    if(_rq_want STREQUAL "FAILED")
-      set_tests_properties(generated_wrap/acme_${_rq_w} PROPERTIES
-        PASS_REGULAR_EXPRESSION "\n  program: [^\n]* counter=4294967294 ")
+    list(GET _rq_wv 2 _rq_how)
+    set(_rq_at 4294967294)
+    if(_rq_how STREQUAL "sign")
+      set(_rq_at 2147483646)
     endif()
-    set_tests_properties(generated_wrap/acme_${_rq_w} PROPERTIES
-      LABELS "gate;explore;selftest" TIMEOUT 300 FAIL_REGULAR_EXPRESSION "not applied: --wrap")
+    if(NOT TARGET generated_wrap__acme_${_rq_w})  # a port run both ways: built once
+      add_executable(generated_wrap__acme_${_rq_w}
+        "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
+      target_include_directories(generated_wrap__acme_${_rq_w} BEFORE PRIVATE
+        "${CMAKE_BINARY_DIR}/runqcheck_subjects/acme_${_rq_w}" "${_rq_acme_inc}")
+      target_link_libraries(generated_wrap__acme_${_rq_w} PRIVATE runqcheck::core
+        runqcheck_explore runqcheck_models runqcheck_generate)
+      set_target_properties(generated_wrap__acme_${_rq_w} PROPERTIES
+        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    endif()
+    set(_rq_t generated_${_rq_how}/acme_${_rq_w})
+    add_test(NAME ${_rq_t} COMMAND generated_wrap__acme_${_rq_w} both --total 2 --${_rq_how})
+    if(_rq_want STREQUAL "FAILED")
+      set_tests_properties(${_rq_t} PROPERTIES
+        PASS_REGULAR_EXPRESSION "\n  program: [^\n]* counter=${_rq_at} ")
+    endif()
+    set_tests_properties(${_rq_t} PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300
+      FAIL_REGULAR_EXPRESSION "not applied: --${_rq_how}")
   endforeach()
 endif()
 # Teeth of the generated column (tests/explore/generated_teeth.py): each mutant

@@ -171,6 +171,25 @@ int main() {
                 rec.object_name(0), rec.failure_text());
     bad = 1;
   }
+  // A field of a struct in an array (`cells[i].stamp`), one name at two offsets: each
+  // with its offset, "R1.stamp@0" and "R1.stamp@8" (not both "R1.stamp").
+  struct cell {
+    std::atomic<std::uint32_t> stamp{0}, item{0};
+  } cells[2];
+  rec.reset();
+  rec.owner(&cells, sizeof cells, "R", 1);
+  for (cell& c : cells) {
+    std::source_location at = std::source_location::current(); (void)c.stamp.load();
+    rec.on_access(runqcheck::access_observer::kind::load, &c.stamp, "0", "",
+                  std::memory_order::relaxed, at);
+  }
+  rec.resolve_fields();
+  if (std::strcmp(rec.object_name(0), "R1.stamp@0") != 0 ||
+      std::strcmp(rec.object_name(1), "R1.stamp@8") != 0) {
+    std::printf("FAIL: two cells' stamps are named \"%s\" and \"%s\", not R1.stamp@0, @8\n",
+                rec.object_name(0), rec.object_name(1));
+    bad = 1;
+  }
   std::printf("%s\n", bad ? "c_array_names: FAILED" : "c_array_names: passed");
   return bad;
 }

@@ -89,6 +89,7 @@ Lane m_lane(const proto_scenario& sc, std::size_t i) {
 template <class R, class World>
 void name_objects(R& r, World& w) {
   r.owner(&w.core, sizeof w.core, "sched", -1);
+  r.owner(&w.state, sizeof w.state, "state", -1);  // the protocol's own: by its fields' names
   r.name(&w.core.lock, "sched.lock");
   using proto = typename World::proto;
   if constexpr (runqcheck::has_protocol_describe<proto>)
@@ -98,6 +99,7 @@ void name_objects(R& r, World& w) {
   for (int i = 0; i < w.sc.nprocs; i++) {
     r.name_p(&w.ps[i], i);
     r.name(&w.ps[i].m, "P.m", i);
+    r.name(&w.ps[i].status, "P.status", i);
     r.name(&w.ps[i].idle, "P.idle", i);
     r.name(&w.ps[i].syscalltick, "P.syscalltick", i);
   }

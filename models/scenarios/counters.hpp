@@ -173,10 +173,17 @@ found_counters<B> find_counters(typename S::p& pp, g<B>& probe) {
   return f;
 }
 
-// 2^W - k for a scenario's start_counter written 2^32 - k (W = 8 * bytes).
+// A scenario's start_counter at a W-bit counter's width (W = 8 * bytes): written
+// 2^32 - k (k < 2^31: the wrap), it is 2^W - k; written 2^31 - k (the sign
+// boundary, where a port that compares its counters as signed goes wrong), 2^(W-1) - k.
 inline std::uint64_t start_at_width(std::uint32_t start_counter, std::uint8_t bytes) {
-  std::uint64_t k = std::uint64_t{0x100000000ull} - start_counter;
-  return (std::uint64_t{0} - k) & detail::width_mask(bytes);
+  const std::uint64_t mask = detail::width_mask(bytes);
+  if (start_counter >= 0x80000000u) {
+    std::uint64_t k = std::uint64_t{0x100000000ull} - start_counter;
+    return (std::uint64_t{0} - k) & mask;
+  }
+  std::uint64_t k = std::uint64_t{0x80000000u} - start_counter;
+  return ((mask >> 1) + 1 - k) & mask;
 }
 
 }  // namespace runqcheck::model

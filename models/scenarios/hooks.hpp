@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runqcheck/subject.hpp"
+#include "counters.hpp"
 #include "scenario.hpp"
 
 namespace runqcheck::model {
@@ -36,11 +37,13 @@ runq_counter_t<S> before_wrap(std::uint64_t below) {
   return static_cast<C>(C(0) - static_cast<C>(below));
 }
 
-// A scenario's start_counter at S's width: written 2^32 - k, it is 2^W - k.
+// A scenario's start_counter at S's width: written 2^32 - k, it is 2^W - k;
+// written 2^31 - k, 2^(W-1) - k (counters.hpp's start_at_width).
 template <class S>
 runq_counter_t<S> start_counter(const scenario& sc) {
   if (sc.start_counter == 0) return 0;
-  return before_wrap<S>(std::uint32_t(0) - sc.start_counter);
+  using C = runq_counter_t<S>;
+  return static_cast<C>(start_at_width(sc.start_counter, static_cast<std::uint8_t>(sizeof(C))));
 }
 
 // Prints a line for every scenario of `cat` that S cannot run as written and,

@@ -59,7 +59,8 @@ struct scenario {
   std::vector<initial_p> initial = {};  // per P (may be shorter than nprocs)
   std::vector<int> global = {};         // initial global queue, in order
   // runqhead = runqtail = this (S::set_runq_counters); 2^32 - k means 2^W - k
-  // for a port with W-bit counters (hooks.hpp's start_counter<S>)
+  // for a port with W-bit counters, 2^31 - k 2^(W-1) - k (counters.hpp's
+  // start_at_width)
   std::uint32_t start_counter = 0;
   std::vector<std::vector<op>> threads = {};
   // The failure a scenario provokes on purpose (a broken precondition): it

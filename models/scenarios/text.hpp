@@ -11,7 +11,8 @@
 //   P<i>=a,b/r       P i's initial ring a, b (in put order), then runnext r;
 //                    "P0=/3" is runnext alone
 //   global=a,b       the initial global queue, head first
-//   counter=V        the ring counters' start (2^32 - k: 2^W - k, hooks.hpp)
+//   counter=V        the ring counters' start (2^32 - k: 2^W - k; 2^31 - k:
+//                    2^(W-1) - k; counters.hpp's start_at_width)
 // Gs are numbered from 0; the scenario's G count is one past the largest.
 #pragma once
 

@@ -730,10 +730,19 @@ void stopTheWorld(M* mp) {
 }
 
 // The run-queue part of (*p).destroy (the core's destroy) plus the G free
-// list. Both locks held, world stopped.
+// list. Both locks held, world stopped. A protocol with its own lock gets
+// destroy_runq with that lock alone, as the model checkers' worlds call it:
+// it takes sched.lock itself to reach the queue's global state (S::destroy
+// does), which would self-deadlock under ours.
 template <class PS = proto>
 void destroyP(both& l, P* pp) {
-  PS::destroy_runq(l.protocol(), pp);  // runnext and ring to the global head (protocol.hpp)
+  if constexpr (has_protocol_lock<PS>) {
+    the_sched->core.lock.unlock();  // the world is stopped; its token l.core relocks below
+    PS::destroy_runq(l.protocol(), pp);
+    the_sched->core.lock.lock(runqcheck::loc::current());
+  } else {
+    PS::destroy_runq(l.protocol(), pp);  // runnext and ring to the global head (protocol.hpp)
+  }
   {
     std::lock_guard g(the_sched->gfree_lock);
     the_sched->gfree.insert(the_sched->gfree.end(), pp->gfree.begin(), pp->gfree.end());

@@ -32,7 +32,9 @@
 //   same readings of each steal required (crosscheck_deferred());
 //   --wrap: every program starts its ring counters at 2^32 - 2 (2^W - 2 at
 //   the port's width; `counter=` in its SPEC), so each runs across the wrap
-//   (the hook S::set_runq_counters, else the counters found by behaviour).
+//   (the hook S::set_runq_counters, else the counters found by behaviour);
+//   --sign: at 2^31 - 2 (2^(W-1) - 2), so each runs across the sign
+//   boundary, where a port that compares its counters as signed goes wrong.
 //   SPEC: a scenario as one line (models/scenarios/text.hpp), FILE a file
 //   holding one (lines starting '#' are comments): what a failure saves.
 //   RUNQCHECK_STOP_ON_FAIL is honoured as always (it stops at the first);
@@ -95,7 +97,7 @@ constexpr bool kCap2 = true;
 constexpr bool kCap2 = false;
 #endif
 constexpr unsigned kMaxJobs = 16;
-std::uint32_t wrap_start = 0;  // --wrap: 2^32 - 2
+std::uint32_t wrap_start = 0;  // --wrap: 2^32 - 2; --sign: 2^31 - 2
 
 struct settings {
   std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
@@ -526,6 +528,12 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("  shrunk in %d steps (%s smaller programs tried, %.2f s) to:\n", steps,
               fmt(tried).c_str(), secs);
   describe(sc);
+  if (std::uint32_t v = sc.start_counter; v != 0)  // as written; the port's width differs
+    std::printf("  counter=%u: the ring counters start at %s - %u, W the port's counter width "
+                "(for 64-bit counters %s - %u)\n",
+                v, v >= 0x80000000u ? "2^W" : "2^(W-1)",
+                v >= 0x80000000u ? 0u - v : 0x80000000u - v, v >= 0x80000000u ? "2^64" : "2^63",
+                v >= 0x80000000u ? 0u - v : 0x80000000u - v);
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   if (!last.report.empty()) std::printf("%s\n", last.report.c_str());
@@ -556,7 +564,7 @@ int usage(const char* argv0) {
   std::fprintf(
       stderr,
       "usage: %s [sc|rc11|both] [--ops K] [--threads 2|3] [--total T] [--caps C,...] [--budget N]"
-      " [--seconds S] [--jobs J] [--keep-going] [--count] [--wrap]\n"
+      " [--seconds S] [--jobs J] [--keep-going] [--count] [--wrap|--sign]\n"
       "       %s run 'SPEC'|FILE [sc|rc11|both] [--budget N]\n"
       "       %s replay 'SPEC'|FILE sc|rc11 PATH\n",
       argv0, argv0, argv0);
@@ -588,10 +596,13 @@ int parse(int argc, char** argv, settings& st) {
     if (cli::parse_model(argv[i], st.models)) continue;
     if (std::strcmp(argv[i], "--keep-going") == 0 && !st.run) {
       st.keep_going = true;
-    } else if (std::strcmp(argv[i], "--wrap") == 0 && !st.run) {
-      wrap_start = 0xFFFFFFFEu;
+    } else if ((std::strcmp(argv[i], "--wrap") == 0 || std::strcmp(argv[i], "--sign") == 0) &&
+               !st.run) {
+      bool sign = argv[i][2] == 's';
+      wrap_start = sign ? 0x7FFFFFFEu : 0xFFFFFFFEu;
       if (std::string why = runqcheck::explore::scenario_run::counters_unfound(); !why.empty()) {
-        model::not_applied("--wrap (every program across the wrap)",
+        model::not_applied(sign ? "--sign (every program across 2^(W-1), the sign boundary)"
+                                : "--wrap (every program across the wrap)",
                            ("needs S::set_runq_counters or counters found by behaviour, not "
                             "found: " + why).c_str(), subject_name);
         return 0;

@@ -551,10 +551,8 @@ class picture final : public rqm::op_observer {
     for (const auto& [n, o] : offset_named_) {
       auto f = fields_.find({o.size, o.off});
       if (f == fields_.end()) continue;
-      const std::string& field = f->second;
-      to[n] = field.back() == ']' ? o.owner + "." + field.substr(0, field.size() - 2) + "@" +
-                                        std::to_string(o.off)
-                                  : o.owner + "." + field;
+      to[n] = fuzz::field_name(o.owner, f->second, o.off,
+                               fuzz::offsets_named(fields_, o.size, f->second));
     }
     for (row& r : rows_)
       if (auto t = to.find(r.obj); t != to.end()) r.obj = t->second;

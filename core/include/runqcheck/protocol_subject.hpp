@@ -25,7 +25,10 @@
 // itself everywhere else. The model worlds take it alone; the stress
 // scheduler takes it, then sched.lock (its own state's): the lock order is
 // the protocol's lock, then sched.lock, never the other way round (a
-// protocol may take sched.lock under its own). A protocol whose idle lists
+// protocol may take sched.lock under its own, but not in a `locked&` call
+// there, which holds it already) — except destroy_runq, which every world
+// calls with the protocol's lock alone: it reaches the queue's global state
+// through the queue's functions, which take sched.lock (S::destroy). A protocol whose idle lists
 // take no lock (lock-free stacks, a bitmask of idle Ps) names an empty
 // guard: `struct locked {}; static locked lock() { return {}; }`; the
 // stress scheduler then serializes only its own calls (sched.lock), and

@@ -72,6 +72,25 @@ inline std::string field_of_line(std::string l) {
   return found.size() == 1 ? found[0] : "";
 }
 
+// The name of the field at byte offset off of owner ("P1") that a source line
+// names `field` (field_of_line's): "P1.tail"; an element of an array or an
+// accessor ("ring[]"), or a field the lines name at more than one offset
+// (a struct's field in an array of structs: `cells[i].stamp`), with its
+// offset, "P1.ring@16", "P1.stamp@40". shared: the offsets it is met at.
+inline std::string field_name(const std::string& owner, const std::string& field, std::size_t off,
+                              std::size_t shared) {
+  bool element = !field.empty() && field.back() == ']';
+  std::string base = element ? field.substr(0, field.size() - 2) : field;
+  return owner + "." + base + (element || shared > 1 ? "@" + std::to_string(off) : "");
+}
+// How many offsets in an owner of `size` bytes the map (size, off) -> field names `field`.
+template <class Map>
+std::size_t offsets_named(const Map& fields, std::size_t size, const std::string& field) {
+  std::size_t n = 0;
+  for (const auto& [k, f] : fields) n += k.first == size && f == field;
+  return n;
+}
+
 // field_of_line of line `line` (1-based) of file, its lines read once and the
 // answer kept per (file, line): each run names the same fields again.
 inline std::string field_at(const char* file, unsigned line) {

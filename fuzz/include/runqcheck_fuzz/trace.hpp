@@ -182,10 +182,8 @@ class recorder final : public access_observer, public model::op_observer {
       if (x.owner < 0) continue;
       auto f = field.find({owners_[x.owner].size, x.off});
       if (f == field.end()) continue;
-      const std::string& fd = f->second;
-      std::string n = std::string(owners_[x.owner].name) + "." +
-                      (fd.back() == ']' ? fd.substr(0, fd.size() - 2) + "@" + std::to_string(x.off)
-                                        : fd);
+      std::string n = field_name(owners_[x.owner].name, f->second, x.off,
+                                 offsets_named(field, owners_[x.owner].size, f->second));
       if (n.size() >= sizeof x.name) continue;
       to.emplace_back(x.name, n);
       std::snprintf(x.name, sizeof x.name, "%s", n.c_str());

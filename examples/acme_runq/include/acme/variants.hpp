@@ -317,6 +317,38 @@ struct widebare : bare<B, wide<B, Cap>> {};
 template <class B, std::uint32_t Cap>
 struct widebare_wrap_bug : bare<B, wide_wrap_bug<B, Cap>> {};
 
+// 64-bit counters compared as signed: runqget's emptiness test is
+// `int64(f) >= int64(l)`, right across 2^64 (both wrap together) but not
+// across 2^63, where l turns negative first. No hooks. Every catalog wrap
+// scenario (at 2^64 - k) passes it; the generated programs across the sign
+// boundary (generated_sign: counters at 2^63 - 2) reject it. A held-out
+// port's bug that passed every other column.
+template <class B, std::uint32_t Cap>
+struct wide_sign_bug : wide<B, Cap> {
+  using base = workq<B, Cap, std::uint64_t>;
+  static constexpr const char* name = "acme-wide-sign-bug";
+  static typename base::got runqget(typename base::p& q) {
+    if (typename base::G* n = q.next_up.load(base::relaxed); n != nullptr) {
+      typename base::G* want = n;
+      // release: pairs with runqempty's acquire of next_up
+      if (q.next_up.compare_exchange_strong(want, nullptr, base::release, base::relaxed))
+        return {n, true};
+    }
+    for (;;) {
+      std::uint64_t f = q.first.load(base::acquire);  // acquire: other consumers
+      std::uint64_t l = q.last.load_plain();
+      if (static_cast<std::int64_t>(f) >= static_cast<std::int64_t>(l))
+        return {nullptr, false};  // THE BUG: `f == l`; signed, l passes 2^63 first
+      typename base::G* gp = q.slots[f % Cap].load(base::relaxed);
+      // release: our slot read happens before the slot is reused
+      if (q.first.compare_exchange_strong(f, f + 1, base::release, base::relaxed))
+        return {gp, false};
+    }
+  }
+};
+template <class B, std::uint32_t Cap>
+struct widebare_sign_bug : bare<B, wide_sign_bug<B, Cap>> {};
+
 // Not a bug: runqput's tail store seq_cst where release suffices (a port
 // that writes every order as a full fence). The exhaustive column's order
 // advice (--advise) reports that line as stronger than needed
