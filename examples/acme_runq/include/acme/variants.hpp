@@ -282,14 +282,11 @@ struct wide : workq<B, Cap, std::uint64_t> {
   static constexpr const char* name = "acme-wide";
 };
 
-// 64-bit counters taken never to wrap: runqget tests emptiness with `>=`,
-// right below 2^64 only. Rejected by the wrap checks run at the port's
-// width (unit Wrap_PutGetStealAcross2To32, explore and relacy wrap_2_32);
-// run near 2^32, as the hooks once were, it passes.
-template <class B, std::uint32_t Cap>
-struct wide_wrap_bug : wide<B, Cap> {
+// acme::wide whose runqget tests emptiness with Empty{}(first, last) in place of
+// `first == last`: the counter bugs below.
+template <class B, std::uint32_t Cap, class Empty>
+struct wide_empty_q : wide<B, Cap> {
   using base = workq<B, Cap, std::uint64_t>;
-  static constexpr const char* name = "acme-wide-wrap-bug";
   static typename base::got runqget(typename base::p& q) {
     if (typename base::G* n = q.next_up.load(base::relaxed); n != nullptr) {
       typename base::G* want = n;
@@ -300,13 +297,25 @@ struct wide_wrap_bug : wide<B, Cap> {
     for (;;) {
       std::uint64_t f = q.first.load(base::acquire);  // acquire: other consumers
       std::uint64_t l = q.last.load_plain();
-      if (f >= l) return {nullptr, false};  // THE BUG: `f == l`; l wraps to 0 after f
+      if (Empty{}(f, l)) return {nullptr, false};  // THE BUG (each Empty below)
       typename base::G* gp = q.slots[f % Cap].load(base::relaxed);
       // release: our slot read happens before the slot is reused
       if (q.first.compare_exchange_strong(f, f + 1, base::release, base::relaxed))
         return {gp, false};
     }
   }
+};
+
+// 64-bit counters taken never to wrap: runqget tests emptiness with `>=`,
+// right below 2^64 only (l wraps to 0 after f). Rejected by the wrap checks
+// run at the port's width (unit Wrap_PutGetStealAcross2To32, explore and
+// relacy wrap_2_32); run near 2^32, as the hooks once were, it passes.
+struct empty_ge {
+  bool operator()(std::uint64_t f, std::uint64_t l) const { return f >= l; }
+};
+template <class B, std::uint32_t Cap>
+struct wide_wrap_bug : wide_empty_q<B, Cap, empty_ge> {
+  static constexpr const char* name = "acme-wide-wrap-bug";
 };
 
 // The 64-bit ports without hooks: the counters are found at their own width
@@ -323,28 +332,14 @@ struct widebare_wrap_bug : bare<B, wide_wrap_bug<B, Cap>> {};
 // scenario (at 2^64 - k) passes it; the generated programs across the sign
 // boundary (generated_sign: counters at 2^63 - 2) reject it. A held-out
 // port's bug that passed every other column.
-template <class B, std::uint32_t Cap>
-struct wide_sign_bug : wide<B, Cap> {
-  using base = workq<B, Cap, std::uint64_t>;
-  static constexpr const char* name = "acme-wide-sign-bug";
-  static typename base::got runqget(typename base::p& q) {
-    if (typename base::G* n = q.next_up.load(base::relaxed); n != nullptr) {
-      typename base::G* want = n;
-      // release: pairs with runqempty's acquire of next_up
-      if (q.next_up.compare_exchange_strong(want, nullptr, base::release, base::relaxed))
-        return {n, true};
-    }
-    for (;;) {
-      std::uint64_t f = q.first.load(base::acquire);  // acquire: other consumers
-      std::uint64_t l = q.last.load_plain();
-      if (static_cast<std::int64_t>(f) >= static_cast<std::int64_t>(l))
-        return {nullptr, false};  // THE BUG: `f == l`; signed, l passes 2^63 first
-      typename base::G* gp = q.slots[f % Cap].load(base::relaxed);
-      // release: our slot read happens before the slot is reused
-      if (q.first.compare_exchange_strong(f, f + 1, base::release, base::relaxed))
-        return {gp, false};
-    }
+struct empty_signed_ge {
+  bool operator()(std::uint64_t f, std::uint64_t l) const {
+    return static_cast<std::int64_t>(f) >= static_cast<std::int64_t>(l);
   }
+};
+template <class B, std::uint32_t Cap>
+struct wide_sign_bug : wide_empty_q<B, Cap, empty_signed_ge> {
+  static constexpr const char* name = "acme-wide-sign-bug";
 };
 template <class B, std::uint32_t Cap>
 struct widebare_sign_bug : bare<B, wide_sign_bug<B, Cap>> {};
