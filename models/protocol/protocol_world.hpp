@@ -359,18 +359,7 @@ struct world {
   // newm's wakeup (not parked: on no idle list), then acquirep(nextp) and
   // schedule(), as a woken M. Untaken, it leaves at quiescence.
   void run_spare(M* mp) {
-    spare_waits = true;
-    bool woken = mp->park.sleep([this] {
-      if constexpr (ends_waits) return false;  // the engine ends the run
-      else return live.load(std::memory_order::acquire) == 0;
-    });
-    spare_waits = false;
-    if (!woken) return;
-    mp->park.clear();
-    P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire
-    mp->nextp.store(nullptr, std::memory_order::relaxed);
-    envt::acquirep(mp, pp);
-    schedule(mp);
+    if (wait_for_p(mp, spare_waits)) schedule(mp);
   }
 
   void run_m(int idx) {
@@ -520,17 +509,22 @@ struct world {
   // Go: mPark, from stopm. False: quiescent, the M leaves without a P.
   bool park(M* mp) {
     leave();
-    auto& me = parked[static_cast<std::size_t>(mp->id)];
-    me = true;
+    if (wait_for_p(mp, parked[static_cast<std::size_t>(mp->id)])) return true;
+    slept[static_cast<std::size_t>(mp->id)] = true;
+    return false;
+  }
+
+  // mp sleeps on its note until a wakeup, then takes the P it was handed
+  // (acquirep(nextp)); false: quiescence came first. waiting: the harness's
+  // record of the wait (parked, or the spare's), set while it lasts.
+  bool wait_for_p(M* mp, bool& waiting) {
+    waiting = true;
     bool woken = mp->park.sleep([this] {
       if constexpr (ends_waits) return false;  // the engine ends the run
       else return live.load(std::memory_order::acquire) == 0;
     });
-    me = false;
-    if (!woken) {
-      slept[static_cast<std::size_t>(mp->id)] = true;
-      return false;
-    }
+    waiting = false;
+    if (!woken) return false;
     mp->park.clear();
     P* pp = mp->nextp.load(std::memory_order::relaxed);  // relaxed: the note's acquire
     mp->nextp.store(nullptr, std::memory_order::relaxed);

@@ -528,12 +528,13 @@ void report_failure(const char* argv0, model::scenario sc, ex::model m, const ex
   std::printf("  shrunk in %d steps (%s smaller programs tried, %.2f s) to:\n", steps,
               fmt(tried).c_str(), secs);
   describe(sc);
-  if (std::uint32_t v = sc.start_counter; v != 0)  // as written; the port's width differs
+  if (std::uint32_t v = sc.start_counter; v != 0) {  // as written; the port's width differs
+    bool wrap = v >= 0x80000000u;  // counters.hpp's start_at_width
+    std::uint32_t k = wrap ? 0u - v : 0x80000000u - v;
     std::printf("  counter=%u: the ring counters start at %s - %u, W the port's counter width "
                 "(for 64-bit counters %s - %u)\n",
-                v, v >= 0x80000000u ? "2^W" : "2^(W-1)",
-                v >= 0x80000000u ? 0u - v : 0x80000000u - v, v >= 0x80000000u ? "2^64" : "2^63",
-                v >= 0x80000000u ? 0u - v : 0x80000000u - v);
+                v, wrap ? "2^W" : "2^(W-1)", k, wrap ? "2^64" : "2^63", k);
+  }
   std::printf("  program: %s\n", spec.c_str());
   std::printf("  fails under %s: %s\n", mn, last.s.failure.c_str());
   if (!last.report.empty()) std::printf("%s\n", last.report.c_str());

@@ -535,7 +535,8 @@ class picture final : public rqm::op_observer {
         offset_named_[n] = {owner, size, a - base};
       }
     if (auto f = offset_named_.find(n); f != offset_named_.end()) {
-      std::string field = field_at(where);  // the first line that names it names them all
+      // the first line that names it names them all
+      std::string field = fuzz::field_at(where.file_name(), where.line());
       if (!field.empty()) fields_.try_emplace({f->second.size, f->second.off}, field);
     }
     names_[at] = n;
@@ -561,9 +562,6 @@ class picture final : public rqm::op_observer {
     offset_named_.clear();
   }
 
-  static std::string field_at(const std::source_location& where) {
-    return fuzz::field_at(where.file_name(), where.line());
-  }
   void mark(int t, int index, const char* kind, const char* text, const rqm::op& o) {
     row r;
     r.thread = t;

@@ -591,8 +591,7 @@ class recorder final : public access_observer, public model::op_observer {
     x.owner = in;
     x.off = in >= 0 ? static_cast<std::size_t>(at - owners_[in].at) : 0;
     if (in >= 0)
-      std::snprintf(n, sizeof n, "%s+%zu %s@%s", owners_[in].name,
-                    static_cast<std::size_t>(at - owners_[in].at), what, f);
+      std::snprintf(n, sizeof n, "%s+%zu %s@%s", owners_[in].name, x.off, what, f);
     else
       std::snprintf(n, sizeof n, "%s#%d@%s", what, o, f);
     std::memcpy(objs_[o].name, n, sizeof n);
