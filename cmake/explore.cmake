@@ -110,6 +110,33 @@ function(_rq_explore_broken target patch)
   target_sources(${target} PRIVATE "${RUNQCHECK_ROOT}/engine/explore/engine.cpp")
 endfunction()
 
+# The generated runner on go125 (tests/explore/generated.cpp) as target, built on
+# the engine broken by PATCH (_rq_explore_broken): a crosscheck's teeth.
+function(_rq_generated_broken target patch)
+  add_executable(${target} "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
+  target_include_directories(${target} BEFORE PRIVATE
+    "${CMAKE_BINARY_DIR}/runqcheck_subjects/go125")
+  target_link_libraries(${target} PRIVATE runqcheck::core runqcheck_explore_headers
+    runqcheck_models runqcheck_generate)
+  _rq_explore_broken(${target} ${patch})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+endfunction()
+
+# generated_NAME_crosscheck: go125's `--crosscheck-NAME --total TOTAL`; its teeth,
+# generated_NAME_crosscheck_teeth: the same at 3 operations on the engine broken by
+# PATCH, which must find programs differing.
+function(_rq_generated_crosscheck name total patch timeout)
+  add_test(NAME generated_${name}_crosscheck
+    COMMAND $<TARGET_FILE:generated__go125> --crosscheck-${name} --total ${total})
+  _rq_generated_broken(generated_${patch} ${patch})
+  add_test(NAME generated_${name}_crosscheck_teeth
+    COMMAND generated_${patch} --crosscheck-${name} --total 3)
+  set_tests_properties(generated_${name}_crosscheck_teeth PROPERTIES
+    PASS_REGULAR_EXPRESSION "; [1-9][0-9,]* differ\n")
+  set_tests_properties(generated_${name}_crosscheck generated_${name}_crosscheck_teeth
+    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT ${timeout})
+endfunction()
+
 # A self-test program of the engine (tests/explore/NAME.cpp) as target;
 # PATCH: built on the engine broken by that patch (_rq_explore_broken), for the teeth.
 function(_rq_explore_selftest target name)
@@ -964,6 +991,38 @@ if(TARGET explore_wrap__acme_bare_workq)
       FAIL_REGULAR_EXPRESSION "not applied: --${_rq_how}")
   endforeach()
 endif()
+# The retry reduction of the generated column (engine.hpp's options::retry_assume)
+# against the full search, on go125 at most 4 operations: the same outcomes and
+# access lines (generated_retry_crosscheck); its teeth, the same check on an
+# engine that blocks a failed try even after it wrote (a lost write) finds
+# programs differing. On a port whose loop changes course after a failed try
+# (acme::retry_next_bug): the check finds the full search failing a program the
+# reduction passes (generated_retry_crosscheck/acme_retry_next_bug), and the
+# column's own check turns the reduction off and fails the port
+# (generated_retry/acme_retry_next_bug).
+if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
+  _rq_generated_crosscheck(retry 4 retry_assume_writes 300)
+  set(_rq_n acme_retry_next_bug)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_n}_HEADER acme/variants.hpp)
+  set_property(GLOBAL PROPERTY RUNQCHECK_SUBJECT_${_rq_n}_TYPE acme::retry_next_bug)
+  runqcheck_subject_header(${_rq_n} _rq_gen)
+  add_executable(generated_retry__${_rq_n} "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
+  target_include_directories(generated_retry__${_rq_n} BEFORE PRIVATE "${_rq_gen}"
+    "${_rq_acme_inc}")
+  target_link_libraries(generated_retry__${_rq_n} PRIVATE runqcheck::core runqcheck_explore
+    runqcheck_models runqcheck_generate)
+  set_target_properties(generated_retry__${_rq_n} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_test(NAME generated_retry_crosscheck/${_rq_n}
+    COMMAND generated_retry__${_rq_n} --crosscheck-retry --total 3)
+  set_tests_properties(generated_retry_crosscheck/${_rq_n} PROPERTIES
+    PASS_REGULAR_EXPRESSION "the full search fails it [^\n]*, the reduction not")
+  add_test(NAME generated_retry/${_rq_n} COMMAND generated_retry__${_rq_n} both --total 3)
+  set_tests_properties(generated_retry/${_rq_n} PROPERTIES
+    PASS_REGULAR_EXPRESSION "the retry reduction is off [^\n]*\n.*\n  program: ")
+  set_tests_properties(generated_retry_crosscheck/${_rq_n} generated_retry/${_rq_n} PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 300)
+endif()
 # Teeth of the generated column (tests/explore/generated_teeth.py): each mutant
 # fails, shrunk to a program no larger than the catalog scenario that kills it
 # (the last argument), saved, with replay: and picture: lines, and the replay
@@ -1078,22 +1137,7 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
   # tree's SC-consistent ones are SC's own search's (at most 3 operations);
   # its teeth, generated_models_crosscheck_teeth: the same check on an
   # engine whose SC filter is broken on purpose (every RC11 graph SC's).
-  add_test(NAME generated_models_crosscheck
-    COMMAND $<TARGET_FILE:generated__go125> --crosscheck-models --total 3)
-  add_executable(generated_sc_filter_broken "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
-  target_include_directories(generated_sc_filter_broken BEFORE PRIVATE
-    "${CMAKE_BINARY_DIR}/runqcheck_subjects/go125")
-  target_link_libraries(generated_sc_filter_broken PRIVATE runqcheck::core
-    runqcheck_explore_headers runqcheck_models runqcheck_generate)
-  _rq_explore_broken(generated_sc_filter_broken sc_filter_broken)
-  set_target_properties(generated_sc_filter_broken PROPERTIES
-    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-  add_test(NAME generated_models_crosscheck_teeth
-    COMMAND generated_sc_filter_broken --crosscheck-models --total 3)
-  set_tests_properties(generated_models_crosscheck_teeth PROPERTIES
-    PASS_REGULAR_EXPRESSION "; [1-9][0-9,]* differ\n")
-  set_tests_properties(generated_models_crosscheck generated_models_crosscheck_teeth PROPERTIES
-    LABELS "gate;explore;selftest" TIMEOUT 120)
+  _rq_generated_crosscheck(models 3 sc_filter_broken 120)
   # The steal-size rule's loads deferred (explore/observe.hpp: no events, judged at each
   # execution's end over what they may read) against the same loads made as events: per
   # execution, the same readings under RC11, none lost under SC, LB and C11 (at most 3
@@ -1114,14 +1158,7 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY)
     list(APPEND _rq_observe_teeth lo_only)
   endif()
   foreach(_rq_v IN LISTS _rq_observe_teeth)
-    add_executable(generated_observe_${_rq_v} "${RUNQCHECK_ROOT}/tests/explore/generated.cpp")
-    target_include_directories(generated_observe_${_rq_v} BEFORE PRIVATE
-      "${CMAKE_BINARY_DIR}/runqcheck_subjects/go125")
-    target_link_libraries(generated_observe_${_rq_v} PRIVATE runqcheck::core
-      runqcheck_explore_headers runqcheck_models runqcheck_generate)
-    _rq_explore_broken(generated_observe_${_rq_v} observe_${_rq_v})
-    set_target_properties(generated_observe_${_rq_v} PROPERTIES
-      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    _rq_generated_broken(generated_observe_${_rq_v} observe_${_rq_v})
     add_test(NAME generated_deferred_crosscheck_teeth/${_rq_v}
       COMMAND generated_observe_${_rq_v} rc11 --crosscheck-deferred --total 3)
     set(_rq_l "gate;explore;selftest")

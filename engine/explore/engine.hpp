@@ -30,6 +30,9 @@
 // the same operation, from the same write, with no write and no new value
 // read in between, blocks too (a CAS or guard retry loop repeating itself);
 // a weak CAS's spurious failure counts as new (its retry cannot fail so).
+// With options::retry_assume, such a read blocks before it is made, whatever
+// it would read (a failed try of a retry loop, wrote nothing: the execution
+// without that try is explored too).
 // An execution that ends with a thread blocked is counted as "blocked".
 // Await in-place revisits (options::ipr, below: after Awamoche, CAV 2023)
 // keep most such executions from being explored at all: a write that ends
@@ -196,6 +199,7 @@ class engine final : public runtime {
         yield_to_main();
         std::abort();  // never resumed
       }
+      if (opt_.retry_assume && opt_.read_spins) retry_block(me, q);
       me.req = q;
       me.state = ts::pending;
       yield_to_main();  // the engine adds the event (g_ is then another graph)
@@ -310,6 +314,9 @@ class engine final : public runtime {
     // wfrom is a loop's start (a spin_pause passed in this operation), and
     // blocked: iter is (see loop_iter()).
     bool wloop = false, loop = false;
+    // blocked by options::retry_assume: a failed try, not a wait (no
+    // in-place revisit, no stale_block(): their arguments are a wait's).
+    bool retry = false;
     std::vector<site_rec> sites;
   };
   // model::lb: thread t's promise to write v to loc, made where its
@@ -666,10 +673,22 @@ class engine final : public runtime {
     }
     me.sites.push_back({q.site, e.loc, e.rf, me.writes, ++me.fresh, me.pos - 1});
   }
-  // Blocks the thread; its repeating iteration began at po index from.
-  void block(th& me, std::size_t from) {
+  // options::retry_assume: blocks the thread before new read q if it read
+  // q's location at q's line before in this operation and wrote nothing
+  // since (the try since failed). Not added: as GenMC's assume, the blocked
+  // thread's last events are its failed try's.
+  void retry_block(th& me, const request& q) {
+    if (q.plain || (q.what != op::load && q.what != op::cas)) return;
+    const std::uint32_t loc = graph_loc(q.loc);
+    for (const auto& s : me.sites)
+      if (s.site == q.site && s.loc == loc && s.writes == me.writes) block(me, s.pos, true);
+  }
+  // Blocks the thread; its repeating iteration began at po index from
+  // (retry: a failed try of options::retry_assume's).
+  void block(th& me, std::size_t from, bool retry = false) {
     me.iter = from;
     me.loop = true;
+    me.retry = retry;
     me.state = ts::blocked;
     blocked_now_ |= 1u << cur_;
     yield_to_main();
@@ -1562,14 +1581,33 @@ class engine final : public runtime {
     if (!opt_.ipr || opt_.naive) return false;
     for (int t = 0; t < nt_; t++) {
       if ((m >> t & 1u) == 0 || ths_[t].state != ts::blocked) continue;
-      for (std::size_t i = loop_from(t); i < ths_[t].pos; i++) {
-        const event& x = g_.th[t][i];
-        if (!x.reads()) continue;
-        auto ws = g_.writes(x.loc);
-        for (auto k = static_cast<std::size_t>(g_.co_index(x.loc, x.rf)); k < ws.size(); k++)
-          if (g_.at(ws[k]).stamp < x.stamp) return true;
+      if (ths_[t].retry) {  // a failed try: its thread's last read only
+        if (stale_last_read(t)) return true;
+        continue;
       }
+      for (std::size_t i = loop_from(t); i < ths_[t].pos; i++)
+        if (stale_when_added(g_.th[t][i])) return true;
     }
+    return false;
+  }
+  // Read x read a write that was not co-last when x was added.
+  bool stale_when_added(const event& x) const {
+    if (!x.reads()) return false;
+    auto ws = g_.writes(x.loc);
+    for (auto k = static_cast<std::size_t>(g_.co_index(x.loc, x.rf)); k < ws.size(); k++)
+      if (g_.at(ws[k]).stamp < x.stamp) return true;
+    return false;
+  }
+  // Thread t, blocked by a failed try, never goes on below this prefix:
+  // its last read was stale when added. A revisit of any read of t deletes
+  // that read or is it, and TruSt revisits only where every deleted event,
+  // and the read, was added maximally; nor does another thread's revisit
+  // delete it. So t's events stay, and t blocks again where it blocked. (A
+  // wait's stale read anywhere in its iteration cuts, above; a try's does
+  // not: a later read of the try may be revisited, and the try succeed.)
+  bool stale_last_read(int t) const {
+    for (std::size_t i = ths_[t].pos; i-- > 0;)
+      if (g_.th[t][i].reads()) return stale_when_added(g_.th[t][i]);
     return false;
   }
 
@@ -1578,7 +1616,7 @@ class engine final : public runtime {
     if (!opt_.ipr || opt_.naive) return false;
     for (int u = 0; u < nt_; u++) {
       const th& b = ths_[u];
-      if (u == t || b.state != ts::blocked) continue;
+      if (u == t || b.state != ts::blocked || b.retry) continue;
       for (std::size_t i = b.iter; i < b.pos; i++)
         if (g_.th[u][i].reads() && g_.th[u][i].loc == loc) return true;
     }
@@ -1593,7 +1631,7 @@ class engine final : public runtime {
   // location).
   eid ipr_target(const graph& g, int u, eid w, const prefix_len& plen) const {
     const th& b = ths_[u];
-    if (u == w.t || b.state != ts::blocked || g.th[u].size() != b.pos) return {};
+    if (u == w.t || b.state != ts::blocked || b.retry || g.th[u].size() != b.pos) return {};
     const event& we = g.at(w);
     eid r{};
     for (std::size_t i = b.iter; i < b.pos; i++) {

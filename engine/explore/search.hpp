@@ -48,6 +48,17 @@ struct options {
   // rechecks the runqempty that procresize just asked); a loop that spins
   // without spin_pause is then cut at max_events.
   bool read_spins = true;
+  // With read_spins, spin-assume for retry loops (after GenMC's, CAV 2021
+  // section 4, there for loops shown side-effect free by analysis): a read
+  // at a line the thread read the same location at before in the same
+  // operation, with no write of its own since, blocks even where it read
+  // something new. The iteration that failed wrote nothing, so the
+  // execution without it (the thread ran its last iteration first) is
+  // explored elsewhere; the same outcomes at far fewer executions where
+  // CAS loops fail often. Sound for loops that restart from scratch, not
+  // for one that counts its tries or changes course after a failure: the
+  // caller checks its port against the search without (docs/explore.md).
+  bool retry_assume = false;
   // An execution whose blocked threads all wait for good (above) ends
   // there: finish() judges it, and it counts as complete. For a program
   // whose waits are its way of ending (the protocol world's parked Ms),

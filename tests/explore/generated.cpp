@@ -30,6 +30,10 @@
 //   --crosscheck-deferred: exec.hpp's steal-size loads deferred (judged at
 //   each execution's end, no events) and made as events: per execution, the
 //   same readings of each steal required (crosscheck_deferred());
+//   --crosscheck-retry: each program explored with the retry reduction and
+//   without: the same outcomes and access lines, and the same verdict,
+//   required (retry_check(), which every enumeration runs first at 3
+//   operations to decide whether the port takes the reduction);
 //   --wrap: every program starts its ring counters at 2^32 - 2 (2^W - 2 at
 //   the port's width; `counter=` in its SPEC), so each runs across the wrap
 //   (the hook S::set_runq_counters, else the counters found by behaviour);
@@ -41,6 +45,8 @@
 //   RUNQCHECK_NO_LINCHECK=1 leaves lincheck out (to measure what it costs);
 //   RUNQCHECK_PRECEDENCE_BROKEN=drop|invert breaks the precedence on purpose
 //   (its teeth: generated_precedence_teeth);
+//   RUNQCHECK_NO_RETRY_ASSUME=1: the enumeration without the retry
+//   reduction (options::retry_assume) and without its check;
 //   RUNQCHECK_NO_IPR=1 explores with plain TruSt (engine.hpp's options::ipr
 //   off, to measure what await in-place revisits save; replays alike);
 //   RUNQCHECK_SEPARATE_MODELS=1 explores `both` as two trees, SC's and
@@ -105,7 +111,8 @@ struct settings {
   std::uint64_t budget = kDefaultBudget;
   double seconds = 0;
   bool keep_going = false, count = false, check_pruning = false, crosscheck_ipr = false,
-       crosscheck_models = false, crosscheck_deferred = false;
+       crosscheck_models = false, crosscheck_deferred = false, crosscheck_retry = false;
+  bool reduce = false;  // the retry reduction, once retry_check() passed
   unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
@@ -251,18 +258,32 @@ struct history final : model::op_observer {
   const std::string& key() {
     std::string& k = key_;
     k.clear();
-    for (const rec& r : live()) {
-      if (!judged(r)) continue;
-      k += std::to_string(r.thread);
-      k += model::op_text(r.o);
-      if (r.inherit) k += 'i';
-      if (r.empty) k += 'e';
-      for (std::uint64_t g : r.gs) k += ',', k += std::to_string(g);
-      k += ';';
-    }
+    for (const rec& r : live())
+      if (judged(r)) append(k, r);
     for (const auto& row : before)
       for (bool b : row) k += b ? '1' : '0';
     return k;
+  }
+  // The operations and their results as text, thread by thread in program
+  // order (no precedence, not the order they ran): what the retry
+  // reduction's check compares (retry_check()).
+  std::string results() const {
+    std::vector<const rec*> by;
+    for (const rec& r : live()) by.push_back(&r);
+    std::stable_sort(by.begin(), by.end(),
+                     [](const rec* a, const rec* b) { return a->thread < b->thread; });
+    std::string k;
+    for (const rec* r : by) append(k, *r);
+    return k;
+  }
+  // r as text: its thread, the operation, its flags and the Gs it gave.
+  static void append(std::string& k, const rec& r) {
+    k += std::to_string(r.thread);
+    k += model::op_text(r.o);
+    if (r.inherit) k += 'i';
+    if (r.empty) k += 'e';
+    for (std::uint64_t g : r.gs) k += ',', k += std::to_string(g);
+    k += ';';
   }
   // "" if linearizable w.r.t. the reference model from sc's start, under
   // the precedence.
@@ -308,8 +329,22 @@ struct explored {
   std::string report;          // lincheck's, of the failing history (if that failed)
 };
 
+// What a program's executions reached, for the retry reduction's check
+// (retry_check()): each complete execution's operations and results, a
+// failure's kind, and the line of every access made.
+struct coverage {
+  std::set<std::string> outcomes;
+  std::map<std::uintptr_t, std::string> sites;  // the engine's site: FILE:LINE
+  void access(const ex::request& q) {
+    if (sites.find(q.site) != sites.end()) return;
+    std::string f = q.where.file_name();
+    sites.emplace(q.site, f.substr(f.find_last_of('/') + 1) + ":" + std::to_string(q.where.line()));
+  }
+};
+
 struct lincheck_state {
   history h;
+  coverage* cov = nullptr;  // retry_check()'s record, or none
   std::unordered_set<std::string> own;
   std::unordered_set<std::string>* ok = &own;  // histories judged linearizable (this program)
   std::uint64_t judged = 0, distinct = 0;
@@ -332,6 +367,7 @@ runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
   x.finish = [&L, &sc] {
     if (ex::current == nullptr || ex::current->finished() == nullptr)
       return;  // not the engine's finish (cannot happen)
+    if (L.cov != nullptr) L.cov->outcomes.insert(L.h.results());
     L.h.precedence(*ex::current);
     L.judged++;
     const std::string& k = L.h.key();
@@ -352,7 +388,7 @@ runqcheck::explore::scenario_run::extras lincheck_steps(lincheck_state& L,
 }
 
 template <std::uint32_t Cap>
-explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
+explored explore_at(const model::scenario& sc, ex::options o, bool lincheck, coverage* cov) {
   // Histories judged linearizable, kept across the models (and runs) of one
   // program: the verdict depends on the program only.
   static std::string memo_of;
@@ -360,12 +396,16 @@ explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
   if (std::string t = model::spec_text(sc); t != memo_of) memo_of = std::move(t), memo.clear();
   lincheck_state L;
   L.ok = &memo;
+  L.cov = cov;
   auto x = lincheck_steps(L, sc);
   prog<Cap> p(sc);
-  if (lincheck) {
+  if (lincheck || cov != nullptr) {
     obs.history = &L.h;
     p.ext = &x;
-    o.on_access = [&x](int t, const ex::event& e, const ex::request&) { x.access(t, e); };
+    o.on_access = [&x, cov](int t, const ex::event& e, const ex::request& q) {
+      x.access(t, e);
+      if (cov != nullptr) cov->access(q);
+    };
   }
   explored r{ex::explore(p, o), L.judged, L.distinct, L.report};
   obs.history = nullptr;
@@ -373,22 +413,33 @@ explored explore_at(const model::scenario& sc, ex::options o, bool lincheck) {
 }
 
 template <std::uint32_t... Caps>
-explored explore_caps(const model::scenario& sc, const ex::options& o, bool lincheck) {
+explored explore_caps(const model::scenario& sc, const ex::options& o, bool lincheck,
+                      coverage* cov = nullptr) {
   return model::with_cap<Caps...>(sc.cap, [&](auto c) {
-    return explore_at<decltype(c)::value>(sc, o, lincheck);
+    return explore_at<decltype(c)::value>(sc, o, lincheck, cov);
   });
 }
 
+// How explore_one searches, beyond the model: a replay's path, SC counted
+// in the RC11 tree, the retry reduction, a coverage record.
+struct how {
+  bool also_sc = false;
+  bool reduced = false;  // options::retry_assume (SC and RC11 only)
+  coverage* cov = nullptr;
+  std::string replay{};
+};
+
 explored explore_one(const model::scenario& sc, ex::model m, std::uint64_t budget,
-                     const std::string& replay = "", bool also_sc = false) {
+                     const how& w = {}) {
   ex::options o;
   o.m = m;
-  o.budget = replay.empty() ? budget : 0;
-  o.replay = replay;
+  o.budget = w.replay.empty() ? budget : 0;
+  o.replay = w.replay;
   o.ipr = use_ipr();
-  o.also_sc = also_sc;
+  o.also_sc = w.also_sc;
+  o.retry_assume = w.reduced && (m == ex::model::sc || m == ex::model::rc11);
   static const bool lincheck = std::getenv("RUNQCHECK_NO_LINCHECK") == nullptr;
-  return explore_caps<RQ_GEN_CAPS>(sc, o, lincheck);
+  return explore_caps<RQ_GEN_CAPS>(sc, o, lincheck, w.cov);
 }
 
 // SC's part of a run with options::also_sc, as SC's own search reports it.
@@ -408,24 +459,37 @@ explored sc_part(const explored& both) {
 // (`both`) are one RC11 tree whose SC-consistent executions are SC's
 // (options::also_sc) unless RUNQCHECK_SEPARATE_MODELS=1; a program that
 // tree fails or does not exhaust is explored again model by model, so its
-// verdict, failure and replay: are the separate searches'.
+// verdict, failure and replay: are the separate searches'. reduced: with
+// the retry reduction (options::retry_assume); a failure is the full
+// search's (the program explored again without it), so the failure, the
+// shrunk program and replay: are too. *refuted: the reduction failed the
+// program and the full search did not (a loop that does not restart from
+// scratch; retry_check()).
 std::vector<std::pair<ex::model, explored>> explore_models(const model::scenario& sc,
                                                            const std::vector<ex::model>& models,
-                                                           std::uint64_t budget) {
+                                                           std::uint64_t budget,
+                                                           bool reduced = false,
+                                                           bool* refuted = nullptr) {
   static const bool one_tree = std::getenv("RUNQCHECK_SEPARATE_MODELS") == nullptr;
   std::vector<std::pair<ex::model, explored>> out;
+  bool failed = false;  // the reduced search failed the program
   if (one_tree && models == std::vector<ex::model>{ex::model::sc, ex::model::rc11}) {
-    explored r = explore_one(sc, ex::model::rc11, budget, "", true);
+    explored r = explore_one(sc, ex::model::rc11, budget, {.also_sc = true, .reduced = reduced});
     if (!r.s.failed && r.s.exhausted) {
       out.emplace_back(ex::model::sc, sc_part(r));
       out.emplace_back(ex::model::rc11, std::move(r));
       return out;
     }
+    failed = reduced && r.s.failed;
   }
   for (ex::model m : models) {
-    out.emplace_back(m, explore_one(sc, m, budget));
+    const bool red = reduced && !failed;  // after its failure, the full search's alone
+    explored r = explore_one(sc, m, budget, {.reduced = red});
+    if (red && r.s.failed) failed = true, r = explore_one(sc, m, budget);
+    out.emplace_back(m, std::move(r));
     if (out.back().second.s.failed) break;
   }
+  if (refuted != nullptr) *refuted = failed && !out.back().second.s.failed;
   return out;
 }
 
@@ -618,6 +682,8 @@ int parse(int argc, char** argv, settings& st) {
       st.crosscheck_models = true;
     } else if (std::strcmp(argv[i], "--crosscheck-deferred") == 0 && !st.run) {
       st.crosscheck_deferred = true;
+    } else if (std::strcmp(argv[i], "--crosscheck-retry") == 0 && !st.run) {
+      st.crosscheck_retry = true;
     } else if (std::strcmp(argv[i], "--ops") == 0 && more && !st.run) {
       if (!cli::parse_u64(argv[++i], v, 1, 4)) {
         std::fprintf(stderr, "%s: --ops: '%s' is not 1..4\n", argv[0], argv[i]);
@@ -684,7 +750,7 @@ int run_spec(const char* argv0, const settings& st) {
   sc.name = "program";
   bool ok = true;
   for (ex::model m : st.models) {
-    explored r = explore_one(sc, m, st.budget, st.replay);
+    explored r = explore_one(sc, m, st.budget, {.replay = st.replay});
     const char* mn = ex::model_name(m);
     if (!st.replay.empty()) {
       std::printf("generated %s replay %s: %s%s\n", subject_name, mn,
@@ -946,10 +1012,101 @@ int crosscheck_deferred(const gen::bounds& b, const std::vector<ex::model>& mode
 
 // What the workers share (anonymous shared memory, so that forked workers
 // write it): the least failing program's index, each worker's counts.
+// The retry reduction (options::retry_assume) assumes a retry loop restarts
+// from scratch: a try that failed without a write leaves nothing behind.
+// Checked on the port under test: each program within b explored with the
+// reduction and without (the oracle), under the weakest of models' SC and
+// RC11, must reach the same outcomes (each complete execution's operations
+// and results) and make accesses at the same lines (a path taken only after
+// failed tries, say a fallback after N of them, is one the reduction never
+// takes); where the oracle fails a program, the reduction must fail it too.
+// Returns what differed on the first program that differs ("" if none);
+// `shown` of them are printed; counts what it explored.
+struct retry_counts {
+  std::uint64_t programs = 0, differ = 0, full = 0, reduced = 0;
+};
+std::string retry_check(const gen::bounds& b, const std::vector<ex::model>& models,
+                        std::uint64_t budget, int shown, retry_counts& n) {
+  auto has = [&](ex::model m) {
+    return std::find(models.begin(), models.end(), m) != models.end();
+  };
+  if (!has(ex::model::sc) && !has(ex::model::rc11)) return "";  // not used (LB, C11)
+  const ex::model m = has(ex::model::rc11) ? ex::model::rc11 : ex::model::sc;
+  std::string first;
+  gen::enumerate(b, [&](const gen::program& p) {
+    if (!first.empty() && shown <= 0) return;
+    model::scenario sc = gen::to_scenario(p);
+    sc.start_counter = wrap_start;
+    n.programs++;
+    coverage c[2];
+    explored r[2];
+    for (int side = 0; side < 2; side++)
+      r[side] = explore_one(sc, m, budget, {.reduced = side == 1, .cov = &c[side]});
+    n.full += r[0].s.executions();
+    n.reduced += r[1].s.executions();
+    if (!r[0].s.exhausted && !r[0].s.failed) return;  // cut: nothing to compare
+    std::string why;
+    if (r[0].s.failed != r[1].s.failed) {
+      why = r[0].s.failed ? "the full search fails it (" + r[0].s.failure + "), the reduction not"
+                          : "the reduction fails it (" + r[1].s.failure + "), the full search not";
+    } else if (!r[0].s.failed && c[0].outcomes != c[1].outcomes) {
+      for (const std::string& o : c[0].outcomes)
+        if (c[1].outcomes.count(o) == 0) why = "an outcome the reduction misses: " + o;
+      if (why.empty()) why = "an outcome only the reduction reaches";
+    } else if (!r[0].s.failed) {
+      for (const auto& [k, at] : c[0].sites)
+        if (c[1].sites.count(k) == 0) why = "an access at " + at + " the reduction never makes";
+      for (const auto& [k, at] : c[1].sites)
+        if (why.empty() && c[0].sites.count(k) == 0) why = "an access at " + at + " only it makes";
+    }
+    if (why.empty()) return;
+    n.differ++;
+    why = model::spec_text(sc) + " (" + ex::model_name(m) + "): " + why;
+    if (first.empty()) first = why;
+    if (shown-- > 0) std::printf("generated %s: retry check: %s\n", subject_name, why.c_str());
+  });
+  return first;
+}
+
+// --crosscheck-retry: retry_check() over every program within b, each
+// difference shown (at most 5).
+int crosscheck_retry(const gen::bounds& b, const std::vector<ex::model>& models,
+                     std::uint64_t budget) {
+  retry_counts n;
+  retry_check(b, models, budget, 5, n);
+  std::printf("generated %s: crosscheck-retry: %s programs, %s executions with the retry "
+              "reduction, %s without; %s differ\n",
+              subject_name, fmt(n.programs).c_str(), fmt(n.reduced).c_str(), fmt(n.full).c_str(),
+              fmt(n.differ).c_str());
+  return n.differ == 0 ? 0 : 1;
+}
+
+// Whether the enumeration uses the retry reduction: unless
+// RUNQCHECK_NO_RETRY_ASSUME=1, if the port passes retry_check() on the
+// programs of at most 3 operations within the run's bounds (said either way).
+bool use_retry_reduction(const settings& st) {
+  if (std::getenv("RUNQCHECK_NO_RETRY_ASSUME") != nullptr) return false;
+  gen::bounds b = st.b;
+  b.total = b.total == 0 ? 3 : std::min(b.total, 3);
+  retry_counts n;
+  std::string why = retry_check(b, st.models, st.budget, 0, n);
+  if (n.programs == 0) return false;
+  if (!why.empty()) {
+    std::printf("generated %s: the retry reduction is off (a loop that does not restart from "
+                "scratch?): %s\n", subject_name, why.c_str());
+    return false;
+  }
+  std::printf("generated %s: the retry reduction is on (checked on %s programs of at most 3 "
+              "operations: the same outcomes and lines as the full search)\n",
+              subject_name, fmt(n.programs).c_str());
+  return true;
+}
+
 struct tally {
   std::uint64_t done = 0, open = 0, judged = 0, distinct = 0;
   cli::model_counts execs{};
   std::uint64_t first_open = 0;  // the first program a budget cut (its index; 0: none)
+  std::uint64_t refuted = 0;     // the first the retry reduction failed alone (0: none)
   bool timed_out = false;
 };
 struct shared_state {
@@ -978,7 +1135,7 @@ void work(const settings& st, unsigned w, shared_state& sh) {
   tally& t = sh.w[w];
   auto t0 = std::chrono::steady_clock::now();
   std::uint64_t n = 0, mine = sh.next.fetch_add(1);
-  bool stop = false;
+  bool stop = false, reduce = st.reduce;
   double said = 0;  // worker 0: when it last printed its progress line
   gen::enumerate(st.b, [&](const gen::program& p) {
     if (stop || ++n != mine) return;
@@ -1004,7 +1161,8 @@ void work(const settings& st, unsigned w, shared_state& sh) {
     const std::string name = "gen" + std::to_string(n);  // sc.name views it
     sc.name = name;
     t.done++;
-    for (auto& [m, r] : explore_models(sc, st.models, st.budget)) {
+    bool refuted = false;
+    for (auto& [m, r] : explore_models(sc, st.models, st.budget, reduce, &refuted)) {
       t.execs[static_cast<int>(m)] += r.s.executions();
       t.judged += r.judged;
       t.distinct += r.distinct;
@@ -1017,6 +1175,8 @@ void work(const settings& st, unsigned w, shared_state& sh) {
       }
       if (!r.s.exhausted && t.open++ == 0) t.first_open = n;
     }
+    if (refuted && t.refuted == 0) t.refuted = n;
+    reduce = reduce && !refuted;  // its assumption broken: the full search from here
   });
 }
 
@@ -1050,6 +1210,7 @@ int main(int argc, char** argv) {
   if (st.crosscheck_ipr) return crosscheck_ipr(st.b, st.models);
   if (st.crosscheck_models) return crosscheck_models(st.b);
   if (st.crosscheck_deferred) return crosscheck_deferred(st.b, st.models);
+  if (st.crosscheck_retry) return crosscheck_retry(st.b, st.models, st.budget);
   if (st.count) {
     for (int th = 2; th <= st.b.threads; th++) {
       gen::bounds b = st.b;
@@ -1061,6 +1222,7 @@ int main(int argc, char** argv) {
   }
   model::report_not_applied<subject_under_test<B, 4>>(subject_name, {}, true);
   auto t0 = std::chrono::steady_clock::now();
+  st.reduce = use_retry_reduction(st);
   void* mem = ::mmap(nullptr, sizeof(shared_state), PROT_READ | PROT_WRITE,
                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) {

@@ -4,7 +4,8 @@
 # file through the catalog's runner (explore_scenarios --scenario FILE), and bad
 # input (a garbage program, a P two threads own, a bad flag, a missing file, a
 # replay under the wrong model): one line on stderr and exit 2, never a run;
-# the progress lines; --jobs: the counts of one process.
+# the progress lines; the retry reduction on and off; --jobs: the counts of one
+# process.
 gen=${1:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 exp=${2:?usage: generated_cli.sh GENERATED EXPLORE WORK}
 work=${3:?usage: generated_cli.sh GENERATED EXPLORE WORK}
@@ -50,6 +51,17 @@ if [ "$n" -gt 0 ] && grep -q 'all passed' "$work/out" && ! grep -q progress "$wo
   echo "ok   progress: $n lines on stderr"
 else
   fail "progress: $n lines on stderr (want some), or stdout changed"
+fi
+# The retry reduction: said on, after its check; RUNQCHECK_NO_RETRY_ASSUME=1: neither, and
+# still all passed (the histories judged, each with its precedence, differ a little).
+want 0 'the retry reduction is on (checked on [0-9,]* programs' "$gen" both --total 2
+on=$(sed -n 's/^generated [^:]*: .* \([0-9,]*\) distinct histories.*/\1/p' "$work/out")
+RUNQCHECK_NO_RETRY_ASSUME=1 "$gen" both --total 2 >"$work/out" 2>&1
+off=$(sed -n 's/^generated [^:]*: .* \([0-9,]*\) distinct histories.*/\1/p' "$work/out")
+if ! grep -q 'retry reduction' "$work/out" && grep -q 'all passed' "$work/out"; then
+  echo "ok   RUNQCHECK_NO_RETRY_ASSUME=1: no reduction, all passed ($off histories; on: $on)"
+else
+  fail "RUNQCHECK_NO_RETRY_ASSUME=1: said the reduction, or did not pass"
 fi
 # --jobs J: the programs and counts of one process (a worker's programs or
 # counts lost show here), whatever J.

@@ -20,6 +20,24 @@ runqcheck::g<B>* publish(typename workq<B, Cap>::p& thief, std::uint32_t n) {
   return gp;
 }
 
+// workq::runqsteal over Q::grab (a variant whose bug is in its grab).
+template <class B, std::uint32_t Cap, class Q>
+runqcheck::g<B>* steal_by(typename workq<B, Cap>::p& thief, typename workq<B, Cap>::p& victim,
+                          bool stealRunNextG) {
+  using ctr = typename workq<B, Cap>::ctr;
+  constexpr auto relaxed = std::memory_order::relaxed;
+  ctr n = Q::grab(victim, thief, stealRunNextG);
+  if (n == 0) return nullptr;
+  n--;
+  ctr l = thief.last.load_plain();
+  runqcheck::g<B>* gp = thief.slots[(l + n) % Cap].load(relaxed);
+  if (n == 0) return gp;
+  ctr f = thief.first.load(std::memory_order::acquire);  // acquire: other consumers
+  RQ_CHECK(B, l - f + n < Cap, "acme: thief ring has no room for the stolen Gs", "n", n);
+  thief.last.store(l + n, std::memory_order::release);  // release: publishes the stolen Gs
+  return gp;
+}
+
 // Counters compared as plain numbers: `last < first + Cap` is wrong once
 // first + Cap wraps past 2^32. Rejected by the wrap scenarios and tests
 // (hook set_runq_counters).
@@ -230,16 +248,7 @@ struct grabwrap_q : workq<B, Cap> {
     }
   }
   static G* runqsteal(p& thief, p& victim, bool stealRunNextG) {
-    ctr n = grab(victim, thief, stealRunNextG);
-    if (n == 0) return nullptr;
-    n--;
-    ctr l = thief.last.load_plain();
-    G* gp = thief.slots[(l + n) % Cap].load(base::relaxed);
-    if (n == 0) return gp;
-    ctr f = thief.first.load(base::acquire);  // acquire: other consumers
-    RQ_CHECK(B, l - f + n < Cap, "acme: thief ring has no room for the stolen Gs", "n", n);
-    thief.last.store(l + n, base::release);  // release: publishes the stolen Gs
-    return gp;
+    return steal_by<B, Cap, grabwrap_q>(thief, victim, stealRunNextG);
   }
 };
 template <class B, std::uint32_t Cap>
@@ -343,6 +352,54 @@ struct wide_sign_bug : wide_empty_q<B, Cap, empty_signed_ge> {
 };
 template <class B, std::uint32_t Cap>
 struct widebare_sign_bug : bare<B, wide_sign_bug<B, Cap>> {};
+
+// A thief that changes course after a failed try: once its CAS of the
+// victim's next-up failed, the next try takes next-up with a store, not a
+// CAS (THE BUG: the owner's runqget may take the same G meanwhile). The
+// failed try wrote nothing, so the generated column's retry reduction, which
+// assumes a retry loop restarts from scratch, never takes the second try;
+// its check on the port (generated.cpp's retry_check) sees the full search
+// fail a program the reduction passes, turns the reduction off, and the full
+// search rejects the port (tests generated_retry*/acme_retry_next_bug).
+template <class B, std::uint32_t Cap>
+struct retry_next_q : workq<B, Cap> {
+  using base = workq<B, Cap>;
+  using typename base::ctr;
+  using typename base::G;
+  using typename base::p;
+  static constexpr const char* name = "acme-retry-next-bug";
+  static ctr grab(p& victim, p& thief, bool take_next) {
+    for (bool failed = false;;) {
+      ctr f = victim.first.load(base::acquire);  // acquire: other consumers
+      ctr l = victim.last.load(base::acquire);   // acquire: the owner's release of last
+      ctr n = l - f;
+      if (n == 0) {
+        if (!take_next) return 0;
+        G* nx = victim.next_up.load(base::relaxed);
+        if (nx == nullptr) return 0;
+        G* want = nx;
+        if (failed) {
+          victim.next_up.store(nullptr, base::release);  // THE BUG
+        } else if (!victim.next_up.compare_exchange_strong(want, nullptr,
+                                                           std::memory_order::acq_rel,
+                                                           base::relaxed)) {
+          failed = true;
+          continue;
+        }
+        thief.slots[thief.last.load_plain() % Cap].store(nx, base::relaxed);
+        return 1;
+      }
+      n -= n / 2;
+      if (n > Cap / 2) continue;  // inconsistent f, l
+      if (base::claim(victim, thief, f, n)) return n;
+    }
+  }
+  static G* runqsteal(p& thief, p& victim, bool stealRunNextG) {
+    return steal_by<B, Cap, retry_next_q>(thief, victim, stealRunNextG);
+  }
+};
+template <class B, std::uint32_t Cap>
+struct retry_next_bug : bare<B, retry_next_q<B, Cap>> {};
 
 // Not a bug: runqput's tail store seq_cst where release suffices (a port
 // that writes every order as a full fence). The exhaustive column's order
