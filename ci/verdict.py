@@ -327,10 +327,11 @@ class Cell:
         self.time = 0.0          # seconds, its tests' (ctest's junit)
         self.cached = 0          # its tests not run again (ci/test_cache.py)
         self.carried = 0         # its tests from an earlier gate (--carry)
+        self.ran = True          # its column ran in this gate or was carried over
 
     def verdict(self) -> str:
-        if not self.tests:
-            return "not applied"
+        if not self.tests:  # a column not run says so: "not applied" is the port's
+            return "not applied" if self.ran else "not run"
         if any(s == "failed" for _, s in self.tests):
             return "FAILED"
         if all(s == "skipped" for _, s in self.tests):
@@ -569,6 +570,15 @@ def main(argv) -> int:
                                     if f["run"] == d],
                         lambda f: verdict_files.where(f, ports.get(f["subject"], {})))
 
+    def print_empty(pairs):
+        """The empty cells (subject, column), a line a column: why_empty's."""
+        by_col = {}
+        for s, c in pairs:
+            by_col.setdefault(c, []).append(s)
+        for c, subs in by_col.items():
+            who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
+            print(f"  {who}, {c}: {why_empty(c)}")
+
     def why_empty(c):
         """Why column c's empty cells are empty."""
         if c in ran_cols:
@@ -585,6 +595,9 @@ def main(argv) -> int:
                and (c not in NIGHTLY_COLUMNS or any(cells[k].tests for k in cells if k[1] == c))
                and (not only or c in only)]
     columns += ["other"] if any(k[1] == "other" for k in cells) else []
+    for s in rows:
+        for c in columns:
+            cell(s, c).ran = c in ran_cols
     verdict_of = lambda s, c: "-" if other_kind(s, c) else cell(s, c).verdict()
     grid = [[s] + [verdict_of(s, c) for c in columns] for s in rows]
     # A cell that holds results carried over from an earlier gate: marked (the footnote).
@@ -614,23 +627,22 @@ def main(argv) -> int:
     n_pass = sum(v.startswith("passed") for r in grid for v in r[1:])
     n_fail = sum(v == "FAILED" for r in grid for v in r[1:])
     n_na = sum(v == "not applied" for r in grid for v in r[1:])
+    n_unrun = sum(v == "not run" for r in grid for v in r[1:])
     n_star = sum(v == "passed*" for r in grid for v in r[1:])
     notes = [(s, c, n) for s in rows for c in columns for n in cell(s, c).notes]
     empty = [(s, c) for s in rows for c in columns if verdict_of(s, c) == "not applied"
              and not cell(s, c).tests]
+    unrun = [(s, c) for s in rows for c in columns if verdict_of(s, c) == "not run"]
     if notes or empty:
         print("\nnot applied (subject, column: check: why)" +
               ("; a cell marked passed* passed, but a check of it is listed here:"
                if n_star else ":"))
         for line in grouped_notes(notes, rows):
             print(line)
-        by_col = {}
-        for s, c in empty:
-            by_col.setdefault(c, []).append(s)
-        for c, subs in by_col.items():
-            why = why_empty(c)
-            who = "every subject" if len(subs) == len(rows) > 1 else ", ".join(subs)
-            print(f"  {who}, {c}: {why}")
+        print_empty(empty)
+    if unrun:
+        print("\nnot run in this gate (subject, column: why; no verdict on the port):")
+        print_empty(unrun)
     declared = [(s, c, n) for s in rows for c in columns for n in cell(s, c).declared]
     if declared:
         print("\ndeclared absent (subject, column: check: why; its registration's WITHOUT says"
@@ -707,15 +719,15 @@ def main(argv) -> int:
         print(f"cached: {n_cached} of {n_tests} tests not run again: each passed in an earlier "
               "gate with the same binaries and inputs (ci/gate --no-cache runs them)")
     # --strict judges the presets run and those carried over: a column whose preset was
-    # neither (the user chose --presets) is not applied, and does not fail the gate.
-    unrun = sum(c not in ran_cols for _, c in empty)
+    # neither (the user chose --presets) is not run, and does not fail the gate.
     print(f"verdict: {n_pass} passed, {n_fail} FAILED, {n_na} not applied"
+          + (f", {n_unrun} not run" if n_unrun else "")
           + (f"; {n_star} passed cell{' is' if n_star == 1 else 's are'} passed* (a check"
              " did not apply: listed above)" if n_star else "")
-          + (" (--strict: a check not applied fails" + (f"; the {unrun} of presets not run"
-                                                        " do not" if unrun else "") + ")"
-             if strict and (n_na - unrun or notes) else ""))
-    bad = n_fail + ((n_na - unrun + len(notes)) if strict else 0)
+          + (" (--strict: a check not applied fails" + ("; one not run does not"
+                                                        if n_unrun else "") + ")"
+             if strict and (n_na or notes) else ""))
+    bad = n_fail + ((n_na + len(notes)) if strict else 0)
     print(f"gate: {n_pass} passed, {bad} failed")
     err = setup_error(setup)
     if err:

@@ -236,7 +236,7 @@ def write_junit(path: Path, rows, columns, cell, why_empty, title: str) -> None:
                     else "FAILED")
                 ET.SubElement(tc, "failure", message=msg,
                               type=f"{cid} failed").text = "\n".join(blocks)
-            elif v == "not applied":
+            elif v in ("not applied", "not run"):
                 skips += 1
                 why = "; ".join(c.notes) or why_empty(s, ctitle)
                 ET.SubElement(tc, "skipped", message=why)

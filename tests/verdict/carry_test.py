@@ -145,7 +145,7 @@ check(rc == 1 and f"gate: 2 passed, {strict.count(': no test of this column') + 
       in strict and "q, property: no test of this column" in strict,
       "--strict fails native's columns without a test (they ran, carried over)", strict)
 rc, alone = verdict(carry=False)
-check(cells(alone).get("unit") == "not applied" and "its preset was not run" in alone,
+check(cells(alone).get("unit") == "not run" and "its preset was not run" in alone,
       "without --carry, native's columns are not run (as before)", alone)
 xml = WORK / "verdict.xml"
 verdict("--junit", str(xml))
@@ -162,7 +162,7 @@ check(cells(out).get("unit") == "passed\u2020", "a touch of the header keeps the
 hdr.write_text("struct port { int x; };\n")
 rc, out = verdict()
 want = f"its preset (native) was run on other sources ({hdr} changed); run it again"
-check(cells(out).get("unit") == "not applied" and f"  q, unit: {want}" in out
+check(cells(out).get("unit") == "not run" and f"  q, unit: {want}" in out
       and "\u2020" not in out and "explore/q" not in out,
       "an edited header: native's columns say so, no carried cell or failure", out)
 hdr.write_text(old)
