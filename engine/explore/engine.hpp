@@ -673,12 +673,16 @@ class engine final : public runtime {
     }
     me.sites.push_back({q.site, e.loc, e.rf, me.writes, ++me.fresh, me.pos - 1});
   }
-  // options::retry_assume: blocks the thread before new read q if it read
+  // options::retry_assume: blocks the thread before new load q if it read
   // q's location at q's line before in this operation and wrote nothing
   // since (the try since failed). Not added: as GenMC's assume, the blocked
-  // thread's last events are its failed try's.
+  // thread's last events are its failed try's. A load only: a CAS loop that
+  // retries with the value its failed CAS read (C++'s compare_exchange
+  // idiom) carries that value into its next try, which then succeeds; so it
+  // is no try that restarts from scratch (acme::workq's runqput: a false
+  // wait for good when the CAS was blocked too).
   void retry_block(th& me, const request& q) {
-    if (q.plain || (q.what != op::load && q.what != op::cas)) return;
+    if (q.plain || q.what != op::load) return;
     const std::uint32_t loc = graph_loc(q.loc);
     for (const auto& s : me.sites)
       if (s.site == q.site && s.loc == loc && s.writes == me.writes) block(me, s.pos, true);
