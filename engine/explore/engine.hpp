@@ -30,7 +30,7 @@
 // the same operation, from the same write, with no write and no new value
 // read in between, blocks too (a CAS or guard retry loop repeating itself);
 // a weak CAS's spurious failure counts as new (its retry cannot fail so).
-// With options::retry_assume, such a read blocks before it is made, whatever
+// With options::retry_assume, such a load blocks before it is made, whatever
 // it would read (a failed try of a retry loop, wrote nothing: the execution
 // without that try is explored too).
 // An execution that ends with a thread blocked is counted as "blocked".
@@ -315,7 +315,7 @@ class engine final : public runtime {
     // blocked: iter is (see loop_iter()).
     bool wloop = false, loop = false;
     // blocked by options::retry_assume: a failed try, not a wait (no
-    // in-place revisit, no stale_block(): their arguments are a wait's).
+    // in-place revisit, and stale_block() judges its last read only).
     bool retry = false;
     std::vector<site_rec> sites;
   };

@@ -49,10 +49,10 @@ struct options {
   // without spin_pause is then cut at max_events.
   bool read_spins = true;
   // With read_spins, spin-assume for retry loops (after GenMC's, CAV 2021
-  // section 4, there for loops shown side-effect free by analysis): a read
+  // section 4, there for loops shown side-effect free by analysis): a load
   // at a line the thread read the same location at before in the same
-  // operation, with no write of its own since, blocks even where it read
-  // something new. The iteration that failed wrote nothing, so the
+  // operation, with no write of its own since, blocks before it is made,
+  // whatever it would read. The iteration that failed wrote nothing, so the
   // execution without it (the thread ran its last iteration first) is
   // explored elsewhere; the same outcomes at far fewer executions where
   // CAS loops fail often. Sound for loops that restart from scratch, not
