@@ -9,6 +9,9 @@ usage: ctest_files.py port-targets DIR
   nightly; only the columns $RQ_COLUMNS names, when set) run: each DIR/bin/NAME
   their commands name. Prints nothing when a check names none (then the whole
   tree is to be built).
+usage: ctest_files.py unlabeled DIR
+  prints each test of DIR with no label and exits 1 if there is one: ci/test
+  runs the tests by label (selftest, port, nightly), so such a test never runs.
 """
 import os
 import re
@@ -59,9 +62,16 @@ def port_targets(root, columns=()):
 
 
 def main(argv):
-    if len(argv) != 2 or argv[0] != "port-targets":
-        print("usage: ctest_files.py port-targets DIR", file=sys.stderr)
+    if len(argv) != 2 or argv[0] not in ("port-targets", "unlabeled"):
+        print("usage: ctest_files.py port-targets|unlabeled DIR", file=sys.stderr)
         return 2
+    if argv[0] == "unlabeled":
+        found = tests(argv[1])
+        bare = sorted(n for n, (_, lab) in found.items() if not lab)
+        for n in bare:
+            print(f"{n}: no label (ci/test runs tests by label: it never runs)")
+        print(f"{len(found)} tests, {len(bare)} without a label")
+        return 1 if bare or not found else 0
     found = port_targets(argv[1], os.environ.get("RQ_COLUMNS", "").split())
     if found:
         print(" ".join(sorted(found)))

@@ -215,6 +215,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   # Lines of code at most 100 columns (ci/line_length.py; its teeth first).
   add_test(NAME style_line_length COMMAND sh "${RUNQCHECK_ROOT}/tests/style/line_length_test.sh"
     "${RUNQCHECK_ROOT}" "${CMAKE_BINARY_DIR}/style_line_length")
+  # Every test of this tree has a label: ci/test runs tests by label (selftest, port,
+  # nightly), so one without never runs (explore_teeth/fence_publish had none).
+  add_test(NAME ctest_labels COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/ci/ctest_files.py"
+    unlabeled "${CMAKE_BINARY_DIR}")
   # ci/gate's bad flags (--columns among them): one line, exit 2, before any build.
   add_test(NAME gate_flags COMMAND sh "${RUNQCHECK_ROOT}/tests/verdict/gate_flags.sh"
     "${RUNQCHECK_ROOT}")
@@ -238,7 +242,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_reports verdict_junit_cell verdict_strict_presets
     verdict_reason_cut verdict_sarif_sites verdict_columns docs_columns gate_flags subject_spec
-    verdict_cache verdict_carry style_line_length PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
+    verdict_cache verdict_carry style_line_length ctest_labels
+    PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
 if(NOT TARGET runqcheck_models)
@@ -361,7 +366,8 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_replay/expect_fatal_instead PROPERTIES
       ENVIRONMENT "RUNQCHECK_CASE=steal_overflow" LABELS "gate;relacy;selftest" TIMEOUT 120)
     # A long failure (a bound-3 LIVELOCK, a state of ~17,000 characters): its
-    # replay line is whole and its picture draws the livelock. ~6 s.
+    # state is saved as @FILE (the replay line stays short), the line replays it,
+    # and its picture draws the livelock. ~6 s.
     add_test(NAME relacy_replay/mutants_bound3_livelock
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
         $<TARGET_FILE:relacy_scenarios__mutants> order:runqput_tail_store bound 3)
@@ -387,6 +393,14 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
   runqcheck_wrap_teeth(PREFIX relacy_wrap SOURCE "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp"
     LIB runqcheck_relacy LABEL relacy ENV "WRAP_ARGS=random 10000" EXAMPLE packed_runq
     HEADER packed_runq/runq.hpp NS packed TAG packed PORTS runq:pass wrap_bug:fail)
+  # Bad input to a replay: a garbage state, a state file that is not there.
+  if(TARGET relacy_scenarios__go125 AND NOT CMAKE_CROSSCOMPILING)
+    add_test(NAME relacy_bad_input COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/style/bad_input.sh" $<TARGET_FILE:relacy_scenarios__go125>
+      "replay bound:2 abc" "replay bound:2 @/nonexistent/x.state" "replay random 1x"
+      "replay bound:2 3")
+    set_tests_properties(relacy_bad_input PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 60)
+  endif()
   # --shard i/N (tests/relacy/shard.hpp): shards' counts sum to the unsharded
   # search's (bound 2, full, random; N = 2, 3), a mutant's failure is found
   # by the shard whose part holds it; ci/deep-search and ci/shard_merge.py. ~6 s.

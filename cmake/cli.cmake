@@ -69,6 +69,15 @@ target_include_directories(fuzz_encode_roundtrip PRIVATE "${RUNQCHECK_ROOT}/fuzz
   "${RUNQCHECK_ROOT}/models/scenarios")
 target_compile_options(fuzz_encode_roundtrip PRIVATE -Wno-missing-field-initializers)
 add_test(NAME fuzz_encode_roundtrip COMMAND fuzz_encode_roundtrip)
+# Which access a data race's cause names (runqcheck_fuzz/hand_over.hpp, the
+# rule both recorders share), on recordings written by hand.
+if(TARGET GTest::gtest_main)
+  add_executable(fuzz_hand_over_rules "${RUNQCHECK_ROOT}/fuzz/tests/hand_over_rules.cpp")
+  target_include_directories(fuzz_hand_over_rules PRIVATE "${RUNQCHECK_ROOT}/fuzz/include")
+  target_link_libraries(fuzz_hand_over_rules PRIVATE GTest::gtest_main)
+  add_test(NAME fuzz_hand_over_rules COMMAND fuzz_hand_over_rules --gtest_brief=1)
+  set_tests_properties(fuzz_hand_over_rules PROPERTIES LABELS "gate;fuzz;selftest" TIMEOUT 60)
+endif()
 set(_rq_cat "${CMAKE_BINARY_DIR}/corpus_from_catalog")
 add_test(NAME fuzz_corpus_from_catalog
   COMMAND sh -c "rm -rf \"$1\" && \"$0\" corpus --from-catalog \"$1\" && diff -r \"$1\" \"$2\""

@@ -794,6 +794,17 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   add_test(NAME explore_teeth/fence_publish COMMAND sh
     "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__fence_publish>
     "the load of P0.runqtail at fence_publish.hpp:30 (runqsteal) is relaxed, not an acquire")
+  # teeth::early_publish releases the tail before it writes the slot: the cause names
+  # that release as made before the write it was to publish.
+  runqcheck_example_exe(explore_teeth__early_publish
+    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" early_publish
+    teeth/early_publish.hpp teeth::early_publish "${RUNQCHECK_ROOT}/tests/explore"
+    runqcheck_explore runqcheck_models ${_rq_pic})
+  add_test(NAME explore_teeth/early_publish COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__early_publish>
+    "read the store of P0.runqtail at early_publish.hpp:24 (runqput), a release made before")
+  set_tests_properties(explore_teeth/fence_publish explore_teeth/early_publish PROPERTIES
+    LABELS "gate;explore;selftest" TIMEOUT 120)
   # teeth::counters_by_value: a runq_counters hook whose loads depend on the values it
   # reads; the deferred steal-size rule says which readings it could not judge.
   runqcheck_example_exe(explore_teeth__counters_by_value
@@ -867,7 +878,7 @@ endif()
 # Every small queue program (models/generate), each explored exhaustively
 # under SC and RC11 (tests/explore/generated.cpp): generated/<subject>, the
 # verdict's `generated` column: the gate's bound, every program of at most 4
-# operations (two threads with k = 2 each, three with 4 in all; 34,472
+# operations (two threads with k = 2 each, three with 4 in all; 40,756
 # programs); nightly: generated_deep/<subject>, three threads with k = 2 each
 # and two with k = 3 (docs/generated.md).
 if(NOT TARGET runqcheck_generate)
@@ -905,10 +916,10 @@ runqcheck_add_checker_run(CHECKER generated SUFFIX _deep_k3 LABELS nightly explo
   ARGS both --threads 2 --ops 3 --jobs 2)
 # The same programs with load buffering, in the `exhaustive LB` column
 # (ci/checkers.json): generated_lb/<subject>, every program of at most 3
-# operations under LB and C11 (7,033 programs, ~51,000 executions per model,
-# ~2.4 s for go125); nightly: generated_lb_deep/<subject>, at most 4 (34,472
+# operations under LB and C11 (8,927 programs, ~51,000 executions per model,
+# ~2.4 s for go125); nightly: generated_lb_deep/<subject>, at most 4 (40,756
 # programs, ~2,000,000 per model, ~1 min), and generated_lb_deep_k3/<subject>,
-# two threads with k = 3, 4 in all (34,572 programs, ~11 s), where the owner's
+# two threads with k = 3, 4 in all (50,745 programs, ~11 s), where the owner's
 # get then steal kills order:runqget_head_load (docs/generated.md).
 runqcheck_add_checker_run(CHECKER generated SUFFIX _lb LABELS gate explore TIMEOUT 300
   ARGS lb,c11 --total 3)
@@ -1026,10 +1037,12 @@ endif()
 # Teeth of the generated column (tests/explore/generated_teeth.py): each mutant
 # fails, shrunk to a program no larger than the catalog scenario that kills it
 # (the last argument), saved, with replay: and picture: lines, and the replay
-# fails again the same way. runqputslow_takes_all passes every catalog scenario.
+# fails again the same way. runqputslow_takes_all passes every catalog scenario;
+# runqgrab_no_torn_guard needs the lone thief's own Gs at the start (torn_read: 17).
 if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
   foreach(_rq_mc runqputslow_takes_all:6 order:runqsteal_tail_store:9
-                 runqdrain_link_before_cas:7 destroy_runnext_last:4 order:runqempty_head_load:4)
+                 runqdrain_link_before_cas:7 destroy_runnext_last:4 order:runqempty_head_load:4
+                 runqgrab_no_torn_guard:17)
     string(REPLACE ":" ";" _rq_mc "${_rq_mc}")
     list(LENGTH _rq_mc _rq_n)
     math(EXPR _rq_last "${_rq_n} - 1")

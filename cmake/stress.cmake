@@ -251,6 +251,7 @@ add_test(NAME stress/cli_subcommand_bad_flag COMMAND sh -c
 set_tests_properties(stress/cli_bad_flag stress/cli_unbounded stress/cli_subcommand
                      stress/cli_subcommand_bad_flag
                      stress/cli_min_procs stress/cli_protocol_column_bad_size
+                     stress/cli_protocol_column_not_applied
                      PROPERTIES LABELS "gate;stress;selftest" TIMEOUT 60)
 # The end-state checks' teeth (stress/teeth.sh), each protocol entering as a
 # user's does (the generated protocol_under_test header): wren's searcher

@@ -8,7 +8,9 @@
 //
 // A program: thread 0 owns P0 (its ring starts with `fill` Gs, runnext set
 // or not, the global queue with `global` Gs); threads 1 and 2 own P1, P2,
-// which start empty (P1 but where the owner steals from it, below). Roles
+// which start empty (P1 but where the owner steals from it, below, and
+// beside a lone thief that steals: Cap/2 Gs, the most beside which a steal
+// still finds room, so that a batch written past its room overwrites one). Roles
 // and their operations (as the contract allows):
 //   owner   runqput(P0) next false/true, runqget, runqdrain, a reput of the G
 //           it got last (next false/true), injectglist's runqputbatch of two
@@ -69,6 +71,7 @@ struct bounds {
   std::vector<std::uint32_t> caps = {4};
   std::vector<int> global_sizes = {0, 2};  // the global queue's starts (where read)
   std::vector<int> victim_sizes = {0, 1};  // P1's ring at the start, where the owner steals
+  bool thief_start = true;  // P1's ring starts with Cap/2 Gs where a lone thief steals into it
   bool prune = true;  // false: twins both ways, unconnected programs too (the pruning's test)
 };
 
@@ -79,7 +82,7 @@ struct program {
   int fill = 0;       // P0's ring at the start
   bool next = false;  // P0's runnext set at the start
   int global = 0;     // the global queue's Gs at the start
-  int fill1 = 0;      // P1's ring at the start (where the owner steals from P1)
+  int fill1 = 0;      // P1's ring at the start (the owner's victim, or a lone thief's own)
   std::vector<role> roles;
   std::vector<std::vector<op>> threads;
 
@@ -164,6 +167,12 @@ constexpr int puts_of(const op& o) {
 inline bool owner_steals(const std::vector<op>& seq) {
   for (const op& o : seq)
     if (o.kind == op_kind::steal && o.p == 0) return true;
+  return false;
+}
+
+inline bool steals_into_own(const std::vector<op>& seq) {
+  for (const op& o : seq)
+    if (o.kind == op_kind::steal || o.kind == op_kind::steal_next) return true;
   return false;
 }
 
@@ -384,20 +393,33 @@ inline std::uint64_t enumerate(const bounds& b,
           bool batch0 = !own.empty() && own[0].kind == op_kind::glob_batch;
           bool reads_global = detail::has(pr.threads, op_kind::glob_get) ||
                               detail::has(pr.threads, op_kind::glob_batch);
+          // P1's starts: the owner's victim (below), or, beside a lone thief that
+          // steals, its own ring with Cap/2 Gs: the most beside which a steal still
+          // finds room, so that a batch written past it overwrites a G.
+          std::vector<int> p1_starts = b.victim_sizes;
+          const int half = static_cast<int>(cap / 2);
+          const bool lone_thief = shape.size() == 1 && shape[0] == role::thief &&
+                                  b.thief_start && detail::steals_into_own(pr.threads[1]);
+          if (lone_thief && std::find(p1_starts.begin(), p1_starts.end(), half) == p1_starts.end())
+            p1_starts.push_back(half);
           for (int fill = 0; fill <= static_cast<int>(cap); fill++) {
             if (!detail::batches_may_spill(own, fill, cap)) continue;
             for (int nx = 0; nx < 2; nx++) {
               if (batch0 && (fill > 0 || nx > 0)) continue;  // the batch needs an empty P0
               for (int gs : b.global_sizes) {
                 if (gs > 0 && !reads_global && b.prune) continue;
-                for (int v : b.victim_sizes) {
-                  // P1 starts with Gs only where the owner steals from a thief's P1.
-                  if (v > 0 && !(steals && shape[0] == role::thief)) continue;
+                for (int v : p1_starts) {
+                  // P1 starts with Gs only where the owner steals from a thief's P1,
+                  // or with Cap/2 beside a lone thief stealing into it.
+                  const bool victim = steals && shape[0] == role::thief &&
+                                      std::find(b.victim_sizes.begin(), b.victim_sizes.end(),
+                                                v) != b.victim_sizes.end();
+                  if (v > 0 && !victim && !(lone_thief && v == half)) continue;
                   pr.fill = fill;
                   pr.next = nx == 1;
                   pr.global = gs;
                   pr.fill1 = v;
-                  if (steals && !steals_have_room(to_scenario(pr))) continue;
+                  if ((steals || v > 0) && !steals_have_room(to_scenario(pr))) continue;
                   if (b.prune && !detail::connected(pr)) continue;
                   if (f) all.push_back(pr);
                   counted++;

@@ -237,14 +237,27 @@ class picture final : public rqm::op_observer {
     text += ", unordered by happens-before";
     if (rb >= 0 && rows_[static_cast<std::size_t>(rb)].func == "deliver")
       return delivered_twice(obj, ta, tb, text, at);
+    char kb[16] = {};
+    std::sscanf(what.c_str() + and_at, " and thread %*d event %*d (%15[a-z]", kb);
+    auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
+    if (std::strcmp(ka, "write") == 0 && std::strcmp(kb, "read") == 0 && ra >= 0 && rb >= 0) {
+      // B read before A's write: only a publication A made too early can be named.
+      std::vector<int> early = earlier_reads(tb, rb, ta, ra);
+      fuzz::hand_over_pick h = fuzz::pick_hand_over(rows_view{*this}, {}, tb, early, ra);
+      return h.kind == fuzz::hand_over_kind::none ? text : text + early_said(h.read, tb, ra, at);
+    }
     if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
     // The hand-over, picked as Relacy's recorder picks it (fuzz/hand_over.hpp) among
-    // A's reads of stores B made after its racing write.
-    // Candidates end at the read that took the raced G's pointer ("G5" of "G5.status");
-    // a hook's reads (the harness's, relaxed by contract) are none.
+    // A's reads of stores B made after its racing write (and, for a publication made
+    // too early, of B's stores before it).
+    // Candidates end at the read that took the raced G's pointer ("G5" of "G5.status"),
+    // and before the racing read: a read after it (the next operation's load of a
+    // tail, say) orders nothing before it; a hook's reads (the harness's, relaxed by
+    // contract) are none.
     std::string g = obj.substr(0, obj.find('.'));
     std::vector<int> reads;
     for (int k : po_[static_cast<std::size_t>(ta)]) {
+      if (k == ra) break;
       const row& r = rows_[static_cast<std::size_t>(k)];
       if (!r.reads || r.rf <= rb || rows_[static_cast<std::size_t>(r.rf)].thread != tb ||
           fuzz::hook_function(r.func))
@@ -252,10 +265,11 @@ class picture final : public rqm::op_observer {
       reads.push_back(k);
       if (!g.empty() && g[0] == 'G' && g == r.value) break;
     }
-    auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
-    fuzz::hand_over_pick h = fuzz::pick_hand_over(rows_view{*this}, reads, ta);
+    std::vector<int> early = earlier_reads(ta, ra, tb, rb);
+    fuzz::hand_over_pick h = fuzz::pick_hand_over(rows_view{*this}, reads, ta, early, rb);
     if (h.kind == fuzz::hand_over_kind::none) return text;
     const int k = h.read;
+    if (h.kind == fuzz::hand_over_kind::early_release) return text + early_said(k, ta, rb, at);
     if (h.kind == fuzz::hand_over_kind::handed_back) {
       const int j = h.via;
       culprit_ = k;
@@ -408,6 +422,32 @@ class picture final : public rqm::op_observer {
     unsigned line = 0;
   };
   // "read of G5.status at exec.hpp:185 (deliver)"; at (optional) gets "FILE:LINE".
+  // Thread tr's reads before its row rr of stores thread tw made before its row rw (a
+  // hook's none): where a publication made too early was read (hand_over.hpp, rule 4).
+  std::vector<int> earlier_reads(int tr, int rr, int tw, int rw) const {
+    std::vector<int> early;
+    for (int k : po_[static_cast<std::size_t>(tr)]) {
+      if (k == rr) break;
+      const row& r = rows_[static_cast<std::size_t>(k)];
+      if (r.reads && r.rf >= 0 && r.rf < rw && rows_[static_cast<std::size_t>(r.rf)].thread == tw &&
+          !fuzz::hook_function(r.func))
+        early.push_back(k);
+    }
+    return early;
+  }
+  // "; thread R acquired ... before its write": read k of thread tr acquired a release
+  // made before the racing write rw, which it therefore does not publish.
+  std::string early_said(int k, int tr, int rw, std::vector<std::string>& at) {
+    const row& l = rows_[static_cast<std::size_t>(k)];
+    const row& w = rows_[static_cast<std::size_t>(l.rf)];
+    culprit_ = l.rf;
+    std::string text = "; thread " + std::to_string(tr) + " acquired through " + w.obj +
+                       ": its " + said(l, nullptr) + " read the " + said(w, &at) +
+                       ", a release made before the " +
+                       said(rows_[static_cast<std::size_t>(rw)], nullptr) +
+                       ": it does not publish that write (the release must come after it)";
+    return text;
+  }
   std::string said(const row& r, std::vector<std::string>* at) const {
     if (at != nullptr && r.line > 0) at->push_back(std::string(r.file) + ":" +
                                                    std::to_string(r.line));

@@ -19,7 +19,9 @@
 // in relacy.hpp).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,7 +59,7 @@ class fixed_buffer : public std::streambuf {
 struct search {
   rl::test_params params;
   std::string mode = "random";
-  std::string state;               // replay, explain: the execution
+  std::string state;               // replay, explain: the execution ('...' or @FILE's)
   std::string html_out, json_out;  // explain
 };
 
@@ -86,6 +88,52 @@ inline bool state_ok(const std::string& state, bool tree) {
   if (v.size() < 2 || v.size() != 2 + 3 * v[1]) return false;
   for (std::size_t k = 2; k < v.size(); k += 3)
     if (v[k] == 0 || v[k + 1] >= v[k]) return false;  // index < count
+  return true;
+}
+
+// A state as the replay line names it: inline while short; a longer one (a
+// bound-3 state runs to thousands of characters) saved in the failures folder
+// as FILE and named @FILE, as loom's LOOM_CHECKPOINT_FILE (inline where built
+// without the failures folder's code: an install without fuzz/explain). "" if
+// it cannot be saved (err says why; the caller prints the state inline).
+// dir: the folder (default: the failures folder; explain: its page's).
+inline std::string saved_state([[maybe_unused]] const std::string& prog,
+                               [[maybe_unused]] std::string_view scenario,
+                               [[maybe_unused]] const std::string& mode, const std::string& state,
+                               [[maybe_unused]] std::string& err,
+                               [[maybe_unused]] std::string dir = "") {
+#ifndef RUNQCHECK_PICTURES
+  return "'" + state + "'";
+#else
+  if (state.size() <= 120) return "'" + state + "'";
+  if (dir.empty()) dir = runqcheck::fuzz::failure_dir(err);
+  if (dir.empty()) return "";
+  std::string base = prog.substr(prog.rfind('/') + 1), m = mode;
+  std::replace(m.begin(), m.end(), ':', '_');
+  std::string path = dir + "/" + base + "__" + std::string(scenario) + "__" + m;
+  if (const shard_spec& sh = current_shard(); sh.on())
+    path += "__shard" + std::to_string(sh.i) + "of" + std::to_string(sh.n);
+  path += ".state";
+  std::ofstream f(path);
+  f << state << "\n";
+  f.close();
+  if (!f) {
+    err = "cannot write " + path;
+    return "";
+  }
+  return "@" + path;
+#endif
+}
+
+// The state an argument names: itself, or @FILE's contents. false: no such file.
+inline bool load_state(const char* arg, std::string& state) {
+  if (arg[0] != '@') {
+    state = arg;
+    return true;
+  }
+  std::ifstream f(arg + 1);
+  if (!f) return false;
+  std::getline(f, state);
   return true;
 }
 
@@ -171,9 +219,14 @@ inline bool parse(int argc, char** argv, search& s) {
     } else {
       return usage();
     }
-    s.params.initial_state = s.state = argv[3];
+    if (!load_state(argv[3], s.state)) {
+      std::fprintf(stderr, "%s: %s: cannot read the state file %s\n", argv[0], s.mode.c_str(),
+                   argv[3] + 1);
+      return false;
+    }
+    s.params.initial_state = s.state;
     if (!state_ok(s.state, s.params.search_type != rl::random_scheduler_type)) {
-      std::fprintf(stderr, "%s: %s: '%s' is not a Relacy state of this search\n", argv[0],
+      std::fprintf(stderr, "%s: %s: '%.200s' is not a Relacy state of this search\n", argv[0],
                    s.mode.c_str(), argv[3]);
       return false;
     }
@@ -181,7 +234,7 @@ inline bool parse(int argc, char** argv, search& s) {
     // the iteration count is reached, so stop right after that one (a state
     // that no longer fails must not start an endless search). Bounded and
     // full searches resume from the state and end with the search.
-    s.params.iteration_count = std::strtoull(argv[3], nullptr, 10) + 1;
+    s.params.iteration_count = std::strtoull(s.state.c_str(), nullptr, 10) + 1;
   } else {
     return usage();
   }
@@ -227,10 +280,18 @@ void explain(const char* prog, const runqcheck::model::scenario& sc, const char*
   fz::trace_info info;
   info.sc = &sc;
   info.subject = subject;
-  info.seed = mode_name(s.params) + " '" + s.state + "'";
+  // The state named as the failing run named it (a long one saved as @FILE, beside the
+  // page: where the failing run saved it when its page is there too).
+  std::string page_dir = s.html_out.substr(0, s.html_out.rfind('/') + 1);
+  char abs[PATH_MAX];
+  page_dir = ::realpath(page_dir.empty() ? "." : page_dir.c_str(), abs) ? abs : ".";
+  std::string state_err,
+      arg = saved_state(prog, sc.name, mode_name(s.params), s.state, state_err, page_dir);
+  if (arg.empty()) arg = "'" + s.state + "'";
+  info.seed = mode_name(s.params) + " " + arg;
   info.command = "RUNQCHECK_CASE=" + std::string(sc.name) + " " +
                  (mut ? "RUNQCHECK_MUTANT=" + std::string(mut) + " " : "") + self_path() +
-                 " replay " + mode_name(s.params) + " '" + s.state + "'";
+                 " replay " + mode_name(s.params) + " " + arg;
   info.mutant = mut != nullptr ? mut : "";
   info.checker = checker_name(prog, s.params);
   info.scenario = std::string(sc.name);
@@ -338,11 +399,18 @@ bool run(const char* prog, const runqcheck::model::scenario& sc,
   }
   if (!ok) {
     const char* mut = std::getenv("RUNQCHECK_MUTANT");
-    // A string, not a buffer: a bound-3 state runs to thousands of characters.
+    // A string, not a buffer: a bound-3 state runs to thousands of characters
+    // (saved to a file then, named @FILE).
+    std::string state_err;
+    std::string state =
+        saved_state(prog, name_s, mode_name(p), p.final_state.c_str(), state_err);
+    if (state.empty()) state = "'" + std::string(p.final_state.c_str()) + "'";
     std::string line = std::string("RUNQCHECK_CASE=") + name + " " +
                        (mut ? std::string("RUNQCHECK_MUTANT=") + mut + " " : std::string()) +
-                       prog + " replay " + mode_name(p) + " '" + p.final_state.c_str() + "'";
+                       prog + " replay " + mode_name(p) + " " + state;
+    if (state[0] == '@') std::printf("  saved: %s\n", state.c_str() + 1);  // an artifact
     std::printf("replay: %s\n", line.c_str());
+    if (!state_err.empty()) std::printf("replay: the state inline (%s)\n", state_err.c_str());
 #ifdef RUNQCHECK_PICTURES
     // `replay` re-runs a failure whose files were written then: it writes
     // none, but traces the execution again for its cause.

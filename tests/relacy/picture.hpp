@@ -202,7 +202,10 @@ std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
   fz::trace_info info;
   info.sc = &sc;
   info.subject = subject;
-  info.seed = mode + " '" + state + "'";
+  // The seed as the replay line names it ('...' or a long state's @FILE, driver.hpp).
+  const std::size_t named = replay_line.rfind(" " + mode + " ");
+  info.seed = named == std::string::npos ? mode + " '" + state + "'"
+                                         : replay_line.substr(named + 1);
   info.command = replay_line;
   if (std::size_t at = replay_line.find(prog);
       at != std::string::npos)  // the binary by its absolute path

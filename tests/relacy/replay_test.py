@@ -9,6 +9,8 @@ same `runqcheck: cause:` line (none if the original printed none), and that
 the failure's picture, if drawn, shows a failing execution. RUNQCHECK_CASE,
 when set, picks the scenarios.
 
+A replay line stays short: a long state is saved as @FILE (and said saved).
+
 usage: replay_test.py BINARY MUTANT MODE...
 """
 import os
@@ -47,7 +49,17 @@ def main():
     if bad_pictures:
         print(f"replay_test: the failure's picture does not show it: {bad_pictures[0]}")
         return 1
-    print("failure:", lines[0])
+    print("failure:", lines[0][:300])
+    # A long state (bound 3: thousands of characters) is saved as @FILE, an artifact.
+    if len(lines[0]) > 1000:
+        print(f"replay_test: a replay line of {len(lines[0])} characters (a long state "
+              "belongs in its @FILE)")
+        return 1
+    for word in shlex.split(lines[0]):
+        if word.startswith("@") and (not os.path.isfile(word[1:])
+                                     or f"saved: {word[1:]}" not in out):
+            print(f"replay_test: the state file {word[1:]} is missing or not said saved")
+            return 1
     original = history(out)
     # The failure said in the port's terms (a data race's accesses named): the replay says it too.
     cause = re.findall(r"^runqcheck: cause: .*$", out, re.M)

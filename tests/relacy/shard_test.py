@@ -82,27 +82,38 @@ def owner(state, n):
     return r + step * (h % m)
 
 
+def state_of(arg):
+    """A replay line's state: inline ('...') or @FILE (a long one, saved)."""
+    if arg.startswith("@"):
+        with open(arg[1:]) as f:
+            return f.read().strip()
+    return arg.strip("'")
+
+
+STATE = r"('[\d ]+'|@\S+)"
+
+
 def failing_search(mut, mutant, failing, logs):
     """Bound 2 on a failing scenario: per N, which shards fail, and where."""
     env = {"RUNQCHECK_CASE": failing, "RUNQCHECK_MUTANT": mutant}
     rc, out, _ = run([mut, "bound", "2"], env)
-    m = re.search(r"^replay: .* replay bound:2 '([\d ]+)'$", out, re.M)
+    m = re.search(r"^replay: .* replay bound:2 " + STATE + "$", out, re.M)
     check(rc == 1 and m is not None, f"{mutant}: unsharded bound 2 fails on {failing}")
     if m is None:
         return
-    first = m.group(1)
+    first = state_of(m.group(1))
     for n in (2, 3):
         failed = []
         for i in range(n):
             rc, out, _ = run([mut, "bound", "2", "--shard", f"{i}/{n}"], env)
-            line = re.search(r"^replay: (.*'([\d ]+)')$", out, re.M)
+            line = re.search(r"^replay: (.* " + STATE + ")$", out, re.M)
             if rc == 0:
                 continue
             check(rc == 1 and line is not None, f"N={n} shard {i}: fails with a replay line")
             if line is None:
                 continue
             failed.append(i)
-            check(owner(line.group(2), n) == i,
+            check(owner(state_of(line.group(2)), n) == i,
                   f"{mutant} N={n} shard {i}: its failure is in its part")
             rrc, rout = replay(line.group(1), env)
             check(rrc == 1 and "FAILED" in rout, f"N={n} shard {i}: replays unsharded")

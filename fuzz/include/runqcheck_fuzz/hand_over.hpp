@@ -11,7 +11,15 @@
 //  2. store: an acquire that read a store without release: that store;
 //  3. load: the last read of a release that no later acquire of the same
 //     object follows: that load;
-//  4. unordered: a read of a store without release (neither side orders it):
+//  4. early_release: an acquire of R's before its racing read (`early`: R's
+//     reads, in order, of stores W made before its racing write `write`) that
+//     read a release made in the write's operation: a publication made before the write it
+//     was to publish (a tail or a slot's stamp stored before the slot), the
+//     last such. (An earlier operation's release published that operation's
+//     writes: a later write, a slot reused say, is no early publication.)
+//     Before 5: a design that publishes through a stamp reads its tail relaxed
+//     on purpose;
+//  5. unordered: a read of a store without release (neither side orders it):
 //     the store, and the load beside it.
 // A fence counts as the access's own order (C++'s fence synchronization): a
 // store after a release fence of its operation is a release, a load before
@@ -27,7 +35,7 @@
 
 namespace runqcheck::fuzz {
 
-enum class hand_over_kind { none, handed_back, store, load, unordered };
+enum class hand_over_kind { none, handed_back, store, load, early_release, unordered };
 
 struct hand_over_pick {
   hand_over_kind kind = hand_over_kind::none;
@@ -61,7 +69,8 @@ bool acquires(const V& v, int k) {
 }
 
 template <class V>
-hand_over_pick pick_hand_over(const V& v, std::span<const int> reads, int reader) {
+hand_over_pick pick_hand_over(const V& v, std::span<const int> reads, int reader,
+                              std::span<const int> early = {}, int write = -1) {
   for (int k : reads) {
     int j = v.find_before(v.thread(v.rf(k)), v.rf(k), [&](int x) {
       int c = v.rf(x);
@@ -79,6 +88,10 @@ hand_over_pick pick_hand_over(const V& v, std::span<const int> reads, int reader
     if (releases(v, v.rf(reads[i])) && !acquires(v, reads[i]) && !later)
       return {hand_over_kind::load, reads[i]};
   }
+  for (std::size_t i = early.size(); write >= 0 && v.op(write) >= 0 && i-- > 0;)
+    if (v.op(v.rf(early[i])) == v.op(write) && acquires(v, early[i]) &&
+        releases(v, v.rf(early[i])))
+      return {hand_over_kind::early_release, early[i]};
   for (int k : reads)
     if (!releases(v, v.rf(k))) return {hand_over_kind::unordered, k};
   return {};

@@ -13,6 +13,7 @@
 // stores back (choices::stale), the recorder keeps each object's last stores.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -388,10 +389,32 @@ class recorder final : public access_observer, public model::op_observer {
       reads[nr++] = i;
       if (g[0] == 'G' && std::strcmp(r.value, g) == 0) break;
     }
-    hand_over_pick h = pick_hand_over(events_view{*this}, std::span<const int>(reads, nr), thread);
+    int early[64], ne = 0;  // its reads of stores #w's thread made before #w: the last 64
+    for (int i = 0; i < nevents_; i++) {
+      const event& r = events_[i];
+      if (r.thread != thread || !is_read(r) || r.rf < 0 || r.rf >= w ||
+          events_[r.rf].thread != events_[w].thread || hook_function(r.func))
+        continue;
+      if (ne == 64) std::copy(early + 1, early + 64, early), ne--;
+      early[ne++] = i;
+    }
+    hand_over_pick h = pick_hand_over(events_view{*this}, std::span<const int>(reads, nr), thread,
+                                      std::span<const int>(early, ne), w);
     if (h.kind == hand_over_kind::none) return;
     const event& l = events_[h.read];
     const event& s = events_[l.rf];  // the store it read
+    if (h.kind == hand_over_kind::early_release) {
+      culprit_ = l.rf;
+      const event& x = events_[w];
+      std::size_t at = std::strlen(b);
+      std::snprintf(b + at, n - at,
+                    "; T%d acquired through %s: its load in %s (%s:%u) read the release in %s "
+                    "(%s:%u), made before the write in %s (%s:%u): it does not publish that "
+                    "write (the release must come after it)",
+                    thread, object_name(l.obj), l.func, l.file, l.line, s.func, s.file, s.line,
+                    x.func, x.file, x.line);
+      return;
+    }
     culprit_ = h.kind == hand_over_kind::handed_back || h.kind == hand_over_kind::load
                    ? h.read
                    : l.rf;
