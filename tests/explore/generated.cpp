@@ -105,6 +105,13 @@ constexpr bool kCap2 = false;
 constexpr unsigned kMaxJobs = 16;
 std::uint32_t wrap_start = 0;  // --wrap: 2^32 - 2; --sign: 2^31 - 2
 
+// Program n's name in its failure's files: genN, genN_wrap, genN_sign (the gate runs the
+// three on one binary; one name would leave the last run's picture under each).
+std::string program_name(std::uint64_t n) {
+  const char* tail = wrap_start == 0 ? "" : wrap_start >= 0x80000000u ? "_wrap" : "_sign";
+  return "gen" + std::to_string(n) + tail;
+}
+
 struct settings {
   std::vector<ex::model> models{ex::model::sc, ex::model::rc11};
   gen::bounds b;
@@ -1158,7 +1165,7 @@ void work(const settings& st, unsigned w, shared_state& sh) {
     mine = sh.next.fetch_add(1);  // the next one this worker takes (after n)
     model::scenario sc = gen::to_scenario(p);
     sc.start_counter = wrap_start;
-    const std::string name = "gen" + std::to_string(n);  // sc.name views it
+    const std::string name = program_name(n);  // sc.name views it
     sc.name = name;
     t.done++;
     bool refuted = false;
@@ -1189,7 +1196,7 @@ model::scenario program_at(const gen::bounds& b, std::uint64_t n, std::string& n
     if (++k == n) sc = gen::to_scenario(p);
   });
   sc.start_counter = wrap_start;
-  name = "gen" + std::to_string(n);
+  name = program_name(n);
   sc.name = name;
   return sc;
 }
@@ -1197,6 +1204,8 @@ model::scenario program_at(const gen::bounds& b, std::uint64_t n, std::string& n
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line by line: a run a timeout kills (ctest's) still shows the lines it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   settings st;
   if (int rc = parse(argc, argv, st); rc >= 0) return rc;
   if (broken_precedence() < 0) {

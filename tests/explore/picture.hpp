@@ -566,7 +566,16 @@ class picture final : public rqm::op_observer {
   std::string object(const void* at, const char* what, const std::string& func,
                      const std::source_location& where) {
     auto it = names_.find(at);
-    if (it != names_.end()) return it->second;
+    if (it != names_.end()) {
+      // An offset's field no line named yet (its first named two: `a.store(x); b.store(y);`
+      // in a hook): this access's line may.
+      if (auto f = offset_named_.find(it->second);
+          f != offset_named_.end() && !fields_.contains({f->second.size, f->second.off})) {
+        std::string field = fuzz::field_at(where.file_name(), where.line());
+        if (!field.empty()) fields_.try_emplace({f->second.size, f->second.off}, field);
+      }
+      return it->second;
+    }
     auto a = reinterpret_cast<std::uintptr_t>(at);
     std::string n = std::string(what) + "#" + std::to_string(names_.size()) + "@" + func;
     for (const auto& [base, size, owner] : owners_)

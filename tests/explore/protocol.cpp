@@ -177,6 +177,8 @@ bool run_one(const char* argv0, const proto_scenario& sc, ex::model m, const cli
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line by line: a run a timeout kills (ctest's) still shows the lines it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (argc == 2 && std::strcmp(argv[1], "list") == 0) {
     for (const auto& sc : catalog)
       std::printf("%-28s %zu Ms, %d Ps%s\n", std::string(sc.name).c_str(), sc.ms.size(),

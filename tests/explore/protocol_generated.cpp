@@ -306,6 +306,8 @@ int run_spec(const char* argv0, const settings& st) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line by line: a run a timeout kills (ctest's) still shows the lines it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   settings st;
   if (int rc = parse(argc, argv, st); rc >= 0) return rc;
   if (!st.spec.empty()) return run_spec(argv[0], st);

@@ -410,6 +410,8 @@ std::vector<model::scenario> files_of(int& argc, char** argv, std::string& self,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line by line: a run a timeout kills (ctest's) still shows the lines it printed.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string self = argv[0];
   std::vector<std::string> names;
   const std::vector<model::scenario> files = files_of(argc, argv, self, names);
