@@ -421,7 +421,6 @@ class picture final : public rqm::op_observer {
     const char* file = "";  // the access's source line (loc is its file name's)
     unsigned line = 0;
   };
-  // "read of G5.status at exec.hpp:185 (deliver)"; at (optional) gets "FILE:LINE".
   // Thread tr's reads before its row rr of stores thread tw made before its row rw (a
   // hook's none): where a publication made too early was read (hand_over.hpp, rule 4).
   std::vector<int> earlier_reads(int tr, int rr, int tw, int rw) const {
@@ -441,13 +440,12 @@ class picture final : public rqm::op_observer {
     const row& l = rows_[static_cast<std::size_t>(k)];
     const row& w = rows_[static_cast<std::size_t>(l.rf)];
     culprit_ = l.rf;
-    std::string text = "; thread " + std::to_string(tr) + " acquired through " + w.obj +
-                       ": its " + said(l, nullptr) + " read the " + said(w, &at) +
-                       ", a release made before the " +
-                       said(rows_[static_cast<std::size_t>(rw)], nullptr) +
-                       ": it does not publish that write (the release must come after it)";
-    return text;
+    return "; thread " + std::to_string(tr) + " acquired through " + w.obj + ": its " +
+           said(l, nullptr) + " read the " + said(w, &at) + ", a release made before the " +
+           said(rows_[static_cast<std::size_t>(rw)], nullptr) +
+           ": it does not publish that write (the release must come after it)";
   }
+  // "read of G5.status at exec.hpp:185 (deliver)"; at (optional) gets "FILE:LINE".
   std::string said(const row& r, std::vector<std::string>* at) const {
     if (at != nullptr && r.line > 0) at->push_back(std::string(r.file) + ":" +
                                                    std::to_string(r.line));

@@ -94,8 +94,8 @@ inline bool state_ok(const std::string& state, bool tree) {
 // A state as the replay line names it: inline while short; a longer one (a
 // bound-3 state runs to thousands of characters) saved in the failures folder
 // as FILE and named @FILE, as loom's LOOM_CHECKPOINT_FILE (inline where built
-// without the failures folder's code: an install without fuzz/explain). "" if
-// it cannot be saved (err says why; the caller prints the state inline).
+// without the failures folder's code: an install without fuzz/explain; and
+// where it cannot be saved, err then saying why).
 // dir: the folder (default: the failures folder; explain: its page's).
 inline std::string saved_state([[maybe_unused]] const std::string& prog,
                                [[maybe_unused]] std::string_view scenario,
@@ -107,7 +107,7 @@ inline std::string saved_state([[maybe_unused]] const std::string& prog,
 #else
   if (state.size() <= 120) return "'" + state + "'";
   if (dir.empty()) dir = runqcheck::fuzz::failure_dir(err);
-  if (dir.empty()) return "";
+  if (dir.empty()) return "'" + state + "'";
   std::string base = prog.substr(prog.rfind('/') + 1), m = mode;
   std::replace(m.begin(), m.end(), ':', '_');
   std::string path = dir + "/" + base + "__" + std::string(scenario) + "__" + m;
@@ -119,7 +119,7 @@ inline std::string saved_state([[maybe_unused]] const std::string& prog,
   f.close();
   if (!f) {
     err = "cannot write " + path;
-    return "";
+    return "'" + state + "'";
   }
   return "@" + path;
 #endif
@@ -287,7 +287,6 @@ void explain(const char* prog, const runqcheck::model::scenario& sc, const char*
   page_dir = ::realpath(page_dir.empty() ? "." : page_dir.c_str(), abs) ? abs : ".";
   std::string state_err,
       arg = saved_state(prog, sc.name, mode_name(s.params), s.state, state_err, page_dir);
-  if (arg.empty()) arg = "'" + s.state + "'";
   info.seed = mode_name(s.params) + " " + arg;
   info.command = "RUNQCHECK_CASE=" + std::string(sc.name) + " " +
                  (mut ? "RUNQCHECK_MUTANT=" + std::string(mut) + " " : "") + self_path() +
@@ -404,7 +403,6 @@ bool run(const char* prog, const runqcheck::model::scenario& sc,
     std::string state_err;
     std::string state =
         saved_state(prog, name_s, mode_name(p), p.final_state.c_str(), state_err);
-    if (state.empty()) state = "'" + std::string(p.final_state.c_str()) + "'";
     std::string line = std::string("RUNQCHECK_CASE=") + name + " " +
                        (mut ? std::string("RUNQCHECK_MUTANT=") + mut + " " : std::string()) +
                        prog + " replay " + mode_name(p) + " " + state;
