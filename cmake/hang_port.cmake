@@ -8,13 +8,13 @@
 if("unit" IN_LIST RUNQCHECK_CHECKERS AND "mutants" IN_LIST RUNQCHECK_CHECKERS
    AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING
    AND EXISTS "${RUNQCHECK_ROOT}/examples/hang_port/check.sh")
-  # The gate: the livelock; nightly: the deadlock and the fatal error with the lock
-  # held (six -O0 builds each, 70 s of CPU each on the 2-core box). Each in its own
-  # scratch dir: ctest may run them at once.
+  # Nightly, all three (the livelock, the deadlock and the fatal error with the lock
+  # held): six -O0 builds each, 70-90 s each on the 2-core box, which the CI budget no
+  # longer holds (2026-12-01). Each in its own scratch dir: ctest may run them at once.
   add_test(NAME hang_port_selftest
     COMMAND sh "${RUNQCHECK_ROOT}/examples/hang_port/check.sh" "${RUNQCHECK_ROOT}"
             "${CMAKE_BINARY_DIR}/hang_port" "${CMAKE_CXX_COMPILER}" livelock)
-  set_tests_properties(hang_port_selftest PROPERTIES LABELS "gate;selftest" TIMEOUT 1200)
+  set_tests_properties(hang_port_selftest PROPERTIES LABELS "nightly;selftest" TIMEOUT 1200)
   add_test(NAME hang_port_selftest_deadlock
     COMMAND sh "${RUNQCHECK_ROOT}/examples/hang_port/check.sh" "${RUNQCHECK_ROOT}"
             "${CMAKE_BINARY_DIR}/hang_port_deadlock" "${CMAKE_CXX_COMPILER}" deadlock)

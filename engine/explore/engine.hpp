@@ -26,10 +26,13 @@
 // new, so the thread blocks instead of unrolling; a later write may revisit
 // one of its reads and let it leave the loop. B::spin_pause() blocks when
 // the thread wrote nothing since its operation began or its last
-// spin_pause; an atomic read at a source line the thread read at before in
+// spin_pause, unless a CAS of it failed reading a write new to its line
+// since (compare_exchange hands the loop that value: the next try differs);
+// an atomic read at a source line the thread read at before in
 // the same operation, from the same write, with no write and no new value
 // read in between, blocks too (a CAS or guard retry loop repeating itself);
-// a weak CAS's spurious failure counts as new (its retry cannot fail so).
+// a weak CAS's spurious failure counts as new to both (its retry cannot fail
+// so).
 // With options::retry_assume, such a load blocks before it is made, whatever
 // it would read (a failed try of a retry loop, wrote nothing: the execution
 // without that try is explored too).
@@ -64,6 +67,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -224,14 +228,16 @@ class engine final : public runtime {
     bool v = perform(q) != 0;
     // A spurious failure is news to the read-repeat check (after()): its
     // load may read the write the last try read, yet the next try differs.
-    if (v) me.spurious_at = me.writes + 1, spurious_run_ = true, ++me.fresh;
+    // So is it to spin(): a retry loop that pauses after it must try again.
+    if (v) me.spurious_at = me.writes + 1, spurious_run_ = true, ++me.fresh, me.pause_news = true;
     return v;
   }
 
   void spin() override {
     if (phase_ != phase::run) return;
     th& me = ths_[cur_];
-    if (me.writes == me.window) {
+    const bool news = std::exchange(me.pause_news, false);
+    if (me.writes == me.window && !news) {
       me.iter = me.wfrom;
       me.loop = me.wloop;
       me.state = ts::blocked;
@@ -249,6 +255,7 @@ class engine final : public runtime {
     me.window = me.writes;
     me.wfrom = me.pos;
     me.wloop = false;
+    me.pause_news = false;
     me.sites.clear();
   }
 
@@ -311,6 +318,9 @@ class engine final : public runtime {
     std::size_t wfrom = 0;  // where the spin window began (po index)
     std::size_t iter = 0;   // blocked: where its repeating iteration began
     std::uint64_t spurious_at = 0;  // writes + 1 at its last spurious failure (0: none)
+    // since its last spin_pause: a spurious failure, or a failed CAS that read
+    // a write new to its line (the loop's next try differs; spin() then passes)
+    bool pause_news = false;
     // wfrom is a loop's start (a spin_pause passed in this operation), and
     // blocked: iter is (see loop_iter()).
     bool wloop = false, loop = false;
@@ -627,7 +637,10 @@ class engine final : public runtime {
     // No other thread runs here to change what a spin waits for: a loop is
     // one that never ends, not a blocked execution (a port's own lock taken
     // and kept, spun on by setup's next operation).
-    if (++direct_n_ > kMaxDirect)
+    // A guard's unlock while a failure unwinds (check() failing under its lock) must
+    // not throw again: that would end the process (std::terminate).
+    const bool unwinding = std::uncaught_exceptions() > 0;
+    if (++direct_n_ > kMaxDirect && !unwinding)
       fail_here("explore: the sequential part before or after the threads made over " +
                 std::to_string(kMaxDirect) + " accesses: a spin that no thread can end");
     if (q.what == op::fence || q.what == op::choice) return 0;
@@ -644,7 +657,7 @@ class engine final : public runtime {
       settle(e, v);
       if (e.kind == ek::rmw)
         l.cur = e.wval;
-      else if (q.what == op::lock)
+      else if (q.what == op::lock && !unwinding)
         fail_here("explore: lock() on a taken lock outside the threads");
     }
     if (phase_ == phase::setup) l.init = l.cur;
@@ -669,9 +682,14 @@ class engine final : public runtime {
         return;
       }
       s = {q.site, e.loc, e.rf, me.writes, ++me.fresh, me.pos - 1};
+      me.pause_news |= e.what == op::cas;
       return;
     }
     me.sites.push_back({q.site, e.loc, e.rf, me.writes, ++me.fresh, me.pos - 1});
+    // A failed CAS that read a write new to its line is news to spin() too:
+    // compare_exchange hands the loop that value, whose next try may succeed;
+    // a try that reads the same write again blocks here, as a repeat.
+    me.pause_news |= e.what == op::cas;
   }
   // options::retry_assume: blocks the thread before new load q if it read
   // q's location at q's line before in this operation and wrote nothing

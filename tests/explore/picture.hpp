@@ -313,7 +313,8 @@ class picture final : public rqm::op_observer {
     text += "; thread " + std::to_string(ta) + " took it over through " + of(of(k).rf).obj +
             ": the " + said(x, &at) + " is " + mo + ", not " +
             (store ? "a release (nor after a release" : "an acquire (nor before an acquire") +
-            " fence of its operation)";
+            " fence of its operation: B::fence, which the checkers see; they do not see "
+            "std::atomic_thread_fence)";
     if (of(k).rf > k)  // the store's row comes after the read's
       text += " (load buffering: the read took it before that store was made)";
     if (h.kind == fuzz::hand_over_kind::unordered) {

@@ -33,7 +33,8 @@
 // with --naive, TruSt against the naive search on them; and weak_once (t0
 // makes one weak CAS of x from 0 to 1, stores y if it failed): its
 // spurious failure (x 0, y 1) is among the final states; and weak_retry (a
-// retry loop failing plainly, then spuriously on the same write) never blocks.
+// retry loop failing plainly, then spuriously on the same write) never blocks,
+// nor weak_retry_pause (the same loop with B::spin_pause() after each try).
 // --generated N: N generated programs (200; random_435 of 800 and random_1034
 // of 2,000 are gate cases of --ipr-waits, docs/explore.md).
 // Exit 0 only if every expectation holds (each printed ok or FAIL). With
@@ -481,6 +482,28 @@ int main(int argc, char** argv) {
       bool ends = r.states.count({10, 0, 0}) == 0 && r.states.count({11, 0, 0}) == 1;
       spurious_met &= expect_that(!r.s.failed && r.s.blocked == 0 && ends, c, md,
                                   "a spurious failure after a plain one ends in a retry (" +
+                                      std::to_string(r.s.blocked) + " blocked" +
+                                      (r.s.failed ? ", failed: " + r.s.failure : "") + ")");
+    }
+  }
+  if (weak && named(program_case{"weak_retry_pause", {}, {}})) {
+    // The same loop pausing as porting.md asks (B::spin_pause() after each
+    // failed try): the pause after the spurious failure must not block the
+    // thread either (it did: a held-out port's false "waits for good").
+    program_case c{"weak_retry_pause",
+                   {[](mem& m) {
+                      m.y.store(1, mo::relaxed);  // the operation wrote before its loop
+                      int e = 0;
+                      while (!m.x.compare_exchange_weak(e, e + 10, mo::relaxed, mo::relaxed))
+                        B::spin_pause();
+                    },
+                    [](mem& m) { m.x.store(1, mo::relaxed); }},
+                   {-1, -1}};
+    for (ex::model md : {ex::model::sc, ex::model::rc11}) {
+      run_result r = explore(c, md, false, true, true);
+      bool ends = r.states.count({10, 1, 0}) == 0 && r.states.count({11, 1, 0}) == 1;
+      spurious_met &= expect_that(!r.s.failed && r.s.blocked == 0 && ends, c, md,
+                                  "a pause after a spurious failure ends in a retry (" +
                                       std::to_string(r.s.blocked) + " blocked" +
                                       (r.s.failed ? ", failed: " + r.s.failure : "") + ")");
     }

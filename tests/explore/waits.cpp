@@ -10,10 +10,15 @@
 //   park_ends        with options::waits_end, t0 waits for a wakeup that
 //                    only some runs send: each run is judged by finish()
 //                    (counted complete), none is a failure.
+//   finish_locked    finish() spins under a B::mutex on a value no thread
+//                    sets: a failure naming the spin, its guard's unlock
+//                    while that failure unwinds not a second one (which
+//                    ended the process, std::terminate).
 // Exit 0 only if every expectation holds; each line says what was found.
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,6 +107,34 @@ bool run(const expect& c, ex::model md) {
                      "exhausted; no run waits for good");
 }
 
+// finish_locked: one thread that does nothing; finish() spins locked.
+struct locked_finish final : ex::program {
+  std::optional<mem> m;
+  std::optional<B::mutex> mu;
+  int threads() const override { return 1; }
+  void setup() override { m.emplace(), mu.emplace(); }
+  void run(int) override {}
+  void finish() override {
+    std::lock_guard<B::mutex> g(*mu);
+    while (m->x.load(mo::acquire) == 0) {
+    }
+  }
+  void teardown() override { m.reset(), mu.reset(); }
+};
+
+bool finish_locked(ex::model md) {
+  locked_finish p;
+  ex::options o;
+  o.m = md;
+  ex::stats s = ex::explore(p, o);
+  std::printf("finish_locked %s: %s\n", ex::model_name(md),
+              s.failed ? s.failure.c_str() : "passed");
+  return expect_that(s.failed && s.failure.find("a spin that no thread can end") !=
+                                     std::string::npos,
+                     {"finish_locked", {}, false, true}, md,
+                     "fails: the spin after the threads, named");
+}
+
 }  // namespace
 
 int main(int argc, char**) {
@@ -127,6 +160,7 @@ int main(int argc, char**) {
   bool ok = true;
   for (const auto& c : cases)
     for (ex::model md : {ex::model::sc, ex::model::rc11}) ok &= run(c, md);
+  for (ex::model md : {ex::model::sc, ex::model::rc11}) ok &= finish_locked(md);
   std::printf("explore_waits: %s\n", ok ? "all as expected" : "FAILED");
   return ok ? 0 : 1;
 }

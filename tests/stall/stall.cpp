@@ -470,8 +470,17 @@ struct runner {
   // Prints the failure in lg.error with the state dump and the reproducer;
   // ran: the held thread was started (else the case's set-up failed).
   outcome report(const std::string& state, bool ran) {
-    std::printf("stall/%s: FAILED %s:%ld: %s\n", subject_name, full.c_str(), k, lg.error.c_str());
-    if (ran) {
+    // A run never parked (k = LONG_MAX, or past its accesses) is named by the first k past the
+    // op's accesses, which replays it the same way.
+    const bool alone = k == LONG_MAX || k > stalled_accesses;
+    const long shown = alone ? stalled_accesses + 1 : k;
+    std::printf("stall/%s: FAILED %s:%ld: %s\n", subject_name, full.c_str(), shown,
+                lg.error.c_str());
+    if (ran && alone) {
+      std::printf("  held: %s, never parked (it fails run alone, before any stall; its %ld "
+                  "accesses)%s\n",
+                  op_name(sc).c_str(), stalled_accesses, state.c_str());
+    } else if (ran) {
       std::printf(
           "  held: %s, parked before its access %ld of %ld, resumed after the others' "
           "sequences%s\n",
@@ -480,7 +489,7 @@ struct runner {
       std::printf("  held: %s, not started (the case's set-up failed)%s\n", op_name(sc).c_str(),
                   state.c_str());
     }
-    std::printf("reproduce: RUNQCHECK_STALL=%s:%ld %s\n", full.c_str(), k, self().c_str());
+    std::printf("reproduce: RUNQCHECK_STALL=%s:%ld %s\n", full.c_str(), shown, self().c_str());
     std::fflush(stdout);
     return outcome::failed;
   }
