@@ -321,14 +321,33 @@ def read_expected(path, quick: bool = False) -> dict:
     return expected
 
 
-def gate_columns(columns_json, expected_txt, quick: bool) -> str:
-    """The columns whose kill command runs a binary of the port's gate build ({port}), as
-    ci/gate --columns takes them; quick: those expected.txt requires (all --quick runs)."""
+def _port_columns(columns_json, expected_txt, quick: bool) -> list:
+    """The columns whose kill command runs a binary of the port's gate build ({port});
+    quick: those expected.txt requires (all --quick runs)."""
     req = set().union(*read_expected(expected_txt, quick).values())
     cols = json.loads(Path(columns_json).read_text())["columns"]
-    return ",".join(c["id"] for c in cols if c.get("presets") and c.get("kill")
-                    and "{port}" in " ".join(c["kill"])
-                    and (not quick or (c["id"] in req and c.get("quick", True))))
+    return [c for c in cols if c.get("kill") and "{port}" in " ".join(c["kill"])
+            and (not quick or (c["id"] in req and c.get("quick", True)))]
+
+
+def gate_columns(columns_json, expected_txt, quick: bool) -> str:
+    """What the schemata's gate runs (ci/gate --columns): the port columns of the gate,
+    but those run with no mutant here first (`unmutated`, check_unmutated: their kill
+    command is the baseline that counts, and the gate's own budget would only cost)."""
+    return ",".join(c["id"] for c in _port_columns(columns_json, expected_txt, quick)
+                    if c.get("presets") and not c.get("unmutated"))
+
+
+def baseline_targets(columns_json, expected_txt, quick: bool) -> str:
+    """The binaries of the `unmutated` port columns, as PRESET:TARGET (from {port}/PRESET/
+    bin/TARGET in the kill command): built in the gate's build dirs, not run there."""
+    out = []
+    for c in _port_columns(columns_json, expected_txt, quick):
+        for a in c["kill"] if c.get("unmutated") else ():
+            m = re.fullmatch(r"\{port\}/([\w-]+)/bin/([\w-]+)", a)
+            if m and f"{m[1]}:{m[2]}" not in out:
+                out.append(f"{m[1]}:{m[2]}")
+    return " ".join(out)
 
 
 def full_only_columns(columns_json) -> frozenset:
@@ -338,11 +357,13 @@ def full_only_columns(columns_json) -> frozenset:
 
 
 def main():
-    if sys.argv[1:2] == ["--gate-columns"]:  # ci/mutants: what the schemata's gate runs
+    # ci/mutants: what the schemata's gate runs, and what it builds beside
+    if sys.argv[1:2] in (["--gate-columns"], ["--baseline-targets"]):
         a = sys.argv[2:]
         if len(a) not in (2, 3) or a[2:] not in ([], ["--quick"]):
-            sys.exit("usage: killmatrix.py --gate-columns CHECKERS_JSON EXPECTED [--quick]")
-        print(gate_columns(a[0], a[1], a[2:] == ["--quick"]))
+            sys.exit(f"usage: killmatrix.py {sys.argv[1]} CHECKERS_JSON EXPECTED [--quick]")
+        what = gate_columns if sys.argv[1] == "--gate-columns" else baseline_targets
+        print(what(a[0], a[1], a[2:] == ["--quick"]))
         return
     o = parse_args(sys.argv[1:])
     o["cols"], subject_cols, protocol_cols, unmutated = declared_columns(o["columns"],

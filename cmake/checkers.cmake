@@ -78,6 +78,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "mutants" IN_LIST RUNQCHECK_CHECKERS
     $<TARGET_FILE:unit_teeth__list_ring> "GoLocalQueue/0.RunSchedLocalQueueTest_SameG*"
     "the ring must hold a G more than once")
   set_tests_properties(unit_teeth/list_ring PROPERTIES LABELS "gate;selftest" TIMEOUT 120)
+  runqcheck_small_search(unit_teeth__drain_keeps_next unit_teeth__list_ring)
 endif()
 
 # tests/unit/isolate.py's teeth, the verdict's reasons (ci/verdict.py on the
@@ -174,6 +175,7 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
       Threads::Threads)
     set_target_properties(unit_example__acme_fullring PROPERTIES
       RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    runqcheck_small_search(unit_example__acme_fullring)
     add_test(NAME verdict_example/acme_fullring COMMAND /usr/bin/python3
       "${RUNQCHECK_ROOT}/tests/verdict/example_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
       "${CMAKE_BINARY_DIR}/verdict_example" acme_fullring unit "${_rq_acme}" acme/variants.hpp
@@ -339,6 +341,7 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       $<TARGET_FILE:relacy_teeth__get_stale> "G[0-9]* delivered twice.*get_stale.hpp:")
     set_tests_properties(relacy_teeth/get_stale PROPERTIES LABELS "gate;relacy;selftest"
       TIMEOUT 120)
+    runqcheck_small_search(relacy_teeth__get_stale)
     # A port's `= delete` past relacy.hpp's `delete` macro (the generated header).
     _runqcheck_protocol_header(deleted_member_proto deleted_member.hpp deleted_member::proto
       "${RUNQCHECK_ROOT}/tests/relacy" _rq_dm_incs

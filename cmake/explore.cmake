@@ -157,10 +157,11 @@ endfunction()
 
 # Test explore_teeth/NAME: tests/explore/SOURCE.cpp built as TARGET on the engine broken
 # by PATCH, run as COMMAND (TARGET's file is $<TARGET_FILE:TARGET>), which passes iff the
-# check fails. The gate runs one per reduction or model; the others are nightly, and with
-# RUNQCHECK_NIGHTLY_BUILDS off neither they nor their engines are made.
+# check fails; SMALL: its search is small (runqcheck_small_search). The gate runs one per
+# reduction or model; the others are nightly, and with RUNQCHECK_NIGHTLY_BUILDS off
+# neither they nor their engines are made.
 function(_rq_explore_teeth name)
-  cmake_parse_arguments(A "" "TARGET;SOURCE;PATCH;TIMEOUT;ENV" "COMMAND" ${ARGN})
+  cmake_parse_arguments(A "SMALL" "TARGET;SOURCE;PATCH;TIMEOUT;ENV" "COMMAND" ${ARGN})
   set(night coherence recertify ipr_no_skip sym_prune_any weak_choice_any ipr_any_loop
     ipr_keep_stamp ipr_one_rmw_child rmw_no_revisit)
   set(labels "gate;explore;selftest")
@@ -171,6 +172,9 @@ function(_rq_explore_teeth name)
     set(labels "nightly;explore;selftest")
   endif()
   _rq_explore_selftest(${A_TARGET} ${A_SOURCE} PATCH ${A_PATCH})
+  if(A_SMALL)
+    runqcheck_small_search(${A_TARGET})
+  endif()
   add_test(NAME explore_teeth/${name} COMMAND ${A_COMMAND})
   set_tests_properties(explore_teeth/${name} PROPERTIES LABELS "${labels}"
     TIMEOUT ${A_TIMEOUT})
@@ -202,6 +206,7 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   set_target_properties(c11_gcc_builtins_fbits_broken PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   _rq_explore_broken(c11_gcc_builtins_fbits_broken fbits_operand)
+  runqcheck_small_search(c11_gcc_builtins_fbits_broken)
   add_test(NAME explore_teeth/fbits_operand COMMAND sh -c
     "out=$(\"$0\" explore); [ $? -eq 1 ] && echo \"$out\" | grep -q '^FAIL bitwise RMWs'"
     $<TARGET_FILE:c11_gcc_builtins_fbits_broken>)
@@ -211,7 +216,7 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   # promises taken uncertified (out-of-thin-air outcomes); recertify:
   # certified where made only (LB+recert's outcome no thread fulfils alone).
   foreach(_rq_v IN ITEMS revisits coherence lb certify recertify)
-    _rq_explore_teeth(${_rq_v} TARGET explore_litmus_no_${_rq_v} SOURCE litmus
+    _rq_explore_teeth(${_rq_v} TARGET explore_litmus_no_${_rq_v} SOURCE litmus SMALL
       PATCH drop_${_rq_v} TIMEOUT 120 COMMAND /usr/bin/python3 "${_rq_check}"
       $<TARGET_FILE:explore_litmus_no_${_rq_v}> --expect-mismatch)
   endforeach()
@@ -255,7 +260,7 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND NOT TARGET explore_l
   set_tests_properties(explore_await PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   foreach(_rq_v IN ITEMS ipr_drop_child ipr_no_skip)
     _rq_explore_teeth(${_rq_v} TARGET explore_await_${_rq_v} SOURCE await PATCH ${_rq_v}
-      TIMEOUT 120 COMMAND explore_await_${_rq_v} --expect-mismatch)
+      SMALL TIMEOUT 120 COMMAND explore_await_${_rq_v} --expect-mismatch)
   endforeach()
   # Symmetry reduction against the search without it on small programs with
   # symmetric threads: the same graphs up to permutation, none twice, the
@@ -604,6 +609,7 @@ if(NOT CMAKE_CROSSCOMPILING)
       _runqcheck_protocol_header(explore_queue__${_rq_kn} kite/sched.hpp kite::sched
         "${_rq_kinc}" _rq_kgen ${_rq_kq})
       _rq_explore_protocol(explore_protocol_queue__${_rq_kn} ${_rq_kgen})
+      runqcheck_small_search(explore_protocol_queue__${_rq_kn})
       add_test(NAME explore_protocol_queue/${_rq_kn} COMMAND explore_protocol_queue__${_rq_kn}
         both --budget 2000)
       set_tests_properties(explore_protocol_queue/${_rq_kn} PROPERTIES
@@ -622,6 +628,7 @@ if(NOT CMAKE_CROSSCOMPILING)
         teeth/handoff_frees_work.hpp teeth::handoff_frees_work
         "${RUNQCHECK_ROOT}/tests/explore;${_rq_kinc}" _rq_hgen kite_runq kite/runq.hpp kite::runq)
       _rq_explore_protocol(explore_protocol_teeth__handoff_frees_work ${_rq_hgen})
+      runqcheck_small_search(explore_protocol_teeth__handoff_frees_work)
       add_test(NAME explore_protocol_teeth/handoff_frees_work
         COMMAND explore_protocol_teeth__handoff_frees_work both --budget 2000)
       set_tests_properties(explore_protocol_teeth/handoff_frees_work PROPERTIES
@@ -641,6 +648,7 @@ if(NOT CMAKE_CROSSCOMPILING)
           teeth::${_rq_ln} "${RUNQCHECK_ROOT}/tests/explore;${_rq_kinc}" _rq_lgen kite_runq
           kite/runq.hpp kite::runq)
         _rq_explore_protocol(explore_protocol_teeth__${_rq_ln} ${_rq_lgen})
+        runqcheck_small_search(explore_protocol_teeth__${_rq_ln})
         add_test(NAME explore_protocol_teeth/${_rq_ln}
           COMMAND explore_protocol_teeth__${_rq_ln} both --budget 2000)
         set_tests_properties(explore_protocol_teeth/${_rq_ln} PROPERTIES
@@ -703,6 +711,7 @@ if(NOT CMAKE_CROSSCOMPILING)
       teeth/handoff_serves_needspinning.hpp teeth::handoff_serves_needspinning
       "${RUNQCHECK_ROOT}/tests/explore" _rq_wgen)
     _rq_explore_protocol(explore_protocol_teeth__handoff_serves_needspinning ${_rq_wgen})
+    runqcheck_small_search(explore_protocol_teeth__handoff_serves_needspinning)
     add_test(NAME explore_protocol_windows/closed COMMAND sh
       "${RUNQCHECK_ROOT}/tests/explore/windows.sh"
       $<TARGET_FILE:explore_protocol_teeth__handoff_serves_needspinning>
@@ -855,6 +864,9 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   endforeach()
   set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 300)
+  runqcheck_small_search(explore_teeth__steal_next_store explore_teeth__grab_after_cas
+    explore_teeth__fence_publish explore_teeth__early_publish explore_teeth__counters_by_value
+    generated_teeth__get_stale generated_teeth__drain_keeps_next)
   # examples/packed_runq's bugs, each a scenario whose failure must say what broke:
   # stale_settle hands a G out twice with no race (a steal's steal := real moves real
   # back): the conservation failure says who took it and what the final drain found;
@@ -872,6 +884,7 @@ runqget wrote 8-byte 0 -> 1[)]")
       "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" packed_${_rq_tn}
       packed_runq/runq.hpp packed::${_rq_tn} "${_rq_packed_inc}"
       runqcheck_explore runqcheck_models ${_rq_pic})
+    runqcheck_small_search(explore_teeth__packed_${_rq_tn})
     add_test(NAME explore_teeth/packed_${_rq_tn} COMMAND explore_teeth__packed_${_rq_tn} sc)
     set_tests_properties(explore_teeth/packed_${_rq_tn} PROPERTIES
       LABELS "gate;explore;selftest" TIMEOUT 120 ENVIRONMENT "RUNQCHECK_CASE=${_rq_pc_${_rq_tn}}"
@@ -995,6 +1008,7 @@ if(TARGET explore_wrap__acme_bare_workq)
         runqcheck_explore runqcheck_models runqcheck_generate)
       set_target_properties(generated_wrap__acme_${_rq_w} PROPERTIES
         RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+      runqcheck_small_search(generated_wrap__acme_${_rq_w})
     endif()
     set(_rq_t generated_${_rq_how}/acme_${_rq_w})
     add_test(NAME ${_rq_t} COMMAND generated_wrap__acme_${_rq_w} both --total 2 --${_rq_how})
@@ -1028,6 +1042,7 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
     runqcheck_models runqcheck_generate)
   set_target_properties(generated_retry__${_rq_n} PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  runqcheck_small_search(generated_retry_assume_writes generated_retry__${_rq_n})
   add_test(NAME generated_retry_crosscheck/${_rq_n}
     COMMAND generated_retry__${_rq_n} --crosscheck-retry --total 3)
   set_tests_properties(generated_retry_crosscheck/${_rq_n} PROPERTIES

@@ -144,6 +144,8 @@ template <> struct runqcheck_subject_at<0> {
   target_include_directories(fuzz_interleave_weak BEFORE PRIVATE "${_rq_fz_gen}/teeth/weak"
     "${_rq_weak_dir}")
   target_link_libraries(fuzz_interleave_weak PRIVATE runqcheck_fuzz_common)
+  target_compile_options(fuzz_interleave_weak PRIVATE ${_rq_fz_cov})
+  runqcheck_small_search(fuzz_interleave_weak)  # it replays one seed
   target_compile_definitions(fuzz_interleave_weak PRIVATE RUNQCHECK_FUZZ_ONE_SUBJECT=1)
   target_link_options(fuzz_interleave_weak PRIVATE -fsanitize=fuzzer)
   set_target_properties(fuzz_interleave_weak PROPERTIES
@@ -358,6 +360,7 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND EXISTS "${_rq_pr_world}")
   if(RUNQCHECK_MUTANTS_INCLUDE)
     target_include_directories(fuzz_protocol_mutant BEFORE PRIVATE "${RUNQCHECK_MUTANTS_INCLUDE}")
     target_compile_definitions(fuzz_protocol_mutant PRIVATE RUNQCHECK_PROTOCOL_MUTANTS=1)
+    runqcheck_small_search(fuzz_protocol_mutant)
   endif()
   set(_rq_pr_corpus "${RUNQCHECK_ROOT}/fuzz/corpus/fuzz_protocol")
   set(_rq_pr_art "${CMAKE_BINARY_DIR}/fuzz_artifacts/protocol/")

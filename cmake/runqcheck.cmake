@@ -444,6 +444,16 @@ function(runqcheck_unity target)
   set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 0)
 endfunction()
 
+# runqcheck_small_search(<target>...): teeth binaries (a checker on a bug planted on
+# purpose) whose runs are a small deterministic search (the exploring engine, Relacy, a
+# fuzz target replaying seeds), each a second or less: built at -O0, which halves their
+# compile (ci/test builds dozens). Teeth whose searches are long stay at the preset's level.
+function(runqcheck_small_search)
+  foreach(t IN LISTS ARGN)
+    target_compile_options(${t} PRIVATE -O0)
+  endforeach()
+endfunction()
+
 # runqcheck_example_exe(<target> <source> <name> <header> <type> <include_dir> [libs...]):
 # <source> built for a subject that is registered nowhere (examples/lb_port:
 # its teeth in cmake/weak.cmake and cmake/explore.cmake), through the same

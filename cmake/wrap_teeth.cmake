@@ -6,7 +6,8 @@
 # and the test <PREFIX>/<TAG>_<port> (TAG default acme):
 # tests/explore/wrap_teeth.sh runs wrap_2_32 (ENV: its arguments) with the
 # counters found by behaviour (models/scenarios/counters.hpp) and wants it
-# to pass or fail (PORTS: <port>:pass|fail), never "not applied". Label selftest.
+# to pass or fail (PORTS: <port>:pass|fail), never "not applied". Label selftest; built
+# at -O0 (runqcheck_small_search).
 include_guard(GLOBAL)
 function(runqcheck_wrap_teeth)
   cmake_parse_arguments(A "" "PREFIX;SOURCE;LIB;LABEL;ENV;EXAMPLE;HEADER;NS;TAG" "PORTS" ${ARGN})
@@ -35,6 +36,7 @@ function(runqcheck_wrap_teeth)
     target_include_directories(${t} BEFORE PRIVATE "${gen}" "${inc}")
     target_link_libraries(${t} PRIVATE runqcheck::core ${A_LIB} runqcheck_models)
     set_target_properties(${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+    runqcheck_small_search(${t})
     add_test(NAME ${A_PREFIX}/${n} COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/wrap_teeth.sh"
       $<TARGET_FILE:${t}> ${want} wrap_2_32)
     set_tests_properties(${A_PREFIX}/${n} PROPERTIES
