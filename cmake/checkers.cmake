@@ -545,6 +545,10 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
         ENVIRONMENT "RUNQCHECK_CASE=gosched_vs_last_spinner"
         LABELS "gate;relacy;selftest" TIMEOUT 300)
     endforeach()
+    if(COMMAND runqcheck_mutants_gate_teeth)
+      runqcheck_mutants_gate_teeth(relacy_protocol relacy_protocol_replay)
+      runqcheck_mutants_gate_teeth(relacy_protocol_bound relacy_protocol_replay)
+    endif()
     # A protocol failure draws its picture (picture.hpp): wakep_no_storeload
     # on one scenario, random and bound 2, fails with `picture:`; the page and
     # .replay file exist, replay fails again, explain redraws the same page,

@@ -492,7 +492,8 @@ if(NOT CMAKE_CROSSCOMPILING)
                               handoffp_spinning_store handoffp_no_global_check:2:100
                               handoffp_runnext_blind
                               dance_no_global_recheck:2:100
-                              mgetSpecific_no_unlink:1:100 newm_drops_spinning)
+                              mgetSpecific_no_unlink:1:100 newm_drops_spinning
+                              mput_no_count idle_list_pop_drops_rest)
         string(REPLACE ":" ";" _rq_mt "${_rq_mt}")
         list(GET _rq_mt 0 _rq_m)
         set(_rq_ga ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
@@ -508,6 +509,7 @@ if(NOT CMAKE_CROSSCOMPILING)
         set_tests_properties(generated_protocol_teeth/${_rq_m} PROPERTIES
           LABELS "gate;explore;selftest" TIMEOUT 300)
       endforeach()
+      runqcheck_mutants_gate_teeth(generated_protocol generated_protocol_teeth)
       # A shrunk program stays in the generated space (protocol.hpp's
       # in_space): handoffp_no_spinning_m's failure shrank to `procs=2 |
       # busy@0 0` (one M; a busy M beside an idle P) without the check.
@@ -537,7 +539,9 @@ if(NOT CMAKE_CROSSCOMPILING)
                      no_needspinning:go125_window_2m
                      exitsyscall_loses_g:syscall_exit_no_idle_p
                      dance_no_global_recheck:gosched_vs_dropping_spinner
-                     gosched_no_wakep:gosched_vs_dropping_spinner)
+                     gosched_no_wakep:gosched_vs_dropping_spinner
+                     mput_no_count:submit_vs_spinner_drop
+                     idle_list_pop_drops_rest:submit_vs_spinner_drop)
         string(REPLACE ":" ";" _rq_mc "${_rq_mc}")
         list(GET _rq_mc 0 _rq_m)
         list(GET _rq_mc 1 _rq_c)
@@ -547,6 +551,7 @@ if(NOT CMAKE_CROSSCOMPILING)
         set_tests_properties(explore_protocol_teeth/${_rq_m} PROPERTIES
           ENVIRONMENT "TEETH_BUDGET=20000" LABELS "gate;explore;selftest" TIMEOUT 300)
       endforeach()
+      runqcheck_mutants_gate_teeth(explore_protocol explore_protocol_teeth)
       # A protocol failure's reason in the verdict (ci/verdict.py on the real
       # output): the failing invariant, not the statistics line (< 1 s).
       add_test(NAME explore_protocol_reason COMMAND /usr/bin/python3

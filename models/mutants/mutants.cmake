@@ -41,3 +41,20 @@ else()
   runqcheck_add_protocol_subject(NAME mutants_protocol HEADER runqcheck/protocol.hpp
     TEMPLATE runqcheck::protocol INCLUDE_DIRS "${RUNQCHECK_MUTANTS_INCLUDE}")
 endif()
+
+# runqcheck_mutants_gate_teeth(COLUMN PREFIX): ci/test's quick kill matrix leaves COLUMN
+# (ci/checkers.json, "quick": false) to the self-tests PREFIX/<mutant>; each mutant
+# expected.txt requires COLUMN to kill must have one here, or the configuration fails.
+function(runqcheck_mutants_gate_teeth column prefix)
+  file(STRINGS "${_rq_mut_dir}/expected.txt" lines REGEX "^[a-zA-Z_:]+ ")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "^([^ ]+) ([^ #]+)" _ "${line}")
+    set(mutant ${CMAKE_MATCH_1})
+    string(REPLACE "," ";" cols "${CMAKE_MATCH_2}")
+    list(TRANSFORM cols REPLACE "@full$" "")
+    if(column IN_LIST cols AND NOT TEST ${prefix}/${mutant})
+      message(FATAL_ERROR "models/mutants/expected.txt requires ${column} to kill ${mutant}; "
+        "the quick kill matrix leaves that to the self-test ${prefix}/${mutant}, not declared")
+    endif()
+  endforeach()
+endfunction()
