@@ -577,21 +577,25 @@ if(NOT CMAKE_CROSSCOMPILING)
           LABELS "gate;explore;selftest" TIMEOUT 300)
       endif()
     endif()
-    # The bundled protocol passes every scenario within the gate's budget. Nightly:
-    # ci/test's kill matrix gates the same code (models/mutants' mutants_protocol, no
-    # mutant selected) in this column and generated_protocol at the gate's budgets.
-    add_test(NAME explore_protocol_bundled COMMAND explore_protocol both
+    # The bundled protocol in the two exhaustive protocol columns. The gate: every scenario
+    # within the kill matrix column's budget, 2,000 executions (~6 s), and every generated
+    # program at 100 executions a program and model (~10 s): the quick kill matrix leaves
+    # the protocol columns, and with them their no-mutant baselines on the schemata at the
+    # columns' budgets, to the self-tests. Nightly: the columns' own budgets and deeper.
+    add_test(NAME explore_protocol_bundled COMMAND explore_protocol both --budget 2000)
+    add_test(NAME explore_protocol_bundled_column COMMAND explore_protocol both
       --budget ${RUNQCHECK_EXPLORE_PROTOCOL_BUDGET})
     add_test(NAME explore_protocol_bundled_deep COMMAND explore_protocol both --budget 1000000)
-    set_tests_properties(explore_protocol_bundled PROPERTIES LABELS "nightly;explore;selftest"
-      TIMEOUT 900)
+    add_test(NAME generated_protocol_bundled COMMAND generated_protocol
+      both --gs 2 --gs3 1 --budget 100)
+    add_test(NAME generated_protocol_bundled_column COMMAND generated_protocol
+      ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
+    set_tests_properties(explore_protocol_bundled generated_protocol_bundled PROPERTIES
+      LABELS "gate;explore;selftest" TIMEOUT 300)
+    set_tests_properties(explore_protocol_bundled_column generated_protocol_bundled_column
+      PROPERTIES LABELS "nightly;explore;selftest" TIMEOUT 900)
     set_tests_properties(explore_protocol_bundled_deep PROPERTIES
       LABELS "nightly;explore;selftest" TIMEOUT 10800)
-    # generated_protocol on the bundled protocol: every program passes.
-    add_test(NAME generated_protocol_bundled COMMAND generated_protocol
-      ${RUNQCHECK_GENERATED_PROTOCOL_ARGS})
-    set_tests_properties(generated_protocol_bundled PROPERTIES LABELS "nightly;explore;selftest"
-      TIMEOUT 900)
     # The space's one predicate: every generated program is in_space as
     # numbered (--count checks each; Gs 4, 2 with 3 Ms: < 1 s).
     add_test(NAME generated_protocol_space COMMAND generated_protocol --count --gs 4 --gs3 2)
