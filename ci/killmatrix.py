@@ -357,6 +357,12 @@ def full_only_columns(columns_json) -> frozenset:
 
 
 def main():
+    # models/mutants/mutants.cmake: the mutants expected.txt requires COLUMN to kill
+    if sys.argv[1:2] == ["--required"]:
+        if len(sys.argv) != 4:
+            sys.exit("usage: killmatrix.py --required COLUMN EXPECTED")
+        print(" ".join(m for m, cs in read_expected(sys.argv[3]).items() if sys.argv[2] in cs))
+        return
     # ci/mutants: what the schemata's gate runs, and what it builds beside
     if sys.argv[1:2] in (["--gate-columns"], ["--baseline-targets"]):
         a = sys.argv[2:]

@@ -46,13 +46,17 @@ endif()
 # (ci/checkers.json, "quick": false) to the self-tests PREFIX/<mutant>; each mutant
 # expected.txt requires COLUMN to kill must have one here, or the configuration fails.
 function(runqcheck_mutants_gate_teeth column prefix)
-  file(STRINGS "${_rq_mut_dir}/expected.txt" lines REGEX "^[a-zA-Z_:]+ ")
-  foreach(line IN LISTS lines)
-    string(REGEX MATCH "^([^ ]+) ([^ #]+)" _ "${line}")
-    set(mutant ${CMAKE_MATCH_1})
-    string(REPLACE "," ";" cols "${CMAKE_MATCH_2}")
-    list(TRANSFORM cols REPLACE "@full$" "")
-    if(column IN_LIST cols AND NOT TEST ${prefix}/${mutant})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${RUNQCHECK_ROOT}/models/mutants/expected.txt")
+  execute_process(COMMAND "${Python3_EXECUTABLE}" "${RUNQCHECK_ROOT}/ci/killmatrix.py"
+      --required ${column} "${RUNQCHECK_ROOT}/models/mutants/expected.txt"
+    OUTPUT_VARIABLE mutants OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "ci/killmatrix.py --required ${column}: exit ${rc}")
+  endif()
+  separate_arguments(mutants)
+  foreach(mutant IN LISTS mutants)
+    if(NOT TEST ${prefix}/${mutant})
       message(FATAL_ERROR "models/mutants/expected.txt requires ${column} to kill ${mutant}; "
         "the quick kill matrix leaves that to the self-test ${prefix}/${mutant}, not declared")
     endif()
