@@ -220,6 +220,8 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
                 # the failing invariant, not the engine's counts
                 pre = " ".join(m.groups()) + ": "
                 text = next((x.strip() for x in lines[i + 1:] if x.startswith(pre)), text)
+            if text.startswith("WARNING: ThreadSanitizer:"):
+                text = tsan_reason(lines[i:]) or text
             if text.startswith("FAIL") or text.endswith("FAILED"):
                 # its C++:/Go: lines (diff_go), or the fatal error that failed it
                 text += "".join(" " + x.strip() for x in lines[i + 1:i + 3]
@@ -255,6 +257,58 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
         text = (bare[0] if bare else failure_msg
                 or "failed without a message (see the ctest command)")
     return shorten(text)
+
+
+# A ThreadSanitizer report's parts: an access ("Read of size 8 at 0x.. by thread T1:",
+# "Previous atomic write ..."), a stack frame ("#0 FN FILE:LINE (module+0x..)").
+TSAN_ACCESS = re.compile(r"^ {2}((?:Previous )?(?:atomic )?(?:read|write)\b.*?) at 0x[0-9a-f]+"
+                         r" (by .*?):?$", re.I)
+TSAN_FRAME = re.compile(r"^ {4}#\d+ (.+) (\S+?):(\d+)(?::\d+)? \(")
+
+
+def short_fn(fn: str, keep: int = 40) -> str:
+    """A symbolized function name with its template arguments and parameters cut to
+    <...> and (...) where they are longer than keep characters."""
+    out, depth, start = [], 0, 0
+    for k, ch in enumerate(fn):
+        if ch in "<(":
+            if depth == 0:
+                start = k
+            depth += 1
+        elif ch in ">)" and depth:
+            depth -= 1
+            if depth == 0:
+                inner = fn[start:k + 1]
+                out.append(inner if len(inner) <= keep else inner[0] + "..." + ch)
+                continue
+        if depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def tsan_reason(lines) -> str:
+    """A ThreadSanitizer warning (lines from its WARNING line) as one line: what it is, then
+    each access with the thread and the first frame outside the system's headers and
+    runqcheck's backend (the port's line), e.g. "ThreadSanitizer: data race: read of size
+    8 by thread T2 in ring::steal() (ring.hpp:88); previous write of size 8 by thread T1
+    in ring::push(g*) (ring.hpp:42)". "" when no access follows the WARNING line."""
+    what = re.sub(r" \(pid=\d+\)$", "", lines[0].strip().removeprefix("WARNING: "))
+    parts, access = [], None
+    for ln in lines[1:]:
+        if ln.startswith(("SUMMARY:", "==================")):
+            break
+        if m := TSAN_ACCESS.match(ln):
+            access = f"{m.group(1)[0].lower()}{m.group(1)[1:]} {m.group(2)}"
+        elif access and (f := TSAN_FRAME.match(ln)):
+            path = f.group(2)
+            if path.startswith("/usr/") or "runqcheck/backend/" in path:
+                continue
+            parts.append(f"{access} in {short_fn(f.group(1))} ({path}:{f.group(3)})")
+            access = None
+        elif not ln.strip() and access:
+            parts.append(access)  # no frame outside the system's headers
+            access = None
+    return f"{what}: " + "; ".join(parts) if parts else ""
 
 
 def rapidcheck_reason(lines) -> str:

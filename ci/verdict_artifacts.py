@@ -52,6 +52,7 @@ class Artifacts:
         self.subjects = subjects
         self.specs = specs or {}  # subject -> its spec as the gate passed it
         self.out = {}  # run dir -> its collected folder
+        self.copied = {}  # a copy outside a run's own files -> the file it copies
         subst = []
         for _, d in runs:
             meta = self.meta(d)
@@ -104,8 +105,13 @@ class Artifacts:
         """src (a file of run d, or any file) into run d's collected folder; its copy."""
         src = src.resolve()
         out = self.out[d]
-        dst = (out / src.relative_to(d.resolve()) if src.is_relative_to(d.resolve())
-               else out / "files" / src.name)
+        if src.is_relative_to(d.resolve()):
+            dst = out / src.relative_to(d.resolve())
+        else:  # files/NAME; two files of one name (two ports' ring.hpp): their folders too
+            parts = src.parts[1:]
+            dst = next(c for k in range(1, len(parts) + 1)
+                       for c in [out / "files" / Path(*parts[-k:])]
+                       if self.copied.setdefault(c, src) == src)
         dst.parent.mkdir(parents=True, exist_ok=True)
         if text:
             dst.write_text(self.portable(src.read_text(errors="replace")))

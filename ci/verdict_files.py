@@ -145,13 +145,15 @@ def trace_writes(pictures, port: dict, build: Path = None) -> list:
 
 
 AT_SITE = re.compile(r"^at: (\S+) (\S+)$", re.M)  # proofs/weak/audit.py: a too-weak site
+AT_LINE = re.compile(r"^at: (\S+)$", re.M)  # a Relacy cause's culprit (tests/relacy/driver.hpp)
 
 
 def where(f: dict, port: dict):
     """(path, line, how) of failure f, always one (GitHub code scanning needs a location).
     A build that failed: the compiler's error in the port (compiler_site). A check: in a
     Relacy history, the failing event when it is the port's, else the hand-over that a data
-    race's cause names, else the port's last write before it (a race found on the harness's
+    race's cause names, else the access the cause blames (its `at:` line: a conservation
+    failure's), else the port's last write before it (a race found on the harness's
     data was published by it); else the last port line the output names; else the port's
     last write before the failure in its picture's trace (the exhaustive and generated
     columns). Else the port's header (or its .cmake spec) at line 1; else the
@@ -169,6 +171,9 @@ def where(f: dict, port: dict):
         site = cause_site(out, hist, port, build)
         if site:
             return site + ("the access the race's cause names (Relacy's history)",)
+        blamed = [x for m in AT_LINE.finditer(out) for x in locations(m.group(1), port, build)]
+        if blamed:
+            return blamed[0] + ("the access the failure's cause blames (its at: line)",)
         writes = [x for ln in hist if WRITE.search(ln.split(", in ")[0])
                   for x in locations(ln, port, build)]
         if writes:

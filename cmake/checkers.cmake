@@ -155,6 +155,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_sarif_sites COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/sarif_sites_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_sarif_sites")
+  # Two subjects' headers of one name (ring.hpp): each result in its own header.
+  add_test(NAME verdict_sarif_same_name COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/sarif_same_name_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_sarif_same_name")
   # Every port test of this tree in one declared column (ci/checkers.json).
   add_test(NAME verdict_columns COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/columns_test.py" "${CMAKE_BINARY_DIR}"
@@ -243,8 +247,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_reports verdict_junit_cell verdict_strict_presets
-    verdict_reason_cut verdict_sarif_sites verdict_columns docs_columns gate_flags subject_spec
-    verdict_cache verdict_carry style_line_length ctest_labels
+    verdict_reason_cut verdict_sarif_sites verdict_sarif_same_name verdict_columns docs_columns
+    gate_flags subject_spec verdict_cache verdict_carry style_line_length ctest_labels
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 
@@ -360,6 +364,17 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/relacy/replay_test.py"
         $<TARGET_FILE:relacy_scenarios__mutants> order:runqget_runnext_cas random 20000)
     set_tests_properties(relacy_replay/mutants PROPERTIES LABELS "gate;relacy;selftest" TIMEOUT 300)
+    # A G lost with no data race (the thief read its slot's initial value): the cause
+    # follows it to the stale load and the relaxed tail store, blamed on its at: line.
+    add_test(NAME relacy_cause/conservation_lost
+      COMMAND $<TARGET_FILE:relacy_scenarios__mutants> random 20000)
+    string(CONCAT _rq_rc "left on the queues at the end 0; T0's store in runqput [^\n]* "
+      "came after that store but read nil [(]the initial value[)], not G0; T1 took it over "
+      "through P0.runqtail: the store in runqput [(]runq.hpp:237[)] is relaxed[^\n]*\n"
+      "at: [^\n]*runq.hpp:237\n")
+    set_tests_properties(relacy_cause/conservation_lost PROPERTIES ENVIRONMENT
+      "RUNQCHECK_CASE=put_kicks_runnext_during_steal;RUNQCHECK_MUTANT=order:runqput_tail_store"
+      PASS_REGULAR_EXPRESSION "${_rq_rc}" LABELS "gate;relacy;selftest" TIMEOUT 120)
     # A scenario expecting the port's fatal error that fails otherwise first
     # (steal_overflow with runqsteal's check removed: the conservation
     # invariant) prints that failure's replay: line too (< 1 s).

@@ -329,6 +329,25 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   add_test(NAME explore_teeth/mutants COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/teeth.sh"
     $<TARGET_FILE:explore__mutants> order:runqput_tail_store owner_vs_thief owner_vs_two_thieves)
   set_tests_properties(explore_teeth/mutants PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
+  # A G lost with no data race (the thief read the slot's old value): the cause names the
+  # put's store, the stale load and the relaxed tail store last (the verdict's location);
+  # a G handed out twice: each operation's read of its pointer.
+  set(_rq_cc sh "${RUNQCHECK_ROOT}/tests/explore/conservation_cause.sh"
+    $<TARGET_FILE:explore__mutants>)
+  string(CONCAT _rq_cc_lost "read nil (the initial value), not G0; thread 1 took it over "
+    "through P0.runqtail: the store of P0.runqtail at runq.hpp:237 (runqput) is relaxed")
+  add_test(NAME explore_cause/conservation_lost COMMAND ${_rq_cc} rc11 "${_rq_cc_lost}"
+    runq.hpp:237)
+  string(CONCAT _rq_cc_twice "g=0 delivered=2 put=1; taken by T1 1; left on the queues at "
+    "the end 1; thread 0's load of P0.runnext at runq.hpp:")
+  add_test(NAME explore_cause/conservation_twice COMMAND ${_rq_cc} sc "${_rq_cc_twice}"
+    "runq.hpp:[0-9]+")
+  set_tests_properties(explore_cause/conservation_lost PROPERTIES
+    ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
+  set_tests_properties(explore_cause/conservation_twice PROPERTIES
+    ENVIRONMENT "RUNQCHECK_MUTANT=runqgrab_runnext_load_store")
+  set_tests_properties(explore_cause/conservation_lost explore_cause/conservation_twice
+    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   # A scenario expecting the port's fatal error (steal_overflow) that fails
   # otherwise first (runqsteal_no_overflow_check: the conservation invariant)
   # says what failed instead, with a replay: line that fails again so.

@@ -126,7 +126,7 @@ class picture final : public rqm::op_observer {
   // as it can), not in the replay's order of po ∪ rf, where a read of the
   // initial value may come after a write that fr puts after it. An
   // operation's marks stay beside its first and last access, a row of no
-  // thread after the access it followed. Before fail() and race_cause().
+  // thread after the access it followed. Before fail() and cause().
   void order_sc(const graph& g) {
     resolve_names();
     checker c;
@@ -206,6 +206,13 @@ class picture final : public rqm::op_observer {
     rows_.push_back(std::move(r));
   }
 
+  // A failure's cause in the port's terms: a data race's (race_cause), else a
+  // conservation failure's (conservation_cause); "" if neither names one.
+  std::string cause(const std::string& what, std::vector<std::string>& at) {
+    std::string c = race_cause(what, at);
+    return c.empty() ? conservation_cause(what, at) : c;
+  }
+
   // The cause of the engine's data race ("data race: thread A event I (read, ...) and
   // thread B event J (write, ...)") in the port's terms: both accesses with their lines
   // and, when A read what B wrote, the hand-over that should have ordered them (below).
@@ -239,7 +246,6 @@ class picture final : public rqm::op_observer {
       return delivered_twice(obj, ta, tb, text, at);
     char kb[16] = {};
     std::sscanf(what.c_str() + and_at, " and thread %*d event %*d (%15[a-z]", kb);
-    auto of = [&](int k) -> const row& { return rows_[static_cast<std::size_t>(k)]; };
     if (std::strcmp(ka, "write") == 0 && std::strcmp(kb, "read") == 0 && ra >= 0 && rb >= 0) {
       // B read before A's write: only a publication A made too early can be named.
       std::vector<int> early = earlier_reads(tb, rb, ta, ra);
@@ -247,6 +253,15 @@ class picture final : public rqm::op_observer {
       return h.kind == fuzz::hand_over_kind::none ? text : text + early_said(h.read, tb, ra, at);
     }
     if (std::strcmp(ka, "read") != 0 || rb < 0) return text;
+    return taken_over(ta, ra, tb, rb, obj, text, at);
+  }
+
+  // text, and the hand-over through which thread ta's read ra took over what thread tb's
+  // write rb left (a G's status, a slot): the release or acquire missing from it. Rows
+  // are the failing execution's; at gets each named access's FILE:LINE, the hand-over's
+  // last.
+  std::string taken_over(int ta, int ra, int tb, int rb, const std::string& obj,
+                         std::string text, std::vector<std::string>& at) {
     // The hand-over, picked as Relacy's recorder picks it (fuzz/hand_over.hpp) among
     // A's reads of stores B made after its racing write (and, for a publication made
     // too early, of B's stores before it).
@@ -353,6 +368,28 @@ class picture final : public rqm::op_observer {
     return text;
   }
 
+  // The cause of a conservation failure (exec.hpp: "conservation (...) g=N delivered=D
+  // put=P") in the port's terms, from the rows: a G lost is followed to the port's last
+  // store of its pointer (the slot it was left in), then to the read that came after that
+  // store but read an older value (and the hand-over that should have ordered them), or
+  // the store that overwrote it before any read; a G delivered twice names each
+  // operation's read of its pointer, then a read of a value already replaced, or the
+  // read made after its own operation gave the slot up (a claim's write that the
+  // overwriting thread read first), after the check's own text. at gets each access's
+  // FILE:LINE, the culprit's last.
+  // "" if what is no conservation failure, or the rows never hold the G's pointer.
+  std::string conservation_cause(const std::string& what, std::vector<std::string>& at) {
+    std::size_t k = what.find("conservation (");
+    k = k == std::string::npos ? k : what.find(" g=", k);
+    int gid = -1, n = -1, put = -1;
+    if (k == std::string::npos ||
+        std::sscanf(what.c_str() + k, " g=%d delivered=%d put=%d", &gid, &n, &put) != 3)
+      return "";
+    const std::string g = "G" + std::to_string(gid);
+    std::string text = what;  // the check's own words (who took it, what was left), then ours
+    return n < put ? lost(g, text, at) : n > put ? taken_twice(g, text, at) : "";
+  }
+
   // The thread of the last access recorded (the one running at a failure).
   int last_thread() const {
     for (auto it = rows_.rbegin(); it != rows_.rend(); ++it)
@@ -446,6 +483,134 @@ class picture final : public rqm::op_observer {
            said(rows_[static_cast<std::size_t>(rw)], nullptr) +
            ": it does not publish that write (the release must come after it)";
   }
+  const row& of(int k) const { return rows_[static_cast<std::size_t>(k)]; }
+  int size() const { return static_cast<int>(rows_.size()); }
+  // An access of the port (not the harness's, not a hook's, not a mark).
+  static bool port(const row& r) {
+    return r.thread >= 0 && r.line > 0 && !r.obj.empty() && !fuzz::harness_function(r.func);
+  }
+  static bool writes(const row& r) {
+    return std::strcmp(r.kind, "store") == 0 || std::strcmp(r.kind, "rmw") == 0 ||
+           std::strcmp(r.kind, "write") == 0;
+  }
+  // The value read r read (an rmw's old value).
+  static std::string got(const row& r) {
+    return std::strcmp(r.kind, "rmw") == 0 ? r.old : r.value;
+  }
+  // "the store of P0.runq[1] at ring.hpp:40 (put)" or "the initial value" of rf row k.
+  std::string from(int k, std::vector<std::string>* at) const {
+    return k < 0 ? "the initial value" : "the " + said(of(k), at);
+  }
+  // A write to read r's location after the write r read and before r (r read a value
+  // already replaced); the last such row, or -1.
+  int replaced(int r) const {
+    int w = -1;
+    for (int i = of(r).rf + 1; i < r; i++)
+      if (i >= 0 && writes(of(i)) && of(i).obj == of(r).obj && i != of(r).rf) w = i;
+    return w;
+  }
+  // Read r came after its own operation gave the location up: an earlier write of its
+  // operation that thread t read before its row w (w overwrote what r meant to read).
+  // That write's row, or -1.
+  int given_up(int r, int t, int w) const {
+    for (int i : po_[static_cast<std::size_t>(of(r).thread)]) {
+      if (i == r) break;
+      if (of(i).op != of(r).op || !writes(of(i)) || !port(of(i))) continue;
+      for (int j : po_[static_cast<std::size_t>(t)]) {
+        if (j == w) break;
+        if (of(j).reads && of(j).rf == i) return i;
+      }
+    }
+    return -1;
+  }
+  // The read r, after its operation's write c, read a value that thread w's store made
+  // after reading c: r should have come before c.
+  std::string read_late(int r, int c, int w, std::vector<std::string>& at) {
+    culprit_ = r;
+    return "; its operation's " + said(of(c), nullptr) + " had already given " + of(r).obj +
+           " up: thread " + std::to_string(of(w).thread) + " read that and its " +
+           said(of(w), nullptr) + " reused it, so thread " + std::to_string(of(r).thread) +
+           "'s " + said(of(r), &at) + " read " + got(of(r)) +
+           ": that read must come before the write that gives the slot up";
+  }
+
+  // conservation_cause's G lost: where the port last stored its pointer, and why no
+  // operation took it from there.
+  std::string lost(const std::string& g, std::string text, std::vector<std::string>& at) {
+    int w = -1;
+    for (int i = 0; i < size(); i++)
+      if (port(of(i)) && writes(of(i)) && of(i).value == g) w = i;
+    if (w < 0) return "";
+    const std::string obj = of(w).obj;
+    text += "; thread " + std::to_string(of(w).thread) + "'s " + said(of(w), &at) +
+            " left it in " + obj;
+    for (int i = w + 1; i < size(); i++) {
+      const row& r = of(i);
+      if (!port(r) || !r.reads || r.obj != obj) continue;
+      if (r.rf == w) {
+        culprit(i);
+        return text + "; thread " + std::to_string(r.thread) + "'s " + said(r, &at) +
+               " read it, and its operation did not deliver it";
+      }
+      if (r.rf < w) {  // read an older value though the store came before it
+        text += "; thread " + std::to_string(r.thread) + "'s " + said(r, &at) +
+                " came after that store but read " + got(r) + " (" + from(r.rf, nullptr) +
+                "), not " + g;
+        culprit(i);
+        return r.thread == of(w).thread ? text
+                                        : taken_over(r.thread, i, of(w).thread, w, obj, text, at);
+      }
+      if (writes(of(r.rf))) {  // read what overwrote it
+        int c = given_up(i, of(r.rf).thread, r.rf);
+        text += "; " + from(r.rf, nullptr) + " overwrote it before any operation read it";
+        if (c >= 0) return text + read_late(i, c, r.rf, at);
+        culprit(r.rf);
+        at.push_back(std::string(of(r.rf).file) + ":" + std::to_string(of(r.rf).line));
+        return text;
+      }
+    }
+    for (int i = w + 1; i < size(); i++)
+      if (port(of(i)) && writes(of(i)) && of(i).obj == obj) {
+        culprit(i);
+        return text + "; the " + said(of(i), &at) + " overwrote it before any operation read it";
+      }
+    return text + "; no operation of the port read it from there";
+  }
+
+  // conservation_cause's G delivered more often than put: each operation's first read of
+  // its pointer (a take, or a put that moved it), then the read to blame.
+  std::string taken_twice(const std::string& g, std::string text, std::vector<std::string>& at) {
+    std::vector<int> takes;
+    for (int i = 0; i < size(); i++) {
+      const row& r = of(i);
+      if (!port(r) || !r.reads || got(r) != g) continue;
+      bool seen = false;
+      for (int t : takes) seen = seen || (of(t).thread == r.thread && of(t).op == r.op);
+      if (!seen) takes.push_back(i);
+    }
+    if (takes.empty()) return "";
+    for (int t : takes)
+      text += "; thread " + std::to_string(of(t).thread) + "'s " + said(of(t), &at) +
+              " read it (" + from(of(t).rf, nullptr) + ")";
+    for (int t : takes) {
+      if (int w = replaced(t); w >= 0) {
+        text += "; thread " + std::to_string(of(t).thread) + "'s " + said(of(t), nullptr) +
+                " read it though the " + said(of(w), nullptr) + " had replaced it";
+        culprit(t);
+        return of(w).thread == of(t).thread
+                   ? text
+                   : taken_over(of(t).thread, t, of(w).thread, w, of(t).obj, text, at);
+      }
+    }
+    for (int t : takes) {
+      int w = of(t).rf;
+      if (w < 0 || !writes(of(w))) continue;
+      if (int c = given_up(t, of(w).thread, w); c >= 0) return text + read_late(t, c, w, at);
+    }
+    return text;
+  }
+  void culprit(int k) { culprit_ = k; }
+
   // "read of G5.status at exec.hpp:185 (deliver)"; at (optional) gets "FILE:LINE".
   std::string said(const row& r, std::vector<std::string>* at) const {
     if (at != nullptr && r.line > 0) at->push_back(std::string(r.file) + ":" +
@@ -621,7 +786,7 @@ class picture final : public rqm::op_observer {
   }
 
   std::vector<row> rows_;
-  int culprit_ = -1;                  // race_cause's hand-over row
+  int culprit_ = -1;                  // cause()'s hand-over or culprit row
   std::vector<std::vector<int>> po_;  // per thread: po index -> row
   struct later_rf {
     int row, t, i;  // row reads thread t's po index i, not recorded yet

@@ -93,7 +93,7 @@ ex::options protocol_options(ex::options o) {
 #ifdef RUNQCHECK_PICTURES
 // Re-runs the failing execution at path alone, recording it, and writes its
 // page: a lane per M. Returns the page's path, or "" with err set.
-// cause: a data race in the port's terms (picture::race_cause; "" if the
+// cause: a data race in the port's terms (picture::cause; "" if the
 // failure is none); at: the FILE:LINE of each access it names.
 std::string take_picture(const char* checker, const proto_scenario& sc, ex::model m,
                          const std::string& path, const std::string& replay_line,
@@ -111,7 +111,7 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   p.pic = &pic;
   ex::stats r = ex::explore(p, o);
   std::vector<std::string> named;
-  std::string said = pic.race_cause(r.failure, at != nullptr ? *at : named);
+  std::string said = pic.cause(r.failure, at != nullptr ? *at : named);
   if (cause != nullptr) *cause = said;
   runqcheck::model::scenario info_sc;  // the page's header: the scenario's shape
   info_sc.name = sc.name;

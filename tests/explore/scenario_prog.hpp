@@ -156,7 +156,7 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
   });
   obs.pic = nullptr;
   std::vector<std::string> named;
-  std::string said = pic.race_cause(r.failure, at != nullptr ? *at : named);
+  std::string said = pic.cause(r.failure, at != nullptr ? *at : named);
   if (cause != nullptr) *cause = said;
   runqcheck::fuzz::trace_info info;
   info.sc = &sc;
@@ -175,7 +175,7 @@ std::string take_picture_at(const char*, const model::scenario&, ex::model, cons
 }
 #endif
 // The catalog's (capacities 8 and 4).
-// cause: a data race in the port's terms (picture::race_cause); at: the FILE:LINE
+// cause: a data race in the port's terms (picture::cause); at: the FILE:LINE
 // of each access it names.
 inline std::string take_picture(const model::scenario& sc, ex::model m, const std::string& path,
                                 const std::string& replay_line, std::string& err,

@@ -414,15 +414,16 @@ bool run(const char* prog, const runqcheck::model::scenario& sc,
     // none, but traces the execution again for its cause.
     const bool write = s.mode != "replay";
     std::fflush(stdout);
-    std::string err, cause;
+    std::string err, cause, culprit;
     std::string html =
-        take_picture<T>(prog, sc, subject, mode_name(p), p, line, err, cause, write);
+        take_picture<T>(prog, sc, subject, mode_name(p), p, line, err, cause, write, &culprit);
     if (write && html.empty())
       std::printf("picture: none (%s)\n", err.c_str());
     else if (write)
       std::printf("picture: %s%s%s\n", html.c_str(), err.empty() ? "" : "  ", err.c_str());
     // The reason ci/verdict.py shows (Relacy's own line says only "DATA RACE").
     if (!cause.empty()) std::printf("runqcheck: cause: %s: %s\n", name, cause.c_str());
+    if (!cause.empty() && !culprit.empty()) std::printf("at: %s\n", culprit.c_str());
 #endif
   }
   std::fflush(stdout);

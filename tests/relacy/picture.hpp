@@ -117,6 +117,7 @@ struct traced_run {
   bool failed = false;
   std::string message;
   std::string json;
+  std::string culprit;  // FILE:LINE of the access the message blames, or ""
 };
 
 // Re-runs the execution at p.initial_state of suite T under the search type
@@ -156,6 +157,8 @@ traced_run trace_execution(rl::test_params p, fz::trace_info info) {
   if (res != rl::test_result_success) {
     out.failed = true;
     out.message = fz::failure_message(rec, res, fz::current_choices().current_thread);
+    if (int c = rec.culprit(); c >= 0 && rec.at(c).line > 0)
+      out.culprit = std::string(rec.at(c).path) + ":" + std::to_string(rec.at(c).line);
   }
   info.failed = out.failed;
   info.message = out.message;
@@ -180,12 +183,14 @@ inline std::string checker_name(const char* prog, const rl::test_params& p) {
 
 // After a failing search: the failing execution's page and replay file.
 // Returns the page's absolute path, or "" with err set; cause: the failure as
-// the traced re-run says it (a data race's accesses and hand-over named).
+// the traced re-run says it (a data race's accesses and hand-over named); culprit: the
+// FILE:LINE of the access it blames.
 template <class T>
 std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
                          const char* subject, const std::string& mode,
                          const rl::test_params& failed, const std::string& replay_line,
-                         std::string& err, std::string& cause, bool write = true) {
+                         std::string& err, std::string& cause, bool write = true,
+                         std::string* culprit = nullptr) {
   std::string dir = write ? failure_dir(err) : std::string(".");
   if (dir.empty()) return "";
   const char* mut = std::getenv("RUNQCHECK_MUTANT");
@@ -218,6 +223,7 @@ std::string take_picture(const char* prog, const runqcheck::model::scenario& sc,
   p.initial_state = state.c_str();
   traced_run t = trace_execution<T>(p, info);
   cause = t.message;  // a data race with its accesses named (fuzz::recorder::failure)
+  if (culprit != nullptr) *culprit = t.culprit;
   if (!write) return "";
   if (err = fz::write_page(base + ".html", t.json); !err.empty()) return "";
   // The replay file: `key value` lines (runqcheck replay|explain FILE.replay).

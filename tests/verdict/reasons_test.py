@@ -138,6 +138,24 @@ CASES = [
      "replay: /b/bin/generated__acme_x replay 'cap=4 procs=2 P0=0,1,2 | put(0,3) get(0) | "
      "steal(1,0)' rc11 rc11/16:1\n", "",
      ["history not linearizable w.r.t. the reference model"]),
+    # ThreadSanitizer: each access with its thread and first frame of the port, not the
+    # bare WARNING line; the backend's and the system's frames skipped
+    ("unit_tsan", "unit",
+     "[ RUN      ] SubjectConcurrent.Steal\n==================\n"
+     "WARNING: ThreadSanitizer: data race (pid=4348)\n"
+     "  Read of size 8 at 0x7b0c00000010 by thread T2:\n"
+     "    #0 runqcheck::native::var<acme::g*>::load() const /s/runqcheck/backend/native.hpp:80 "
+     "(unit+0x1429)\n"
+     "    #1 acme::ring<runqcheck::native, 256u, std::allocator<acme::g*>, acme::stats_off>"
+     "::steal(acme::ring<runqcheck::native, 256u, std::allocator<acme::g*>, acme::stats_off>&)"
+     " /s/acme.hpp:88 (unit+0x1429)\n\n"
+     "  Previous write of size 8 at 0x7b0c00000010 by thread T1:\n"
+     "    #0 acme::ring<long>::push(long) /s/acme.hpp:42:7 (unit+0x1279)\n"
+     "    #1 _M_run /usr/include/c++/12/bits/std_thread.h:210 (unit+0x1279)\n\n"
+     "SUMMARY: ThreadSanitizer: data race /s/acme.hpp:88 in acme::ring::steal\n", "",
+     ["ThreadSanitizer: data race: read of size 8 by thread T2 in acme::ring<...>::steal(...) "
+      "(/s/acme.hpp:88); previous write of size 8 by thread T1 in acme::ring<long>::push(long) "
+      "(/s/acme.hpp:42)"]),
     # a hang alone: the dump's first thread and its P in the reason, not "state dump:"
     ("property_sched_hang", "property",
      "runqcheck: watchdog: FAILED: no subject operation returned for 5s (livelock or "

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """ci/verdict_files.py's where() on a Relacy data race: SARIF's location is the port's
 access that the race's cause names (the relaxed hand-over), not the port's last write
-before the failure; a failure without such a cause keeps the last write. A failure whose
+before the failure; a failure without such a cause keeps the last write, unless an `at:`
+line after its cause names the access it blames (a conservation failure's). A failure whose
 output names no line of the port (the exhaustive column's invariant): the port's last
 write before it in its picture's trace, not the header's line 1.
 
@@ -59,7 +60,10 @@ def main(argv) -> int:
     bad = []
     for name, out, want in [("race", race, 42),
                             ("no race", race.split("runqcheck: cause:")[0] + NO_RACE, 90),
-                            ("a cause not in the history", OUT.format(q=q, line=41), 90)]:
+                            ("a cause not in the history", OUT.format(q=q, line=41), 90),
+                            # a conservation failure's cause blames the load at line 30
+                            ("a cause's at: line", race.split("runqcheck: cause:")[0]
+                             + NO_RACE + f"at: {q}:30\n", 30)]:
         path, line, how = vf.where({"out": out}, port)
         if Path(path) != q.resolve() or line != want:
             bad.append(f"{name}: {path}:{line} ({how}), want {q}:{want}")

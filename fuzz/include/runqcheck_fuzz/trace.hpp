@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -301,10 +302,16 @@ class recorder final : public access_observer, public model::op_observer {
   // A plain access Relacy stopped inside (a data race) is named, with the
   // last write to that variable.
   void failure(const char* text, int thread) {
-    if (nevents_ > 0 && events_[nevents_ - 1].kind == ev::check)
-      return;  // the check already said it
-    char b[512];
+    char b[1024];
     std::snprintf(b, sizeof b, "%s", text);
+    if (nevents_ > 0 && events_[nevents_ - 1].kind == ev::check) {
+      // the check already said it; a conservation check's cause is the recording's
+      if (std::strstr(text, "conservation (") != nullptr) {
+        conservation(b, sizeof b);
+        std::snprintf(failure_, sizeof failure_, "%s", b);
+      }
+      return;
+    }
     if (pending_.obj != nullptr) {
       thread = pending_.thread;
       int o = object(pending_.obj, relacy::short_name(pending_.func),
@@ -326,6 +333,8 @@ class recorder final : public access_observer, public model::op_observer {
       if (!pw && last >= 0) hand_over(b, sizeof b, thread, last, ob.name);
     } else if (std::strstr(text, "LIVELOCK") != nullptr) {
       stale_spin(b, sizeof b);
+    } else if (std::strstr(text, "conservation (") != nullptr) {
+      conservation(b, sizeof b);
     }
     std::snprintf(failure_, sizeof failure_, "%s", b);  // kept if the trace is full
     event& e = push(ev::check, thread,
@@ -366,6 +375,105 @@ class recorder final : public access_observer, public model::op_observer {
                   "was there: no happens-before edge from that store reached T%d (an acquire "
                   "that reads a store made after it would end the loop)",
                   l.thread, object_name(l.obj), times, l.func, l.file, l.line, store, l.thread);
+  }
+  // A conservation failure (exec.hpp: "... g=N delivered=D put=P; ..."): appends where in
+  // the port, as the exhaustive column's picture says it (tests/explore/picture.hpp): a G
+  // lost, the port's last store of its pointer and the load after it that read an older
+  // store (with the hand-over that should have ordered them), or the store that overwrote
+  // it; a G delivered twice, each operation's load of its pointer and a stale one's
+  // hand-over. The culprit is the access the text names last.
+  void conservation(char* b, std::size_t n) {
+    const char* at = std::strstr(b, "conservation (");
+    at = at != nullptr ? std::strstr(at, " g=") : nullptr;
+    int gid = -1, got = -1, put = -1;
+    if (at == nullptr || std::sscanf(at, " g=%d delivered=%d put=%d", &gid, &got, &put) != 3 ||
+        got == put)
+      return;
+    char g[24];
+    std::snprintf(g, sizeof g, "G%d", gid);
+    if (got < put) return lost(b, n, g);
+    int first = -1;  // each operation's first read of the pointer
+    for (int i = 0; i < nevents_; i++) {
+      const event& r = events_[i];
+      if (!port(r) || !is_read(r) || std::strcmp(read_value(r), g) != 0) continue;
+      bool seen = false;
+      for (int j = 0; j < i && !seen; j++)
+        seen = events_[j].thread == r.thread && events_[j].op == r.op && port(events_[j]) &&
+               is_read(events_[j]) && std::strcmp(read_value(events_[j]), g) == 0;
+      if (seen) continue;
+      if (first < 0) first = i;
+      append(b, n, "; T%d read it by the %s of %s in %s (%s:%u)", r.thread, name_of(r.kind),
+             object_name(r.obj), r.func, r.file, r.line);
+      culprit_ = i;
+    }
+    for (int i = first < 0 ? nevents_ : first; i < nevents_; i++) {
+      const event& r = events_[i];
+      if (!port(r) || !is_read(r) || std::strcmp(read_value(r), g) != 0) continue;
+      int w = newest_store(r.obj, i);
+      if (w < 0 || w == r.rf) continue;
+      culprit_ = i;
+      append(b, n, "; T%d's %s in %s (%s:%u) read it though the store in %s (%s:%u) had "
+             "replaced it", r.thread, name_of(r.kind), r.func, r.file, r.line,
+             events_[w].func, events_[w].file, events_[w].line);
+      if (events_[w].thread != r.thread && events_[w].thread >= 0)
+        hand_over(b, n, r.thread, w, object_name(r.obj));
+      return;
+    }
+  }
+  // conservation's G lost: the port's last store of g, and the access after it to blame.
+  void lost(char* b, std::size_t n, const char* g) {
+    int w = -1;
+    for (int i = 0; i < nevents_; i++)
+      if (port(events_[i]) && writes(events_[i]) && std::strcmp(events_[i].value, g) == 0) w = i;
+    if (w < 0) return;
+    const event& s = events_[w];
+    append(b, n, "; T%d's %s in %s (%s:%u) left it in %s", s.thread, name_of(s.kind), s.func,
+           s.file, s.line, object_name(s.obj));
+    for (int i = w + 1; i < nevents_; i++) {
+      const event& r = events_[i];
+      if (!port(r) || r.obj != s.obj) continue;
+      if (is_read(r) && r.rf == w) {
+        culprit_ = i;
+        return append(b, n, "; T%d's %s in %s (%s:%u) read it, and its operation did not "
+                      "deliver it", r.thread, name_of(r.kind), r.func, r.file, r.line);
+      }
+      if (is_read(r) && r.rf < w) {  // an older store, though #w came before it
+        culprit_ = i;
+        append(b, n, "; T%d's %s in %s (%s:%u) came after that store but read %s (%s), not %s",
+               r.thread, name_of(r.kind), r.func, r.file, r.line, read_value(r),
+               r.rf < 0 ? "the initial value" : "an older store", g);
+        if (r.thread != s.thread) hand_over(b, n, r.thread, w, object_name(r.obj));
+        return;
+      }
+      if (writes(r)) {
+        culprit_ = i;
+        return append(b, n, "; the %s in %s (%s:%u) overwrote it before any operation read it",
+                      name_of(r.kind), r.func, r.file, r.line);
+      }
+    }
+    append(b, n, "; no operation of the port read it from there");
+  }
+  // The latest store to object o before event i, or -1.
+  int newest_store(int o, int i) const {
+    for (int j = i - 1; j >= 0; j--)
+      if (events_[j].obj == o && writes(events_[j])) return j;
+    return -1;
+  }
+  static bool port(const event& e) {
+    return e.thread >= 0 && e.line > 0 && e.obj >= 0 && !harness_function(e.func);
+  }
+  static bool writes(const event& e) {
+    return e.kind == ev::store || e.kind == ev::rmw || e.kind == ev::write;
+  }
+  static const char* read_value(const event& e) { return e.kind == ev::rmw ? e.old : e.value; }
+  static void append(char* b, std::size_t n, const char* fmt, ...)
+      __attribute__((format(printf, 3, 4))) {
+    std::size_t at = std::strlen(b);
+    if (at + 1 >= n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(b + at, n - at, fmt, ap);
+    va_end(ap);
   }
   // A racing read by `thread` of what write #w wrote: appends the hand-over that should
   // have ordered them, as pick_hand_over (hand_over.hpp) picks it among the reader's
@@ -684,7 +792,7 @@ class recorder final : public access_observer, public model::op_observer {
   int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
   bool resolved_ = false;  // resolve_fields ran
-  char failure_[512] = {};  // failure()'s text (its row is lost when the trace is full)
+  char failure_[1024] = {};  // failure()'s text (its row is lost when the trace is full)
   phase phase_ = phase::setup;
   struct {
     access_observer::kind kind{};
@@ -710,7 +818,8 @@ inline std::string failure_message(recorder& rec, rl::test_result_e res, int thr
                       : std::string("relacy: ") + rl::test_result_str(res);
   rec.failure(m.c_str(), thread);
   // the recorder's text: a data race's accesses and hand-over, a livelock's stale loop
-  if (res == rl::test_result_data_race || res == rl::test_result_livelock)
+  if (res == rl::test_result_data_race || res == rl::test_result_livelock ||
+      m.find("conservation (") != std::string::npos)  // and a conservation failure's cause
     m = rec.failure_text();
   return m;
 }
