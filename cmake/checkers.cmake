@@ -346,6 +346,19 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
     set_tests_properties(relacy_teeth/get_stale PROPERTIES LABELS "gate;relacy;selftest"
       TIMEOUT 120)
     runqcheck_small_search(relacy_teeth__get_stale)
+    # A steal that copies after its relaxed claim CAS (held-out round 8's variant 4): the
+    # race's cause names the thief's load after its own claim, not the owner's store.
+    runqcheck_example_exe(relacy_teeth__grab_after_relaxed_cas
+      "${RUNQCHECK_ROOT}/tests/relacy/scenarios.cpp" grab_after_relaxed_cas
+      teeth/grab_after_cas.hpp teeth::grab_after_relaxed_cas "${RUNQCHECK_ROOT}/tests/explore"
+      runqcheck_relacy runqcheck_models ${_rq_pic})
+    add_test(NAME relacy_teeth/grab_after_relaxed_cas COMMAND sh -c
+      "RUNQCHECK_CASE=owner_vs_thief \"$0\" random 20000 2>&1 | grep -m1 \"$1\""
+      $<TARGET_FILE:relacy_teeth__grab_after_relaxed_cas>
+      "its load in runqsteal (grab_after_cas.hpp:28) came after its own write in runqsteal")
+    set_tests_properties(relacy_teeth/grab_after_relaxed_cas PROPERTIES
+      LABELS "gate;relacy;selftest" TIMEOUT 120)
+    runqcheck_small_search(relacy_teeth__grab_after_relaxed_cas)
     # A port's `= delete` past relacy.hpp's `delete` macro (the generated header).
     _runqcheck_protocol_header(deleted_member_proto deleted_member.hpp deleted_member::proto
       "${RUNQCHECK_ROOT}/tests/relacy" _rq_dm_incs

@@ -818,14 +818,17 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   add_test(NAME explore_teeth/steal_next_store COMMAND sh
     "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__steal_next_store>)
   # teeth::grab_after_cas reads the slots after its CAS: the cause names that load as
-  # read after the thief's own release (the CAS) that the owner read before refilling.
-  runqcheck_example_exe(explore_teeth__grab_after_cas
-    "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" grab_after_cas
-    teeth/grab_after_cas.hpp teeth::grab_after_cas "${RUNQCHECK_ROOT}/tests/explore"
-    runqcheck_explore runqcheck_models ${_rq_pic})
-  add_test(NAME explore_teeth/grab_after_cas COMMAND sh
-    "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__grab_after_cas>
-    "its load of P0.runq[0] at grab_after_cas.hpp:26 (runqsteal) came after its own rmw of")
+  # read after the thief's own write (the CAS) that the owner read before refilling;
+  # grab_after_relaxed_cas, the same with the CAS relaxed (not the owner's relaxed store).
+  foreach(_rq_tn IN ITEMS grab_after_cas grab_after_relaxed_cas)
+    runqcheck_example_exe(explore_teeth__${_rq_tn}
+      "${RUNQCHECK_ROOT}/tests/explore/scenarios.cpp" ${_rq_tn}
+      teeth/grab_after_cas.hpp teeth::${_rq_tn} "${RUNQCHECK_ROOT}/tests/explore"
+      runqcheck_explore runqcheck_models ${_rq_pic})
+    add_test(NAME explore_teeth/${_rq_tn} COMMAND sh
+      "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore_teeth__${_rq_tn}>
+      "its load of P0.runq[0] at grab_after_cas.hpp:28 (runqsteal) came after its own rmw of")
+  endforeach()
   # teeth::fence_publish orders by fences and drops the thief's: the cause names that
   # load, as the owner's release fence makes its relaxed store a release.
   runqcheck_example_exe(explore_teeth__fence_publish
@@ -890,9 +893,10 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
     set_tests_properties(explore_teeth/${_rq_tn} PROPERTIES LABELS "gate;explore;selftest"
       TIMEOUT 120 PASS_REGULAR_EXPRESSION "${_rq_tw_${_rq_tn}}")
   endforeach()
-  set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas PROPERTIES
-    LABELS "gate;explore;selftest" TIMEOUT 300)
+  set_tests_properties(explore_teeth/steal_next_store explore_teeth/grab_after_cas
+    explore_teeth/grab_after_relaxed_cas PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 300)
   runqcheck_small_search(explore_teeth__steal_next_store explore_teeth__grab_after_cas
+    explore_teeth__grab_after_relaxed_cas
     explore_teeth__fence_publish explore_teeth__early_publish explore_teeth__counters_by_value
     generated_teeth__get_stale generated_teeth__drain_keeps_next)
   # examples/packed_runq's bugs, each a scenario whose failure must say what broke:

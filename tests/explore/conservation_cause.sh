@@ -16,11 +16,18 @@ if [ -n "$bare" ]; then
 fi
 # each cause with the last of the at: lines after it
 got=$(printf '%s\n' "$out" | awk '
-  /invariant: conservation .* at the end [0-9]+; thread / { if (c != "") print c " @@ " a; c = $0; a = ""; next }
+  /invariant: conservation .* at the end [0-9]+; thread / {
+    if (c != "") print c " @@ " a
+    c = $0; a = ""; next
+  }
   c != "" && /^at: / { a = $2; next }
   c != "" { print c " @@ " a; c = "" }
   END { if (c != "") print c " @@ " a }')
-[ -n "$got" ] || { printf '%s\n' "$out" | tail -5; echo "conservation_cause: no conservation failure"; exit 1; }
+if [ -z "$got" ]; then
+  printf '%s\n' "$out" | tail -5
+  echo "conservation_cause: no conservation failure"
+  exit 1
+fi
 printf '%s\n' "$got" | head -3 | cut -c1-400
 if ! printf '%s\n' "$got" | grep -F -- "$want" | grep -qE -- "@@ .*$culprit\$"; then
   echo "conservation_cause: no cause holds '$want' with its last at: line at $culprit"

