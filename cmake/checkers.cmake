@@ -151,6 +151,18 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_reason_cut COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/reason_cut_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_reason_cut")
+  # diff vs Go's two differing lines: a long one (a ring of 256 Gs) cut around its first
+  # differing word, so the verdict's reason stays short; short ones whole.
+  string(CONCAT _rq_dl "a=\"P0 runnext -1 ring $(seq -s ' ' 1000 1255)\"; "
+    "b=\"P0 runnext -1 ring $(seq -s ' ' 1000 1056) 1058 $(seq -s ' ' 1059 1255)\"; "
+    "out=$(sh \"$0\" \"$a\" \"$b\") && printf '%s\\n' \"$out\" && "
+    "[ $(printf '%s' \"$out\" | wc -c) -lt 400 ] && "
+    "printf '%s\\n' \"$out\" | grep -q '^  C++: P0 runnext -1 ring ... 1054 1055 1056 1057 ' && "
+    "printf '%s\\n' \"$out\" | grep -q 'differ first at word 62' && "
+    "[ \"$(sh \"$0\" '3 get 1001 1' '3 get 1002 1')\" = \"$(printf '  C++: 3 get 1001 1\\n"
+    "  Go:  3 get 1002 1')\" ]")
+  add_test(NAME diff_go_lines COMMAND sh -c "${_rq_dl}"
+    "${RUNQCHECK_ROOT}/tests/differential/diff_lines.sh")
   # A weak memory failure at two sites: two SARIF results, one at each.
   add_test(NAME verdict_sarif_sites COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/sarif_sites_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
@@ -247,8 +259,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_reports verdict_junit_cell verdict_strict_presets
-    verdict_reason_cut verdict_sarif_sites verdict_sarif_same_name verdict_columns docs_columns
-    gate_flags subject_spec verdict_cache verdict_carry style_line_length ctest_labels
+    verdict_reason_cut verdict_sarif_sites verdict_sarif_same_name diff_go_lines verdict_columns
+    docs_columns gate_flags subject_spec verdict_cache verdict_carry style_line_length ctest_labels
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()
 

@@ -108,8 +108,8 @@ fi
 line=$(cmp "$work/cpp.txt" "$work/go.txt" | sed -n 's/.* line \([0-9]*\).*/\1/p')
 seqline=$(head -n "$line" "$work/cpp.txt" | grep -n '^seq ' | tail -1)
 echo "FAIL: outcomes differ at line $line of $work/cpp.txt vs $work/go.txt (in ${seqline#*:})"
-echo "  C++: $(sed -n "${line}p" "$work/cpp.txt")"
-echo "  Go:  $(sed -n "${line}p" "$work/go.txt")"
+sh "$(dirname "$0")/diff_lines.sh" "$(sed -n "${line}p" "$work/cpp.txt")" \
+  "$(sed -n "${line}p" "$work/go.txt")"
 id=$(echo "${seqline#*:}" | awk '{print $2}')
 echo "  the sequence (from $work/seqs.txt):"
 awk -v id="$id" '($1=="seq" || $1=="iseq") && $2==id {p=1} p {print "    " $0}
