@@ -3,7 +3,8 @@
 # as run_diff.sh prints them under its FAIL line: each whole when short; a long one (a
 # full ring's 256 Gs, a drain's list) as its first four words (what the line is: "P0
 # runnext -1 ring") and the words around the first that differs, with its word count.
-awk -v a="${1?usage: diff_lines.sh CPP_LINE GO_LINE}" -v b="${2?usage: diff_lines.sh CPP_LINE GO_LINE}" '
+[ $# -eq 2 ] || { echo "usage: diff_lines.sh CPP_LINE GO_LINE" >&2; exit 2; }
+awk -v a="$1" -v b="$2" '
   function show(tag, s, w, n,    out, i) {
     if (length(s) <= 160) { print "  " tag s; return }
     out = w[1] " " w[2] " " w[3] " " w[4]

@@ -419,6 +419,19 @@ class recorder final : public access_observer, public model::op_observer {
         hand_over(b, n, r.thread, w, object_name(r.obj));
       return;
     }
+    for (int i = first < 0 ? nevents_ : first; i < nevents_; i++) {
+      const event& r = events_[i];
+      if (!port(r) || !is_read(r) || std::strcmp(read_value(r), g) != 0 || r.rf < 0) continue;
+      if (int c = given_up(i, r.rf); c >= 0) {
+        culprit_ = i;
+        const event& x = events_[c];
+        return append(b, n, "; T%d's %s in %s (%s:%u) read it after its operation's %s in "
+                      "%s (%s:%u) had given %s up, which T%d read before that store: that read "
+                      "must come before that write", r.thread, name_of(r.kind), r.func, r.file,
+                      r.line, name_of(x.kind), x.func, x.file, x.line, object_name(r.obj),
+                      events_[r.rf].thread);
+      }
+    }
   }
   // conservation's G lost: the port's last store of g, and the access after it to blame.
   void lost(char* b, std::size_t n, const char* g) {
@@ -431,13 +444,13 @@ class recorder final : public access_observer, public model::op_observer {
            s.file, s.line, object_name(s.obj));
     for (int i = w + 1; i < nevents_; i++) {
       const event& r = events_[i];
-      if (!port(r) || r.obj != s.obj) continue;
-      if (is_read(r) && r.rf == w) {
+      if (!port(r) || !is_read(r) || r.obj != s.obj) continue;
+      if (r.rf == w) {
         culprit_ = i;
         return append(b, n, "; T%d's %s in %s (%s:%u) read it, and its operation did not "
                       "deliver it", r.thread, name_of(r.kind), r.func, r.file, r.line);
       }
-      if (is_read(r) && r.rf < w) {  // an older store, though #w came before it
+      if (r.rf < w) {  // an older store, though #w came before it
         culprit_ = i;
         append(b, n, "; T%d's %s in %s (%s:%u) came after that store but read %s (%s), not %s",
                r.thread, name_of(r.kind), r.func, r.file, r.line, read_value(r),
@@ -445,13 +458,42 @@ class recorder final : public access_observer, public model::op_observer {
         if (r.thread != s.thread) hand_over(b, n, r.thread, w, object_name(r.obj));
         return;
       }
-      if (writes(r)) {
+      const event& o = events_[r.rf];  // what overwrote it, read here
+      append(b, n, "; the %s in %s (%s:%u) overwrote it before any operation read it",
+             name_of(o.kind), o.func, o.file, o.line);
+      culprit_ = r.rf;
+      if (int c = given_up(i, r.rf); c >= 0) {
+        culprit_ = i;
+        const event& x = events_[c];
+        append(b, n, "; T%d's %s in %s (%s:%u) read %s from it after its operation's %s in "
+               "%s (%s:%u) had given %s up, which T%d read first: that read must come before "
+               "that write", r.thread, name_of(r.kind), r.func, r.file, r.line, read_value(r),
+               name_of(x.kind), x.func, x.file, x.line, object_name(r.obj), o.thread);
+      }
+      return;
+    }
+    for (int i = w + 1; i < nevents_; i++)
+      if (port(events_[i]) && writes(events_[i]) && events_[i].obj == s.obj) {
         culprit_ = i;
         return append(b, n, "; the %s in %s (%s:%u) overwrote it before any operation read it",
-                      name_of(r.kind), r.func, r.file, r.line);
+                      name_of(events_[i].kind), events_[i].func, events_[i].file,
+                      events_[i].line);
       }
-    }
     append(b, n, "; no operation of the port read it from there");
+  }
+  // Read r came after its own operation gave the location up: an earlier write of its
+  // operation that the thread of write w read before w (w overwrote what r meant to
+  // read). That write's event, or -1.
+  int given_up(int r, int w) const {
+    const event& e = events_[r];
+    for (int c = 0; c < r; c++) {
+      const event& x = events_[c];
+      if (x.thread != e.thread || x.op != e.op || !writes(x) || !port(x)) continue;
+      for (int j = c + 1; j < w; j++)
+        if (events_[j].thread == events_[w].thread && is_read(events_[j]) && events_[j].rf == c)
+          return c;
+    }
+    return -1;
   }
   // The latest store to object o before event i, or -1.
   int newest_store(int o, int i) const {
