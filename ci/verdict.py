@@ -82,7 +82,8 @@ DECLARED = re.compile(r"runqcheck: declared absent: (.*)$")
 REPORT = re.compile(r"runqcheck: report: (.*)$")  # findings that do not fail a cell
 REASON = re.compile(r"invariant:|fatal error|\bFAILED\b|^FAIL\b|: Failure$|\berror:|LIVELOCK|"
                     r"DEADLOCK|DATA RACE|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|"
-                    r"runtime error:|no progress|watchdog|\bdata race\b")
+                    r"runtime error:|no progress|watchdog|\bdata race\b|"
+                    r"^runqcheck: history not linearizable")
 CRASH = re.compile(r"runqcheck: crash: (.*)$")  # tests/unit/isolate.py
 # A checker's own statement of the cause (Relacy's driver: a data race's accesses and
 # hand-over, from its traced re-run): the reason when present.
@@ -293,22 +294,43 @@ def tsan_reason(lines) -> str:
     8 by thread T2 in ring::steal() (ring.hpp:88); previous write of size 8 by thread T1
     in ring::push(g*) (ring.hpp:42)". "" when no access follows the WARNING line."""
     what = re.sub(r" \(pid=\d+\)$", "", lines[0].strip().removeprefix("WARNING: "))
-    parts, access = [], None
+    parts, access, frames = [], None, []
+
+    def said():
+        # the first frame of the port (outside runqcheck's tree), else of runqcheck's own
+        # code (the bundled port, the harness), else the access alone
+        own = [x for x in frames if not in_tree(x[1])] or frames
+        parts.append(f"{access} in {short_fn(own[0][0])} ({own[0][1]}:{own[0][2]})" if own
+                     else access)
+
     for ln in lines[1:]:
         if ln.startswith(("SUMMARY:", "==================")):
             break
         if m := TSAN_ACCESS.match(ln):
-            access = f"{m.group(1)[0].lower()}{m.group(1)[1:]} {m.group(2)}"
+            if access:
+                said()
+            access, frames = f"{m.group(1)[0].lower()}{m.group(1)[1:]} {m.group(2)}", []
         elif access and (f := TSAN_FRAME.match(ln)):
-            path = f.group(2)
-            if path.startswith("/usr/") or "runqcheck/backend/" in path:
-                continue
-            parts.append(f"{access} in {short_fn(f.group(1))} ({path}:{f.group(3)})")
-            access = None
+            if not f.group(2).startswith("/usr/") and "runqcheck/backend/" not in f.group(2):
+                frames.append(f.groups())
         elif not ln.strip() and access:
-            parts.append(access)  # no frame outside the system's headers
+            said()
             access = None
+    if access:
+        said()
     return f"{what}: " + "; ".join(parts) if parts else ""
+
+
+def in_tree(path: str) -> bool:
+    """path (a frame's, a message's) is in runqcheck's own tree (its harness, the bundled
+    ports), as written or under $RUNQCHECK_ROOT."""
+    if path.startswith("$RUNQCHECK_ROOT/"):
+        return True
+    try:
+        return Path(path).is_absolute() and Path(path).resolve().is_relative_to(
+            verdict_files.ROOT)
+    except OSError:
+        return False
 
 
 def rapidcheck_reason(lines) -> str:

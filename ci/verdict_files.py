@@ -86,6 +86,20 @@ def cause_site(out: str, hist: list, port: dict, build: Path = None):
     return None
 
 
+def named_site(out: str, port: dict):
+    """(path, line) of the hand-over that a `runqcheck: ` line's cause names (the fuzz
+    column's recorder says it as Relacy's does, with no history to find it in): the port's
+    one file of that base name, or None."""
+    for ln in out.splitlines():
+        m = CAUSE_SITE.search(ln) if ln.startswith("runqcheck: ") else None
+        if m is None:
+            continue
+        files = {x.resolve() for d in port.get("include_dirs", []) if Path(d).is_dir()
+                 for x in Path(d).rglob(m.group(1)) if x.is_file()}
+        return (str(files.pop()), int(m.group(2))) if len(files) == 1 else None
+    return None
+
+
 # A compiler's error line: path:line[:col]: [fatal ]error: (GCC and clang).
 COMPILER_ERROR = re.compile(r"^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error:")
 
@@ -154,7 +168,9 @@ def where(f: dict, port: dict):
     Relacy history, the failing event when it is the port's, else the hand-over that a data
     race's cause names, else the access the cause blames (its `at:` line: a conservation
     failure's), else the port's last write before it (a race found on the harness's
-    data was published by it); else the last port line the output names; else the port's
+    data was published by it); else the hand-over a cause without a history names (the
+    fuzz column's); a ThreadSanitizer report's first access, its innermost frame in the
+    port; else the last port line the output names; else the port's
     last write before the failure in its picture's trace (the exhaustive and generated
     columns). Else the port's header (or its .cmake spec) at line 1; else the
     compiler's first error in any file; else the log at line 1."""
@@ -178,6 +194,16 @@ def where(f: dict, port: dict):
                   for x in locations(ln, port, build)]
         if writes:
             return writes[-1] + ("the port's last write before the failure (Relacy's history)",)
+    tsan = out.find("WARNING: ThreadSanitizer") if not f.get("stage") else -1
+    if tsan >= 0:  # its first access's innermost frame in the port (stacks list it first)
+        report = out[tsan:].split("SUMMARY:", 1)[0]
+        for ln in report.splitlines():
+            at = locations(ln, port, build) if ln.lstrip().startswith("#") else []
+            if at:
+                return at[0] + ("the port's innermost frame of ThreadSanitizer's first access",)
+    site = None if f.get("stage") or hist else named_site(out, port)
+    if site:
+        return site + ("the access the race's cause names (the fuzz column's recorder)",)
     locs = [] if f.get("stage") else locations(out, port, build)
     if locs:
         return locs[-1] + ("the last line of the port the test's output names",)

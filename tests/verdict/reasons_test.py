@@ -138,6 +138,13 @@ CASES = [
      "replay: /b/bin/generated__acme_x replay 'cap=4 procs=2 P0=0,1,2 | put(0,3) get(0) | "
      "steal(1,0)' rc11 rc11/16:1\n", "",
      ["history not linearizable w.r.t. the reference model"]),
+    # the fuzz column's history (libFuzzer's run, no FAILED line)
+    ("fuzz_interleave_short", "fuzz interleave",
+     "INFO: Seed: 1\n\nrunqcheck: history not linearizable w.r.t. the reference model: not "
+     "linearizable w.r.t. the reference model; shortest failing prefix (12 of 24 events):\n"
+     "  initial: P0 ring=[0 1 2] runnext=-1\n   0  T0  call runqput(P0, G3, next=false)\n\n"
+     "picture: /b/fuzz/fuzz_artifacts/x/picture-ab.html\n", "",
+     ["history not linearizable w.r.t. the reference model"]),
     # ThreadSanitizer: each access with its thread and first frame of the port, not the
     # bare WARNING line; the backend's and the system's frames skipped
     ("unit_tsan", "unit",

@@ -4,7 +4,9 @@ access that the race's cause names (the relaxed hand-over), not the port's last 
 before the failure; a failure without such a cause keeps the last write, unless an `at:`
 line after its cause names the access it blames (a conservation failure's). A failure whose
 output names no line of the port (the exhaustive column's invariant): the port's last
-write before it in its picture's trace, not the header's line 1.
+write before it in its picture's trace, not the header's line 1. The fuzz column's cause
+(no history): its hand-over. A ThreadSanitizer report: its first access's innermost frame
+in the port.
 
 usage: where_test.py VERDICT_FILES_PY WORKDIR
 Exit 0 if so, 1 naming what is wrong."""
@@ -63,7 +65,24 @@ def main(argv) -> int:
                             ("a cause not in the history", OUT.format(q=q, line=41), 90),
                             # a conservation failure's cause blames the load at line 30
                             ("a cause's at: line", race.split("runqcheck: cause:")[0]
-                             + NO_RACE + f"at: {q}:30\n", 30)]:
+                             + NO_RACE + f"at: {q}:30\n", 30),
+                            # the fuzz column: its recorder's cause, no history; a later line
+                            # of the port named (a frame) is not the site
+                            ("a fuzz cause", "runqcheck: relacy: DATA RACE: read of G4.status "
+                             "races; T1 took it over through P0.tail: the store in push_back "
+                             f"(q.hpp:42) is relaxed, not a release\n  #3 pop {q}:77\n", 42),
+                            # ThreadSanitizer: the first access's innermost frame in the port,
+                            # not the outer frames nor the previous access's
+                            ("a TSan report", "WARNING: ThreadSanitizer: data race (pid=1)\n"
+                             "  Write of size 8 at 0x7b by thread T2:\n"
+                             "    #0 var::store() /r/backend/native.hpp:156 (u+0x1)\n"
+                             f"    #1 q::empty_out() {q}:28 (u+0x1)\n"
+                             f"    #2 q::runqdrain() {q}:9 (u+0x1)\n\n"
+                             "  Previous read of size 8 at 0x7b by main thread:\n"
+                             f"    #0 q::pop() {q}:81 (u+0x2)\n\n"
+                             "SUMMARY: ThreadSanitizer: data race /r/backend/native.hpp:156 "
+                             "in var::store\n",
+                             28)]:
         path, line, how = vf.where({"out": out}, port)
         if Path(path) != q.resolve() or line != want:
             bad.append(f"{name}: {path}:{line} ({how}), want {q}:{want}")

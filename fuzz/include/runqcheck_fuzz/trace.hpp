@@ -585,7 +585,8 @@ class recorder final : public access_observer, public model::op_observer {
     std::snprintf(b + at, n - at,
                   "; T%d took it over through %s: the %s in %s (%s:%u) is %s, not %s (nor %s "
                   "a%s fence of its operation)", thread,
-                  object_name(l.obj), store ? "store" : "load", x.func, x.file, x.line,
+                  object_name(l.obj), x.kind == ev::rmw ? "rmw" : store ? "store" : "load",
+                  x.func, x.file, x.line,
                   x.ordered ? name_of(x.mo) : "plain", store ? "a release" : "an acquire",
                   store ? "after" : "before", store ? " release" : "n acquire");
     if (h.kind == hand_over_kind::unordered) {  // the load is named too (it may be misplaced)
