@@ -397,6 +397,15 @@ if("relacy" IN_LIST RUNQCHECK_CHECKERS)
       "came after that store but read nil [(]the initial value[)], not G0; T1 took it over "
       "through P0.runqtail: the store in runqput [(]runq.hpp:237[)] is relaxed[^\n]*\n"
       "at: [^\n]*runq.hpp:237\n")
+    # A CAS made of a load and a store (the thief's claim): the cause names the update
+    # its store lost, on the at: line.
+    add_test(NAME relacy_cause/lost_update
+      COMMAND $<TARGET_FILE:relacy_scenarios__mutants> random 20000)
+    string(CONCAT _rq_lu "an update lost: T[0-9]'s store in runqgrab__runqgrab_cas_as_load_store "
+      "[(]runq.hpp:[0-9]+[)] wrote P0.runqhead over [^\n]*\nat: [^\n]*runq.hpp:[0-9]+\n")
+    set_tests_properties(relacy_cause/lost_update PROPERTIES
+      ENVIRONMENT "RUNQCHECK_CASE=owner_vs_thief;RUNQCHECK_MUTANT=runqgrab_cas_as_load_store"
+      PASS_REGULAR_EXPRESSION "${_rq_lu}" LABELS "gate;relacy;selftest" TIMEOUT 120)
     set_tests_properties(relacy_cause/conservation_lost PROPERTIES ENVIRONMENT
       "RUNQCHECK_CASE=put_kicks_runnext_during_steal;RUNQCHECK_MUTANT=order:runqput_tail_store"
       PASS_REGULAR_EXPRESSION "${_rq_rc}" LABELS "gate;relacy;selftest" TIMEOUT 120)

@@ -346,8 +346,15 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
     ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
   set_tests_properties(explore_cause/conservation_twice PROPERTIES
     ENVIRONMENT "RUNQCHECK_MUTANT=runqgrab_runnext_load_store")
+  # A CAS made of a load and a store (the thief's claim): the G handed out twice is
+  # followed to the update its store lost, named last.
+  add_test(NAME explore_cause/lost_update COMMAND sh
+    "${RUNQCHECK_ROOT}/tests/explore/race_cause.sh" $<TARGET_FILE:explore__mutants>
+    "; an update lost: thread 1's store of P0.runqhead at runq.hpp:")
+  set_tests_properties(explore_cause/lost_update PROPERTIES
+    ENVIRONMENT "RUNQCHECK_MUTANT=runqgrab_cas_as_load_store")
   set_tests_properties(explore_cause/conservation_lost explore_cause/conservation_twice
-    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+    explore_cause/lost_update PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   # A scenario expecting the port's fatal error (steal_overflow) that fails
   # otherwise first (runqsteal_no_overflow_check: the conservation invariant)
   # says what failed instead, with a replay: line that fails again so.

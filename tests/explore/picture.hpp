@@ -59,6 +59,7 @@ class picture final : public rqm::op_observer {
   void begin(int nthreads) {
     rows_.clear();
     culprit_ = -1;
+    sc_ordered_ = false;
     names_.clear();
     mutexes_.clear();
     owners_.clear();
@@ -176,6 +177,7 @@ class picture final : public rqm::op_observer {
     for (auto& pt : po_)
       for (int& k : pt) k = now[static_cast<std::size_t>(k)];
     rows_ = std::move(rows);
+    sc_ordered_ = true;
   }
 
   // The failure as the last row, on thread t (-1: the final check). The
@@ -243,7 +245,7 @@ class picture final : public rqm::op_observer {
                     : "an access by thread " + std::to_string(tb);
     text += ", unordered by happens-before";
     if (rb >= 0 && rows_[static_cast<std::size_t>(rb)].func == "deliver")
-      return delivered_twice(obj, ta, tb, text, at);
+      return with_lost_update(delivered_twice(obj, ta, tb, text, at), at);
     char kb[16] = {};
     std::sscanf(what.c_str() + and_at, " and thread %*d event %*d (%15[a-z]", kb);
     if (std::strcmp(ka, "write") == 0 && std::strcmp(kb, "read") == 0 && ra >= 0 && rb >= 0) {
@@ -388,7 +390,58 @@ class picture final : public rqm::op_observer {
       return "";
     const std::string g = "G" + std::to_string(gid);
     std::string text = what;  // the check's own words (who took it, what was left), then ours
-    return n < put ? lost(g, text, at) : n > put ? taken_twice(g, text, at) : "";
+    if (n == put) return "";
+    text = n < put ? lost(g, text, at) : taken_twice(g, text, at);
+    return with_lost_update(text.empty() ? what : text, at);
+  }
+
+  // text, and the rows' first lost update (lost_update) if any, named as the culprit (at
+  // gets its line last): a G lost or handed out twice often starts there, its own story
+  // (above) naming a symptom.
+  std::string with_lost_update(std::string text, std::vector<std::string>& at) {
+    const int lu = lost_update();
+    if (lu < 0) return text;
+    const row& x = of(lu);
+    const row& r = of(last_read(lu));
+    int w = -1;
+    for (int i = r.rf + 1; i < lu && w < 0; i++)
+      if (i >= 0 && writes(of(i)) && of(i).obj == x.obj && of(i).thread != x.thread) w = i;
+    culprit_ = lu;
+    at.push_back(std::string(x.file) + ":" + std::to_string(x.line));
+    return text + "; an update lost: thread " + std::to_string(x.thread) + "'s " +
+           said(x, nullptr) + " wrote over thread " + std::to_string(of(w).thread) + "'s " +
+           said(of(w), nullptr) + ", made after the value its " + said(r, nullptr) +
+           " read (a CAS would have failed there)";
+  }
+
+  // Store s's thread's last read of its object in its operation before s, or -1.
+  int last_read(int s) const {
+    int r = -1;
+    for (int k : po_[static_cast<std::size_t>(of(s).thread)]) {
+      if (k >= s) break;
+      if (of(k).op == of(s).op && of(k).reads && of(k).obj == of(s).obj) r = k;
+    }
+    return r;
+  }
+  // The first lost update of the rows: a plain store of the port to an object its
+  // thread's operation read before, with another thread's write to it between the write
+  // that read read and the store (a read-modify-write made of a load and a store, a CAS
+  // that should have been). Rows in an SC order only (there a write's row is its place in
+  // the object's order); -1 if none.
+  int lost_update() const {
+    if (!sc_ordered_) return -1;
+    for (int s = 0; s < size(); s++) {
+      const row& x = of(s);
+      if (!port(x) || (std::strcmp(x.kind, "store") != 0 && std::strcmp(x.kind, "write") != 0))
+        continue;
+      const int r = last_read(s);
+      if (r < 0) continue;
+      for (int w = of(r).rf + 1; w < s; w++)
+        if (w >= 0 && writes(of(w)) && of(w).obj == x.obj && of(w).thread != x.thread &&
+            of(w).thread >= 0)
+          return s;
+    }
+    return -1;
   }
 
   // The thread of the last access recorded (the one running at a failure).
@@ -788,6 +841,7 @@ class picture final : public rqm::op_observer {
 
   std::vector<row> rows_;
   int culprit_ = -1;                  // cause()'s hand-over or culprit row
+  bool sc_ordered_ = false;           // the rows are in an SC order (order_sc)
   std::vector<std::vector<int>> po_;  // per thread: po index -> row
   struct later_rf {
     int row, t, i;  // row reads thread t's po index i, not recorded yet

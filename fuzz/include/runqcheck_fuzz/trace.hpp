@@ -302,7 +302,7 @@ class recorder final : public access_observer, public model::op_observer {
   // A plain access Relacy stopped inside (a data race) is named, with the
   // last write to that variable.
   void failure(const char* text, int thread) {
-    char b[1024];
+    char b[2048];
     std::snprintf(b, sizeof b, "%s", text);
     if (nevents_ > 0 && events_[nevents_ - 1].kind == ev::check) {
       // the check already said it; a conservation check's cause is the recording's
@@ -391,7 +391,60 @@ class recorder final : public access_observer, public model::op_observer {
       return;
     char g[24];
     std::snprintf(g, sizeof g, "G%d", gid);
-    if (got < put) return lost(b, n, g);
+    if (got < put)
+      lost(b, n, g);
+    else
+      twice(b, n, g);
+    with_lost_update(b, n);
+  }
+  // Appends the recording's first lost update (lost_update) if any, named as the culprit:
+  // a G lost or handed out twice often starts there, its own story naming a symptom.
+  void with_lost_update(char* b, std::size_t n) {
+    const int lu = lost_update();
+    if (lu < 0) return;
+    const event& x = events_[lu];
+    const event& r = events_[last_read(lu)];
+    int w = r.rf + 1;
+    while (w < lu && !(writes(events_[w]) && events_[w].obj == x.obj &&
+                       events_[w].thread != x.thread && events_[w].thread >= 0))
+      w++;
+    culprit_ = lu;
+    append(b, n, "; an update lost: T%d's %s in %s (%s:%u) wrote %s over T%d's %s in %s "
+           "(%s:%u), made after the value its %s in %s (%s:%u) read (a CAS would have failed "
+           "there)", x.thread, name_of(x.kind), x.func, x.file, x.line, object_name(x.obj),
+           events_[w].thread, name_of(events_[w].kind), events_[w].func, events_[w].file,
+           events_[w].line, name_of(r.kind), r.func, r.file, r.line);
+  }
+  // Store s's thread's last read of its object in its operation before s, or -1.
+  int last_read(int s) const {
+    int r = -1;
+    for (int k = 0; k < s; k++)
+      if (events_[k].thread == events_[s].thread && events_[k].op == events_[s].op &&
+          is_read(events_[k]) && events_[k].obj == events_[s].obj)
+        r = k;
+    return r;
+  }
+  // The first lost update: a plain store of the port to an object its thread's operation
+  // read before, with another thread's write to it between the write that read read and
+  // the store (a read-modify-write made of a load and a store). Relacy's stores are in
+  // their objects' order in the recording. -1 if none.
+  int lost_update() const {
+    for (int s = 0; s < nevents_; s++) {
+      const event& x = events_[s];
+      if (!port(x) || (x.kind != ev::store && x.kind != ev::write)) continue;
+      const int r = last_read(s);
+      if (r < 0) continue;
+      for (int w = events_[r].rf + 1; w < s; w++)
+        if (w >= 0 && writes(events_[w]) && events_[w].obj == x.obj &&
+            events_[w].thread != x.thread && events_[w].thread >= 0)
+          return s;
+    }
+    return -1;
+  }
+  // conservation's G delivered more often than put: each operation's first read of its
+  // pointer, then a read of it though a newer store had replaced it, or one made after
+  // its own operation gave the slot up.
+  void twice(char* b, std::size_t n, const char* g) {
     int first = -1;  // each operation's first read of the pointer
     for (int i = 0; i < nevents_; i++) {
       const event& r = events_[i];
@@ -632,7 +685,7 @@ class recorder final : public access_observer, public model::op_observer {
     }
   };
   // #w was another thread's delivery of G g: the queue handed g out twice. Says so,
-  // with where each thread first read g's pointer in the port.
+  // with where each thread first read g's pointer in the port, then the first lost update.
   void delivered_twice(char* b, std::size_t n, const char* g, int first, int second) {
     std::size_t at = std::strlen(b);
     std::snprintf(b + at, n - at, "; %s delivered twice, to T%d and to T%d: the queue handed "
@@ -649,6 +702,7 @@ class recorder final : public access_observer, public model::op_observer {
         if (culprit_ < 0) culprit_ = i;
         break;
       }
+    with_lost_update(b, n);
   }
   // The access a racing one conflicts with: the latest access to object o
   // by another thread (or the set-up) that a write conflicts with (any), or
@@ -835,7 +889,7 @@ class recorder final : public access_observer, public model::op_observer {
   int culprit_ = -1;  // hand_over's event
   bool truncated_ = false;
   bool resolved_ = false;  // resolve_fields ran
-  char failure_[1024] = {};  // failure()'s text (its row is lost when the trace is full)
+  char failure_[2048] = {};  // failure()'s text (its row is lost when the trace is full)
   phase phase_ = phase::setup;
   struct {
     access_observer::kind kind{};
