@@ -509,6 +509,18 @@ TYPED_TEST(SubjectEdges, Wrap_PutGetStealAcross2To32) {
                 rqtest::concat(gpool::range(Cap / 2, Cap), idx{Cap + Cap / 2}));
       EXPECT_TRUE(Subj::runqempty(victim));
     }
+    // The owner's own gets move the head across 2^W (above, steals and spills do): a
+    // head kept in a word with the tail must not carry into it (held-out round 9).
+    for (C start : {C(last - 1), last}) {
+      SCOPED_TRACE("the owner's gets from " + std::to_string(start));
+      typename TestFixture::Sched sched(1);
+      typename TestFixture::P pp(sched, 0);
+      Subj::set_runq_counters(pp, start);
+      gpool gs(4);
+      TestFixture::put_range(gs, pp, 0, 4);
+      EXPECT_EQ(TestFixture::get_all(gs, pp), gpool::range(0, 4));
+      EXPECT_TRUE(Subj::runqempty(pp));
+    }
   }
 }
 
