@@ -43,6 +43,7 @@ that does not compile: one `error:` line on stderr after the verdict).
 """
 import json
 import re
+import shlex
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -333,6 +334,29 @@ def in_tree(path: str) -> bool:
         return False
 
 
+def emulator_of(d: Path) -> list:
+    """The command that runs build dir d's binaries (its CMAKE_CROSSCOMPILING_EMULATOR, in
+    runqcheck_columns.json: qemu for the arm64 presets), or [] for native ones."""
+    try:
+        return json.loads((d / "runqcheck_columns.json").read_text()).get("emulator", [])
+    except (OSError, ValueError):
+        return []
+
+
+def emulated(line: str, d: Path) -> str:
+    """A `reproduce:` or `replay:` line whose command runs a binary of cross-compiled build
+    dir d, run through d's emulator (the binary printed its own path, which the host
+    cannot run); other lines as they are."""
+    emu = emulator_of(d)
+    tag, sep, cmd = line.partition(": ")
+    words = cmd.split(" ")
+    k = next((i for i, w in enumerate(words) if "=" not in w or w.startswith("/")), None)
+    if not emu or not sep or k is None or not words[k].startswith(str(d.resolve())):
+        return line
+    words[k:k] = [shlex.quote(x) for x in emu]
+    return f"{tag}{sep}{' '.join(words)}"
+
+
 def rapidcheck_reason(lines) -> str:
     """rapidcheck's failure: "property P: Falsifiable after ...: ASSERTION (file:line)"."""
     i = next((i for i, ln in enumerate(lines) if ln.startswith("Falsifiable after")), None)
@@ -608,7 +632,7 @@ def main(argv) -> int:
                     # each once (a test may print one before and after a crash)
                     "repro": list(dict.fromkeys(
                         [f"ctest --test-dir {d} -R '^{re.escape(name)}$' --output-on-failure"]
-                        + [crash_named(ln, out) for ln in lines
+                        + [emulated(crash_named(ln, out), d) for ln in lines
                            if ln.startswith(("replay:", "reproduce:"))
                            or "reproduce with:" in ln])),
                     "pictures": [ln.split(":", 1)[1].strip() for ln in lines

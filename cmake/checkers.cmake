@@ -167,6 +167,10 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   add_test(NAME verdict_sarif_sites COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/sarif_sites_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
     "${CMAKE_BINARY_DIR}/verdict_sarif_sites")
+  # A cross build's reproduce lines run its binaries through its emulator (qemu).
+  add_test(NAME verdict_emulator COMMAND /usr/bin/python3
+    "${RUNQCHECK_ROOT}/tests/verdict/emulator_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
+    "${CMAKE_BINARY_DIR}/verdict_emulator")
   # Two subjects' headers of one name (ring.hpp): each result in its own header.
   add_test(NAME verdict_sarif_same_name COMMAND /usr/bin/python3
     "${RUNQCHECK_ROOT}/tests/verdict/sarif_same_name_test.py" "${RUNQCHECK_ROOT}/ci/verdict.py"
@@ -259,7 +263,8 @@ if("unit" IN_LIST RUNQCHECK_CHECKERS AND "proofs" IN_LIST RUNQCHECK_CHECKERS
   set_tests_properties(unit_isolate_selftest verdict_reasons verdict_files verdict_where
     verdict_files_weak_native verdict_files_nocompile action_script install_presets
     verdict_kinds verdict_reports verdict_junit_cell verdict_strict_presets
-    verdict_reason_cut verdict_sarif_sites verdict_sarif_same_name diff_go_lines verdict_columns
+    verdict_reason_cut verdict_sarif_sites verdict_sarif_same_name diff_go_lines verdict_emulator
+    verdict_columns
     docs_columns gate_flags subject_spec verdict_cache verdict_carry style_line_length ctest_labels
     PROPERTIES LABELS "gate;selftest" TIMEOUT 60)
 endif()

@@ -107,9 +107,14 @@ function(_runqcheck_columns_label)
   list(JOIN ports ",
 " ports)
   list(JOIN pnames ", " pnames)
+  # What runs this tree's binaries (qemu for a cross build): the verdict's reproduce lines.
+  set(emu "${CMAKE_CROSSCOMPILING_EMULATOR}")
+  list(TRANSFORM emu REPLACE "(.+)" "\"\\1\"")
+  list(JOIN emu ", " emu)
   string(CONCAT text "{\"about\": \"written by cmake/columns.cmake from ci/checkers.json\",
 "
     "  \"preset\": \"${RUNQCHECK_PRESET}\",
+  \"emulator\": [${emu}],
   \"subjects\": [${names}],
 "
     "  \"protocol_subjects\": [${pnames}],
