@@ -661,6 +661,7 @@ class engine final : public runtime {
         fail_here("explore: lock() on a taken lock outside the threads");
     }
     if (phase_ == phase::setup) l.init = l.cur;
+    if (phase_ == phase::finish && opt_.on_final) opt_.on_final(q, v, l.cur);
     return v;
   }
 

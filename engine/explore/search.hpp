@@ -83,6 +83,10 @@ struct options {
   // Called with each event a thread's access replays or adds, in the order
   // the threads run (an order of po ∪ rf): the failure picture's recorder.
   std::function<void(int thread, const event&, const request&)> on_access;
+  // Called with each access after the threads (the program's finish: a final drain's),
+  // made on the values as they stand, no event: what it read and what it wrote (a load:
+  // nothing; a failed CAS: its old value).
+  std::function<void(const request&, std::uint64_t read, std::uint64_t wrote)> on_final;
   // Called when the search ends, with the last execution's graph (a
   // replay's: the one on_access saw): the picture orders its rows by it.
   std::function<void(const graph&)> on_end;

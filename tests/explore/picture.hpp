@@ -60,6 +60,7 @@ class picture final : public rqm::op_observer {
     rows_.clear();
     culprit_ = -1;
     sc_ordered_ = false;
+    final_op_ = -1;
     names_.clear();
     mutexes_.clear();
     owners_.clear();
@@ -107,11 +108,57 @@ class picture final : public rqm::op_observer {
     rows_.push_back(std::move(r));
   }
 
+  // options::on_final: an access after the threads (the final check's drain), made on the
+  // values as they stand: a row of no thread, read from no row.
+  void final_access(const request& q, std::uint64_t read, std::uint64_t wrote) {
+    row r;
+    r.op = final_op_;
+    if (q.what == op::lock) mutexes_.push_back(q.obj);
+    const bool mutex = std::find(mutexes_.begin(), mutexes_.end(), q.obj) != mutexes_.end();
+    switch (q.what) {
+      case op::lock: r.kind = "lock"; break;
+      case op::store: r.kind = mutex ? "unlock" : q.plain ? "write" : "store"; break;
+      case op::load: r.kind = q.plain ? "read" : "load"; break;
+      case op::cas: r.kind = wrote != read || read == q.a1 ? "rmw" : "cas_fail"; break;
+      default: r.kind = "rmw";
+    }
+    r.ordered = !q.plain;
+    r.mo = q.mo;
+    r.reads = q.what != op::store && q.what != op::fence;
+    const bool rmw = std::strcmp(r.kind, "rmw") == 0;
+    show(q, q.what == op::store || rmw ? wrote : read, r.value);
+    if (rmw) show(q, read, r.old);
+    r.func = func_of(q.where.function_name());
+    const char* f = std::strrchr(q.where.file_name(), '/');
+    r.loc = std::string(f != nullptr ? f + 1 : q.where.file_name()) + ":" +
+            std::to_string(q.where.line());
+    r.file = q.where.file_name();
+    r.line = q.where.line();
+    const char* what = q.atomic_obj ? "atomic" : kind_name(r.kind);
+    r.obj = q.obj == nullptr ? "" : object(q.obj, what, r.func, q.where);
+    rows_.push_back(std::move(r));
+    final_rf(size() - 1);
+  }
+  // Final row k reads what stands: the last write of its object above it (the co-last
+  // write where the rows are in an SC order: order_sc sets it again), else the initial
+  // value.
+  void final_rf(int k) {
+    row& r = rows_[static_cast<std::size_t>(k)];
+    r.rf = -1;
+    for (int j = k - 1; r.reads && j >= 0; j--)
+      if (of(j).obj == r.obj && (writes(of(j)) || std::strcmp(of(j).kind, "unlock") == 0 ||
+                                 std::strcmp(of(j).kind, "lock") == 0)) {
+        r.rf = j;
+        break;
+      }
+  }
+
   // --- op_observer ---
   void op_begin(int t, int index, const rqm::op& o) override {
     char b[96];
     rqm::describe_op(o, b, sizeof b);
     if (t >= 0) cur_op_[static_cast<std::size_t>(t)] = index;
+    if (t < 0) final_op_ = index;
     mark(t, index, "op_begin", b, o);
   }
   void op_end(int t, int index, const rqm::op& o, const std::uint64_t* gs, int n, bool inherit,
@@ -142,8 +189,16 @@ class picture final : public rqm::op_observer {
     // Each other row goes before or after an access (its first order kept
     // among those beside it), or before every access.
     std::vector<std::vector<std::size_t>> before(n + 1), after(n);
+    std::size_t last = 0;  // rows of no thread after every access (the final check) stay last
+    for (std::size_t k = 0; k < n; k++)
+      if (access(k)) last = k + 1;
+    std::vector<std::size_t> tail;
     for (std::size_t k = 0; k < n; k++) {
       if (access(k)) continue;
+      if (k >= last && rows_[k].thread < 0) {
+        tail.push_back(k);
+        continue;
+      }
       int t = rows_[k].thread;
       auto mine = [&](std::size_t j) { return access(j) && (t < 0 || rows_[j].thread == t); };
       std::size_t prev = n, next = n;
@@ -167,6 +222,7 @@ class picture final : public rqm::op_observer {
       order.push_back(a);
       order.insert(order.end(), after[a].begin(), after[a].end());
     }
+    order.insert(order.end(), tail.begin(), tail.end());
     if (order.size() != n) return;  // (every row has its place)
     std::vector<int> now(n);
     std::vector<row> rows(n);
@@ -177,6 +233,7 @@ class picture final : public rqm::op_observer {
     for (auto& pt : po_)
       for (int& k : pt) k = now[static_cast<std::size_t>(k)];
     rows_ = std::move(rows);
+    for (std::size_t k = n - tail.size(); k < n; k++) final_rf(static_cast<int>(k));
     sc_ordered_ = true;
   }
 
@@ -842,6 +899,7 @@ class picture final : public rqm::op_observer {
   std::vector<row> rows_;
   int culprit_ = -1;                  // cause()'s hand-over or culprit row
   bool sc_ordered_ = false;           // the rows are in an SC order (order_sc)
+  int final_op_ = -1;                 // the final check's operation in flight (its index)
   std::vector<std::vector<int>> po_;  // per thread: po index -> row
   struct later_rf {
     int row, t, i;  // row reads thread t's po index i, not recorded yet

@@ -106,6 +106,9 @@ std::string take_picture(const char* checker, const proto_scenario& sc, ex::mode
   o.m = m;
   o.replay = path;
   o.on_access = [&](int t, const ex::event& e, const ex::request& q) { pic.access(t, e, q); };
+  o.on_final = [&](const ex::request& q, std::uint64_t r, std::uint64_t w) {
+    pic.final_access(q, r, w);
+  };
   o.on_end = [&](const ex::graph& g) { pic.order_sc(g); };
   prog p(sc);
   p.pic = &pic;

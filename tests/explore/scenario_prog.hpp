@@ -143,6 +143,9 @@ std::string take_picture_at(const char* checker, const model::scenario& sc, ex::
     pic.access(t, e, q);
     if (x != nullptr && x->access) x->access(t, e);
   };
+  o.on_final = [&](const ex::request& q, std::uint64_t r, std::uint64_t w) {
+    pic.final_access(q, r, w);
+  };
   o.on_end = [&](const ex::graph& g) { pic.order_sc(g); };
   bool finishing = false;
   obs.pic = &pic;
