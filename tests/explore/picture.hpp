@@ -92,14 +92,7 @@ class picture final : public rqm::op_observer {
     r.reads = e.reads() || e.what == op::cas || e.spurious;
     show(q, e.writes() ? e.wval : e.rval, r.value);
     if (e.kind == ek::rmw) show(q, e.rval, r.old);
-    r.func = func_of(q.where.function_name());
-    const char* f = std::strrchr(q.where.file_name(), '/');
-    r.loc = std::string(f != nullptr ? f + 1 : q.where.file_name()) + ":" +
-            std::to_string(q.where.line());
-    r.file = q.where.file_name();
-    r.line = q.where.line();
-    const char* what = q.atomic_obj ? "atomic" : kind_name(r.kind);
-    r.obj = q.obj == nullptr ? "" : object(q.obj, what, r.func, q.where);
+    place(r, q);
     auto& pt = po_[static_cast<std::size_t>(t)];
     for (auto& l : later_rf_)  // the loads that read this store before it was recorded
       if (l.t == t && static_cast<std::size_t>(l.i) == pt.size())
@@ -128,14 +121,7 @@ class picture final : public rqm::op_observer {
     const bool rmw = std::strcmp(r.kind, "rmw") == 0;
     show(q, q.what == op::store || rmw ? wrote : read, r.value);
     if (rmw) show(q, read, r.old);
-    r.func = func_of(q.where.function_name());
-    const char* f = std::strrchr(q.where.file_name(), '/');
-    r.loc = std::string(f != nullptr ? f + 1 : q.where.file_name()) + ":" +
-            std::to_string(q.where.line());
-    r.file = q.where.file_name();
-    r.line = q.where.line();
-    const char* what = q.atomic_obj ? "atomic" : kind_name(r.kind);
-    r.obj = q.obj == nullptr ? "" : object(q.obj, what, r.func, q.where);
+    place(r, q);
     rows_.push_back(std::move(r));
     final_rf(size() - 1);
   }
@@ -570,6 +556,17 @@ class picture final : public rqm::op_observer {
     const char* file = "";  // the access's source line (loc is its file name's)
     unsigned line = 0;
   };
+  // Row r's function, source line and object, from the access's request.
+  void place(row& r, const request& q) {
+    r.func = func_of(q.where.function_name());
+    const char* f = std::strrchr(q.where.file_name(), '/');
+    r.loc = std::string(f != nullptr ? f + 1 : q.where.file_name()) + ":" +
+            std::to_string(q.where.line());
+    r.file = q.where.file_name();
+    r.line = q.where.line();
+    const char* what = q.atomic_obj ? "atomic" : kind_name(r.kind);
+    r.obj = q.obj == nullptr ? "" : object(q.obj, what, r.func, q.where);
+  }
   // Thread tr's reads before its row rr of stores thread tw made before its row rw (a
   // hook's none): where a publication made too early was read (hand_over.hpp, rule 4).
   std::vector<int> earlier_reads(int tr, int rr, int tw, int rw) const {
