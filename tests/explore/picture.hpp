@@ -81,7 +81,7 @@ class picture final : public rqm::op_observer {
     bool mutex = std::find(mutexes_.begin(), mutexes_.end(), q.obj) != mutexes_.end();
     r.kind = kind_of(e, mutex);
     r.ordered = !e.plain;
-    r.mo = e.mo;
+    r.mo = std::strcmp(r.kind, "cas_fail") == 0 ? q.mo_fail : e.mo;  // a failed CAS: its order
     if (e.reads() && !e.rf.init()) {
       const auto& wt = po_[static_cast<std::size_t>(e.rf.t)];
       if (static_cast<std::size_t>(e.rf.i) < wt.size())
@@ -116,7 +116,7 @@ class picture final : public rqm::op_observer {
       default: r.kind = "rmw";
     }
     r.ordered = !q.plain;
-    r.mo = q.mo;
+    r.mo = std::strcmp(r.kind, "cas_fail") == 0 ? q.mo_fail : q.mo;
     r.reads = q.what != op::store && q.what != op::fence;
     const bool rmw = std::strcmp(r.kind, "rmw") == 0;
     show(q, q.what == op::store || rmw ? wrote : read, r.value);
