@@ -342,6 +342,12 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
     "the end 1; thread 0's load of P0.runnext at runq.hpp:")
   add_test(NAME explore_cause/conservation_twice COMMAND ${_rq_cc} sc "${_rq_cc_twice}"
     "runq.hpp:[0-9]+")
+  # A G no store held (runnext's CAS failed, no retry): the put's last access.
+  add_test(NAME explore_cause/conservation_dropped COMMAND ${_rq_cc} sc
+    "runqput(P0, G2, next=true) never stored its pointer: its last access, the cas_fail of"
+    "runq.hpp:[0-9]+")
+  set_tests_properties(explore_cause/conservation_dropped PROPERTIES
+    ENVIRONMENT "RUNQCHECK_MUTANT=runqput_runnext_no_retry")
   set_tests_properties(explore_cause/conservation_lost PROPERTIES
     ENVIRONMENT "RUNQCHECK_MUTANT=order:runqput_tail_store")
   set_tests_properties(explore_cause/conservation_twice PROPERTIES
@@ -354,7 +360,8 @@ if(TARGET explore__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   set_tests_properties(explore_cause/lost_update PROPERTIES
     ENVIRONMENT "RUNQCHECK_MUTANT=runqgrab_cas_as_load_store")
   set_tests_properties(explore_cause/conservation_lost explore_cause/conservation_twice
-    explore_cause/lost_update PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
+    explore_cause/conservation_dropped explore_cause/lost_update
+    PROPERTIES LABELS "gate;explore;selftest" TIMEOUT 120)
   # A scenario expecting the port's fatal error (steal_overflow) that fails
   # otherwise first (runqsteal_no_overflow_check: the conservation invariant)
   # says what failed instead, with a replay: line that fails again so.

@@ -648,7 +648,7 @@ class picture final : public rqm::op_observer {
     int w = -1;
     for (int i = 0; i < size(); i++)
       if (port(of(i)) && writes(of(i)) && of(i).value == g) w = i;
-    if (w < 0) return "";
+    if (w < 0) return dropped(g, text, at);
     const std::string obj = of(w).obj;
     text += "; thread " + std::to_string(of(w).thread) + "'s " + said(of(w), &at) +
             " left it in " + obj;
@@ -683,6 +683,32 @@ class picture final : public rqm::op_observer {
         return text + "; the " + said(of(i), &at) + " overwrote it before any operation read it";
       }
     return text + "; no operation of the port read it from there";
+  }
+
+  // conservation_cause's G lost that no store of the port held: the operation that put it
+  // and its last access (a CAS that failed, say, and nothing stored the G after it).
+  std::string dropped(const std::string& g, std::string text, std::vector<std::string>& at) {
+    for (int b = 0; b < size(); b++) {
+      const row& m = of(b);
+      if (std::strcmp(m.kind, "op_begin") != 0 || m.thread < 0 || !names_g(m.text, g)) continue;
+      int last = -1;
+      for (int k : po_[static_cast<std::size_t>(m.thread)])
+        if (of(k).op == m.op && port(of(k))) last = k;
+      if (last < 0) return "";
+      culprit_ = last;
+      return text + "; thread " + std::to_string(m.thread) + "'s " + m.text +
+             " never stored its pointer: its last access, the " + said(of(last), &at) +
+             ", left it nowhere";
+    }
+    return "";
+  }
+  // An operation's text names G g ("runqput(P0, G2, next=true)", "G2..G4" from G2 on).
+  static bool names_g(const std::string& text, const std::string& g) {
+    for (std::size_t k = text.find(g); k != std::string::npos; k = text.find(g, k + 1))
+      if (k + g.size() < text.size() && std::strchr(",).", text[k + g.size()]) != nullptr &&
+          (k == 0 || !std::isalnum(static_cast<unsigned char>(text[k - 1]))))
+        return true;
+    return false;
   }
 
   // conservation_cause's G delivered more often than put: each operation's first read of

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -491,7 +492,7 @@ class recorder final : public access_observer, public model::op_observer {
     int w = -1;
     for (int i = 0; i < nevents_; i++)
       if (port(events_[i]) && writes(events_[i]) && std::strcmp(events_[i].value, g) == 0) w = i;
-    if (w < 0) return;
+    if (w < 0) return dropped(b, n, g);
     const event& s = events_[w];
     append(b, n, "; T%d's %s in %s (%s:%u) left it in %s", s.thread, name_of(s.kind), s.func,
            s.file, s.line, object_name(s.obj));
@@ -547,6 +548,30 @@ class recorder final : public access_observer, public model::op_observer {
           return c;
     }
     return -1;
+  }
+  // conservation's G lost that no store of the port held: the operation that put it and
+  // its last access (a CAS that failed, say, and nothing stored the G after it).
+  void dropped(char* b, std::size_t n, const char* g) {
+    const std::size_t gl = std::strlen(g);
+    for (int i = 0; i < nevents_; i++) {
+      const event& m = events_[i];
+      if (m.kind != ev::op_begin || m.thread < 0) continue;
+      const char* t = text(m.text);
+      bool named = false;  // "runqput(P0, G2, next=true)"; "G2..G4" from G2 on
+      for (const char* k = std::strstr(t, g); k != nullptr && !named; k = std::strstr(k + 1, g))
+        named = std::strchr(",).", k[gl]) != nullptr && k[gl] != '\0' &&
+                (k == t || !std::isalnum(static_cast<unsigned char>(k[-1])));
+      if (!named) continue;
+      int last = -1;
+      for (int k = i + 1; k < nevents_; k++)
+        if (events_[k].thread == m.thread && events_[k].op == m.op && port(events_[k])) last = k;
+      if (last < 0) return;
+      culprit_ = last;
+      const event& x = events_[last];
+      return append(b, n, "; T%d's %s never stored its pointer: its last access, the %s of %s "
+                    "in %s (%s:%u), left it nowhere", m.thread, t, name_of(x.kind),
+                    object_name(x.obj), x.func, x.file, x.line);
+    }
   }
   // The latest store to object o before event i, or -1.
   int newest_store(int o, int i) const {
