@@ -262,10 +262,10 @@ def reason_of(out: str, failure_msg: str, ctest_end: str = "") -> str:
 
 
 # A ThreadSanitizer report's parts: an access ("Read of size 8 at 0x.. by thread T1:",
-# "Previous atomic write ..."), a stack frame ("#0 FN FILE:LINE (module+0x..)").
+# "Previous atomic write ..."), a stack frame (verdict_files.TSAN_FRAME).
 TSAN_ACCESS = re.compile(r"^ {2}((?:Previous )?(?:atomic )?(?:read|write)\b.*?) at 0x[0-9a-f]+"
                          r" (by .*?):?$", re.I)
-TSAN_FRAME = re.compile(r"^ {4}#\d+ (.+) (\S+?):(\d+)(?::\d+)? \(")
+TSAN_FRAME = verdict_files.TSAN_FRAME
 
 
 def short_fn(fn: str, keep: int = 40) -> str:

@@ -94,10 +94,17 @@ def named_site(out: str, port: dict):
         m = CAUSE_SITE.search(ln) if ln.startswith("runqcheck: ") else None
         if m is None:
             continue
-        files = {x.resolve() for d in port.get("include_dirs", []) if Path(d).is_dir()
-                 for x in Path(d).rglob(m.group(1)) if x.is_file()}
-        return (str(files.pop()), int(m.group(2))) if len(files) == 1 else None
+        f = port_file(port, m.group(1))
+        return (str(f), int(m.group(2))) if f is not None else None
     return None
+
+
+def port_file(port: dict, base: str):
+    """The port's one file of base name `base` under its include dirs (a trace, a cause
+    name a file by its base name), or None where none or several are."""
+    files = {x.resolve() for d in port.get("include_dirs", []) if Path(d).is_dir()
+             for x in Path(d).rglob(base) if x.is_file()}
+    return files.pop() if len(files) == 1 else None
 
 
 # A compiler's error line: path:line[:col]: [fatal ]error: (GCC and clang).
@@ -147,17 +154,15 @@ def trace_writes(pictures, port: dict, build: Path = None) -> list:
         locs = [e.get("loc", "") for e in t.get("events", [])
                 if e.get("kind") in ("store", "rmw", "write")
                 and (end is None or e.get("id", 0) < end)]
-        # a trace names a file by its base name: the port's one file of that name, if one
-        named = {}
-        for d in port.get("include_dirs", []):
-            for x in (Path(d).rglob("*") if Path(d).is_dir() else []):
-                named.setdefault(x.name, []).append(x)
-        full = [f"{named[n][0]}:{ln}" for n, _, ln in (x.rpartition(":") for x in locs)
-                if len(named.get(n, [])) == 1]
+        files = {n: port_file(port, n) for n, _, _ in (x.rpartition(":") for x in locs)}
+        full = [f"{files[n]}:{ln}" for n, _, ln in (x.rpartition(":") for x in locs)
+                if files[n] is not None]
         return locations("\n".join(full), port, build)
     return []
 
 
+# A ThreadSanitizer stack frame: "    #0 FN FILE:LINE[:COL] (module+0x..)".
+TSAN_FRAME = re.compile(r"^ {4}#\d+ (.+) (\S+?):(\d+)(?::\d+)? \(")
 AT_SITE = re.compile(r"^at: (\S+) (\S+)$", re.M)  # proofs/weak/audit.py: a too-weak site
 AT_LINE = re.compile(r"^at: (\S+)$", re.M)  # a Relacy cause's culprit (tests/relacy/driver.hpp)
 
@@ -198,7 +203,7 @@ def where(f: dict, port: dict):
     if tsan >= 0:  # its first access's innermost frame in the port (stacks list it first)
         report = out[tsan:].split("SUMMARY:", 1)[0]
         for ln in report.splitlines():
-            at = locations(ln, port, build) if ln.lstrip().startswith("#") else []
+            at = locations(ln, port, build) if TSAN_FRAME.match(ln) else []
             if at:
                 return at[0] + ("the port's innermost frame of ThreadSanitizer's first access",)
     site = None if f.get("stage") or hist else named_site(out, port)

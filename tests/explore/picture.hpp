@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "explore/search.hpp"
+#include "runqcheck_fuzz/conservation.hpp"
 #include "runqcheck_fuzz/field_names.hpp"
 #include "runqcheck_fuzz/hand_over.hpp"
 #include "runqcheck_fuzz/page_base.hpp"
@@ -438,53 +439,23 @@ class picture final : public rqm::op_observer {
     return with_lost_update(text.empty() ? what : text, at);
   }
 
-  // text, and the rows' first lost update (lost_update) if any, named as the culprit (at
-  // gets its line last): a G lost or handed out twice often starts there, its own story
-  // (above) naming a symptom.
+  // text, and the rows' first lost update (conservation.hpp) if any, named as the culprit
+  // (at gets its line last): a G lost or handed out twice often starts there, its own
+  // story (above) naming a symptom. In an SC order of the rows only (there a write's row is
+  // its place in its object's order).
   std::string with_lost_update(std::string text, std::vector<std::string>& at) {
-    const int lu = lost_update();
+    const rows_view v{*this};
+    const int lu = sc_ordered_ ? fuzz::lost_update(v) : -1;
     if (lu < 0) return text;
+    const int lr = fuzz::last_read(v, lu);
     const row& x = of(lu);
-    const row& r = of(last_read(lu));
-    int w = -1;
-    for (int i = r.rf + 1; i < lu && w < 0; i++)
-      if (i >= 0 && writes(of(i)) && of(i).obj == x.obj && of(i).thread != x.thread) w = i;
+    const row& w = of(fuzz::written_between(v, lr, lu));
     culprit_ = lu;
     at.push_back(std::string(x.file) + ":" + std::to_string(x.line));
     return text + "; an update lost: thread " + std::to_string(x.thread) + "'s " +
-           said(x, nullptr) + " wrote over thread " + std::to_string(of(w).thread) + "'s " +
-           said(of(w), nullptr) + ", made after the value its " + said(r, nullptr) +
+           said(x, nullptr) + " wrote over thread " + std::to_string(w.thread) + "'s " +
+           said(w, nullptr) + ", made after the value its " + said(of(lr), nullptr) +
            " read (a CAS would have failed there)";
-  }
-
-  // Store s's thread's last read of its object in its operation before s, or -1.
-  int last_read(int s) const {
-    int r = -1;
-    for (int k : po_[static_cast<std::size_t>(of(s).thread)]) {
-      if (k >= s) break;
-      if (of(k).op == of(s).op && of(k).reads && of(k).obj == of(s).obj) r = k;
-    }
-    return r;
-  }
-  // The first lost update of the rows: a plain store of the port to an object its
-  // thread's operation read before, with another thread's write to it between the write
-  // that read read and the store (a read-modify-write made of a load and a store, a CAS
-  // that should have been). Rows in an SC order only (there a write's row is its place in
-  // the object's order); -1 if none.
-  int lost_update() const {
-    if (!sc_ordered_) return -1;
-    for (int s = 0; s < size(); s++) {
-      const row& x = of(s);
-      if (!port(x) || (std::strcmp(x.kind, "store") != 0 && std::strcmp(x.kind, "write") != 0))
-        continue;
-      const int r = last_read(s);
-      if (r < 0) continue;
-      for (int w = of(r).rf + 1; w < s; w++)
-        if (w >= 0 && writes(of(w)) && of(w).obj == x.obj && of(w).thread != x.thread &&
-            of(w).thread >= 0)
-          return s;
-    }
-    return -1;
   }
 
   // The thread of the last access recorded (the one running at a failure).
@@ -609,30 +580,8 @@ class picture final : public rqm::op_observer {
   std::string from(int k, std::vector<std::string>* at) const {
     return k < 0 ? "the initial value" : "the " + said(of(k), at);
   }
-  // A write to read r's location after the write r read and before r (r read a value
-  // already replaced); the last such row, or -1.
-  int replaced(int r) const {
-    int w = -1;
-    for (int i = of(r).rf + 1; i < r; i++)
-      if (i >= 0 && writes(of(i)) && of(i).obj == of(r).obj && i != of(r).rf) w = i;
-    return w;
-  }
-  // Read r came after its own operation gave the location up: an earlier write of its
-  // operation that thread t read before its row w (w overwrote what r meant to read).
-  // That write's row, or -1.
-  int given_up(int r, int t, int w) const {
-    for (int i : po_[static_cast<std::size_t>(of(r).thread)]) {
-      if (i == r) break;
-      if (of(i).op != of(r).op || !writes(of(i)) || !port(of(i))) continue;
-      for (int j : po_[static_cast<std::size_t>(t)]) {
-        if (j == w) break;
-        if (of(j).reads && of(j).rf == i) return i;
-      }
-    }
-    return -1;
-  }
-  // The read r, after its operation's write c, read a value that thread w's store made
-  // after reading c: r should have come before c.
+  // The read r, after its operation's write c, read a value that w's store made after
+  // reading c: r should have come before c.
   std::string read_late(int r, int c, int w, std::vector<std::string>& at) {
     culprit_ = r;
     return "; its operation's " + said(of(c), nullptr) + " had already given " + of(r).obj +
@@ -642,65 +591,50 @@ class picture final : public rqm::op_observer {
            ": that read must come before the write that gives the slot up";
   }
 
-  // conservation_cause's G lost: where the port last stored its pointer, and why no
-  // operation took it from there.
+  // conservation_cause's G lost (fuzz::pick_lost): where the port last stored its pointer,
+  // and why no operation took it from there; with no store, the operation that put it and
+  // its last access (a CAS that failed, say, and nothing stored the G after it).
   std::string lost(const std::string& g, std::string text, std::vector<std::string>& at) {
-    int w = -1;
-    for (int i = 0; i < size(); i++)
-      if (port(of(i)) && writes(of(i)) && of(i).value == g) w = i;
-    if (w < 0) return dropped(g, text, at);
+    const fuzz::lost_pick p = fuzz::pick_lost(rows_view{*this}, g);
+    using k = fuzz::lost_kind;
+    if (p.kind == k::none) return "";
+    if (p.kind == k::dropped) {
+      culprit_ = p.last;
+      return text + "; thread " + std::to_string(of(p.mark).thread) + "'s " + of(p.mark).text +
+             " never stored its pointer: its last access, the " + said(of(p.last), &at) +
+             ", left it nowhere";
+    }
+    const int w = p.store;
     const std::string obj = of(w).obj;
     text += "; thread " + std::to_string(of(w).thread) + "'s " + said(of(w), &at) +
             " left it in " + obj;
-    for (int i = w + 1; i < size(); i++) {
-      const row& r = of(i);
-      if (!port(r) || !r.reads || r.obj != obj) continue;
-      if (r.rf == w) {
+    const int i = p.read;
+    switch (p.kind) {
+      case k::kept:
         culprit(i);
-        return text + "; thread " + std::to_string(r.thread) + "'s " + said(r, &at) +
+        return text + "; thread " + std::to_string(of(i).thread) + "'s " + said(of(i), &at) +
                " read it, and its operation did not deliver it";
-      }
-      if (r.rf < w) {  // read an older value though the store came before it
-        text += "; thread " + std::to_string(r.thread) + "'s " + said(r, &at) +
-                " came after that store but read " + got(r) + " (" + from(r.rf, nullptr) +
-                "), not " + g;
+      case k::read_older:  // read an older value though the store came before it
+        text += "; thread " + std::to_string(of(i).thread) + "'s " + said(of(i), &at) +
+                " came after that store but read " + got(of(i)) + " (" +
+                from(of(i).rf, nullptr) + "), not " + g;
         culprit(i);
-        return r.thread == of(w).thread ? text
-                                        : taken_over(r.thread, i, of(w).thread, w, obj, text, at);
-      }
-      if (writes(of(r.rf))) {  // read what overwrote it
-        int c = given_up(i, of(r.rf).thread, r.rf);
-        text += "; " + from(r.rf, nullptr) + " overwrote it before any operation read it";
-        if (c >= 0) return text + read_late(i, c, r.rf, at);
-        culprit(r.rf);
-        at.push_back(std::string(of(r.rf).file) + ":" + std::to_string(of(r.rf).line));
+        return of(i).thread == of(w).thread
+                   ? text
+                   : taken_over(of(i).thread, i, of(w).thread, w, obj, text, at);
+      case k::overwritten:  // read what overwrote it
+        text += "; " + from(p.over, nullptr) + " overwrote it before any operation read it";
+        if (p.gave >= 0) return text + read_late(i, p.gave, p.over, at);
+        culprit(p.over);
+        at.push_back(std::string(of(p.over).file) + ":" + std::to_string(of(p.over).line));
         return text;
-      }
+      case k::overwritten_unread:
+        culprit(p.over);
+        return text + "; the " + said(of(p.over), &at) +
+               " overwrote it before any operation read it";
+      default:
+        return text + "; no operation of the port read it from there";
     }
-    for (int i = w + 1; i < size(); i++)
-      if (port(of(i)) && writes(of(i)) && of(i).obj == obj) {
-        culprit(i);
-        return text + "; the " + said(of(i), &at) + " overwrote it before any operation read it";
-      }
-    return text + "; no operation of the port read it from there";
-  }
-
-  // conservation_cause's G lost that no store of the port held: the operation that put it
-  // and its last access (a CAS that failed, say, and nothing stored the G after it).
-  std::string dropped(const std::string& g, std::string text, std::vector<std::string>& at) {
-    for (int b = 0; b < size(); b++) {
-      const row& m = of(b);
-      if (std::strcmp(m.kind, "op_begin") != 0 || m.thread < 0 || !names_g(m.text, g)) continue;
-      int last = -1;
-      for (int k : po_[static_cast<std::size_t>(m.thread)])
-        if (of(k).op == m.op && port(of(k))) last = k;
-      if (last < 0) return "";
-      culprit_ = last;
-      return text + "; thread " + std::to_string(m.thread) + "'s " + m.text +
-             " never stored its pointer: its last access, the " + said(of(last), &at) +
-             ", left it nowhere";
-    }
-    return "";
   }
   // An operation's text names G g ("runqput(P0, G2, next=true)", "G2..G4" from G2 on).
   static bool names_g(const std::string& text, const std::string& g) {
@@ -711,36 +645,27 @@ class picture final : public rqm::op_observer {
     return false;
   }
 
-  // conservation_cause's G delivered more often than put: each operation's first read of
-  // its pointer (a take, or a put that moved it), then the read to blame.
+  // conservation_cause's G delivered more often than put (fuzz::pick_twice): each
+  // operation's first read of its pointer (a take, or a put that moved it), then the read
+  // to blame.
   std::string taken_twice(const std::string& g, std::string text, std::vector<std::string>& at) {
-    std::vector<int> takes;
-    for (int i = 0; i < size(); i++) {
-      const row& r = of(i);
-      if (!port(r) || !r.reads || got(r) != g) continue;
-      bool seen = false;
-      for (int t : takes) seen = seen || (of(t).thread == r.thread && of(t).op == r.op);
-      if (!seen) takes.push_back(i);
-    }
-    if (takes.empty()) return "";
-    for (int t : takes)
+    const fuzz::twice_pick p = fuzz::pick_twice(rows_view{*this}, g);
+    if (p.kind == fuzz::twice_kind::none) return "";
+    for (int k = 0; k < p.ntakes; k++) {
+      const int t = p.takes[static_cast<std::size_t>(k)];
       text += "; thread " + std::to_string(of(t).thread) + "'s " + said(of(t), &at) +
               " read it (" + from(of(t).rf, nullptr) + ")";
-    for (int t : takes) {
-      if (int w = replaced(t); w >= 0) {
-        text += "; thread " + std::to_string(of(t).thread) + "'s " + said(of(t), nullptr) +
-                " read it though the " + said(of(w), nullptr) + " had replaced it";
-        culprit(t);
-        return of(w).thread == of(t).thread
-                   ? text
-                   : taken_over(of(t).thread, t, of(w).thread, w, of(t).obj, text, at);
-      }
     }
-    for (int t : takes) {
-      int w = of(t).rf;
-      if (w < 0 || !writes(of(w))) continue;
-      if (int c = given_up(t, of(w).thread, w); c >= 0) return text + read_late(t, c, w, at);
+    const int t = p.read, w = p.over;
+    if (p.kind == fuzz::twice_kind::replaced) {
+      text += "; thread " + std::to_string(of(t).thread) + "'s " + said(of(t), nullptr) +
+              " read it though the " + said(of(w), nullptr) + " had replaced it";
+      culprit(t);
+      return of(w).thread == of(t).thread || of(w).thread < 0
+                 ? text
+                 : taken_over(of(t).thread, t, of(w).thread, w, of(t).obj, text, at);
     }
+    if (p.kind == fuzz::twice_kind::read_late) return text + read_late(t, p.gave, w, at);
     return text;
   }
   void culprit(int k) { culprit_ = k; }
@@ -765,6 +690,16 @@ class picture final : public rqm::op_observer {
     bool acq(int i) const { return at(i).ordered && acquires(at(i).mo); }
     bool fence(int i) const { return std::strcmp(at(i).kind, "fence") == 0; }
     bool same_obj(int i, int j) const { return at(i).obj == at(j).obj; }
+    // and as conservation.hpp reads them
+    int size() const { return p.size(); }
+    bool port(int i) const { return picture::port(at(i)); }
+    bool writes(int i) const { return picture::writes(at(i)); }
+    bool wrote(int i, const std::string& g) const { return at(i).value == g; }
+    bool got(int i, const std::string& g) const { return picture::got(at(i)) == g; }
+    bool names(int i, const std::string& g) const {
+      return std::strcmp(at(i).kind, "op_begin") == 0 && at(i).thread >= 0 &&
+             names_g(at(i).text, g);
+    }
     template <class F>
     int find_before(int t, int limit, F&& pred) const {
       for (int j : p.po_[static_cast<std::size_t>(t)]) {

@@ -30,6 +30,7 @@
 
 #include "exec.hpp"
 #include "field_names.hpp"
+#include "conservation.hpp"
 #include "hand_over.hpp"
 #include "page_base.hpp"
 #include "schedulers.hpp"
@@ -398,186 +399,105 @@ class recorder final : public access_observer, public model::op_observer {
       twice(b, n, g);
     with_lost_update(b, n);
   }
-  // Appends the recording's first lost update (lost_update) if any, named as the culprit:
-  // a G lost or handed out twice often starts there, its own story naming a symptom.
+  // Appends the recording's first lost update (conservation.hpp) if any, named as the
+  // culprit: a G lost or handed out twice often starts there, its own story naming a symptom.
   void with_lost_update(char* b, std::size_t n) {
-    const int lu = lost_update();
+    const events_view v{*this};
+    const int lu = fuzz::lost_update(v);
     if (lu < 0) return;
+    const int lr = fuzz::last_read(v, lu);
     const event& x = events_[lu];
-    const event& r = events_[last_read(lu)];
-    int w = r.rf + 1;
-    while (w < lu && !(writes(events_[w]) && events_[w].obj == x.obj &&
-                       events_[w].thread != x.thread && events_[w].thread >= 0))
-      w++;
+    const event& r = events_[lr];
+    const event& w = events_[fuzz::written_between(v, lr, lu)];
     culprit_ = lu;
     append(b, n, "; an update lost: T%d's %s in %s (%s:%u) wrote %s over T%d's %s in %s "
            "(%s:%u), made after the value its %s in %s (%s:%u) read (a CAS would have failed "
            "there)", x.thread, name_of(x.kind), x.func, x.file, x.line, object_name(x.obj),
-           events_[w].thread, name_of(events_[w].kind), events_[w].func, events_[w].file,
-           events_[w].line, name_of(r.kind), r.func, r.file, r.line);
+           w.thread, name_of(w.kind), w.func, w.file, w.line, name_of(r.kind), r.func, r.file,
+           r.line);
   }
-  // Store s's thread's last read of its object in its operation before s, or -1.
-  int last_read(int s) const {
-    int r = -1;
-    for (int k = 0; k < s; k++)
-      if (events_[k].thread == events_[s].thread && events_[k].op == events_[s].op &&
-          is_read(events_[k]) && events_[k].obj == events_[s].obj)
-        r = k;
-    return r;
-  }
-  // The first lost update: a plain store of the port to an object its thread's operation
-  // read before, with another thread's write to it between the write that read read and
-  // the store (a read-modify-write made of a load and a store). Relacy's stores are in
-  // their objects' order in the recording. -1 if none.
-  int lost_update() const {
-    for (int s = 0; s < nevents_; s++) {
-      const event& x = events_[s];
-      if (!port(x) || (x.kind != ev::store && x.kind != ev::write)) continue;
-      const int r = last_read(s);
-      if (r < 0) continue;
-      for (int w = events_[r].rf + 1; w < s; w++)
-        if (w >= 0 && writes(events_[w]) && events_[w].obj == x.obj &&
-            events_[w].thread != x.thread && events_[w].thread >= 0)
-          return s;
-    }
-    return -1;
-  }
-  // conservation's G delivered more often than put: each operation's first read of its
-  // pointer, then a read of it though a newer store had replaced it, or one made after
-  // its own operation gave the slot up.
+  // conservation's G delivered more often than put (pick_twice): each operation's first
+  // read of its pointer, then a read of it though a newer store had replaced it, or one
+  // made after its own operation gave the slot up.
   void twice(char* b, std::size_t n, const char* g) {
-    int first = -1;  // each operation's first read of the pointer
-    for (int i = 0; i < nevents_; i++) {
-      const event& r = events_[i];
-      if (!port(r) || !is_read(r) || std::strcmp(read_value(r), g) != 0) continue;
-      bool seen = false;
-      for (int j = 0; j < i && !seen; j++)
-        seen = events_[j].thread == r.thread && events_[j].op == r.op && port(events_[j]) &&
-               is_read(events_[j]) && std::strcmp(read_value(events_[j]), g) == 0;
-      if (seen) continue;
-      if (first < 0) first = i;
+    const twice_pick p = pick_twice(events_view{*this}, g);
+    for (int k = 0; k < p.ntakes; k++) {
+      const event& r = events_[p.takes[k]];
       append(b, n, "; T%d read it by the %s of %s in %s (%s:%u)", r.thread, name_of(r.kind),
              object_name(r.obj), r.func, r.file, r.line);
-      culprit_ = i;
+      culprit_ = p.takes[k];
     }
-    for (int i = first < 0 ? nevents_ : first; i < nevents_; i++) {
-      const event& r = events_[i];
-      if (!port(r) || !is_read(r) || std::strcmp(read_value(r), g) != 0) continue;
-      int w = newest_store(r.obj, i);
-      if (w < 0 || w == r.rf) continue;
-      culprit_ = i;
+    if (p.kind == twice_kind::replaced) {
+      const event& r = events_[p.read];
+      const event& w = events_[p.over];
+      culprit_ = p.read;
       append(b, n, "; T%d's %s in %s (%s:%u) read it though the store in %s (%s:%u) had "
-             "replaced it", r.thread, name_of(r.kind), r.func, r.file, r.line,
-             events_[w].func, events_[w].file, events_[w].line);
-      if (events_[w].thread != r.thread && events_[w].thread >= 0)
-        hand_over(b, n, r.thread, w, object_name(r.obj));
-      return;
-    }
-    for (int i = first < 0 ? nevents_ : first; i < nevents_; i++) {
-      const event& r = events_[i];
-      if (!port(r) || !is_read(r) || std::strcmp(read_value(r), g) != 0 || r.rf < 0) continue;
-      if (int c = given_up(i, r.rf); c >= 0) {
-        culprit_ = i;
-        const event& x = events_[c];
-        return append(b, n, "; T%d's %s in %s (%s:%u) read it after its operation's %s in "
-                      "%s (%s:%u) had given %s up, which T%d read before that store: that read "
-                      "must come before that write", r.thread, name_of(r.kind), r.func, r.file,
-                      r.line, name_of(x.kind), x.func, x.file, x.line, object_name(r.obj),
-                      events_[r.rf].thread);
-      }
+             "replaced it", r.thread, name_of(r.kind), r.func, r.file, r.line, w.func, w.file,
+             w.line);
+      if (w.thread != r.thread && w.thread >= 0)
+        hand_over(b, n, r.thread, p.over, object_name(r.obj));
+    } else if (p.kind == twice_kind::read_late) {
+      const event& r = events_[p.read];
+      const event& x = events_[p.gave];
+      culprit_ = p.read;
+      append(b, n, "; T%d's %s in %s (%s:%u) read it after its operation's %s in %s (%s:%u) "
+             "had given %s up, which T%d read before that store: that read must come before "
+             "that write", r.thread, name_of(r.kind), r.func, r.file, r.line, name_of(x.kind),
+             x.func, x.file, x.line, object_name(r.obj), events_[p.over].thread);
     }
   }
-  // conservation's G lost: the port's last store of g, and the access after it to blame.
+  // conservation's G lost (pick_lost): the port's last store of g, and the access after it
+  // to blame; with no store, the operation that put it and its last access.
   void lost(char* b, std::size_t n, const char* g) {
-    int w = -1;
-    for (int i = 0; i < nevents_; i++)
-      if (port(events_[i]) && writes(events_[i]) && std::strcmp(events_[i].value, g) == 0) w = i;
-    if (w < 0) return dropped(b, n, g);
-    const event& s = events_[w];
-    append(b, n, "; T%d's %s in %s (%s:%u) left it in %s", s.thread, name_of(s.kind), s.func,
-           s.file, s.line, object_name(s.obj));
-    for (int i = w + 1; i < nevents_; i++) {
-      const event& r = events_[i];
-      if (!port(r) || !is_read(r) || r.obj != s.obj) continue;
-      if (r.rf == w) {
-        culprit_ = i;
-        return append(b, n, "; T%d's %s in %s (%s:%u) read it, and its operation did not "
-                      "deliver it", r.thread, name_of(r.kind), r.func, r.file, r.line);
-      }
-      if (r.rf < w) {  // an older store, though #w came before it
-        culprit_ = i;
-        append(b, n, "; T%d's %s in %s (%s:%u) came after that store but read %s (%s), not %s",
-               r.thread, name_of(r.kind), r.func, r.file, r.line, read_value(r),
-               r.rf < 0 ? "the initial value" : "an older store", g);
-        if (r.thread != s.thread) hand_over(b, n, r.thread, w, object_name(r.obj));
-        return;
-      }
-      const event& o = events_[r.rf];  // what overwrote it, read here
-      append(b, n, "; the %s in %s (%s:%u) overwrote it before any operation read it",
-             name_of(o.kind), o.func, o.file, o.line);
-      culprit_ = r.rf;
-      if (int c = given_up(i, r.rf); c >= 0) {
-        culprit_ = i;
-        const event& x = events_[c];
-        append(b, n, "; T%d's %s in %s (%s:%u) read %s from it after its operation's %s in "
-               "%s (%s:%u) had given %s up, which T%d read first: that read must come before "
-               "that write", r.thread, name_of(r.kind), r.func, r.file, r.line, read_value(r),
-               name_of(x.kind), x.func, x.file, x.line, object_name(r.obj), o.thread);
-      }
-      return;
-    }
-    for (int i = w + 1; i < nevents_; i++)
-      if (port(events_[i]) && writes(events_[i]) && events_[i].obj == s.obj) {
-        culprit_ = i;
-        return append(b, n, "; the %s in %s (%s:%u) overwrote it before any operation read it",
-                      name_of(events_[i].kind), events_[i].func, events_[i].file,
-                      events_[i].line);
-      }
-    append(b, n, "; no operation of the port read it from there");
-  }
-  // Read r came after its own operation gave the location up: an earlier write of its
-  // operation that the thread of write w read before w (w overwrote what r meant to
-  // read). That write's event, or -1.
-  int given_up(int r, int w) const {
-    const event& e = events_[r];
-    for (int c = 0; c < r; c++) {
-      const event& x = events_[c];
-      if (x.thread != e.thread || x.op != e.op || !writes(x) || !port(x)) continue;
-      for (int j = c + 1; j < w; j++)
-        if (events_[j].thread == events_[w].thread && is_read(events_[j]) && events_[j].rf == c)
-          return c;
-    }
-    return -1;
-  }
-  // conservation's G lost that no store of the port held: the operation that put it and
-  // its last access (a CAS that failed, say, and nothing stored the G after it).
-  void dropped(char* b, std::size_t n, const char* g) {
-    const std::size_t gl = std::strlen(g);
-    for (int i = 0; i < nevents_; i++) {
-      const event& m = events_[i];
-      if (m.kind != ev::op_begin || m.thread < 0) continue;
-      const char* t = text(m.text);
-      bool named = false;  // "runqput(P0, G2, next=true)"; "G2..G4" from G2 on
-      for (const char* k = std::strstr(t, g); k != nullptr && !named; k = std::strstr(k + 1, g))
-        named = std::strchr(",).", k[gl]) != nullptr && k[gl] != '\0' &&
-                (k == t || !std::isalnum(static_cast<unsigned char>(k[-1])));
-      if (!named) continue;
-      int last = -1;
-      for (int k = i + 1; k < nevents_; k++)
-        if (events_[k].thread == m.thread && events_[k].op == m.op && port(events_[k])) last = k;
-      if (last < 0) return;
-      culprit_ = last;
-      const event& x = events_[last];
+    const lost_pick p = pick_lost(events_view{*this}, g);
+    if (p.kind == lost_kind::none) return;
+    if (p.kind == lost_kind::dropped) {
+      const event& m = events_[p.mark];
+      const event& x = events_[p.last];
+      culprit_ = p.last;
       return append(b, n, "; T%d's %s never stored its pointer: its last access, the %s of %s "
-                    "in %s (%s:%u), left it nowhere", m.thread, t, name_of(x.kind),
+                    "in %s (%s:%u), left it nowhere", m.thread, text(m.text), name_of(x.kind),
                     object_name(x.obj), x.func, x.file, x.line);
     }
-  }
-  // The latest store to object o before event i, or -1.
-  int newest_store(int o, int i) const {
-    for (int j = i - 1; j >= 0; j--)
-      if (events_[j].obj == o && writes(events_[j])) return j;
-    return -1;
+    const event& s = events_[p.store];
+    append(b, n, "; T%d's %s in %s (%s:%u) left it in %s", s.thread, name_of(s.kind), s.func,
+           s.file, s.line, object_name(s.obj));
+    const event* r = p.read >= 0 ? &events_[p.read] : nullptr;
+    switch (p.kind) {
+      case lost_kind::kept:
+        culprit_ = p.read;
+        return append(b, n, "; T%d's %s in %s (%s:%u) read it, and its operation did not "
+                      "deliver it", r->thread, name_of(r->kind), r->func, r->file, r->line);
+      case lost_kind::read_older:
+        culprit_ = p.read;
+        append(b, n, "; T%d's %s in %s (%s:%u) came after that store but read %s (%s), not %s",
+               r->thread, name_of(r->kind), r->func, r->file, r->line, read_value(*r),
+               r->rf < 0 ? "the initial value" : "an older store", g);
+        if (r->thread != s.thread) hand_over(b, n, r->thread, p.store, object_name(r->obj));
+        return;
+      case lost_kind::overwritten: {
+        const event& o = events_[p.over];  // what overwrote it, read here
+        append(b, n, "; the %s in %s (%s:%u) overwrote it before any operation read it",
+               name_of(o.kind), o.func, o.file, o.line);
+        culprit_ = p.over;
+        if (p.gave < 0) return;
+        culprit_ = p.read;
+        const event& x = events_[p.gave];
+        return append(b, n, "; T%d's %s in %s (%s:%u) read %s from it after its operation's %s "
+                      "in %s (%s:%u) had given %s up, which T%d read first: that read must come "
+                      "before that write", r->thread, name_of(r->kind), r->func, r->file,
+                      r->line, read_value(*r), name_of(x.kind), x.func, x.file, x.line,
+                      object_name(r->obj), o.thread);
+      }
+      case lost_kind::overwritten_unread: {
+        const event& o = events_[p.over];
+        culprit_ = p.over;
+        return append(b, n, "; the %s in %s (%s:%u) overwrote it before any operation read it",
+                      name_of(o.kind), o.func, o.file, o.line);
+      }
+      default:
+        return append(b, n, "; no operation of the port read it from there");
+    }
   }
   static bool port(const event& e) {
     return e.thread >= 0 && e.line > 0 && e.obj >= 0 && !harness_function(e.func);
@@ -696,6 +616,25 @@ class recorder final : public access_observer, public model::op_observer {
     }
     bool fence(int i) const { return at(i).kind == ev::fence; }
     bool same_obj(int i, int j) const { return at(i).obj == at(j).obj; }
+    // and as conservation.hpp reads it
+    int size() const { return r.nevents_; }
+    bool port(int i) const { return recorder::port(at(i)); }
+    bool writes(int i) const { return recorder::writes(at(i)); }
+    bool wrote(int i, const char* g) const { return std::strcmp(at(i).value, g) == 0; }
+    bool got(int i, const char* g) const { return std::strcmp(read_value(at(i)), g) == 0; }
+    // An operation's mark whose text names G g ("runqput(P0, G2, next=true)"; "G2..G4"
+    // from G2 on).
+    bool names(int i, const char* g) const {
+      const event& m = at(i);
+      if (m.kind != ev::op_begin || m.thread < 0) return false;
+      const char* t = r.text(m.text);
+      const std::size_t gl = std::strlen(g);
+      for (const char* k = std::strstr(t, g); k != nullptr; k = std::strstr(k + 1, g))
+        if (k[gl] != '\0' && std::strchr(",).", k[gl]) != nullptr &&
+            (k == t || !std::isalnum(static_cast<unsigned char>(k[-1]))))
+          return true;
+      return false;
+    }
     template <class F>
     int find_before(int t, int limit, F&& pred) const {
       for (int j = 0; j < limit; j++)
