@@ -102,7 +102,9 @@ function(_rq_explore_broken target patch)
   file(GLOB _engine CONFIGURE_DEPENDS "${_src}/*.hpp")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_engine} "${_p}"
     "${RUNQCHECK_ROOT}/tests/explore/teeth/apply.py")
-  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  if(NOT Python3_EXECUTABLE)
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  endif()
   execute_process(COMMAND "${Python3_EXECUTABLE}" "${RUNQCHECK_ROOT}/tests/explore/teeth/apply.py"
     "${_src}" "${_p}" "${_out}" RESULT_VARIABLE _rc ERROR_VARIABLE _err)
   if(NOT _rc EQUAL 0)

@@ -16,7 +16,9 @@ file(GLOB _rq_mut_inputs CONFIGURE_DEPENDS "${_rq_mut_dir}/logic/*.patch"
   "${_rq_mut_dir}/protocol/*.patch" "${RUNQCHECK_ROOT}/core/include/runqcheck/*.hpp")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_rq_mut_inputs}
   "${_rq_mut_dir}/schemata.py")
-find_package(Python3 REQUIRED COMPONENTS Interpreter)
+if(NOT Python3_EXECUTABLE)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+endif()
 execute_process(
   COMMAND "${Python3_EXECUTABLE}" "${_rq_mut_dir}/schemata.py"
     --core "${RUNQCHECK_ROOT}/core/include" --mutants "${_rq_mut_dir}"

@@ -6,13 +6,13 @@ root=$1 tmp=$2
 rm -rf "$tmp" && mkdir -p "$tmp/ci" || exit 1
 printf '%0100d\n' 0 > "$tmp/ok.cpp"
 printf '%0100d\n' 0 > "$tmp/ci/gate"
-out=$(python3 "$root/ci/line_length.py" "$tmp") ||
+out=$(/usr/bin/python3 "$root/ci/line_length.py" "$tmp") ||
   { echo "line_length_test: 100 columns rejected: $out"; exit 1; }
 printf '%0101d\n' 0 > "$tmp/ci/gate"
-out=$(python3 "$root/ci/line_length.py" "$tmp") &&
+out=$(/usr/bin/python3 "$root/ci/line_length.py" "$tmp") &&
   { echo "line_length_test: 101 columns in ci/gate passed: $out"; exit 1; }
 case $out in
   *"ci/gate:1: 101 columns"*) ;;
   *) echo "line_length_test: the long line is not named: $out"; exit 1 ;;
 esac
-exec python3 "$root/ci/line_length.py" "$root"
+exec /usr/bin/python3 "$root/ci/line_length.py" "$root"

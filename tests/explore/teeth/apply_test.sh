@@ -6,9 +6,10 @@ set -u
 root=$1
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 src=$root/engine/explore
+py=/usr/bin/python3
 n=0
 for p in "$root"/tests/explore/teeth/*.patch; do
-  python3 "$root/tests/explore/teeth/apply.py" "$src" "$p" "$tmp/$(basename "$p" .patch)" ||
+  "$py" "$root/tests/explore/teeth/apply.py" "$src" "$p" "$tmp/$(basename "$p" .patch)" ||
     { echo "FAIL: $p does not apply"; exit 1; }
   same=1
   for f in "$src"/*.hpp; do
@@ -19,11 +20,11 @@ for p in "$root"/tests/explore/teeth/*.patch; do
 done
 printf '# stale\n--- a/engine.hpp\n+++ b/engine.hpp\n@@ -1 +1 @@\n-no such line\n+x\n' \
   > "$tmp/stale.patch"
-python3 "$root/tests/explore/teeth/apply.py" "$src" "$tmp/stale.patch" "$tmp/s" 2> "$tmp/err"
+"$py" "$root/tests/explore/teeth/apply.py" "$src" "$tmp/stale.patch" "$tmp/s" 2> "$tmp/err"
 rc=$?
 [ "$rc" = 1 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
   grep -q "stale.patch no longer applies" "$tmp/err" ||
   { echo "FAIL: a stale patch: rc $rc, $(cat "$tmp/err")"; exit 1; }
-python3 "$root/tests/explore/teeth/apply.py" 2> /dev/null
+"$py" "$root/tests/explore/teeth/apply.py" 2> /dev/null
 [ $? = 2 ] || { echo "FAIL: bad usage not exit 2"; exit 1; }
 echo "ok: $n patches apply, each changes the engine; a stale one fails: $(cat "$tmp/err")"
