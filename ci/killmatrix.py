@@ -350,6 +350,21 @@ def baseline_targets(columns_json, expected_txt, quick: bool) -> str:
     return " ".join(out)
 
 
+def build_targets(columns_json, expected_txt, quick: bool) -> str:
+    """The binaries of the self-test builds the kill columns run, as PRESET:TARGET (from
+    {build}/PRESET/bin/TARGET in the kill command; quick: of the columns it may run), for
+    ci/mutants to build where no self-test build made them (ci/test's did)."""
+    out = []
+    for c in json.loads(Path(columns_json).read_text())["columns"]:
+        if not c.get("kill") or (quick and c.get("quick", True) is False):
+            continue
+        for a in c["kill"]:
+            m = re.fullmatch(r"\{build\}/([\w-]+)/bin/([\w-]+)", a)
+            if m and f"{m[1]}:{m[2]}" not in out:
+                out.append(f"{m[1]}:{m[2]}")
+    return " ".join(out)
+
+
 def full_only_columns(columns_json) -> frozenset:
     """The kill columns --quick leaves to the full matrix (`"quick": false`)."""
     cols = json.loads(Path(columns_json).read_text())["columns"]
@@ -364,12 +379,13 @@ def main():
         print(" ".join(m for m, cs in read_expected(sys.argv[3]).items() if sys.argv[2] in cs))
         return
     # ci/mutants: what the schemata's gate runs, and what it builds beside
-    if sys.argv[1:2] in (["--gate-columns"], ["--baseline-targets"]):
+    modes = {"--gate-columns": gate_columns, "--baseline-targets": baseline_targets,
+             "--build-targets": build_targets}
+    if sys.argv[1:2] and sys.argv[1] in modes:
         a = sys.argv[2:]
         if len(a) not in (2, 3) or a[2:] not in ([], ["--quick"]):
             sys.exit(f"usage: killmatrix.py {sys.argv[1]} CHECKERS_JSON EXPECTED [--quick]")
-        what = gate_columns if sys.argv[1] == "--gate-columns" else baseline_targets
-        print(what(a[0], a[1], a[2:] == ["--quick"]))
+        print(modes[sys.argv[1]](a[0], a[1], a[2:] == ["--quick"]))
         return
     o = parse_args(sys.argv[1:])
     o["cols"], subject_cols, protocol_cols, unmutated = declared_columns(o["columns"],

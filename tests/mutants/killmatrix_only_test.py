@@ -107,6 +107,25 @@ def main():
                         f"{quick.stderr[-300:]!r}")
     if want in quick.stdout or "survived b" in quick.stdout:
         problems.append(f"--quick required a@full or lost b: {quick.stdout[-300:]!r}")
+    # ci/mutants' split of the real declaration: a column runs the self-test builds' binary
+    # ({build}, listed by --build-targets) or the schemata gate's (--gate-columns), never
+    # both, and a {build} column is run unmutated (its baseline is its own command).
+    real = [str(root / "ci/checkers.json"), str(root / "models/mutants/expected.txt")]
+    km = [sys.executable, str(root / "ci/killmatrix.py")]
+    built = subprocess.run(km + ["--build-targets"] + real, capture_output=True,
+                           text=True).stdout.split()
+    gated = subprocess.run(km + ["--gate-columns"] + real, capture_output=True,
+                           text=True).stdout.strip().split(",")
+    for c in json.loads(Path(real[0]).read_text())["columns"]:
+        own = [a for a in c.get("kill", []) if a.startswith("{build}/") and "/bin/" in a]
+        for a in own:
+            pt = a.split("/")[1] + ":" + a.split("/")[-1]
+            if pt not in built:
+                problems.append(f"--build-targets lacks {pt} ({c['id']})")
+        if own and c["id"] in gated:
+            problems.append(f"{c['id']} runs a self-test binary and is gated too")
+        if own and not c.get("unmutated"):
+            problems.append(f"{c['id']} runs a self-test binary with no unmutated baseline")
     for p in problems:
         print("FAIL", p)
     if not problems:
