@@ -187,10 +187,17 @@ function(_runqcheck_add_run subject checker run)
   runqcheck_port_labels(labels ${self})
   set(name "${checker}${suffix}/${subject}")
   get_property(gtest GLOBAL PROPERTY RUNQCHECK_CHECKER_${checker}_GTEST)
-  if(gtest AND NOT CMAKE_CROSSCOMPILING)
-    # A crash names its test and the rest still run (tests/unit/isolate.py).
+  if(gtest AND (NOT CMAKE_CROSSCOMPILING OR CMAKE_CROSSCOMPILING_EMULATOR))
+    # A crash names its test and the rest still run (tests/unit/isolate.py); a cross
+    # build's binary runs under its emulator (qemu), named in the reproduce: lines.
+    set(emu)
+    if(CMAKE_CROSSCOMPILING)
+      foreach(a IN LISTS CMAKE_CROSSCOMPILING_EMULATOR)
+        list(APPEND emu "--emulator=${a}")
+      endforeach()
+    endif()
     add_test(NAME ${name} COMMAND /usr/bin/python3 "${RUNQCHECK_ROOT}/tests/unit/isolate.py"
-      $<TARGET_FILE:${target}> ${args})
+      ${emu} $<TARGET_FILE:${target}> ${args})
   else()
     add_test(NAME ${name} COMMAND ${target} ${args})
   endif()

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Run a GoogleTest binary so that a crash explains itself and stops nothing.
 
-usage: isolate.py BINARY [GTEST ARG...]
+usage: isolate.py [--emulator=ARG]... BINARY [GTEST ARG...]
 
-Runs BINARY with its arguments, output passed through. If it dies by a
+Runs BINARY with its arguments (under the emulator's command, its --emulator ARGs in
+order: a cross build's CMAKE_CROSSCOMPILING_EMULATOR, qemu-aarch64 -L ...), output passed
+through. If it dies by a
 signal or the watchdog stops it (exit 3), the test in flight (a `[ RUN      ]` line with no end)
 is named:
 `runqcheck: crash: SIGSEGV in Suite.Test`, with a `reproduce:` line; the
@@ -74,9 +76,15 @@ def listed(cmd):
 
 
 def main(argv):
+    emulator = []
+    while argv and argv[0].startswith("--emulator="):
+        emulator.append(argv.pop(0).removeprefix("--emulator="))
     if not argv:
-        print("isolate.py: usage: isolate.py BINARY [GTEST ARG...]", file=sys.stderr)
+        print("isolate.py: usage: isolate.py [--emulator=ARG]... BINARY [GTEST ARG...]",
+              file=sys.stderr)
         return 2
+    argv = emulator + argv
+    binary = " ".join(argv[:len(emulator) + 1])  # as the reproduce: lines run it
     base = [a for a in argv if not a.startswith("--gtest_filter=")]
     user_filter = [a for a in argv if a.startswith("--gtest_filter=")]
     done, crashed = set(), []
@@ -84,12 +92,12 @@ def main(argv):
     while died(rc):
         inflight = [t for t in started if t not in ended]
         if not inflight:
-            print(f"runqcheck: crash: {signame(rc)} outside any test of {argv[0]}")
+            print(f"runqcheck: crash: {signame(rc)} outside any test of {binary}")
             break
         t = inflight[-1]
         crashed.append((t, signame(rc)))
         print(f"runqcheck: crash: {signame(rc)} in {t}")
-        print(f"reproduce: {argv[0]} --gtest_filter={t}")
+        print(f"reproduce: {binary} --gtest_filter={t}")
         done.update(started)
         todo = [x for x in listed(argv if user_filter else base) if x not in done]
         if not todo:
@@ -97,7 +105,7 @@ def main(argv):
         if sum(sig == signame(WATCHDOG) for _, sig in crashed) >= MAX_HANGS:
             print(f"isolate.py: stopped after {MAX_HANGS} hangs: {len(todo)} tests not run "
                   "(each hang waits for the watchdog)")
-            print(f"isolate.py: to run them: {argv[0]} --gtest_filter={':'.join(todo)}")
+            print(f"isolate.py: to run them: {binary} --gtest_filter={':'.join(todo)}")
             break
         print(f"isolate.py: running the {len(todo)} tests not run yet", flush=True)
         rc, started, ended = run(base + ["--gtest_filter=" + ":".join(todo)])

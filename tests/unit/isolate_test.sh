@@ -19,4 +19,13 @@ for want in "runqcheck: crash: SIGSEGV in Isolate.Crashes" \
 done
 # After the third hang, nothing runs: each hang costs the watchdog's wait.
 echo "$out" | grep -qF -- "[ RUN      ] Hang.Fourth" && fail "Hang.Fourth ran after 3 hangs"
+# Under a cross build's emulator (--emulator ARGs first; `env RQ_EMULATED=1` here): the
+# same crash, its reproduce: line running the binary through the emulator.
+out=$(/usr/bin/python3 "$(dirname "$0")/isolate.py" --emulator=env --emulator=RQ_EMULATED=1 \
+  "$1" --gtest_filter='Isolate.*' 2>&1)
+for want in "runqcheck: crash: SIGSEGV in Isolate.Crashes" \
+            "reproduce: env RQ_EMULATED=1 $1 --gtest_filter=Isolate.Crashes" \
+            "Isolate.Crashes (SIGSEGV) run alone: dies again"; do
+  echo "$out" | grep -qF -- "$want" || { echo "$out"; fail "emulated: no line '$want'"; }
+done
 echo "isolate_test: passed"
