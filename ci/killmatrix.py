@@ -338,31 +338,42 @@ def gate_columns(columns_json, expected_txt, quick: bool) -> str:
                     if c.get("presets") and not c.get("unmutated"))
 
 
+def _bin_targets(cols, var: str) -> list:
+    """PRESET:TARGET of each {var}/PRESET/bin/TARGET word of the columns' kill commands."""
+    out = []
+    for c in cols:
+        for a in c["kill"]:
+            m = re.fullmatch(r"\{" + var + r"\}/([\w-]+)/bin/([\w-]+)", a)
+            if m and f"{m[1]}:{m[2]}" not in out:
+                out.append(f"{m[1]}:{m[2]}")
+    return out
+
+
 def baseline_targets(columns_json, expected_txt, quick: bool) -> str:
     """The binaries of the `unmutated` port columns, as PRESET:TARGET (from {port}/PRESET/
     bin/TARGET in the kill command): built in the gate's build dirs, not run there."""
-    out = []
-    for c in _port_columns(columns_json, expected_txt, quick):
-        for a in c["kill"] if c.get("unmutated") else ():
-            m = re.fullmatch(r"\{port\}/([\w-]+)/bin/([\w-]+)", a)
-            if m and f"{m[1]}:{m[2]}" not in out:
-                out.append(f"{m[1]}:{m[2]}")
-    return " ".join(out)
+    cols = _port_columns(columns_json, expected_txt, quick)
+    return " ".join(_bin_targets([c for c in cols if c.get("unmutated")], "port"))
 
 
 def build_targets(columns_json, expected_txt, quick: bool) -> str:
     """The binaries of the self-test builds the kill columns run, as PRESET:TARGET (from
     {build}/PRESET/bin/TARGET in the kill command; quick: of the columns it may run), for
     ci/mutants to build where no self-test build made them (ci/test's did)."""
+    cols = [c for c in json.loads(Path(columns_json).read_text())["columns"]
+            if c.get("kill") and not (quick and c.get("quick", True) is False)]
+    return " ".join(_bin_targets(cols, "build"))
+
+
+def gate_presets(columns_json, expected_txt, quick: bool) -> str:
+    """The presets the schemata's gate needs: its columns' and its baselines' binaries'."""
+    ids = set(gate_columns(columns_json, expected_txt, quick).split(","))
     out = []
     for c in json.loads(Path(columns_json).read_text())["columns"]:
-        if not c.get("kill") or (quick and c.get("quick", True) is False):
-            continue
-        for a in c["kill"]:
-            m = re.fullmatch(r"\{build\}/([\w-]+)/bin/([\w-]+)", a)
-            if m and f"{m[1]}:{m[2]}" not in out:
-                out.append(f"{m[1]}:{m[2]}")
-    return " ".join(out)
+        out += [p for p in c.get("presets", []) if c["id"] in ids and p not in out]
+    for pt in baseline_targets(columns_json, expected_txt, quick).split():
+        out += [] if pt.split(":")[0] in out else [pt.split(":")[0]]
+    return ",".join(out)
 
 
 def full_only_columns(columns_json) -> frozenset:
@@ -380,7 +391,7 @@ def main():
         return
     # ci/mutants: what the schemata's gate runs, and what it builds beside
     modes = {"--gate-columns": gate_columns, "--baseline-targets": baseline_targets,
-             "--build-targets": build_targets}
+             "--build-targets": build_targets, "--gate-presets": gate_presets}
     if sys.argv[1:2] and sys.argv[1] in modes:
         a = sys.argv[2:]
         if len(a) not in (2, 3) or a[2:] not in ([], ["--quick"]):
