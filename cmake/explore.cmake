@@ -1101,6 +1101,14 @@ if(TARGET generated__go125 AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPIL
   set_tests_properties(generated_retry_crosscheck/${_rq_n} generated_retry/${_rq_n} PROPERTIES
     LABELS "gate;explore;selftest" TIMEOUT 300)
 endif()
+# The retry reduction's check in a run that stops at its first failure ends at the first
+# program both searches fail; the run fails it, as the full search does (retry_stop.sh).
+if(TARGET generated__mutants AND NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME generated_retry_stop COMMAND sh "${RUNQCHECK_ROOT}/tests/explore/retry_stop.sh"
+    $<TARGET_FILE:generated__mutants> runqput_spill_new_g runqget_second_first)
+  set_tests_properties(generated_retry_stop PROPERTIES LABELS "gate;explore;selftest"
+    TIMEOUT 120)
+endif()
 # Teeth of the generated column (tests/explore/generated_teeth.py): each mutant
 # fails, shrunk to a program no larger than the catalog scenario that kills it
 # (the last argument), saved, with replay: and picture: lines, and the replay

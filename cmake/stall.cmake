@@ -66,4 +66,11 @@ if(EXISTS "${RUNQCHECK_ROOT}/examples/narrow_index/include/narrow_index/narrow_i
     $<TARGET_FILE:stall_teeth__narrow_index> --points 16)
   set_tests_properties(stall_teeth/narrow_index_points PROPERTIES LABELS "gate;selftest"
     TIMEOUT 300)
+  # RUNQCHECK_STOP_ON_FAIL (a kill cell): the first failing scenario ends the run (the
+  # two failing scenarios of the whole run above: one).
+  add_test(NAME stall_teeth/narrow_index_stop COMMAND sh "${RUNQCHECK_ROOT}/tests/stall/teeth.sh"
+    $<TARGET_FILE:stall_teeth__narrow_index>)
+  set_tests_properties(stall_teeth/narrow_index_stop PROPERTIES LABELS "gate;selftest"
+    TIMEOUT 300 ENVIRONMENT RUNQCHECK_STOP_ON_FAIL=1
+    PASS_REGULAR_EXPRESSION "FAILED \\([0-9]+ cases, 1 failed\\)\nstall_teeth: killed")
 endif()

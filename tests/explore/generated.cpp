@@ -120,6 +120,9 @@ struct settings {
   bool keep_going = false, count = false, check_pruning = false, crosscheck_ipr = false,
        crosscheck_models = false, crosscheck_deferred = false, crosscheck_retry = false;
   bool reduce = false;  // the retry reduction, once retry_check() passed
+  // Where retry_check() stopped at the first program the full search fails (a stop-on-fail
+  // run): that program's number in this enumeration; later ones are explored in full.
+  std::uint64_t reduce_until = 0;
   unsigned jobs = 1;
   std::string spec, replay;  // run / replay modes
   bool run = false;
@@ -1028,12 +1031,17 @@ int crosscheck_deferred(const gen::bounds& b, const std::vector<ex::model>& mode
 // failed tries, say a fallback after N of them, is one the reduction never
 // takes); where the oracle fails a program, the reduction must fail it too.
 // Returns what differed on the first program that differs ("" if none);
-// `shown` of them are printed; counts what it explored.
+// `shown` of them are printed; counts what it explored. With stop_at_fail (a
+// stop-on-fail run, which ends at its first failing program), it ends at the first
+// program that both searches fail (`failed_at`, its spec): the run never explores a
+// program of at most 3 operations past that one with the reduction.
 struct retry_counts {
   std::uint64_t programs = 0, differ = 0, full = 0, reduced = 0;
+  std::string failed_at;  // stop_at_fail: the program both searches failed
 };
 std::string retry_check(const gen::bounds& b, const std::vector<ex::model>& models,
-                        std::uint64_t budget, int shown, retry_counts& n) {
+                        std::uint64_t budget, int shown, retry_counts& n,
+                        bool stop_at_fail = false) {
   auto has = [&](ex::model m) {
     return std::find(models.begin(), models.end(), m) != models.end();
   };
@@ -1041,7 +1049,7 @@ std::string retry_check(const gen::bounds& b, const std::vector<ex::model>& mode
   const ex::model m = has(ex::model::rc11) ? ex::model::rc11 : ex::model::sc;
   std::string first;
   gen::enumerate(b, [&](const gen::program& p) {
-    if (!first.empty() && shown <= 0) return;
+    if ((!first.empty() && shown <= 0) || !n.failed_at.empty()) return;
     model::scenario sc = gen::to_scenario(p);
     sc.start_counter = wrap_start;
     n.programs++;
@@ -1066,7 +1074,10 @@ std::string retry_check(const gen::bounds& b, const std::vector<ex::model>& mode
       for (const auto& [k, at] : c[1].sites)
         if (why.empty() && c[0].sites.count(k) == 0) why = "an access at " + at + " only it makes";
     }
-    if (why.empty()) return;
+    if (why.empty()) {
+      if (stop_at_fail && r[0].s.failed) n.failed_at = model::spec_text(gen::to_scenario(p));
+      return;
+    }
     n.differ++;
     why = model::spec_text(sc) + " (" + ex::model_name(m) + "): " + why;
     if (first.empty()) first = why;
@@ -1091,17 +1102,32 @@ int crosscheck_retry(const gen::bounds& b, const std::vector<ex::model>& models,
 // Whether the enumeration uses the retry reduction: unless
 // RUNQCHECK_NO_RETRY_ASSUME=1, if the port passes retry_check() on the
 // programs of at most 3 operations within the run's bounds (said either way).
-bool use_retry_reduction(const settings& st) {
+bool use_retry_reduction(settings& st) {
   if (std::getenv("RUNQCHECK_NO_RETRY_ASSUME") != nullptr) return false;
   gen::bounds b = st.b;
   b.total = b.total == 0 ? 3 : std::min(b.total, 3);
   retry_counts n;
-  std::string why = retry_check(b, st.models, st.budget, 0, n);
+  std::string why = retry_check(b, st.models, st.budget, 0, n, !st.keep_going);
   if (n.programs == 0) return false;
   if (!why.empty()) {
     std::printf("generated %s: the retry reduction is off (a loop that does not restart from "
                 "scratch?): %s\n", subject_name, why.c_str());
     return false;
+  }
+  if (!n.failed_at.empty()) {
+    // Its number in the run's enumeration, which holds the checked programs in the same
+    // order (both sort their programs stably by the same key): the run stops there, or
+    // before, and explores any later program in full.
+    std::uint64_t k = 0;
+    gen::enumerate(st.b, [&](const gen::program& p) {
+      if (st.reduce_until == 0 && (++k, model::spec_text(gen::to_scenario(p)) == n.failed_at))
+        st.reduce_until = k;
+    });
+    std::printf("generated %s: the retry reduction is on (checked on %s programs of at most 3 "
+                "operations, up to the first that both searches fail, program %s: the same "
+                "outcomes and lines as the full search; any later program in full)\n",
+                subject_name, fmt(n.programs).c_str(), fmt(st.reduce_until).c_str());
+    return st.reduce_until != 0;
   }
   std::printf("generated %s: the retry reduction is on (checked on %s programs of at most 3 "
               "operations: the same outcomes and lines as the full search)\n",
@@ -1169,7 +1195,8 @@ void work(const settings& st, unsigned w, shared_state& sh) {
     sc.name = name;
     t.done++;
     bool refuted = false;
-    for (auto& [m, r] : explore_models(sc, st.models, st.budget, reduce, &refuted)) {
+    const bool red = reduce && (st.reduce_until == 0 || n <= st.reduce_until);
+    for (auto& [m, r] : explore_models(sc, st.models, st.budget, red, &refuted)) {
       t.execs[static_cast<int>(m)] += r.s.executions();
       t.judged += r.judged;
       t.distinct += r.distinct;

@@ -4,6 +4,7 @@
 // the held operation. Runs on the stall backend (stall_backend.hpp): one
 // thread at a time, every hand-off bounded, each case replayable with
 //   RUNQCHECK_STALL=<scenario>:<k> <this binary>
+// (RUNQCHECK_STOP_ON_FAIL=1: the run ends at the first failing scenario.)
 // Checks: each G delivered exactly once (leftovers drained at the end), no G
 // delivered that is not queued, FIFO of each owner's plain puts, runqget's
 // inheritTime (true exactly for the G its P's owner last put with next=true,
@@ -606,8 +607,13 @@ int main(int argc, char** argv) {
   }
   totals tot;
   bool found = false;
+  // RUNQCHECK_STOP_ON_FAIL (a kill cell, as relacy_scenarios): the first failing scenario
+  // ends the run; its reproducer is printed.
+  const bool stop_on_fail = std::getenv("RUNQCHECK_STOP_ON_FAIL") != nullptr;
   for (const auto& sc : model::catalog()) {
+    if (stop_on_fail && tot.failed) break;
     for (std::uint32_t cap : {256u, 8u}) {
+      if (stop_on_fail && tot.failed) break;
       std::string full = std::string(sc.name) + "_cap" + std::to_string(cap);
       if (only_k && full != only) continue;
       found = true;
