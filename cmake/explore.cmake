@@ -914,7 +914,7 @@ if(NOT RUNQCHECK_PORT_ONLY AND NOT CMAKE_CROSSCOMPILING AND TARGET explore__go12
   runqcheck_small_search(explore_teeth__steal_next_store explore_teeth__grab_after_cas
     explore_teeth__grab_after_relaxed_cas
     explore_teeth__fence_publish explore_teeth__early_publish explore_teeth__counters_by_value
-    generated_teeth__get_stale generated_teeth__drain_keeps_next)
+    generated_teeth__get_stale generated_teeth__drain_keeps_next generated_teeth__get_next_weak)
   # examples/packed_runq's bugs, each a scenario whose failure must say what broke:
   # stale_settle hands a G out twice with no race (a steal's steal := real moves real
   # back): the conservation failure says who took it and what the final drain found;

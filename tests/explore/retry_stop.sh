@@ -12,7 +12,8 @@ for m in "$@"; do
   stop=$(RUNQCHECK_MUTANT=$m "$gen" both --total 4 2>&1)
   all=$(RUNQCHECK_MUTANT=$m "$gen" both --total 2 --keep-going 2>&1)
   full=$(RUNQCHECK_MUTANT=$m RUNQCHECK_NO_RETRY_ASSUME=1 "$gen" both --total 4 2>&1)
-  at=$(printf '%s\n' "$stop" | sed -n 's/.*up to the first that both searches fail, program \([0-9,]*\):.*/\1/p')
+  at=$(printf '%s\n' "$stop" |
+         sed -n 's/.*up to the first that both searches fail, program \([0-9,]*\):.*/\1/p')
   f=$(printf '%s\n' "$stop" | first)
   case $f in
     *"(program $at of "*) ;;
