@@ -1120,8 +1120,9 @@ bool use_retry_reduction(settings& st) {
     // before, and explores any later program in full.
     std::uint64_t k = 0;
     gen::enumerate(st.b, [&](const gen::program& p) {
-      if (st.reduce_until == 0 && (++k, model::spec_text(gen::to_scenario(p)) == n.failed_at))
-        st.reduce_until = k;
+      if (st.reduce_until != 0) return;
+      k++;
+      if (model::spec_text(gen::to_scenario(p)) == n.failed_at) st.reduce_until = k;
     });
     std::printf("generated %s: the retry reduction is on (checked on %s programs of at most 3 "
                 "operations, up to the first that both searches fail, program %s: the same "
